@@ -1,0 +1,89 @@
+#include "models/DeviceSpec.hpp"
+
+#include <algorithm>
+
+namespace colocsim {
+
+std::string_view to_string(SharingMode m)
+{
+  switch (m) {
+  case SharingMode::EXCLUSIVE:
+    return "exclusive";
+  case SharingMode::TIME_SLICE:
+    return "time-slice";
+  }
+  return "exclusive";
+}
+
+std::vector<std::string> sharing_mode_names() { return {"exclusive", "time-slice"}; }
+
+std::optional<SharingMode> parse_sharing_mode(std::string_view text)
+{
+  for (auto m : {SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE})
+    if (to_string(m) == text)
+      return m;
+  return std::nullopt;
+}
+
+DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
+{
+  const YAML::Node root = load_yaml(yaml_text, file);
+  DiagnosticSink sink;
+  DeviceSpec d;
+  if (!expect_map(root, file, "", sink))
+    sink.throw_if_any();
+  check_keys(root,
+             {"format", "name", "description", "vendor", "devices_per_card", "compute_units", "memory",
+              "mem_bandwidth", "freq_max", "freq_default", "freq_min", "card_tdp", "sharing_modes"},
+             file, "", sink);
+  if (auto f = root["format"]; !f.IsDefined() || f.Scalar() != "colocsim-device/1")
+    sink.add(location_of(f.IsDefined() ? f : root, file), "format", "expected 'colocsim-device/1'");
+  auto text = [&](const char* key) -> std::string {
+    auto n = root[key];
+    if (!n.IsDefined() || !n.IsScalar()) {
+      sink.add(location_of(root, file), key, "missing required key; expected a string");
+      return {};
+    }
+    return n.Scalar();
+  };
+  d.name = text("name");
+  d.description = text("description");
+  d.vendor = text("vendor");
+  if (auto n = root["devices_per_card"]; n.IsDefined()) {
+    auto v = parse_int(n.Scalar());
+    if (!v || *v < 1 || *v > 64)
+      sink.add(location_of(n, file), "devices_per_card", "expected an integer in [1, 64] (got '" + n.Scalar() + "')");
+    else
+      d.devices_per_card = static_cast<int>(*v);
+  }
+  auto sourced = [&](const char* key, Unit unit, Sourced& out) {
+    if (auto s = read_sourced(root, key, unit, file, "", sink, true, 0.0))
+      out = *s;
+  };
+  sourced("compute_units", Unit::NONE, d.compute_units);
+  sourced("memory", Unit::BYTES, d.memory_bytes);
+  sourced("mem_bandwidth", Unit::NONE, d.mem_bandwidth);
+  sourced("freq_max", Unit::HERTZ, d.freq_max_hz);
+  sourced("freq_default", Unit::HERTZ, d.freq_default_hz);
+  sourced("freq_min", Unit::HERTZ, d.freq_min_hz);
+  sourced("card_tdp", Unit::WATTS, d.card_tdp_w);
+  if (auto m = root["sharing_modes"]; !m.IsSequence() || m.size() == 0) {
+    sink.add(location_of(m.IsDefined() ? m : root, file), "sharing_modes",
+             "expected a non-empty list; valid: " + join(sharing_mode_names()));
+  } else {
+    for (const auto& item : m) {
+      auto mode = parse_sharing_mode(item.Scalar());
+      if (!mode)
+        sink.add(location_of(item, file), "sharing_modes",
+                 "unknown sharing mode '" + item.Scalar() + "'; valid: " + join(sharing_mode_names()));
+      else
+        d.sharing_modes.push_back(*mode);
+    }
+  }
+  if (sink.empty() && (d.freq_default_hz.value > d.freq_max_hz.value || d.freq_min_hz.value > d.freq_default_hz.value))
+    sink.add(location_of(root, file), "freq_default", "expected freq_min <= freq_default <= freq_max");
+  sink.throw_if_any();
+  return d;
+}
+
+} // namespace colocsim

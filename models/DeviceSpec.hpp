@@ -1,0 +1,36 @@
+#pragma once
+// Hardware facts of a device type (what a job is placed on: an Intel Max 1550 tile, an NVIDIA GPU),
+// loaded from a catalog file under models/devices/ where every number carries its evidence tag and
+// source. Fitted or estimated coefficients (power curve, interference) live in calibration files, not here.
+#include "models/Yaml.hpp"
+
+#include <string>
+#include <vector>
+
+namespace colocsim {
+
+/// How a device is shared (DESIGN.md §1 Sharing modes).
+enum class SharingMode { EXCLUSIVE, TIME_SLICE };
+std::string_view to_string(SharingMode m);
+std::optional<SharingMode> parse_sharing_mode(std::string_view text);
+std::vector<std::string> sharing_mode_names();
+
+struct DeviceSpec {
+  std::string name;        ///< catalog key, e.g. "max1550-aurora-tile"
+  std::string description;
+  std::string vendor;
+  int devices_per_card = 1;  ///< tiles per card (2 on Max 1550), 1 on NVIDIA
+  Sourced compute_units;     ///< EUs (Intel) or SMs (NVIDIA)
+  Sourced memory_bytes;      ///< device memory capacity
+  Sourced mem_bandwidth;     ///< achievable bytes/s
+  Sourced freq_max_hz;
+  Sourced freq_default_hz;   ///< operating frequency when no policy sets one
+  Sourced freq_min_hz;
+  Sourced card_tdp_w;        ///< card power limit (shared by the card's devices)
+  std::vector<SharingMode> sharing_modes; ///< modes this device supports
+};
+
+/// Parses a device catalog file (YAML text). Throws InputError with every problem found.
+DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file);
+
+} // namespace colocsim

@@ -1,0 +1,30 @@
+#pragma once
+// How a job behaves on its reference device when it runs alone (DESIGN.md §1 Jobs): the resource
+// signature the interference and power models consume. Traces say what was asked; a profile (from the
+// workloads catalog) says how the job behaves and carries this signature.
+#include <string>
+#include <string_view>
+#include <optional>
+
+namespace colocsim {
+
+/// Coarse contention class used by the pairwise-table interference model
+/// (../shared/reference/hardware-and-papers.md §6.3): C = vector compute, X = matrix engines (XMX /
+/// tensor cores), M = HBM-bound but light (b <= 0.4, working set fits in L2), MS = saturates HBM
+/// bandwidth, L = latency/launch-bound (low compute and bandwidth use).
+enum class JobClass { C, X, M, MS, L };
+inline constexpr int JOB_CLASS_COUNT = 5;
+std::string_view to_string(JobClass c);
+std::optional<JobClass> parse_job_class(std::string_view text);
+
+struct ResourceSignature {
+  JobClass job_class = JobClass::C;
+  double duty_cycle     = 1.0; ///< fraction of wall time the device engine is busy when alone, (0, 1]
+  double vec_util       = 0.0; ///< time-averaged fraction of vector (EU/SM) throughput used alone, [0, 1]
+  double xmx_util       = 0.0; ///< time-averaged fraction of matrix-engine throughput used alone, [0, 1]
+  double bw_util        = 0.0; ///< time-averaged fraction of device memory bandwidth used alone, [0, 1]
+  double mem_bytes      = 0.0; ///< real device-memory footprint (what decides out-of-memory)
+  double freq_sensitive = 1.0; ///< beta: fraction of runtime that scales with 1/f, [0, 1]
+};
+
+} // namespace colocsim

@@ -1,0 +1,168 @@
+#include "models/Yaml.hpp"
+
+#include <algorithm>
+
+namespace colocsim {
+
+YAML::Node load_yaml(std::string_view text, const std::string& file)
+{
+  try {
+    return YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    throw InputError(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "", "invalid YAML: " + e.msg);
+  }
+}
+
+SourceLocation location_of(const YAML::Node& node, const std::string& file)
+{
+  const auto mark = node.Mark();
+  if (mark.line < 0)
+    return SourceLocation{file};
+  return SourceLocation{file, mark.line + 1, mark.column + 1};
+}
+
+bool expect_map(const YAML::Node& node, const std::string& file, const std::string& path, DiagnosticSink& sink)
+{
+  if (node.IsMap())
+    return true;
+  sink.add(location_of(node, file), path, node.IsNull() ? "expected a map, got nothing" : "expected a map");
+  return false;
+}
+
+void check_keys(const YAML::Node& node, const std::vector<std::string>& valid, const std::string& file,
+                const std::string& path, DiagnosticSink& sink)
+{
+  if (!node.IsMap())
+    return;
+  for (const auto& kv : node) {
+    const auto key = kv.first.as<std::string>();
+    if (std::find(valid.begin(), valid.end(), key) == valid.end())
+      sink.add(location_of(kv.first, file), path.empty() ? key : path + "." + key,
+               "unknown key; valid: " + join(valid));
+  }
+}
+
+ParamSet read_params(const YAML::Node& node, const std::vector<ParamSpec>& specs, const std::string& file,
+                     const std::string& path, DiagnosticSink& sink, const std::vector<std::string>& sections)
+{
+  std::map<std::string, GivenValue> given;
+  std::vector<std::string> valid;
+  for (const auto& s : specs)
+    valid.push_back(s.name);
+  valid.insert(valid.end(), sections.begin(), sections.end());
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      const auto key = kv.first.as<std::string>();
+      if (std::find(sections.begin(), sections.end(), key) != sections.end())
+        continue;
+      const auto where = location_of(kv.second, file);
+      if (std::none_of(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; })) {
+        sink.add(location_of(kv.first, file), path.empty() ? key : path + "." + key,
+                 "unknown key; valid: " + join(valid));
+        continue;
+      }
+      if (!kv.second.IsScalar()) {
+        sink.add(where, path.empty() ? key : path + "." + key, "expected a single value, got a map or list");
+        continue;
+      }
+      given[key] = GivenValue{kv.second.Scalar(), where};
+    }
+  } else if (node.IsDefined() && !node.IsNull()) {
+    sink.add(location_of(node, file), path, "expected a map");
+  }
+  // Required keys missing from the map are reported at the map itself.
+  DiagnosticSink local;
+  auto params = parse_params(specs, given, path, local);
+  for (auto d : local.diagnostics()) {
+    if (d.where.line == 0 && node.IsDefined())
+      d.where = location_of(node, file);
+    if (d.where.file.empty())
+      d.where.file = file;
+    sink.add(std::move(d));
+  }
+  return params;
+}
+
+std::string_view to_string(Evidence e)
+{
+  switch (e) {
+  case Evidence::VENDOR_SPEC:
+    return "vendor-spec";
+  case Evidence::MEASUREMENT:
+    return "measurement";
+  case Evidence::DOCUMENTED:
+    return "documented";
+  case Evidence::ESTIMATE:
+    return "estimate";
+  case Evidence::MICROBENCHMARK:
+    return "measured-by-microbenchmark";
+  }
+  return "estimate";
+}
+
+std::optional<Evidence> parse_evidence(std::string_view text)
+{
+  for (auto e : {Evidence::VENDOR_SPEC, Evidence::MEASUREMENT, Evidence::DOCUMENTED, Evidence::ESTIMATE,
+                 Evidence::MICROBENCHMARK})
+    if (to_string(e) == text)
+      return e;
+  return std::nullopt;
+}
+
+std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string& key, Unit unit,
+                                    const std::string& file, const std::string& path, DiagnosticSink& sink,
+                                    bool required, double min, double max)
+{
+  const std::string kpath = path.empty() ? key : path + "." + key;
+  const YAML::Node node = parent[key];
+  if (!node.IsDefined()) {
+    if (required)
+      sink.add(location_of(parent, file), kpath, "missing required key; expected {value, tag, source}");
+    return std::nullopt;
+  }
+  if (!node.IsMap()) {
+    sink.add(location_of(node, file), kpath,
+             "expected {value: ..., tag: ..., source: ...} so the number carries its provenance");
+    return std::nullopt;
+  }
+  check_keys(node, {"value", "tag", "source", "note"}, file, kpath, sink);
+  Sourced out;
+  bool ok = true;
+  const auto v = node["value"];
+  if (!v.IsDefined() || !v.IsScalar()) {
+    sink.add(location_of(node, file), kpath + ".value", "missing; expected " + unit_help(unit));
+    ok = false;
+  } else if (auto q = parse_quantity(v.Scalar(), unit); !q) {
+    sink.add(location_of(v, file), kpath + ".value", "expected " + unit_help(unit) + " (got '" + v.Scalar() + "')");
+    ok = false;
+  } else if (*q < min || *q > max) {
+    sink.add(location_of(v, file), kpath + ".value", "out of range (got '" + v.Scalar() + "')");
+    ok = false;
+  } else {
+    out.value = *q;
+  }
+  const auto t = node["tag"];
+  const std::vector<std::string> tags{"vendor-spec", "measurement", "documented", "estimate",
+                                      "measured-by-microbenchmark"};
+  if (!t.IsDefined() || !t.IsScalar()) {
+    sink.add(location_of(node, file), kpath + ".tag", "missing evidence tag; valid: " + join(tags));
+    ok = false;
+  } else if (auto e = parse_evidence(t.Scalar()); !e) {
+    sink.add(location_of(t, file), kpath + ".tag", "unknown evidence tag '" + t.Scalar() + "'; valid: " + join(tags));
+    ok = false;
+  } else {
+    out.evidence = *e;
+  }
+  const auto s = node["source"];
+  if (!s.IsDefined() || !s.IsScalar() || s.Scalar().empty()) {
+    sink.add(location_of(node, file), kpath + ".source", "missing source; every number carries its source");
+    ok = false;
+  } else {
+    out.source = s.Scalar();
+  }
+  if (!ok)
+    return std::nullopt;
+  return out;
+}
+
+} // namespace colocsim

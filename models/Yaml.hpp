@@ -1,0 +1,53 @@
+#pragma once
+// yaml-cpp helpers shared by every loader: parse with located errors, check keys against declared
+// parameters, read values with their provenance. Messages follow STYLE.md:
+// `file:line:col: yaml.path: what is wrong (got v); expected rule. valid: ...`.
+#include "models/Errors.hpp"
+#include "models/Params.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace colocsim {
+
+/// Parses YAML text; a syntax error becomes an InputError at the error's line and column.
+YAML::Node load_yaml(std::string_view text, const std::string& file);
+
+/// Location of a node (1-based line and column).
+SourceLocation location_of(const YAML::Node& node, const std::string& file);
+
+/// Checks that `node` is a map; reports to sink and returns false otherwise.
+bool expect_map(const YAML::Node& node, const std::string& file, const std::string& path, DiagnosticSink& sink);
+
+/// Reports every key of map `node` that is not in `valid`.
+void check_keys(const YAML::Node& node, const std::vector<std::string>& valid, const std::string& file,
+                const std::string& path, DiagnosticSink& sink);
+
+/// Reads the declared scalar parameters of map `node` (unknown keys, wrong types and ranges reported).
+/// Keys listed in `sections` are allowed (they hold nested maps the caller reads itself).
+ParamSet read_params(const YAML::Node& node, const std::vector<ParamSpec>& specs, const std::string& file,
+                     const std::string& path, DiagnosticSink& sink, const std::vector<std::string>& sections = {});
+
+/// Evidence tags, as in ../shared/reference/hardware-and-papers.md and DESIGN.md §Calibration.
+enum class Evidence { VENDOR_SPEC, MEASUREMENT, DOCUMENTED, ESTIMATE, MICROBENCHMARK };
+std::string_view to_string(Evidence e);
+std::optional<Evidence> parse_evidence(std::string_view text);
+
+/// A number with its provenance.
+struct Sourced {
+  double value = 0;
+  Evidence evidence = Evidence::ESTIMATE;
+  std::string source; ///< source key(s) and/or derivation, e.g. "GK-PVC" or "[E] 90 W/tile, §6.4"
+};
+
+/// Reads `key` of map `parent` written as `{value: 64GB, tag: vendor-spec, source: "GK-PVC"}`.
+/// Missing (when required), malformed, out-of-range or untagged values are reported to sink.
+std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string& key, Unit unit,
+                                    const std::string& file, const std::string& path, DiagnosticSink& sink,
+                                    bool required = true, double min = -1e300, double max = 1e300);
+
+} // namespace colocsim

@@ -1,0 +1,27 @@
+#pragma once
+// exclusive-fcfs: the no-sharing baseline. Every job gets whole devices of its own; jobs start in strict
+// submission order (the queue head blocks the rest), each on the lowest-index free devices.
+// Source: the classic FCFS batch scheduler (Feitelson et al.); the "every job gets a whole device"
+// baseline of Costa et al. (SSCAD 2025) and of the co-location literature (reference §3).
+#include "models/Params.hpp"
+#include "policies/FcfsQueue.hpp"
+#include "policies/Policy.hpp"
+
+#include <set>
+
+namespace colocsim {
+
+class ExclusiveFcfs final : public Policy {
+public:
+  static std::vector<ParamSpec> params();
+  explicit ExclusiveFcfs(const ParamSet& params);
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
+
+private:
+  void init(const ClusterView& view);
+  bool initialised_ = false;
+  FcfsQueue queue_;
+  std::set<DeviceIndex> free_;
+};
+
+} // namespace colocsim

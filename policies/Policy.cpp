@@ -1,0 +1,28 @@
+#include "policies/Policy.hpp"
+
+#include <sstream>
+
+namespace colocsim {
+
+std::string describe(const Decision& d)
+{
+  std::ostringstream os;
+  std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, Place>) {
+          os << "place job " << x.job << " on devices [";
+          for (std::size_t i = 0; i < x.devices.size(); ++i)
+            os << (i ? ", " : "") << x.devices[i];
+          os << "]";
+        } else if constexpr (std::is_same_v<T, Reject>) {
+          os << "reject job " << x.job << " (" << x.reason << ")";
+        } else {
+          os << "wake at t=" << x.at_s;
+        }
+      },
+      d);
+  return os.str();
+}
+
+} // namespace colocsim

@@ -1,0 +1,98 @@
+#pragma once
+// The policy extension point (STYLE.md "The policy extension point", Batsim's take_decisions):
+// one class, one decision method. The engine calls decide() with a plain-data view of the cluster and the
+// events since the last call; the policy returns decisions. Policies never call SimGrid and never advance
+// time. Needs that only some policies have become new Event/Decision alternatives, never new virtual methods.
+//
+// Who calls what, when: the engine calls decide() once per engine event (a batch of submissions at the
+// same instant, a completion, a failure, a requested wake-up), in simulated-time order, and applies the
+// returned decisions in order before time advances. Every decision is checked; an infeasible one raises
+// DecisionError naming the policy and the decision.
+#include "models/DeviceSpec.hpp"
+#include "workloads/Job.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace colocsim {
+
+using JobIndex = std::uint32_t;    ///< dense index of a job in submission order
+using DeviceIndex = std::uint32_t; ///< dense index of a device (tile / GPU) in platform order
+
+/// A device as policies see it (a copy; cheap).
+struct DeviceView {
+  DeviceIndex index = 0;
+  std::uint32_t node = 0;
+  std::uint32_t card = 0;    ///< global card index (devices of one card share its power budget)
+  SharingMode mode = SharingMode::EXCLUSIVE;
+  double memory_bytes = 0;   ///< capacity
+  std::uint32_t residents = 0; ///< jobs currently placed on it
+  double power_w = 0;        ///< current power draw
+};
+
+/// Read-only view of the cluster, implemented by the engine.
+class ClusterView {
+public:
+  virtual ~ClusterView() = default;
+  virtual double now() const = 0;
+  virtual std::size_t device_count() const = 0;
+  virtual DeviceView device(DeviceIndex d) const = 0;
+  virtual const Job& job(JobIndex j) const = 0;
+  /// Jobs currently resident on device d.
+  virtual std::span<const JobIndex> residents(DeviceIndex d) const = 0;
+  /// Real memory footprint of job j per device, from its profile (what decides out-of-memory). Policies
+  /// that should only know what the trace declares use job(j).mem_request_bytes instead.
+  virtual double profile_mem_bytes(JobIndex j) const = 0;
+};
+
+// ---- events (engine → policy) ----
+struct JobSubmitted {
+  JobIndex job;
+};
+struct JobCompleted {
+  JobIndex job;
+  std::vector<DeviceIndex> devices;
+};
+/// The job failed (out of memory) and freed its devices. If requeued, it waits again for a decision.
+struct JobFailed {
+  JobIndex job;
+  std::vector<DeviceIndex> devices;
+  std::string reason;
+  bool requeued = false;
+};
+/// A wake-up the policy asked for with WakeAt.
+struct Wakeup {
+  double at_s;
+};
+using Event = std::variant<JobSubmitted, JobCompleted, JobFailed, Wakeup>;
+
+// ---- decisions (policy → engine) ----
+/// Start a waiting job on these devices (exactly job.devices distinct devices).
+struct Place {
+  JobIndex job;
+  std::vector<DeviceIndex> devices;
+};
+/// Refuse a waiting job for good (it is reported as rejected).
+struct Reject {
+  JobIndex job;
+  std::string reason;
+};
+/// Call decide() again at this simulated time (with a Wakeup event), even if nothing else happens.
+struct WakeAt {
+  double at_s;
+};
+using Decision = std::variant<Place, Reject, WakeAt>;
+
+std::string describe(const Decision& d); ///< for error messages: "place job 3 on devices [1, 2]"
+
+class Policy {
+public:
+  virtual ~Policy() = default;
+  virtual std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) = 0;
+};
+
+} // namespace colocsim

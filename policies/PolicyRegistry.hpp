@@ -1,0 +1,28 @@
+#pragma once
+// The one registry of policies: name, description, declared parameters, factory. Explicit table (no
+// static self-registration, which the linker drops from static libraries). The parameter declarations
+// drive YAML parsing, `--policy name:key=value`, `colocsim policies` and the docs.
+#include "models/Params.hpp"
+#include "policies/Policy.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace colocsim {
+
+struct PolicyInfo {
+  std::string name;
+  std::string description;
+  std::string source; ///< paper or rule it follows
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<Policy>(const ParamSet&)> factory;
+};
+
+const std::vector<PolicyInfo>& policy_registry();
+
+/// Looks up a policy; throws InputError "unknown policy 'x'; valid: a, b" at `where`.
+const PolicyInfo& find_policy(const std::string& name, const SourceLocation& where = {});
+
+} // namespace colocsim

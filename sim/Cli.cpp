@@ -1,0 +1,360 @@
+// The colocsim command line: one binary, subcommands, --help everywhere (DESIGN.md §4).
+#include "sim/Cli.hpp"
+
+#include "sim/Engine.hpp"
+#include "sim/Metrics.hpp"
+#include "sim/Outputs.hpp"
+#include "sim/Resources.hpp"
+#include "sim/Scenario.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <optional>
+
+namespace colocsim {
+
+namespace {
+
+constexpr int EXIT_USAGE = 2;
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* const MAIN_HELP = R"(colocsim — discrete-event simulator of GPU sharing in AI factories
+
+usage: colocsim <command> [options]
+
+commands:
+  run [SCENARIO]     simulate a scenario (no argument: the embedded default scenario)
+  validate SCENARIO  check a scenario and every file and trace row it uses, without simulating
+  policies           list the co-location policies and their parameters
+  devices            list the bundled device catalog
+  bench              replay a synthetic trace and print speed figures (key=value lines)
+  help [COMMAND]     show help for a command
+
+Run `colocsim <command> --help` for a command's options. Documentation: README.md, docs/.
+)";
+
+const char* const RUN_HELP = R"(usage: colocsim run [SCENARIO] [options]
+
+Simulates SCENARIO (a YAML file; docs/formats/scenario.md). Without SCENARIO, runs the embedded default
+scenario: one Aurora node (6 Max 1550 cards, 12 tiles) and a mix of inference and training jobs.
+
+options:
+  -o, --output DIR        output directory (default: the scenario's outputs.dir, colocsim-out)
+  --force                 overwrite the results of an earlier run in DIR
+  --set KEY=VALUE         override a scenario key, e.g. --set policy=exclusive-fcfs,
+                          --set platform.nodes=4, --set policy.params.max_per_device=3 (repeatable)
+  --policy NAME[:K=V,..]  choose the policy and its parameters, e.g. --policy first-fit:max_per_device=3
+  --quiet                 no summary table on stdout
+  --help-scenario         list every scenario key with its type, default and help
+
+outputs (in DIR): summary.json, jobs.csv, timeseries.csv (docs/formats/outputs.md)
+)";
+
+const char* const VALIDATE_HELP = R"(usage: colocsim validate SCENARIO [--set KEY=VALUE]... [--policy NAME[:K=V,..]]
+
+Loads SCENARIO and everything it refers to (platform, device, calibration, profiles, policy) and reads every
+trace row, reporting all problems as file:line:col: key: message. Exit status 0 if valid, 2 otherwise.
+)";
+
+const char* const BENCH_HELP = R"(usage: colocsim bench [options]
+
+Replays a synthetic trace (Poisson arrivals, lognormal durations, the default profile mix) on a platform of
+Max 1550 tiles with energy accounting on, and prints key=value lines: wall_s, engine_events, events_per_s,
+jobs_per_s, rate_updates, peak_rss_mb, and the simulated makespan and energy.
+
+options:
+  --jobs N        jobs to replay (default 100000)
+  --tiles N       devices (default 1000; rounded up to whole 2-tile cards)
+  --policy NAME   placement policy (default first-fit), NAME[:K=V,..] for parameters
+  --load X        offered load: arrival rate = X × tiles / mean duration (default 1.0)
+  --duration S    mean job duration in seconds (default 1800)
+  --seed N        random seed (default 1)
+)";
+
+std::string next_arg(const std::vector<std::string>& args, std::size_t& i)
+{
+  if (i + 1 >= args.size())
+    throw UsageError("option " + args[i] + " needs a value");
+  return args[++i];
+}
+
+double peak_rss_mb()
+{
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0; // Linux: kilobytes
+}
+
+int cmd_policies(std::ostream& out)
+{
+  for (const auto& p : policy_registry()) {
+    out << p.name << " — " << p.description << "\n  source: " << p.source << "\n";
+    if (p.params.empty())
+      out << "  (no parameters)\n";
+    else
+      out << describe_params(p.params, "    ");
+    out << "\n";
+  }
+  return 0;
+}
+
+int cmd_devices(std::ostream& out)
+{
+  for (const auto& name : bundled_names("models/devices")) {
+    const auto file = read_text_file("builtin:models/devices/" + name + ".yaml");
+    const auto d = load_device_spec(file.text, file.name);
+    auto line = [&](const char* what, const Sourced& s, double scale, const char* unit) {
+      out << "  " << what << ": " << s.value / scale << unit << "  [" << to_string(s.evidence) << ": " << s.source
+          << "]\n";
+    };
+    out << d.name << " — " << d.description << " (" << d.vendor << ", " << d.devices_per_card << " per card)\n";
+    line("compute units", d.compute_units, 1, "");
+    line("memory", d.memory_bytes, 1e9, " GB");
+    line("memory bandwidth", d.mem_bandwidth, 1e12, " TB/s");
+    line("frequency max", d.freq_max_hz, 1e9, " GHz");
+    line("frequency default", d.freq_default_hz, 1e9, " GHz");
+    line("frequency min", d.freq_min_hz, 1e9, " GHz");
+    line("card power limit", d.card_tdp_w, 1, " W");
+    out << "  sharing modes:";
+    for (auto m : d.sharing_modes)
+      out << " " << to_string(m);
+    out << "\n\n";
+  }
+  return 0;
+}
+
+struct ScenarioArgs {
+  std::optional<std::string> file;
+  std::vector<std::string> sets;
+  std::string policy;
+  std::optional<std::string> output;
+  bool force = false, quiet = false;
+};
+
+ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allow_outputs)
+{
+  ScenarioArgs a;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& s = args[i];
+    if (s == "--set")
+      a.sets.push_back(next_arg(args, i));
+    else if (s.rfind("--set=", 0) == 0)
+      a.sets.push_back(s.substr(6));
+    else if (s == "--policy")
+      a.policy = next_arg(args, i);
+    else if (allow_outputs && (s == "-o" || s == "--output"))
+      a.output = next_arg(args, i);
+    else if (allow_outputs && s == "--force")
+      a.force = true;
+    else if (allow_outputs && s == "--quiet")
+      a.quiet = true;
+    else if (!s.empty() && s[0] == '-')
+      throw UsageError("unknown option '" + s + "'");
+    else if (a.file)
+      throw UsageError("more than one scenario given ('" + *a.file + "' and '" + s + "')");
+    else
+      a.file = s;
+  }
+  return a;
+}
+
+int cmd_run(const std::vector<std::string>& args, std::ostream& out)
+{
+  for (const auto& a : args) {
+    if (a == "--help" || a == "-h") {
+      out << RUN_HELP;
+      return 0;
+    }
+    if (a == "--help-scenario") {
+      out << describe_scenario_keys();
+      return 0;
+    }
+  }
+  const auto a = parse_scenario_args(args, true);
+  Scenario scenario = load_scenario(a.file.value_or(DEFAULT_SCENARIO), a.sets, a.policy);
+  if (a.output)
+    scenario.outputs.dir = *a.output;
+  scenario.outputs.force = a.force;
+  RunInputs inputs = build_run(scenario);
+  prepare_output_dir(scenario.outputs);
+
+  const auto wall0 = std::chrono::steady_clock::now();
+  MetricsCollector metrics;
+  OutputWriter writer(scenario.outputs, metrics);
+  const RunTotals totals = run_simulation(inputs.setup(), writer);
+  writer.finish();
+  Summary s = metrics.summarize(totals, scenario.pue);
+  s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  s.scenario = scenario.name;
+  s.policy = scenario.policy;
+  s.policy_params = scenario.policy_params.to_string();
+  s.sharing = std::string(to_string(scenario.sharing));
+  s.interference = scenario.interference;
+  s.calibration = inputs.calibration_file;
+  s.seed = scenario.seed;
+  write_summary_json(s, scenario.outputs.dir / "summary.json");
+  if (!a.quiet) {
+    print_summary(s, out);
+    out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json, jobs.csv, timeseries.csv)\n";
+  }
+  return 0;
+}
+
+int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
+{
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      out << VALIDATE_HELP;
+      return 0;
+    }
+  const auto a = parse_scenario_args(args, false);
+  if (!a.file)
+    throw UsageError("validate needs a SCENARIO file (see colocsim validate --help)");
+  const Scenario scenario = load_scenario(*a.file, a.sets, a.policy);
+  RunInputs inputs = build_run(scenario);
+  std::size_t jobs = 0;
+  std::map<std::string, std::size_t> per_profile;
+  while (auto job = inputs.reader->next()) {
+    const std::string name = job->profile.empty() ? scenario.default_profile : job->profile;
+    if (name.empty())
+      throw InputError(job->origin, "profile",
+                       "the job names no profile and workload.default_profile is not set; valid profiles: " +
+                           join(inputs.profiles.names()));
+    inputs.profiles.at(name, job->origin);
+    ++per_profile[name];
+    ++jobs;
+  }
+  out << "ok: " << scenario.file << ": scenario '" << scenario.name << "', " << inputs.platform.devices.size()
+      << " devices (" << inputs.platform.nodes << " nodes of " << inputs.device->name << "), " << jobs
+      << " jobs, policy " << scenario.policy << "\n";
+  for (const auto& [name, n] : per_profile)
+    out << "  " << name << ": " << n << " jobs\n";
+  return 0;
+}
+
+int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
+{
+  long long jobs = 100000, tiles = 1000, seed = 1;
+  double load = 1.0, duration = 1800;
+  std::string policy = "first-fit";
+  auto number = [](const std::string& opt, const std::string& v) {
+    auto x = parse_double(v);
+    if (!x || *x <= 0)
+      throw UsageError("option " + opt + " expects a positive number (got '" + v + "')");
+    return *x;
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& s = args[i];
+    if (s == "--help" || s == "-h") {
+      out << BENCH_HELP;
+      return 0;
+    }
+    if (s == "--jobs")
+      jobs = static_cast<long long>(number(s, next_arg(args, i)));
+    else if (s == "--tiles")
+      tiles = static_cast<long long>(number(s, next_arg(args, i)));
+    else if (s == "--seed")
+      seed = static_cast<long long>(number(s, next_arg(args, i)));
+    else if (s == "--load")
+      load = number(s, next_arg(args, i));
+    else if (s == "--duration")
+      duration = number(s, next_arg(args, i));
+    else if (s == "--policy")
+      policy = next_arg(args, i);
+    else
+      throw UsageError("unknown option '" + s + "' (see colocsim bench --help)");
+  }
+  const long long cards = (tiles + 1) / 2;
+  std::vector<std::string> sets{"platform.nodes=" + std::to_string(cards), "outputs.jobs=false",
+                                "outputs.timeseries=false"};
+  Scenario scenario = load_scenario("builtin:experiments/scenarios/bench/scenario.yaml", sets, policy);
+  auto& syn = *scenario.synthetic;
+  syn.jobs = static_cast<std::size_t>(jobs);
+  syn.duration_mean_s = duration;
+  syn.arrival_rate_per_s = load * static_cast<double>(cards * 2) / duration;
+  syn.seed = static_cast<std::uint64_t>(seed);
+  RunInputs inputs = build_run(scenario);
+
+  const auto wall0 = std::chrono::steady_clock::now();
+  MetricsCollector metrics;
+  struct Collect final : RunObserver {
+    MetricsCollector& m;
+    explicit Collect(MetricsCollector& mc) : m(mc) {}
+    void on_job_end(const JobRecord& r) override { m.add(r); }
+  } collect(metrics);
+  const RunTotals totals = run_simulation(inputs.setup(), collect);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const Summary s = metrics.summarize(totals, scenario.pue);
+  out << "jobs=" << totals.jobs_read << "\n"
+      << "tiles=" << inputs.platform.devices.size() << "\n"
+      << "policy=" << scenario.policy << "\n"
+      << "wall_s=" << wall << "\n"
+      << "engine_events=" << totals.engine_events << "\n"
+      << "events_per_s=" << static_cast<double>(totals.engine_events) / wall << "\n"
+      << "jobs_per_s=" << static_cast<double>(totals.jobs_read) / wall << "\n"
+      << "rate_updates=" << totals.rate_updates << "\n"
+      << "peak_rss_mb=" << peak_rss_mb() << "\n"
+      << "jobs_completed=" << s.jobs_completed << "\n"
+      << "makespan_s=" << s.makespan_s << "\n"
+      << "energy_total_j=" << s.energy_total_j << "\n"
+      << "colocation_mean=" << s.colocation_mean << "\n";
+  return 0;
+}
+
+} // namespace
+
+int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err)
+{
+  try {
+    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
+      if (argv.size() >= 2)
+        return run_cli({argv[1], "--help"}, out, err);
+      out << MAIN_HELP;
+      return 0;
+    }
+    if (argv[0] == "--version") {
+      out << "colocsim " << COLOCSIM_VERSION << "\n";
+      return 0;
+    }
+    const std::string cmd = argv[0];
+    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (cmd == "run")
+      return cmd_run(rest, out);
+    if (cmd == "validate")
+      return cmd_validate(rest, out);
+    if (cmd == "bench")
+      return cmd_bench(rest, out);
+    if (cmd == "policies" || cmd == "devices") {
+      for (const auto& a : rest) {
+        if (a == "--help" || a == "-h") {
+          out << "usage: colocsim " << cmd << "\n";
+          return 0;
+        }
+        throw UsageError("unknown option '" + a + "'");
+      }
+      return cmd == "policies" ? cmd_policies(out) : cmd_devices(out);
+    }
+    throw UsageError("unknown command '" + cmd + "'; valid: run, validate, policies, devices, bench, help");
+  } catch (const UsageError& e) {
+    err << "colocsim: " << e.what() << "\n";
+    return EXIT_USAGE;
+  } catch (const InputError& e) {
+    err << e.what() << "\n";
+    return EXIT_USAGE;
+  } catch (const DecisionError& e) {
+    err << "colocsim: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    err << "colocsim: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+} // namespace colocsim

@@ -1,0 +1,640 @@
+// The SimGrid engine: see Engine.hpp for the mapping and sim/README.md for why it is built this way.
+#include "sim/Engine.hpp"
+
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+namespace sg4 = simgrid::s4u;
+
+namespace colocsim {
+
+std::string_view to_string(JobStatus s)
+{
+  switch (s) {
+  case JobStatus::WAITING:
+    return "waiting";
+  case JobStatus::RUNNING:
+    return "running";
+  case JobStatus::COMPLETED:
+    return "completed";
+  case JobStatus::FAILED:
+    return "failed";
+  case JobStatus::REJECTED:
+    return "rejected";
+  case JobStatus::NEVER_STARTED:
+    return "never-started";
+  }
+  return "unknown";
+}
+
+namespace {
+
+/// Relative tolerance on event times: SimGrid wakes an actor within surf/precision (1e-9 s) of its date.
+double time_slack(double t) { return 1e-9 * std::max(1.0, std::abs(t)); }
+
+struct DeviceState {
+  sg4::Host* host = nullptr;
+  std::vector<JobIndex> residents;      ///< in placement order
+  std::vector<std::uint32_t> slot;      ///< slot[i]: position of this device in residents[i]'s device list
+  std::vector<double> share_w;          ///< power attributed to residents[i]
+  double sum_rate = 0;                  ///< Σ residents' rates, read by the NONLINEAR callback
+  double power_w = 0;
+  double mem_used_bytes = 0;            ///< real footprints of the residents
+  double last_t = 0;                    ///< energy integrated up to here (sim time)
+  double energy_j = 0;
+  double busy_s = 0;
+  double resident_s = 0;
+};
+
+struct JobState {
+  Job job;
+  const ResourceSignature* sig = nullptr;
+  JobStatus status = JobStatus::WAITING;
+  std::vector<DeviceIndex> devices;
+  std::vector<double> device_rate;     ///< freq-factor / slowdown on each device
+  std::vector<sg4::ExecPtr> execs;     ///< filled by the job actor when it starts
+  double rate = 0;                     ///< effective rate: the slowest device's
+  double first_start = -1, attempt_start = -1, end = -1;
+  double energy_j = 0;
+  int attempts = 0;
+  bool oom_pending = false;            ///< this attempt overflowed device memory: it will fail
+  bool ending = false;                 ///< set by the job actor once its execs are done or canceled
+};
+
+enum class NoticeKind { FINISHED, OUT_OF_MEMORY };
+struct Notice {
+  JobIndex job;
+  NoticeKind kind;
+};
+
+class Simulation final : public ClusterView {
+public:
+  Simulation(const RunSetup& setup, RunObserver& observer) : setup_(setup), observer_(observer) {}
+
+  RunTotals run();
+
+  // ClusterView
+  double now() const override { return origin_ + sim_now(); }
+  std::size_t device_count() const override { return devices_.size(); }
+  DeviceView device(DeviceIndex d) const override
+  {
+    const auto& pd = setup_.platform->devices[d];
+    const auto& ds = devices_[d];
+    return DeviceView{d,
+                      pd.node,
+                      pd.card,
+                      pd.mode,
+                      pd.spec->memory_bytes.value,
+                      static_cast<std::uint32_t>(ds.residents.size()),
+                      ds.power_w};
+  }
+  const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
+  std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
+  double profile_mem_bytes(JobIndex j) const override { return jobs_.at(j).sig->mem_bytes; }
+
+private:
+  double sim_now() const { return sg4::Engine::get_clock() - clock_base_; }
+
+  void build_platform();
+  void controller();
+  void job_actor(JobIndex j);
+
+  // events
+  bool read_next_job();
+  void handle_arrivals();
+  void handle_notice(const Notice& n);
+  void call_policy(std::vector<Event> events);
+  void apply(const Decision& d);
+  void start_job(JobIndex j, const std::vector<DeviceIndex>& devs);
+  void remove_job(JobIndex j);
+  void record_end(JobIndex j);
+
+  // device updates, O(residents) each
+  void touch(DeviceIndex d);
+  void recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty);
+  void refresh_power(DeviceIndex d);
+  void emit_timepoint();
+  void progress(bool force);
+
+  const RunSetup& setup_;
+  RunObserver& observer_;
+  std::vector<DeviceState> devices_;
+  std::deque<JobState> jobs_;
+  std::optional<Job> lookahead_;
+  bool reader_done_ = false;
+  double origin_ = 0;       ///< trace time of sim time 0 (first submit)
+  double clock_base_ = 0;   ///< SimGrid clock at the start of this run
+  double freq_ratio_ = 1;   ///< f_default / f_max (power), same for every device until DVFS
+  double total_device_power_w_ = 0;
+  std::uint32_t busy_devices_ = 0;
+  std::uint32_t running_ = 0;
+  std::uint32_t waiting_ = 0;
+  std::set<double> wakeups_; ///< sim times
+  std::vector<Notice> notices_;
+  sg4::SemaphorePtr wake_controller_;
+  std::exception_ptr error_;
+  RunTotals totals_;
+  std::chrono::steady_clock::time_point wall_start_, last_progress_;
+  // scratch buffers, reused to keep the per-event path allocation-free
+  std::vector<const ResourceSignature*> sigs_;
+  std::vector<double> slowdowns_;
+  std::vector<PowerLoad> loads_;
+};
+
+void Simulation::build_platform()
+{
+  const auto& platform = *setup_.platform;
+  if (platform.devices.empty())
+    throw std::invalid_argument("the platform has no devices");
+  static int run_counter = 0;
+  auto* zone = sg4::create_star_zone("colocsim-run" + std::to_string(run_counter++));
+  devices_.resize(platform.devices.size());
+  for (DeviceIndex d = 0; d < devices_.size(); ++d) {
+    auto* host = zone->create_host(zone->get_name() + "-d" + std::to_string(d), 1.0);
+    // Exact per-job rates (reference simgrid-3.32-notes §2.4): capacity × Σ rates, shares ∝ priorities.
+    host->set_sharing_policy(sg4::Host::SharingPolicy::NONLINEAR,
+                             [this, d](double capacity, int) { return capacity * devices_[d].sum_rate; });
+    host->seal();
+    devices_[d].host = host;
+  }
+  zone->seal();
+  const auto& spec = *platform.device_spec;
+  freq_ratio_ = spec.freq_default_hz.value / spec.freq_max_hz.value;
+  for (auto& ds : devices_) {
+    ds.power_w = device_power(setup_.power, {}, freq_ratio_).total_w;
+    total_device_power_w_ += ds.power_w;
+  }
+  totals_.device_count = static_cast<double>(devices_.size());
+}
+
+RunTotals Simulation::run()
+{
+  wall_start_ = last_progress_ = std::chrono::steady_clock::now();
+  clock_base_ = sg4::Engine::get_clock();
+  build_platform();
+  // 2 MiB: with guard-size:0, SimGrid 3.32 allocates a 0-byte stack for set_stacksize >= 4 MiB (probed).
+  sg4::Actor::init("controller", devices_[0].host)->set_stacksize(2 * 1024 * 1024)->start([this] {
+    try {
+      wake_controller_ = sg4::Semaphore::create(0); // created in actor context (it crashes from maestro)
+      controller();
+    } catch (...) {
+      error_ = std::current_exception();
+      sg4::Actor::kill_all();
+    }
+  });
+  sg4::Engine::get_instance()->run();
+  if (error_)
+    std::rethrow_exception(error_);
+  const double end = sim_now();
+  for (DeviceIndex d = 0; d < devices_.size(); ++d)
+    touch(d);
+  totals_.t_first_submit_s = origin_;
+  totals_.t_end_s = origin_ + end;
+  for (const auto& ds : devices_) {
+    totals_.energy_device_j += ds.energy_j;
+    totals_.busy_device_s += ds.busy_s;
+    totals_.resident_s += ds.resident_s;
+  }
+  totals_.energy_node_j = setup_.platform->node_baseline_w * setup_.platform->nodes * end;
+  // Jobs left waiting when nothing could run any more.
+  for (JobIndex j = 0; j < jobs_.size(); ++j) {
+    if (jobs_[j].status == JobStatus::WAITING) {
+      jobs_[j].status = JobStatus::NEVER_STARTED;
+      ++totals_.never_started;
+      record_end(j);
+    }
+  }
+  progress(true);
+  return totals_;
+}
+
+bool Simulation::read_next_job()
+{
+  if (lookahead_ || reader_done_)
+    return lookahead_.has_value();
+  lookahead_ = setup_.reader->next();
+  if (!lookahead_) {
+    reader_done_ = true;
+    return false;
+  }
+  if (totals_.jobs_read == 0)
+    origin_ = lookahead_->submit_s;
+  return true;
+}
+
+void Simulation::controller()
+{
+  while (true) {
+    std::vector<Notice> notices;
+    notices.swap(notices_);
+    for (const auto& n : notices)
+      handle_notice(n);
+    handle_arrivals();
+    const double now = sim_now();
+    while (!wakeups_.empty() && *wakeups_.begin() <= now + time_slack(now)) {
+      const double at = *wakeups_.begin();
+      wakeups_.erase(wakeups_.begin());
+      ++totals_.engine_events;
+      call_policy({Wakeup{origin_ + at}});
+    }
+    if (!notices_.empty())
+      continue; // completions reported while we were deciding
+    double next = std::numeric_limits<double>::infinity();
+    if (read_next_job())
+      next = lookahead_->submit_s - origin_;
+    if (!wakeups_.empty())
+      next = std::min(next, *wakeups_.begin());
+    if (running_ == 0 && std::isinf(next))
+      break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
+    if (std::isinf(next))
+      wake_controller_->acquire();
+    else
+      wake_controller_->acquire_timeout(std::max(0.0, next - sim_now()));
+    progress(false);
+  }
+}
+
+void Simulation::handle_arrivals()
+{
+  std::vector<Event> batch;
+  double batch_time = 0;
+  while (read_next_job()) {
+    const double t = lookahead_->submit_s - origin_;
+    const double now = sim_now();
+    if (t > now + time_slack(now))
+      break;
+    if (!batch.empty() && t != batch_time) {
+      ++totals_.engine_events;
+      call_policy(std::move(batch));
+      batch.clear();
+    }
+    batch_time = t;
+    Job job = std::move(*lookahead_);
+    lookahead_.reset();
+    ++totals_.jobs_read;
+    std::string name = job.profile.empty() ? setup_.default_profile : job.profile;
+    if (name.empty())
+      throw InputError(job.origin, "profile",
+                       "the job names no profile and workload.default_profile is not set; valid profiles: " +
+                           join(setup_.profiles->names()));
+    const auto& profile = setup_.profiles->at(name, job.origin);
+    if (job.devices < 1)
+      throw InputError(job.origin, "devices", "expected at least 1 device (got " + std::to_string(job.devices) + ")");
+    auto& js = jobs_.emplace_back();
+    js.job = std::move(job);
+    js.job.profile = name;
+    js.sig = &profile.sig;
+    ++waiting_;
+    batch.push_back(JobSubmitted{static_cast<JobIndex>(jobs_.size() - 1)});
+  }
+  if (!batch.empty()) {
+    ++totals_.engine_events;
+    call_policy(std::move(batch));
+  }
+}
+
+void Simulation::handle_notice(const Notice& n)
+{
+  ++totals_.engine_events;
+  auto& js = jobs_[n.job];
+  const auto devs = js.devices;
+  remove_job(n.job);
+  js.execs.clear();
+  if (n.kind == NoticeKind::FINISHED) {
+    js.status = JobStatus::COMPLETED;
+    js.end = sim_now();
+    ++totals_.completed;
+    record_end(n.job);
+    call_policy({JobCompleted{n.job, devs}});
+    return;
+  }
+  ++totals_.oom_events;
+  const bool requeue = js.attempts <= setup_.max_retries;
+  if (requeue) {
+    js.status = JobStatus::WAITING;
+    ++waiting_;
+  } else {
+    js.status = JobStatus::FAILED;
+    js.end = sim_now();
+    ++totals_.failed;
+    record_end(n.job);
+  }
+  call_policy({JobFailed{n.job, devs, "out of memory", requeue}});
+}
+
+void Simulation::call_policy(std::vector<Event> events)
+{
+  const auto decisions = setup_.policy->decide(*this, events);
+  for (const auto& d : decisions)
+    apply(d);
+  emit_timepoint();
+}
+
+void Simulation::apply(const Decision& decision)
+{
+  auto fail = [&](const std::string& why) {
+    throw DecisionError("policy '" + setup_.policy_name + "' made an infeasible decision at t=" +
+                        std::to_string(now()) + " s: " + describe(decision) + ": " + why);
+  };
+  std::visit(
+      [&](const auto& d) {
+        using T = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<T, Place>) {
+          if (d.job >= jobs_.size())
+            fail("no such job");
+          const auto& js = jobs_[d.job];
+          if (js.status != JobStatus::WAITING)
+            fail("the job is " + std::string(to_string(js.status)) + ", not waiting");
+          if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
+            fail("the job requests " + std::to_string(js.job.devices) + " device(s)");
+          for (std::size_t i = 0; i < d.devices.size(); ++i) {
+            const DeviceIndex dev = d.devices[i];
+            if (dev >= devices_.size())
+              fail("device " + std::to_string(dev) + " does not exist (" + std::to_string(devices_.size()) +
+                   " devices)");
+            if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
+                d.devices.begin() + static_cast<long>(i))
+              fail("device " + std::to_string(dev) + " is listed twice");
+            if (setup_.platform->devices[dev].mode == SharingMode::EXCLUSIVE && !devices_[dev].residents.empty())
+              fail("device " + std::to_string(dev) + " is in exclusive mode and already runs job " +
+                   std::to_string(devices_[dev].residents.front()));
+          }
+          start_job(d.job, d.devices);
+        } else if constexpr (std::is_same_v<T, Reject>) {
+          if (d.job >= jobs_.size() || jobs_[d.job].status != JobStatus::WAITING)
+            fail("the job is not waiting");
+          auto& js = jobs_[d.job];
+          js.status = JobStatus::REJECTED;
+          --waiting_;
+          ++totals_.rejected;
+          record_end(d.job);
+        } else {
+          const double at = d.at_s - origin_;
+          if (!(at >= sim_now() - time_slack(sim_now())))
+            fail("the time is in the past (now " + std::to_string(now()) + " s)");
+          wakeups_.insert(std::max(at, sim_now()));
+        }
+      },
+      decision);
+}
+
+void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
+{
+  auto& js = jobs_[j];
+  js.status = JobStatus::RUNNING;
+  js.devices = devs;
+  js.device_rate.assign(devs.size(), 1.0);
+  js.rate = 0;
+  js.ending = false;
+  js.oom_pending = false;
+  js.attempt_start = sim_now();
+  if (js.first_start < 0)
+    js.first_start = js.attempt_start;
+  ++js.attempts;
+  --waiting_;
+  ++running_;
+  std::vector<DeviceIndex> dirty;
+  for (std::uint32_t pos = 0; pos < devs.size(); ++pos) {
+    const DeviceIndex d = devs[pos];
+    touch(d);
+    auto& ds = devices_[d];
+    if (ds.residents.empty())
+      ++busy_devices_;
+    ds.residents.push_back(j);
+    ds.slot.push_back(pos);
+    ds.share_w.push_back(0);
+    ds.mem_used_bytes += js.sig->mem_bytes;
+    // The job whose arrival overflows the device's memory is the one that fails (DESIGN.md §1 Memory).
+    if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value)
+      js.oom_pending = true;
+  }
+  for (auto d : devs)
+    recompute_device(d, dirty);
+  std::sort(dirty.begin(), dirty.end());
+  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+  for (auto d : dirty)
+    refresh_power(d);
+  sg4::Actor::create("job", devices_[devs.front()].host, [this, j] { job_actor(j); });
+}
+
+void Simulation::job_actor(JobIndex j)
+{
+  auto& js = jobs_[j];
+  js.execs.reserve(js.devices.size());
+  for (auto d : js.devices) {
+    auto exec = sg4::Exec::init()->set_flops_amount(js.job.duration_s)->set_host(devices_[d].host);
+    double used = js.rate;
+    exec->set_priority(used);
+    exec->start(); // a simcall: the controller may run meanwhile and change js.rate
+    js.execs.push_back(exec);
+    // From here on the controller sees this exec and updates it itself; catch up with any change it made
+    // while the exec was not yet visible.
+    while (js.rate != used) {
+      used = js.rate;
+      exec->update_priority(used);
+    }
+  }
+  NoticeKind kind = NoticeKind::FINISHED;
+  try {
+    if (js.oom_pending)
+      js.execs.front()->wait_for(setup_.oom_delay_s);
+    for (auto& e : js.execs)
+      e->wait();
+  } catch (const simgrid::TimeoutException&) {
+    kind = NoticeKind::OUT_OF_MEMORY;
+    js.ending = true;
+    for (auto& e : js.execs)
+      e->cancel();
+  }
+  js.ending = true;
+  notices_.push_back(Notice{j, kind});
+  wake_controller_->release();
+}
+
+void Simulation::remove_job(JobIndex j)
+{
+  auto& js = jobs_[j];
+  std::vector<DeviceIndex> dirty;
+  for (auto d : js.devices) {
+    touch(d);
+    auto& ds = devices_[d];
+    auto it = std::find(ds.residents.begin(), ds.residents.end(), j);
+    const auto i = static_cast<std::size_t>(it - ds.residents.begin());
+    ds.residents.erase(it);
+    ds.slot.erase(ds.slot.begin() + static_cast<long>(i));
+    ds.share_w.erase(ds.share_w.begin() + static_cast<long>(i));
+    ds.mem_used_bytes -= js.sig->mem_bytes;
+    if (ds.residents.empty()) {
+      --busy_devices_;
+      ds.mem_used_bytes = 0; // no drift from repeated add/subtract
+    }
+    dirty.push_back(d);
+  }
+  --running_;
+  js.rate = 0;
+  for (auto d : js.devices)
+    recompute_device(d, dirty);
+  std::sort(dirty.begin(), dirty.end());
+  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+  for (auto d : dirty)
+    refresh_power(d);
+}
+
+void Simulation::touch(DeviceIndex d)
+{
+  auto& ds = devices_[d];
+  const double now = sim_now();
+  const double dt = now - ds.last_t;
+  if (dt <= 0)
+    return;
+  ds.energy_j += ds.power_w * dt;
+  if (!ds.residents.empty()) {
+    ds.busy_s += dt;
+    ds.resident_s += static_cast<double>(ds.residents.size()) * dt;
+    for (std::size_t i = 0; i < ds.residents.size(); ++i)
+      jobs_[ds.residents[i]].energy_j += ds.share_w[i] * dt;
+  }
+  ds.last_t = now;
+}
+
+void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty)
+{
+  auto& ds = devices_[d];
+  dirty.push_back(d);
+  const std::size_t n = ds.residents.size();
+  if (n == 0)
+    return;
+  sigs_.clear();
+  for (auto r : ds.residents)
+    sigs_.push_back(jobs_[r].sig);
+  slowdowns_.resize(n);
+  compute_slowdowns(setup_.platform->devices[d].mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& js = jobs_[ds.residents[i]];
+    js.device_rate[ds.slot[i]] = 1.0 / slowdowns_[i];
+    const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end());
+    if (rate == js.rate)
+      continue;
+    js.rate = rate;
+    // The job's rate changes on all of its devices (gang jobs progress at the slowest device's rate).
+    for (std::size_t p = 0; p < js.devices.size(); ++p) {
+      const DeviceIndex other = js.devices[p];
+      touch(other);
+      if (other != d)
+        dirty.push_back(other);
+      // An exec that finished at this very instant has no model action left: never update it.
+      if (!js.ending && p < js.execs.size() && js.execs[p]->get_remaining() > 0) {
+        js.execs[p]->update_priority(rate);
+        ++totals_.rate_updates;
+      }
+    }
+  }
+}
+
+void Simulation::refresh_power(DeviceIndex d)
+{
+  auto& ds = devices_[d];
+  loads_.clear();
+  double sum_rate = 0;
+  for (auto r : ds.residents) {
+    loads_.push_back(PowerLoad{jobs_[r].sig, jobs_[r].rate});
+    sum_rate += jobs_[r].rate;
+  }
+  ds.sum_rate = sum_rate;
+  const double old = ds.power_w;
+  ds.power_w = device_power(setup_.power, loads_, freq_ratio_).total_w;
+  attribute_power(setup_.power, loads_, freq_ratio_, ds.share_w);
+  total_device_power_w_ += ds.power_w - old;
+}
+
+void Simulation::record_end(JobIndex j)
+{
+  const auto& js = jobs_[j];
+  JobRecord r;
+  r.job = &js.job;
+  r.status = js.status;
+  r.start_s = js.first_start < 0 ? -1 : origin_ + js.first_start;
+  r.end_s = js.end < 0 ? -1 : origin_ + js.end;
+  r.devices = js.devices;
+  r.energy_j = js.energy_j;
+  r.attempts = js.attempts;
+  if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
+    r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
+  observer_.on_job_end(r);
+}
+
+void Simulation::emit_timepoint()
+{
+  if (!setup_.record_timeseries)
+    return;
+  TimePoint p;
+  p.t_s = now();
+  p.device_power_w = total_device_power_w_;
+  p.node_power_w = setup_.platform->node_baseline_w * setup_.platform->nodes;
+  p.busy_devices = busy_devices_;
+  p.running_jobs = running_;
+  p.waiting_jobs = waiting_;
+  observer_.on_timepoint(p);
+}
+
+void Simulation::progress(bool force)
+{
+  if (setup_.progress_interval_s <= 0)
+    return;
+  const auto wall = std::chrono::steady_clock::now();
+  const double since = std::chrono::duration<double>(wall - last_progress_).count();
+  const double total = std::chrono::duration<double>(wall - wall_start_).count();
+  if (!force && since < setup_.progress_interval_s)
+    return;
+  if (force && total < setup_.progress_interval_s)
+    return; // short runs stay quiet
+  last_progress_ = wall;
+  std::fprintf(stderr, "colocsim: t=%.0f s simulated, %llu jobs read, %llu completed, %u running, %u waiting (%.1f s wall)\n",
+               now(), static_cast<unsigned long long>(totals_.jobs_read),
+               static_cast<unsigned long long>(totals_.completed), running_, waiting_, total);
+}
+
+/// SimGrid 3.32 allows one Engine at a time; runs in one process share it (the clock carries over, so the
+/// simulation keeps its own time base).
+sg4::Engine& engine_instance()
+{
+  static std::unique_ptr<sg4::Engine> engine;
+  if (!engine) {
+    // Small stacks for the many job actors (they only start, wait and notify); the controller gets its own
+    // large stack. Guard pages off: at ~32k live actors they exhaust vm.max_map_count (notes §2.8).
+    // These must be given at Engine construction: set_config() afterwards leaves the stack size at 0.
+    static char arg0[] = "colocsim";
+    static char log1[] = "--log=root.thres:warning";
+    static char log2[] = "--log=xbt_cfg.thres:warning";
+    static char cfg1[] = "--cfg=contexts/stack-size:16";
+    static char cfg2[] = "--cfg=contexts/guard-size:0";
+    static char* argv[] = {arg0, log1, log2, cfg1, cfg2, nullptr};
+    int argc = 5;
+    engine = std::make_unique<sg4::Engine>(&argc, argv);
+  }
+  return *engine;
+}
+
+} // namespace
+
+RunTotals run_simulation(const RunSetup& setup, RunObserver& observer)
+{
+  if (!setup.platform || !setup.interference || !setup.profiles || !setup.reader || !setup.policy)
+    throw std::invalid_argument("run_simulation: incomplete RunSetup");
+  engine_instance();
+  Simulation sim(setup, observer);
+  return sim.run();
+}
+
+} // namespace colocsim

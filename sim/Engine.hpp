@@ -1,0 +1,93 @@
+#pragma once
+// The SimGrid engine (DESIGN.md §3): replays jobs from a JobReader on a Platform under a Policy, with
+// the sharing/interference/power models of models/. Only sim/ includes SimGrid.
+//
+// How jobs map onto SimGrid 3.32 (see sim/README.md for the measurements behind this choice):
+//  * one host per device in one flat star zone, speed 1 (work is measured in seconds of exclusive
+//    execution on the reference device at its default frequency);
+//  * one Exec per (job, device), started by a small actor per running job, which waits for it and
+//    notifies the controller — never one owner for all execs (the 3.32 per-owner list cliff);
+//  * each host uses the NONLINEAR sharing policy with capacity × Σ rates of its residents, and each exec
+//    has priority = its job's rate, so every job progresses at exactly rate = f-factor / slowdown;
+//  * one controller actor (large stack) takes arrivals, completions, failures and wake-ups in time order,
+//    updates only the affected devices (O(co-runners) per event), integrates energy exactly between
+//    events, calls the policy and applies its decisions.
+#include "models/Interference.hpp"
+#include "models/PowerModel.hpp"
+#include "policies/Policy.hpp"
+#include "sim/Platform.hpp"
+#include "workloads/JobReader.hpp"
+#include "workloads/ProfileCatalog.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace colocsim {
+
+enum class JobStatus { WAITING, RUNNING, COMPLETED, FAILED, REJECTED, NEVER_STARTED };
+std::string_view to_string(JobStatus s);
+
+struct RunSetup {
+  const Platform* platform = nullptr;
+  PowerParams power;
+  TimeSliceParams time_slice;
+  const InterferenceModel* interference = nullptr;
+  const ProfileCatalog* profiles = nullptr;
+  std::string default_profile;  ///< profile for trace jobs that name none (empty: such a job is an error)
+  JobReader* reader = nullptr;
+  Policy* policy = nullptr;
+  std::string policy_name;
+  double oom_delay_s = 60.0;    ///< time an overflowing job runs before it fails out of memory
+  int max_retries = 3;          ///< requeues after out-of-memory failures before the job fails for good
+  bool record_timeseries = true;
+  double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
+};
+
+/// One job's outcome, reported when it ends (completed, failed, rejected or never started).
+struct JobRecord {
+  const Job* job = nullptr;
+  JobStatus status = JobStatus::WAITING;
+  double start_s = -1;  ///< first start (trace time); -1 if never started
+  double end_s = -1;
+  std::vector<DeviceIndex> devices; ///< devices of the last attempt
+  double slowdown = 0;  ///< (end − start of last attempt) / duration; 0 if not completed
+  double energy_j = 0;  ///< device energy attributed to the job over all attempts
+  int attempts = 0;
+};
+
+/// Cluster state after an event (for timeseries.csv).
+struct TimePoint {
+  double t_s = 0;           ///< trace time
+  double device_power_w = 0;
+  double node_power_w = 0;  ///< node baselines
+  std::uint32_t busy_devices = 0;
+  std::uint32_t running_jobs = 0;
+  std::uint32_t waiting_jobs = 0;
+};
+
+class RunObserver {
+public:
+  virtual ~RunObserver() = default;
+  virtual void on_job_end(const JobRecord&) {}
+  virtual void on_timepoint(const TimePoint&) {}
+};
+
+struct RunTotals {
+  double t_first_submit_s = 0;
+  double t_end_s = 0;        ///< last event (trace time)
+  double energy_device_j = 0;
+  double energy_node_j = 0;
+  double busy_device_s = 0;  ///< Σ over devices of time with at least one resident
+  double resident_s = 0;     ///< Σ over devices of residents × time
+  double device_count = 0;
+  std::uint64_t engine_events = 0; ///< arrivals + completions + failures + wake-ups
+  std::uint64_t rate_updates = 0;  ///< co-runner rate changes pushed to SimGrid
+  std::uint64_t jobs_read = 0, completed = 0, failed = 0, rejected = 0, never_started = 0, oom_events = 0;
+};
+
+/// Runs one simulation. Several runs may happen in one process, one after the other. Throws InputError
+/// for bad trace rows or profiles, DecisionError for an infeasible policy decision.
+RunTotals run_simulation(const RunSetup& setup, RunObserver& observer);
+
+} // namespace colocsim

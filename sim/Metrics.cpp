@@ -1,0 +1,68 @@
+#include "sim/Metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace colocsim {
+
+double percentile(std::vector<double> values, double q)
+{
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+void MetricsCollector::add(const JobRecord& r)
+{
+  if (r.start_s >= 0)
+    wait_.push_back(r.start_s - r.job->submit_s);
+  if (r.status != JobStatus::COMPLETED)
+    return;
+  const double jct = r.end_s - r.job->submit_s;
+  jct_.push_back(jct);
+  bsld_sum_ += std::max(1.0, jct / std::max(r.job->duration_s, 10.0));
+  slowdown_sum_ += r.slowdown;
+}
+
+Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
+{
+  Summary s;
+  s.makespan_s = t.t_end_s - t.t_first_submit_s;
+  s.energy_gpu_j = t.energy_device_j;
+  s.energy_node_j = t.energy_node_j;
+  s.pue = pue;
+  s.energy_total_j = (t.energy_device_j + t.energy_node_j) * pue;
+  s.edp_js = s.energy_total_j * s.makespan_s;
+  s.jobs_read = t.jobs_read;
+  s.jobs_completed = t.completed;
+  s.jobs_failed = t.failed;
+  s.jobs_rejected = t.rejected;
+  s.jobs_never_started = t.never_started;
+  s.oom_events = t.oom_events;
+  const auto mean = [](const std::vector<double>& v) {
+    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  };
+  s.jct_mean_s = mean(jct_);
+  s.jct_p50_s = percentile(jct_, 0.50);
+  s.jct_p95_s = percentile(jct_, 0.95);
+  s.jct_p99_s = percentile(jct_, 0.99);
+  s.wait_mean_s = mean(wait_);
+  s.wait_p95_s = percentile(wait_, 0.95);
+  if (!jct_.empty()) {
+    s.bounded_slowdown_mean = bsld_sum_ / static_cast<double>(jct_.size());
+    s.corun_slowdown_mean = slowdown_sum_ / static_cast<double>(jct_.size());
+  }
+  if (s.makespan_s > 0 && t.device_count > 0) {
+    s.utilization = t.busy_device_s / (t.device_count * s.makespan_s);
+    s.throughput_jobs_per_h = static_cast<double>(t.completed) / (s.makespan_s / 3600.0);
+  }
+  s.colocation_mean = t.busy_device_s > 0 ? t.resident_s / t.busy_device_s : 0.0;
+  s.engine_events = t.engine_events;
+  s.rate_updates = t.rate_updates;
+  return s;
+}
+
+} // namespace colocsim

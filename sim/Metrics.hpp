@@ -1,0 +1,49 @@
+#pragma once
+// Run metrics (DESIGN.md §4): collects job outcomes as the engine reports them and derives the summary.
+// Definitions (also in docs/formats/outputs.md):
+//   makespan_s      last event − first submission
+//   jct             end − submit, completed jobs;  wait = first start − submit, started jobs
+//   bounded slowdown max(1, jct / max(duration, 10 s))  (Feitelson's τ = 10 s)
+//   utilization     Σ device busy time / (devices × makespan)  (busy: at least one resident job)
+//   colocation_mean Σ residents × time / Σ busy time  (mean jobs per busy device)
+//   energy_total_j  (device energy + node baseline energy) × PUE;  edp = energy_total_j × makespan_s
+#include "sim/Engine.hpp"
+
+#include <string>
+#include <vector>
+
+namespace colocsim {
+
+struct Summary {
+  std::string scenario, policy, policy_params, sharing, interference, calibration;
+  long long seed = 0;
+  double makespan_s = 0;
+  double energy_gpu_j = 0, energy_node_j = 0, energy_total_j = 0, pue = 1;
+  double edp_js = 0;
+  std::uint64_t jobs_read = 0, jobs_completed = 0, jobs_failed = 0, jobs_rejected = 0, jobs_never_started = 0;
+  std::uint64_t oom_events = 0;
+  double jct_mean_s = 0, jct_p50_s = 0, jct_p95_s = 0, jct_p99_s = 0;
+  double wait_mean_s = 0, wait_p95_s = 0;
+  double bounded_slowdown_mean = 0;
+  double corun_slowdown_mean = 0; ///< mean over completed jobs of runtime / duration
+  double utilization = 0, colocation_mean = 0;
+  double throughput_jobs_per_h = 0;
+  std::uint64_t engine_events = 0, rate_updates = 0;
+  double wall_s = 0;
+};
+
+class MetricsCollector {
+public:
+  void add(const JobRecord& r);
+  /// Builds the summary from the collected jobs and the engine totals.
+  Summary summarize(const RunTotals& totals, double pue) const;
+
+private:
+  std::vector<double> jct_, wait_;
+  double bsld_sum_ = 0, slowdown_sum_ = 0;
+};
+
+/// Nearest-rank percentile (q in [0, 1]) of unsorted values; 0 for an empty set.
+double percentile(std::vector<double> values, double q);
+
+} // namespace colocsim

@@ -1,0 +1,432 @@
+// Scenario files: the declared keys, parsing with located errors, --set/--policy overrides, and the
+// loading of everything a run needs. Format reference: docs/formats/scenario.md.
+#include "sim/Scenario.hpp"
+
+#include "models/Yaml.hpp"
+#include "sim/Resources.hpp"
+#include "workloads/NativeCsv.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace colocsim {
+
+namespace {
+
+// ---- the declared keys: one table per section ----
+const std::vector<ParamSpec>& top_specs()
+{
+  static const std::vector<ParamSpec> specs{
+      {.name = "name", .type = ParamType::STRING, .help = "scenario name, recorded in the outputs", .required = true},
+      {.name = "description", .type = ParamType::STRING, .default_text = "", .help = "free text"},
+      {.name = "seed",
+       .type = ParamType::INT,
+       .default_text = "1",
+       .help = "random seed (synthetic workloads, randomised policies); results are deterministic for a seed",
+       .min = 0},
+      {.name = "calibration",
+       .type = ParamType::STRING,
+       .default_text = "max1550-aurora-default",
+       .help = "bundled calibration name or path to a calibration file (docs/formats/calibration.md)"},
+      {.name = "interference",
+       .type = ParamType::CHOICE,
+       .default_text = "table",
+       .help = "interference model: none (sharing mode only) or table (the calibration's pairwise table)",
+       .choices = {"none", "table"}},
+  };
+  return specs;
+}
+
+const std::vector<ParamSpec>& platform_specs()
+{
+  static const std::vector<ParamSpec> specs{
+      {.name = "preset",
+       .type = ParamType::STRING,
+       .default_text = "aurora-node",
+       .help = "bundled platform preset name or path to a platform file (docs/formats/platform.md)"},
+      {.name = "nodes",
+       .type = ParamType::INT,
+       .default_text = "",
+       .help = "number of nodes (overrides the preset)",
+       .min = 1,
+       .max = 1e6},
+      {.name = "sharing",
+       .type = ParamType::CHOICE,
+       .default_text = "time-slice",
+       .help = "how every device is shared",
+       .choices = sharing_mode_names()},
+  };
+  return specs;
+}
+
+const std::vector<ParamSpec>& workload_specs()
+{
+  static const std::vector<ParamSpec> specs{
+      {.name = "trace",
+       .type = ParamType::STRING,
+       .default_text = "",
+       .help = "trace file, relative to the scenario file (or use workload.synthetic)"},
+      {.name = "format",
+       .type = ParamType::CHOICE,
+       .default_text = "native",
+       .help = "trace format (docs/formats/native-csv.md)",
+       .choices = {"native"}},
+      {.name = "profiles",
+       .type = ParamType::STRING,
+       .default_text = "default",
+       .help = "bundled profile catalog name or path to a catalog (docs/formats/profiles.md)"},
+      {.name = "default_profile",
+       .type = ParamType::STRING,
+       .default_text = "",
+       .help = "profile for jobs whose trace row names none"},
+  };
+  return specs;
+}
+
+const std::vector<ParamSpec>& memory_specs()
+{
+  static const std::vector<ParamSpec> specs{
+      {.name = "oom_delay",
+       .type = ParamType::REAL,
+       .default_text = "60s",
+       .help = "time a job that overflows device memory runs before it fails out of memory [estimate: model "
+               "load and first step of a DL job]",
+       .min = 0,
+       .unit = Unit::SECONDS},
+      {.name = "max_retries",
+       .type = ParamType::INT,
+       .default_text = "3",
+       .help = "requeues after out-of-memory failures before a job fails for good",
+       .min = 0,
+       .max = 1000},
+  };
+  return specs;
+}
+
+const std::vector<ParamSpec>& power_specs()
+{
+  static const std::vector<ParamSpec> specs{
+      {.name = "pue",
+       .type = ParamType::REAL,
+       .default_text = "1.0",
+       .help = "facility power usage effectiveness applied to device + node energy (1 = IT energy only)",
+       .min = 1.0,
+       .max = 5.0},
+  };
+  return specs;
+}
+
+const std::vector<ParamSpec>& output_specs()
+{
+  static const std::vector<ParamSpec> specs{
+      {.name = "dir", .type = ParamType::STRING, .default_text = "colocsim-out", .help = "output directory (-o)"},
+      {.name = "jobs", .type = ParamType::BOOL, .default_text = "true", .help = "write jobs.csv"},
+      {.name = "timeseries", .type = ParamType::BOOL, .default_text = "true", .help = "write timeseries.csv"},
+  };
+  return specs;
+}
+
+const std::vector<std::string>& section_names()
+{
+  static const std::vector<std::string> names{"platform", "workload", "policy", "memory", "power", "outputs"};
+  return names;
+}
+
+/// Applies "a.b.c=value" to the YAML tree (creating maps as needed; a scalar replaces a map).
+void apply_override(YAML::Node& root, const std::string& assignment, DiagnosticSink& sink)
+{
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    sink.add(SourceLocation{"command line"}, "--set " + assignment, "expected key=value, e.g. --set policy=first-fit");
+    return;
+  }
+  const std::string key = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string p; std::getline(ss, p, '.');)
+    parts.push_back(p);
+  std::vector<YAML::Node> chain{root};
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = chain.back()[parts[i]];
+    if (!next.IsMap()) {
+      // `policy: name` shorthand becomes `policy: {name: ...}` when a nested key is set.
+      YAML::Node m(YAML::NodeType::Map);
+      if (next.IsScalar() && parts[i] == "policy")
+        m["name"] = next.Scalar();
+      chain.back()[parts[i]] = m;
+      next = chain.back()[parts[i]];
+    }
+    chain.push_back(next);
+  }
+  chain.back()[parts.back()] = value;
+}
+
+std::map<std::string, GivenValue> given_map(const YAML::Node& node, const std::string& file, const std::string& path,
+                                            DiagnosticSink& sink)
+{
+  std::map<std::string, GivenValue> given;
+  if (!node.IsDefined() || node.IsNull())
+    return given;
+  if (!node.IsMap()) {
+    sink.add(location_of(node, file), path, "expected a map of parameters");
+    return given;
+  }
+  for (const auto& kv : node) {
+    if (!kv.second.IsScalar()) {
+      sink.add(location_of(kv.second, file), path + "." + kv.first.as<std::string>(), "expected a single value");
+      continue;
+    }
+    given[kv.first.as<std::string>()] = GivenValue{kv.second.Scalar(), location_of(kv.second, file)};
+  }
+  return given;
+}
+
+} // namespace
+
+Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides,
+                       const std::string& policy_override)
+{
+  const TextFile text = read_text_file(file);
+  YAML::Node root = load_yaml(text.text, text.name);
+  DiagnosticSink sink;
+  if (!root.IsMap()) {
+    sink.add(location_of(root, text.name), "", "expected a scenario map (name, platform, workload, policy, ...)");
+    sink.throw_if_any();
+  }
+  for (const auto& o : overrides)
+    apply_override(root, o, sink);
+  if (!policy_override.empty()) {
+    const auto colon = policy_override.find(':');
+    YAML::Node p(YAML::NodeType::Map);
+    p["name"] = policy_override.substr(0, colon);
+    if (colon != std::string::npos) {
+      DiagnosticSink local;
+      for (const auto& [k, v] : split_assignments(policy_override.substr(colon + 1), "--policy", local))
+        p["params"][k] = v.text;
+      for (const auto& d : local.diagnostics())
+        sink.add(d);
+    }
+    root["policy"] = p;
+  }
+
+  Scenario s;
+  s.file = text.name;
+  const auto& f = text.name;
+  const auto top = read_params(root, top_specs(), f, "", sink, section_names());
+  auto section = [&](const char* name) {
+    YAML::Node n = root[name];
+    return n;
+  };
+  const auto platform = read_params(section("platform"), platform_specs(), f, "platform", sink);
+  const YAML::Node workload_node = section("workload");
+  const auto workload = read_params(workload_node, workload_specs(), f, "workload", sink, {"synthetic"});
+  const auto memory = read_params(section("memory"), memory_specs(), f, "memory", sink);
+  const auto power = read_params(section("power"), power_specs(), f, "power", sink);
+  const auto outputs = read_params(section("outputs"), output_specs(), f, "outputs", sink);
+  if (!sink.empty())
+    sink.throw_if_any();
+
+  s.name = top.text("name");
+  s.description = top.text_or("description", "");
+  s.seed = top.integer("seed");
+  s.calibration = top.text("calibration");
+  s.interference = top.text("interference");
+  s.platform_preset = platform.text("preset");
+  if (platform.has("nodes"))
+    s.nodes = platform.integer("nodes");
+  s.sharing = *parse_sharing_mode(platform.text("sharing"));
+  s.trace = workload.text_or("trace", "");
+  s.trace_format = workload.text("format");
+  s.profiles = workload.text("profiles");
+  s.default_profile = workload.text_or("default_profile", "");
+  s.oom_delay_s = memory.real("oom_delay");
+  s.max_retries = static_cast<int>(memory.integer("max_retries"));
+  s.pue = power.real("pue");
+  s.outputs.dir = outputs.text("dir");
+  s.outputs.jobs = outputs.flag("jobs");
+  s.outputs.timeseries = outputs.flag("timeseries");
+
+  if (const YAML::Node syn = workload_node["synthetic"]; syn.IsDefined()) {
+    const auto params = read_params(syn, synthetic_param_specs(), f, "workload.synthetic", sink);
+    if (sink.empty()) {
+      try {
+        s.synthetic = make_synthetic_spec(params, location_of(syn, f));
+        if (!syn["seed"].IsDefined())
+          s.synthetic->seed = static_cast<std::uint64_t>(s.seed); // the scenario's seed drives the draw
+      } catch (const InputError& e) {
+        for (const auto& d : e.diagnostics())
+          sink.add(d);
+      }
+    }
+    if (!s.trace.empty())
+      sink.add(location_of(syn, f), "workload.synthetic", "give either workload.trace or workload.synthetic, not both");
+  } else if (s.trace.empty()) {
+    sink.add(location_of(workload_node.IsDefined() ? workload_node : root, f), "workload.trace",
+             "missing: the workload needs a trace file or a synthetic section");
+  }
+
+  // policy: a name, or {name, params}
+  const YAML::Node pol = root["policy"];
+  std::map<std::string, GivenValue> given;
+  SourceLocation pol_where = location_of(pol.IsDefined() ? pol : root, f);
+  if (!pol.IsDefined()) {
+    sink.add(location_of(root, f), "policy", "missing required key; expected a policy name or {name, params}");
+  } else if (pol.IsScalar()) {
+    s.policy = pol.Scalar();
+  } else if (pol.IsMap()) {
+    check_keys(pol, {"name", "params"}, f, "policy", sink);
+    if (!pol["name"].IsDefined() || !pol["name"].IsScalar())
+      sink.add(pol_where, "policy.name", "missing required key; expected a policy name");
+    else {
+      s.policy = pol["name"].Scalar();
+      pol_where = location_of(pol["name"], f);
+    }
+    given = given_map(pol["params"], f, "policy.params", sink);
+  } else {
+    sink.add(pol_where, "policy", "expected a policy name or {name, params}");
+  }
+  if (!s.policy.empty()) {
+    try {
+      const auto& info = find_policy(s.policy, pol_where);
+      s.policy_params = parse_params(info.params, given, "policy.params", sink);
+    } catch (const InputError& e) {
+      for (const auto& d : e.diagnostics())
+        sink.add(d);
+    }
+  }
+  sink.throw_if_any();
+  return s;
+}
+
+RunSetup RunInputs::setup()
+{
+  RunSetup r;
+  r.platform = &platform;
+  r.power = calibration.power;
+  r.time_slice = calibration.time_slice;
+  r.interference = interference.get();
+  r.profiles = &profiles;
+  r.default_profile = scenario.default_profile;
+  r.reader = reader.get();
+  r.policy = policy.get();
+  r.policy_name = scenario.policy;
+  r.oom_delay_s = scenario.oom_delay_s;
+  r.max_retries = scenario.max_retries;
+  r.record_timeseries = scenario.outputs.timeseries;
+  return r;
+}
+
+namespace {
+/// A native CSV reader over text held in memory (the bundled default trace).
+class InMemoryCsvReader final : public JobReader {
+public:
+  InMemoryCsvReader(std::string text, const std::string& name) : stream_(std::move(text)), reader_(stream_, name) {}
+  std::optional<Job> next() override { return reader_.next(); }
+
+private:
+  std::istringstream stream_;
+  NativeCsvReader reader_;
+};
+
+/// A platform file: format colocsim-platform/1 (docs/formats/platform.md).
+struct PlatformPreset {
+  std::string name, device;
+  long long nodes = 1, cards_per_node = 1;
+};
+
+PlatformPreset load_platform_preset(const TextFile& file)
+{
+  const YAML::Node root = load_yaml(file.text, file.name);
+  DiagnosticSink sink;
+  if (!expect_map(root, file.name, "", sink))
+    sink.throw_if_any();
+  check_keys(root, {"format", "name", "description", "device", "nodes", "cards_per_node"}, file.name, "", sink);
+  if (auto fmt = root["format"]; !fmt.IsDefined() || fmt.Scalar() != "colocsim-platform/1")
+    sink.add(location_of(fmt.IsDefined() ? fmt : root, file.name), "format", "expected 'colocsim-platform/1'");
+  PlatformPreset p;
+  if (auto n = root["name"]; n.IsScalar())
+    p.name = n.Scalar();
+  if (auto d = root["device"]; d.IsScalar())
+    p.device = d.Scalar();
+  else
+    sink.add(location_of(root, file.name), "device", "missing required key; expected a device catalog name");
+  if (auto n = read_sourced(root, "nodes", Unit::NONE, file.name, "", sink, true, 1, 1e6))
+    p.nodes = static_cast<long long>(n->value);
+  if (auto c = read_sourced(root, "cards_per_node", Unit::NONE, file.name, "", sink, true, 1, 64))
+    p.cards_per_node = static_cast<long long>(c->value);
+  sink.throw_if_any();
+  return p;
+}
+} // namespace
+
+RunInputs build_run(const Scenario& s)
+{
+  RunInputs in;
+  in.scenario = s;
+  const std::string base = parent_dir(s.file);
+  const SourceLocation at{s.file};
+
+  const auto preset_file = load_named(s.platform_preset, "sim/platforms", "platform preset", base, at);
+  const auto preset = load_platform_preset(preset_file);
+  const auto device_file = load_named(preset.device, "models/devices", "device", parent_dir(preset_file.name),
+                                      SourceLocation{preset_file.name});
+  in.device = std::make_shared<DeviceSpec>(load_device_spec(device_file.text, device_file.name));
+  if (std::find(in.device->sharing_modes.begin(), in.device->sharing_modes.end(), s.sharing) ==
+      in.device->sharing_modes.end())
+    throw InputError(at, "platform.sharing",
+                     "device '" + in.device->name + "' does not support sharing mode '" +
+                         std::string(to_string(s.sharing)) + "'");
+
+  const auto cal_file = load_named(s.calibration, "calibration/data", "calibration", base, at);
+  in.calibration = load_calibration(cal_file.text, cal_file.name);
+  in.calibration_file = cal_file.name;
+  if (in.calibration.device != in.device->name)
+    throw InputError(SourceLocation{cal_file.name}, "device",
+                     "calibration is for device '" + in.calibration.device + "' but the platform uses '" +
+                         in.device->name + "'");
+
+  in.platform = Platform::homogeneous(preset.name, static_cast<std::uint32_t>(s.nodes.value_or(preset.nodes)),
+                                      static_cast<std::uint32_t>(preset.cards_per_node), in.device, s.sharing);
+  in.platform.node_baseline_w = in.calibration.node_baseline_w.value;
+
+  const auto prof_file = load_named(s.profiles, "workloads/profiles", "profile catalog", base, at);
+  in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
+
+  if (s.interference == "table")
+    in.interference = std::make_unique<TableInterference>(make_table_interference(in.calibration));
+  else
+    in.interference = std::make_unique<NoInterference>();
+
+  if (s.synthetic) {
+    in.reader = std::make_unique<SyntheticReader>(*s.synthetic, &in.profiles);
+  } else {
+    const std::string path = s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' ? s.trace : base + "/" + s.trace;
+    if (path.rfind("builtin:", 0) == 0) {
+      in.reader = std::make_unique<InMemoryCsvReader>(read_text_file(path).text, path);
+    } else {
+      in.reader = open_native_csv(path);
+    }
+  }
+  const auto& info = find_policy(s.policy);
+  in.policy = info.factory(s.policy_params);
+  return in;
+}
+
+std::string describe_scenario_keys()
+{
+  std::ostringstream os;
+  auto section = [&](const std::string& title, const std::vector<ParamSpec>& specs) {
+    os << title << "\n" << describe_params(specs, "  ");
+  };
+  section("top level:", top_specs());
+  section("platform:", platform_specs());
+  section("workload:", workload_specs());
+  section("workload.synthetic (instead of workload.trace):", synthetic_param_specs());
+  os << "policy: a policy name, or {name, params}; see `colocsim policies` for each policy's params\n";
+  section("memory:", memory_specs());
+  section("power:", power_specs());
+  section("outputs:", output_specs());
+  return os.str();
+}
+
+} // namespace colocsim

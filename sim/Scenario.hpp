@@ -1,0 +1,80 @@
+#pragma once
+// A scenario is one YAML file (DESIGN.md §4): platform, calibration, workload, sharing, interference,
+// policy + parameters, memory, power, seed, outputs. Every key is declared once in Scenario.cpp's
+// tables (name, type, default, range, help); those tables drive parsing, `colocsim run --help-scenario`
+// and docs/formats/scenario.md. Unknown keys and bad values are errors with file:line:col and the valid
+// values; all problems of a file are reported together.
+#include "calibration/Calibration.hpp"
+#include "models/Params.hpp"
+#include "policies/PolicyRegistry.hpp"
+#include "sim/Engine.hpp"
+#include "sim/Outputs.hpp"
+#include "sim/Platform.hpp"
+#include "workloads/ProfileCatalog.hpp"
+#include "workloads/SyntheticGenerator.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace colocsim {
+
+
+struct Scenario {
+  std::string file; ///< where it was read from (a path, or builtin:<path>)
+  std::string name, description;
+  long long seed = 1;
+  // platform
+  std::string platform_preset;
+  std::optional<long long> nodes;
+  SharingMode sharing = SharingMode::TIME_SLICE;
+  // models
+  std::string calibration;
+  std::string interference;
+  // workload
+  std::string trace;
+  std::string trace_format;
+  std::string profiles;
+  std::string default_profile;
+  std::optional<SyntheticSpec> synthetic; ///< instead of a trace
+  // policy
+  std::string policy;
+  ParamSet policy_params;
+  // memory, power, outputs
+  double oom_delay_s = 60;
+  int max_retries = 3;
+  double pue = 1.0;
+  OutputOptions outputs;
+};
+
+/// Where the embedded default scenario lives.
+inline constexpr const char* DEFAULT_SCENARIO = "builtin:experiments/scenarios/default/scenario.yaml";
+
+/// Parses a scenario. `overrides` are "dotted.key=value" assignments applied on top of the file (--set);
+/// `policy_override` is "name[:k=v,...]" (--policy). Throws InputError listing every problem.
+Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides = {},
+                       const std::string& policy_override = {});
+
+/// Everything a run needs, loaded and validated from a scenario.
+struct RunInputs {
+  Scenario scenario;
+  std::shared_ptr<DeviceSpec> device;
+  Calibration calibration;
+  std::string calibration_file;
+  Platform platform;
+  ProfileCatalog profiles;
+  std::unique_ptr<InterferenceModel> interference;
+  std::unique_ptr<JobReader> reader;
+  std::unique_ptr<Policy> policy;
+
+  RunSetup setup(); ///< engine setup pointing into this object
+};
+
+/// Resolves and loads the scenario's files (device, calibration, platform, profiles, trace, policy).
+RunInputs build_run(const Scenario& scenario);
+
+/// The declared keys, for --help and docs: "section.key  type, default  help" lines.
+std::string describe_scenario_keys();
+
+} // namespace colocsim

@@ -1,0 +1,17 @@
+#pragma once
+// Streaming source of jobs in submit order. Readers hold O(1) jobs in memory whatever the trace length.
+#include "workloads/Job.hpp"
+
+#include <optional>
+
+namespace colocsim {
+
+class JobReader {
+public:
+  virtual ~JobReader() = default;
+  /// Next job in non-decreasing submit order, or nullopt at the end. Throws InputError on a bad row
+  /// (file:line: field: what was expected).
+  virtual std::optional<Job> next() = 0;
+};
+
+} // namespace colocsim
