@@ -67,7 +67,7 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
   sourced("freq_default", Unit::HERTZ, d.freq_default_hz);
   sourced("freq_min", Unit::HERTZ, d.freq_min_hz);
   sourced("card_tdp", Unit::WATTS, d.card_tdp_w);
-  if (auto m = root["sharing_modes"]; !m.IsSequence() || m.size() == 0) {
+  if (auto m = root["sharing_modes"]; !m.IsDefined() || !m.IsSequence() || m.size() == 0) {
     sink.add(location_of(m.IsDefined() ? m : root, file), "sharing_modes",
              "expected a non-empty list; valid: " + join(sharing_mode_names()));
   } else {

@@ -4,7 +4,7 @@
 //   P = P_idle + [contexts > 0]·P_context + (f/f_max)^γ · (P_vec·u_vec + P_xmx·u_xmx) + P_bw·u_bw
 //
 // with u_k = min(1, Σ_j a_k,j · ρ_j): job j's solo activity a_k,j (from its ResourceSignature) scaled by
-// ρ_j, its progress rate relative to running alone at f_max. Three states are distinct: idle without a
+// ρ_j = 1 / its co-location slowdown (its activity relative to running alone at the current frequency). Three states are distinct: idle without a
 // context, idle with a context resident, busy. Power is piecewise constant between events; the engine
 // integrates P·Δt exactly. Energy is attributed to jobs: the dynamic part by each job's activity, the
 // static part (idle + context) split evenly among co-runners.
@@ -27,7 +27,9 @@ struct PowerParams {
 /// One resident job as the power model sees it.
 struct PowerLoad {
   const ResourceSignature* sig = nullptr;
-  double rate = 1.0; ///< progress rate relative to running alone at f_max (ρ_j)
+  /// ρ_j = 1 / co-location slowdown: the job's activity relative to running alone at the device's current
+  /// frequency. Frequency enters only through (f/f_max)^γ, so it must not be folded into ρ_j as well.
+  double rate = 1.0;
 };
 
 struct PowerBreakdown {

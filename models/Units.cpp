@@ -55,8 +55,11 @@ std::optional<double> parse_double(std::string_view text)
   text = trim(text);
   if (text.empty())
     return std::nullopt;
-  if (text.front() == '+')
+  if (text.front() == '+') {
     text.remove_prefix(1);
+    if (text.empty() || text.front() == '-' || text.front() == '+')
+      return std::nullopt;
+  }
   double v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))

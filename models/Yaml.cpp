@@ -35,6 +35,10 @@ void check_keys(const YAML::Node& node, const std::vector<std::string>& valid, c
   if (!node.IsMap())
     return;
   for (const auto& kv : node) {
+    if (!kv.first.IsScalar()) {
+      sink.add(location_of(kv.first, file), path, "expected a plain key");
+      continue;
+    }
     const auto key = kv.first.as<std::string>();
     if (std::find(valid.begin(), valid.end(), key) == valid.end())
       sink.add(location_of(kv.first, file), path.empty() ? key : path + "." + key,
@@ -52,6 +56,10 @@ ParamSet read_params(const YAML::Node& node, const std::vector<ParamSpec>& specs
   valid.insert(valid.end(), sections.begin(), sections.end());
   if (node.IsMap()) {
     for (const auto& kv : node) {
+      if (!kv.first.IsScalar()) {
+        sink.add(location_of(kv.first, file), path, "expected a plain key");
+        continue;
+      }
       const auto key = kv.first.as<std::string>();
       if (std::find(sections.begin(), sections.end(), key) != sections.end())
         continue;

@@ -1,0 +1,158 @@
+// Device catalog: the bundled Max 1550 files load and carry the reference's numbers and tags
+// (../shared/reference/hardware-and-papers.md §1, §6.1, §8); malformed files are located precisely.
+#include "models/DeviceSpec.hpp"
+#include "tests/CatchCompat.hpp"
+
+using namespace colocsim;
+using colocsim::test::ContainsSubstring;
+using colocsim::test::read_source_file;
+using colocsim::test::WithinRel;
+
+namespace {
+DeviceSpec load_bundled(const std::string& name)
+{
+  const std::string rel = "models/devices/" + name + ".yaml";
+  return load_device_spec(read_source_file(rel), rel);
+}
+
+std::string error_of(const std::string& text)
+{
+  try {
+    load_device_spec(text, "dev.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// A valid file, one key per line, so tests can break one line and know its number.
+const std::string VALID = "format: colocsim-device/1\n"                                   // 1
+                          "name: t\n"                                                     // 2
+                          "description: test\n"                                           // 3
+                          "vendor: intel\n"                                               // 4
+                          "devices_per_card: 2\n"                                         // 5
+                          "compute_units: {value: 448, tag: measurement, source: s}\n"    // 6
+                          "memory: {value: 64GB, tag: vendor-spec, source: s}\n"          // 7
+                          "mem_bandwidth: {value: 1.0e12, tag: measurement, source: s}\n" // 8
+                          "freq_max: {value: 1.6GHz, tag: vendor-spec, source: s}\n"      // 9
+                          "freq_default: {value: 1.5GHz, tag: measurement, source: s}\n"  // 10
+                          "freq_min: {value: 0.3GHz, tag: estimate, source: s}\n"         // 11
+                          "card_tdp: {value: 600W, tag: vendor-spec, source: s}\n"        // 12
+                          "sharing_modes: [exclusive, time-slice]\n";                     // 13
+
+std::string replace(std::string text, const std::string& from, const std::string& to)
+{
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+} // namespace
+
+TEST_CASE("Aurora Max 1550 tile matches the reference", "[device]")
+{
+  const auto d = load_bundled("max1550-aurora-tile");
+  CHECK(d.name == "max1550-aurora-tile");
+  CHECK(d.vendor == "intel");
+  CHECK(d.devices_per_card == 2);
+  CHECK_THAT(d.compute_units.value, WithinRel(448.0, 1e-12));
+  CHECK(d.compute_units.evidence == Evidence::MEASUREMENT);
+  CHECK_THAT(d.compute_units.source, ContainsSubstring("ALCF-PT"));
+  // 65,520 MiB reported by the runtime = 65520 × 1048576 = 68,702,699,520 bytes (64 GiB − 16 MiB).
+  CHECK_THAT(d.memory_bytes.value, WithinRel(68702699520.0, 1e-12));
+  CHECK(d.memory_bytes.evidence == Evidence::MEASUREMENT);
+  CHECK_THAT(d.memory_bytes.source, ContainsSubstring("TXO-3585"));
+  CHECK_THAT(d.mem_bandwidth.value, WithinRel(1.0e12, 1e-12)); // triad, ALCF-PERF
+  CHECK(d.mem_bandwidth.evidence == Evidence::MEASUREMENT);
+  CHECK_THAT(d.mem_bandwidth.source, ContainsSubstring("ALCF-PERF"));
+  CHECK_THAT(d.freq_max_hz.value, WithinRel(1.6e9, 1e-12));
+  CHECK(d.freq_max_hz.evidence == Evidence::VENDOR_SPEC);
+  CHECK_THAT(d.freq_max_hz.source, ContainsSubstring("GK-PVC"));
+  CHECK_THAT(d.freq_default_hz.value, WithinRel(1.5e9, 1e-12));
+  CHECK(d.freq_default_hz.evidence == Evidence::MEASUREMENT);
+  CHECK_THAT(d.freq_min_hz.value, WithinRel(0.3e9, 1e-12));
+  CHECK(d.freq_min_hz.evidence == Evidence::ESTIMATE);
+  CHECK_THAT(d.freq_min_hz.source, ContainsSubstring("NOT FOUND"));
+  CHECK_THAT(d.card_tdp_w.value, WithinRel(600.0, 1e-12));
+  CHECK(d.card_tdp_w.evidence == Evidence::VENDOR_SPEC);
+  CHECK(d.sharing_modes == std::vector<SharingMode>{SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE});
+
+  // Derived peak, reference §1.3: 448 EUs / 8 EUs per Xe-core = 56 Xe-cores;
+  // FP32 = 56 × 256 flop/clk × 1.5e9 Hz = 21.504e12 flop/s ("21.5 TF", measured 21 TF).
+  const double xe_cores = d.compute_units.value / 8.0;
+  CHECK_THAT(xe_cores * 256.0 * d.freq_default_hz.value, WithinRel(21.504e12, 1e-9));
+  // Per-card HBM: 2 tiles × 1.0e12 = 2.0e12 B/s achievable (12 TB/s per 12-tile node, ALCF-PERF).
+  CHECK_THAT(12 * d.mem_bandwidth.value, WithinRel(12e12, 1e-12));
+}
+
+TEST_CASE("commercial Max 1550 tile matches the reference", "[device]")
+{
+  const auto d = load_bundled("max1550-tile");
+  CHECK(d.name == "max1550-tile");
+  CHECK(d.devices_per_card == 2);
+  CHECK_THAT(d.compute_units.value, WithinRel(512.0, 1e-12));
+  CHECK(d.compute_units.evidence == Evidence::VENDOR_SPEC);
+  CHECK_THAT(d.freq_default_hz.value, WithinRel(1.6e9, 1e-12));
+  CHECK_THAT(d.freq_max_hz.value, WithinRel(1.6e9, 1e-12));
+  CHECK_THAT(d.card_tdp_w.value, WithinRel(600.0, 1e-12));
+  // FP32 peak, reference §1.3: 512 / 8 = 64 Xe-cores × 256 × 1.6e9 = 26.2144e12 ("26.2 TF").
+  CHECK_THAT(d.compute_units.value / 8.0 * 256.0 * d.freq_default_hz.value, WithinRel(26.2144e12, 1e-9));
+}
+
+TEST_CASE("the test's inline device file is valid", "[device]")
+{
+  const auto d = load_device_spec(VALID, "dev.yaml");
+  CHECK_THAT(d.memory_bytes.value, WithinRel(64e9, 1e-12));
+  CHECK_THAT(d.mem_bandwidth.value, WithinRel(1e12, 1e-12));
+}
+
+TEST_CASE("malformed device files name the place and the rule", "[device]")
+{
+  CHECK(error_of(replace(VALID, "vendor: intel", "vendr: intel")) ==
+        "dev.yaml:4:1: vendr: unknown key; valid: format, name, description, vendor, devices_per_card, "
+        "compute_units, memory, mem_bandwidth, freq_max, freq_default, freq_min, card_tdp, sharing_modes\n"
+        "dev.yaml:1:1: vendor: missing required key; expected a string");
+  CHECK_THAT(error_of(replace(VALID, "colocsim-device/1", "colocsim-device/2")),
+             ContainsSubstring("dev.yaml:1:9: format: expected 'colocsim-device/1'"));
+  CHECK_THAT(error_of(replace(VALID, "time-slice]", "mps]")),
+             ContainsSubstring("dev.yaml:13:28: sharing_modes: unknown sharing mode 'mps'; valid: exclusive, "
+                               "time-slice"));
+  CHECK_THAT(error_of(replace(VALID, "devices_per_card: 2", "devices_per_card: 0")),
+             ContainsSubstring("dev.yaml:5:19: devices_per_card: expected an integer in [1, 64] (got '0')"));
+  CHECK_THAT(error_of(replace(VALID, "tag: estimate, ", "")),
+             ContainsSubstring("dev.yaml:11:11: freq_min.tag: missing evidence tag"));
+  CHECK_THAT(error_of(replace(VALID, "0.3GHz", "1.7GHz")),
+             ContainsSubstring("freq_default: expected freq_min <= freq_default <= freq_max"));
+  CHECK_THAT(error_of(replace(VALID, "1.0e12", "1TB/s")),
+             ContainsSubstring("dev.yaml:8:24: mem_bandwidth.value"));
+}
+
+TEST_CASE("sharing mode names", "[device]")
+{
+  CHECK(parse_sharing_mode("time-slice") == SharingMode::TIME_SLICE);
+  CHECK(parse_sharing_mode("exclusive") == SharingMode::EXCLUSIVE);
+  CHECK_FALSE(parse_sharing_mode("mig").has_value());
+  CHECK(to_string(SharingMode::TIME_SLICE) == "time-slice");
+}
+
+TEST_CASE("docs/formats/devices.md shows the bundled files", "[device][docs]")
+{
+  // If this fails, copy the bundled file into the page's example block.
+  for (const std::string f :
+       {"models/devices/max1550-aurora-tile.yaml", "models/devices/max1550-tile.yaml"}) {
+    INFO(f);
+    CHECK(colocsim::test::doc_example("docs/formats/devices.md", f) == read_source_file(f));
+  }
+}
+
+// Two malformed inputs that once escaped as raw YAML exceptions instead of located InputErrors.
+TEST_CASE("a missing sharing_modes key is an InputError", "[device]")
+{
+  CHECK_THROWS_AS(
+      load_device_spec(replace(VALID, "sharing_modes: [exclusive, time-slice]\n", ""), "dev.yaml"),
+      InputError);
+}
+
+TEST_CASE("a list used as a key is an InputError", "[device]")
+{
+  CHECK_THROWS_AS(load_device_spec(VALID + "? [a, b]\n: 1\n", "dev.yaml"), InputError);
+  CHECK_THROWS_WITH(load_device_spec(VALID + "? [a, b]\n: 1\n", "dev.yaml"), ContainsSubstring("expected a plain key"));
+}

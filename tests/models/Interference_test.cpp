@@ -1,0 +1,151 @@
+// Sharing factor (time-slice, exclusive) and the pairwise-table interference model against
+// hand-computed values. θ = 1 and ε = 0.01 as in the default Max 1550 calibration (reference §6.2, §6.3).
+#include "models/Interference.hpp"
+#include "tests/CatchCompat.hpp"
+
+#include <vector>
+
+using namespace colocsim;
+using colocsim::test::WithinAbs;
+
+namespace {
+TimeSliceParams ts(double theta = 1.0, double eps = 0.01)
+{
+  TimeSliceParams p;
+  p.collision.value = theta;
+  p.switch_overhead.value = eps;
+  return p;
+}
+
+ResourceSignature job(JobClass c, double duty)
+{
+  ResourceSignature s;
+  s.job_class = c;
+  s.duty_cycle = duty;
+  return s;
+}
+
+std::vector<double> slowdowns(SharingMode mode, const TimeSliceParams& p, const InterferenceModel& model,
+                              const std::vector<ResourceSignature>& jobs)
+{
+  std::vector<const ResourceSignature*> ptrs;
+  for (const auto& j : jobs)
+    ptrs.push_back(&j);
+  std::vector<double> out(jobs.size());
+  compute_slowdowns(mode, p, model, ptrs, out);
+  return out;
+}
+
+// Midpoints of reference §6.3 (the default calibration's table), rows/columns C, X, M, MS, L.
+TableInterference::Table default_table()
+{
+  return {{{1.02, 1.035, 1.05, 1.075, 1.02},
+           {1.035, 1.05, 1.075, 1.125, 1.02},
+           {1.05, 1.075, 1.2, 1.2, 1.05},
+           {1.2, 1.2, 1.2, 1.8, 1.05},
+           {1.06, 1.06, 1.05, 1.125, 1.075}}};
+}
+} // namespace
+
+TEST_CASE("time-slice: two light jobs wait behind each other's bursts", "[interference]")
+{
+  // d = 0.3, 0.3: max(1, Σd = 0.6, 1 + θ·0.3·0.3 = 1.09) · (1 + 0.01) = 1.09 · 1.01 = 1.1009
+  const auto s = slowdowns(SharingMode::TIME_SLICE, ts(), NoInterference{},
+                           {job(JobClass::C, 0.3), job(JobClass::C, 0.3)});
+  CHECK_THAT(s[0], WithinAbs(1.1009, 1e-12));
+  CHECK_THAT(s[1], WithinAbs(1.1009, 1e-12));
+}
+
+TEST_CASE("time-slice: two GPU-bound jobs share the engine", "[interference]")
+{
+  // d = 1, 1: max(1, 2, 1 + 1·1·1 = 2) · 1.01 = 2.02
+  const auto s = slowdowns(SharingMode::TIME_SLICE, ts(), NoInterference{},
+                           {job(JobClass::C, 1.0), job(JobClass::C, 1.0)});
+  CHECK_THAT(s[0], WithinAbs(2.02, 1e-12));
+  CHECK_THAT(s[1], WithinAbs(2.02, 1e-12));
+}
+
+TEST_CASE("time-slice: three jobs and an oversubscribed engine", "[interference]")
+{
+  // d = 0.2, 0.3, 0.4 (Σ 0.9 < 1): 1 + d_j·(Σ − d_j)
+  //   job 0: 1 + 0.2·0.7 = 1.14 → ·1.01 = 1.1514
+  //   job 1: 1 + 0.3·0.6 = 1.18 → ·1.01 = 1.1918
+  //   job 2: 1 + 0.4·0.5 = 1.20 → ·1.01 = 1.2120
+  const auto a = slowdowns(SharingMode::TIME_SLICE, ts(), NoInterference{},
+                           {job(JobClass::C, 0.2), job(JobClass::L, 0.3), job(JobClass::M, 0.4)});
+  CHECK_THAT(a[0], WithinAbs(1.1514, 1e-12));
+  CHECK_THAT(a[1], WithinAbs(1.1918, 1e-12));
+  CHECK_THAT(a[2], WithinAbs(1.2120, 1e-12));
+  // d = 0.6 × 3: Σd = 1.8 beats 1 + 0.6·1.2 = 1.72 → 1.8 · 1.01 = 1.818
+  const auto b = slowdowns(SharingMode::TIME_SLICE, ts(), NoInterference{},
+                           {job(JobClass::C, 0.6), job(JobClass::C, 0.6), job(JobClass::C, 0.6)});
+  for (double x : b)
+    CHECK_THAT(x, WithinAbs(1.818, 1e-12));
+  // θ = 0.5, ε = 0: d = 0.5, 0.4: 1 + 0.5·0.5·0.4 = 1.1 (Σd = 0.9)
+  const auto c = slowdowns(SharingMode::TIME_SLICE, ts(0.5, 0.0), NoInterference{},
+                           {job(JobClass::C, 0.5), job(JobClass::C, 0.4)});
+  CHECK_THAT(c[0], WithinAbs(1.1, 1e-12));
+  CHECK_THAT(c[1], WithinAbs(1.1, 1e-12));
+}
+
+TEST_CASE("exclusive and lone jobs are not slowed", "[interference]")
+{
+  const auto e = slowdowns(SharingMode::EXCLUSIVE, ts(), NoInterference{},
+                           {job(JobClass::C, 1.0), job(JobClass::C, 1.0)});
+  CHECK(e[0] == 1.0);
+  CHECK(e[1] == 1.0);
+  // Alone in time-slice mode: no switch overhead either.
+  const auto alone = slowdowns(SharingMode::TIME_SLICE, ts(), NoInterference{}, {job(JobClass::C, 1.0)});
+  CHECK(alone[0] == 1.0);
+  // The table model alone has nothing to add without co-runners.
+  const TableInterference table(default_table(), "test");
+  const auto solo = job(JobClass::MS, 1.0);
+  CHECK(table.factor(solo, {}) == 1.0);
+}
+
+TEST_CASE("table: pairs and the additive rule for 3+ co-runners", "[interference]")
+{
+  const TableInterference table(default_table(), "reference §6.3 midpoints");
+  CHECK(table.name() == "table");
+  CHECK(table.source() == "reference §6.3 midpoints");
+  CHECK(table.pair(JobClass::MS, JobClass::MS) == 1.8);
+  CHECK(table.pair(JobClass::M, JobClass::MS) == 1.2);
+  CHECK(table.pair(JobClass::L, JobClass::C) == 1.06); // row = slowed job, column = co-runner
+  CHECK(table.pair(JobClass::C, JobClass::L) == 1.02);
+
+  const auto m = job(JobClass::M, 1.0), c = job(JobClass::C, 1.0), ms = job(JobClass::MS, 1.0),
+             l = job(JobClass::L, 1.0);
+  const std::vector<const ResourceSignature*> one{&ms};
+  CHECK_THAT(table.factor(m, one), WithinAbs(1.2, 1e-12));
+  // M next to C, MS and L: 1 + (1.05 − 1) + (1.2 − 1) + (1.05 − 1) = 1.30
+  const std::vector<const ResourceSignature*> three{&c, &ms, &l};
+  CHECK_THAT(table.factor(m, three), WithinAbs(1.30, 1e-12));
+  // MS next to two other MS jobs: 1 + 0.8 + 0.8 = 2.6
+  const std::vector<const ResourceSignature*> two_ms{&ms, &ms};
+  CHECK_THAT(table.factor(ms, two_ms), WithinAbs(2.6, 1e-12));
+  CHECK(NoInterference{}.factor(m, three) == 1.0);
+}
+
+TEST_CASE("slowdown = sharing factor × table factor", "[interference]")
+{
+  const TableInterference table(default_table(), "test");
+  // C and L at d = 0.3 time-sliced: sharing 1.1009 (above);
+  //   C: 1.1009 · T[C][L] = 1.1009 · 1.02 = 1.122918;  L: 1.1009 · T[L][C] = 1.1009 · 1.06 = 1.166954
+  const auto s =
+      slowdowns(SharingMode::TIME_SLICE, ts(), table, {job(JobClass::C, 0.3), job(JobClass::L, 0.3)});
+  CHECK_THAT(s[0], WithinAbs(1.122918, 1e-9));
+  CHECK_THAT(s[1], WithinAbs(1.166954, 1e-9));
+  // Exclusive mode still applies the model's factor if a caller passes co-runners; the engine never does.
+  const auto e =
+      slowdowns(SharingMode::EXCLUSIVE, ts(), table, {job(JobClass::C, 0.3), job(JobClass::L, 0.3)});
+  CHECK_THAT(e[0], WithinAbs(1.02, 1e-12));
+}
+
+TEST_CASE("sharing_factor addresses one resident", "[interference]")
+{
+  const auto a = job(JobClass::C, 0.2), b = job(JobClass::C, 0.9);
+  const std::vector<const ResourceSignature*> r{&a, &b};
+  // Σd = 1.1; 1 + 0.2·0.9 = 1.18 → 1.18 · 1.01 = 1.1918 for both (d_j·Σ_{i≠j} d_i is symmetric for pairs)
+  CHECK_THAT(sharing_factor(SharingMode::TIME_SLICE, ts(), r, 0), WithinAbs(1.1918, 1e-12));
+  CHECK_THAT(sharing_factor(SharingMode::TIME_SLICE, ts(), r, 1), WithinAbs(1.1918, 1e-12));
+}
