@@ -1,0 +1,251 @@
+// Profile catalog: the bundled default catalog loads and is consistent with its classes; the
+// documented example parses to exact values; bad catalogs are reported at file:line:col.
+#include "workloads/ProfileCatalog.hpp"
+
+#include "WorkloadsTestSupport.hpp"
+
+#include <algorithm>
+#include <string>
+
+using namespace colocsim;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+const std::string& DATA = test::WORKLOADS_DATA;
+const std::string DEFAULT_CATALOG = std::string(COLOCSIM_SOURCE_DIR) + "/workloads/profiles/default.yaml";
+
+/// A one-profile catalog with `body` as the profile's keys (indented 4 spaces by the caller).
+std::string catalog_with(const std::string& body)
+{
+  return "format: colocsim-profiles/1\nprofiles:\n  p:\n" + body;
+}
+
+const std::string GOOD_BODY = "    class: C\n"
+                              "    duty_cycle: {value: 0.5, tag: estimate, source: s}\n"
+                              "    vec_util: {value: 0.5, tag: estimate, source: s}\n"
+                              "    xmx_util: {value: 0.0, tag: estimate, source: s}\n"
+                              "    bw_util: {value: 0.2, tag: estimate, source: s}\n"
+                              "    mem: {value: 2GiB, tag: estimate, source: s}\n"
+                              "    freq_sensitive: {value: 0.5, tag: estimate, source: s}\n";
+
+} // namespace
+
+TEST_CASE("profile catalog: the bundled default catalog loads and every profile is in range",
+          "[workloads][profiles]")
+{
+  const auto catalog = ProfileCatalog::load_file(DEFAULT_CATALOG);
+  REQUIRE(catalog.size() >= 10);
+  const auto names = catalog.names();
+  CHECK(std::is_sorted(names.begin(), names.end()));
+
+  for (const auto& p : catalog.profiles()) {
+    INFO(p.name);
+    const auto& s = p.sig;
+    CHECK(!p.description.empty());
+    CHECK(s.duty_cycle > 0);
+    CHECK(s.duty_cycle <= 1);
+    for (double f : {s.vec_util, s.xmx_util, s.bw_util, s.freq_sensitive}) {
+      CHECK(f >= 0);
+      CHECK(f <= 1);
+      // Nothing is used, and nothing scales with the clock, while the engine is idle.
+      CHECK(f <= s.duty_cycle + 1e-12);
+    }
+    CHECK(s.mem_bytes > 0);
+    CHECK(s.mem_bytes <= 64e9); // fits one Max 1550 tile
+    CHECK(p.sources.size() == 6);
+    // Classes as defined in hardware-and-papers.md §6.3.
+    switch (s.job_class) {
+    case JobClass::MS:
+      CHECK(s.bw_util >= 0.8);
+      break;
+    case JobClass::M:
+      CHECK(s.bw_util <= 0.4);
+      CHECK(s.bw_util >= std::max(s.vec_util, s.xmx_util));
+      break;
+    case JobClass::X:
+      CHECK(s.xmx_util >= s.vec_util);
+      break;
+    case JobClass::C:
+      CHECK(s.vec_util >= s.xmx_util);
+      break;
+    case JobClass::L:
+      CHECK(s.vec_util <= 0.3);
+      CHECK(s.bw_util <= 0.3);
+      break;
+    }
+  }
+}
+
+TEST_CASE("profile catalog: the default catalog holds the profiles the experiments rely on",
+          "[workloads][profiles]")
+{
+  const auto catalog = ProfileCatalog::load_file(DEFAULT_CATALOG);
+  // Costa et al. (SSCAD'25) complementary inference pair: low duty cycles that fit together.
+  const auto& a = catalog.at("resnet50-infer-bs1", {});
+  const auto& b = catalog.at("bert-base-infer-bs1", {});
+  CHECK(a.sig.duty_cycle <= 0.45);
+  CHECK(b.sig.duty_cycle <= 0.45);
+  CHECK(a.sig.duty_cycle + b.sig.duty_cycle <= 1.0);
+  CHECK(a.sig.job_class != b.sig.job_class);
+  CHECK(a.sig.bw_util + b.sig.bw_util <= 1.0);
+
+  // A bandwidth-bound inference profile.
+  CHECK(catalog.at("llama3-8b-decode-bs1", {}).sig.job_class == JobClass::MS);
+
+  // CARMA memory footprints are measurements with their source.
+  const auto& bert = catalog.at("bert-base-train-bs32", {});
+  CHECK(bert.sig.mem_bytes == Catch::Approx(19.83e9));
+  CHECK(std::any_of(bert.sources.begin(), bert.sources.end(),
+                    [](const std::string& s) { return s.find("mem: measurement; CARMA-README") == 0; }));
+  CHECK(catalog.at("resnet50-train-bs32", {}).sig.mem_bytes == Catch::Approx(3.94e9));
+  CHECK(catalog.at("resnet50-train-bs128", {}).sig.mem_bytes == Catch::Approx(13.24e9));
+  CHECK(catalog.at("gpt2-large-train-bs8", {}).sig.mem_bytes == Catch::Approx(28.36e9));
+  CHECK(catalog.at("maskrcnn-train", {}).sig.mem_bytes == Catch::Approx(28.61e9));
+  CHECK(catalog.at("cifar-resnet18-train", {}).sig.mem_bytes <= 1e9);
+
+  // Every class is represented.
+  for (auto c : {JobClass::C, JobClass::X, JobClass::M, JobClass::MS, JobClass::L})
+    CHECK(std::any_of(catalog.profiles().begin(), catalog.profiles().end(),
+                      [c](const Profile& p) { return p.sig.job_class == c; }));
+}
+
+TEST_CASE("profile catalog: the documented example parses to exact values", "[workloads][profiles]")
+{
+  const auto catalog = ProfileCatalog::load_file(DATA + "profiles-example.yaml");
+  REQUIRE(catalog.names() == std::vector<std::string>{"resnet50-infer-bs1", "resnet50-train-bs32"});
+  const Profile* p = catalog.find("resnet50-infer-bs1");
+  REQUIRE(p != nullptr);
+  CHECK(p->description == "ResNet-50 image classification, batch 1");
+  CHECK(p->sig.job_class == JobClass::X);
+  CHECK(p->sig.duty_cycle == 0.35);
+  CHECK(p->sig.vec_util == 0.06);
+  CHECK(p->sig.xmx_util == 0.15);
+  CHECK(p->sig.bw_util == 0.08);
+  CHECK(p->sig.mem_bytes == 1.5e9);
+  CHECK(p->sig.freq_sensitive == 0.3);
+  CHECK(p->sources.front() == "duty_cycle: estimate; [E] small-batch inference: engine mostly idle");
+  CHECK_THAT(p->origin.to_string(), ContainsSubstring("profiles-example.yaml:4:3"));
+
+  const Profile* t = catalog.find("resnet50-train-bs32");
+  REQUIRE(t != nullptr);
+  CHECK(t->description.empty()); // optional
+  CHECK(t->sig.mem_bytes == 3.94e9);
+  CHECK(catalog.index_of("resnet50-train-bs32") == std::optional<std::size_t>(1));
+  CHECK(!catalog.index_of("nope"));
+  CHECK(catalog.find("nope") == nullptr);
+}
+
+TEST_CASE("profile catalog: an unknown profile names the valid ones at the place it was used",
+          "[workloads][profiles]")
+{
+  const auto catalog = ProfileCatalog::load_file(DATA + "profiles-example.yaml");
+  REQUIRE_THROWS_WITH(catalog.at("resnet", SourceLocation{"trace.csv", 12}),
+                      ContainsSubstring("trace.csv:12: profile: unknown profile 'resnet'; valid: "
+                                        "resnet50-infer-bs1, resnet50-train-bs32"));
+}
+
+TEST_CASE("profile catalog: every problem of a bad file is reported at file:line:col",
+          "[workloads][profiles]")
+{
+  try {
+    ProfileCatalog::load_file(DATA + "bad-profiles.yaml");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK(e.diagnostics().size() == 3);
+    CHECK_THAT(msg, ContainsSubstring(
+                        "bad-profiles.yaml:5:17: profiles.no-tag.duty_cycle.tag: missing evidence tag"));
+    CHECK_THAT(msg,
+               ContainsSubstring("bad-profiles.yaml:19:5: profiles.extra-key.l2_bytes: unknown key; valid: "
+                                 "description, class, duty_cycle"));
+    CHECK_THAT(msg,
+               ContainsSubstring("bad-profiles.yaml:25:22: profiles.out-of-range.bw_util.value: out of range "
+                                 "(got '1.5'); expected a fraction in [0, 1]"));
+  }
+}
+
+TEST_CASE("profile catalog: individual mistakes", "[workloads][profiles]")
+{
+  auto load = [](const std::string& text) { return ProfileCatalog::load(text, "c.yaml"); };
+  CHECK_NOTHROW(load(catalog_with(GOOD_BODY)));
+  CHECK(load(catalog_with(GOOD_BODY)).at("p", {}).sig.mem_bytes == 2.0 * 1024 * 1024 * 1024);
+
+  SECTION("wrong format tag")
+  {
+    std::string text = catalog_with(GOOD_BODY);
+    text.replace(text.find("/1"), 2, "/9");
+    REQUIRE_THROWS_WITH(load(text),
+                        ContainsSubstring("c.yaml:1:9: format: unknown format (got "
+                                          "'colocsim-profiles/9'); expected 'colocsim-profiles/1'"));
+  }
+  SECTION("unknown top-level key")
+  {
+    REQUIRE_THROWS_WITH(load(catalog_with(GOOD_BODY) + "extra: 1\n"),
+                        ContainsSubstring("c.yaml:11:1: extra: unknown key; valid: format, profiles"));
+  }
+  SECTION("unknown class")
+  {
+    std::string body = GOOD_BODY;
+    body.replace(body.find("class: C"), 8, "class: Q");
+    REQUIRE_THROWS_WITH(
+        load(catalog_with(body)),
+        ContainsSubstring("c.yaml:4:12: profiles.p.class: unknown class (got 'Q'); valid: C, X, M, MS, L"));
+  }
+  SECTION("a bare number without provenance")
+  {
+    std::string body = GOOD_BODY;
+    body.replace(body.find("{value: 0.5, tag: estimate, source: s}"), 38, "0.5");
+    REQUIRE_THROWS_WITH(load(catalog_with(body)),
+                        ContainsSubstring("c.yaml:5:17: profiles.p.duty_cycle: expected "
+                                          "{value: ..., tag: ..., source: ...}"));
+  }
+  SECTION("zero duty cycle")
+  {
+    std::string body = GOOD_BODY;
+    body.replace(body.find("value: 0.5"), 10, "value: 0");
+    REQUIRE_THROWS_WITH(
+        load(catalog_with(body)),
+        ContainsSubstring(
+            "profiles.p.duty_cycle.value: out of range (got '0'); expected a fraction in (0, 1]"));
+  }
+  SECTION("missing key")
+  {
+    std::string body = GOOD_BODY;
+    body.erase(body.find("    mem:"), body.find("    freq_sensitive") - body.find("    mem:"));
+    REQUIRE_THROWS_WITH(load(catalog_with(body)),
+                        ContainsSubstring("c.yaml:4:5: profiles.p.mem: missing required key"));
+  }
+  SECTION("memory without a size")
+  {
+    std::string body = GOOD_BODY;
+    body.replace(body.find("2GiB"), 4, "lots");
+    REQUIRE_THROWS_WITH(load(catalog_with(body)), ContainsSubstring("profiles.p.mem.value: expected a size"));
+  }
+  SECTION("duplicate profile name")
+  {
+    std::string text = catalog_with(GOOD_BODY) + "  p:\n" + GOOD_BODY;
+    REQUIRE_THROWS_WITH(load(text), ContainsSubstring("c.yaml:11:3: profiles.p: duplicate profile 'p'"));
+  }
+  SECTION("YAML syntax error")
+  {
+    REQUIRE_THROWS_WITH(load("format: [unclosed\n"), ContainsSubstring("c.yaml:"));
+  }
+  SECTION("no profiles")
+  {
+    REQUIRE_THROWS_WITH(load("format: colocsim-profiles/1\nprofiles: {}\n"),
+                        ContainsSubstring("no profiles"));
+  }
+}
+
+TEST_CASE("profile catalog: the format page shows the tested example and lists every bundled profile",
+          "[workloads][profiles][docs]")
+{
+  const std::string page = test::slurp(std::string(COLOCSIM_SOURCE_DIR) + "/docs/formats/profiles.md");
+  CHECK(page.find(test::slurp(DATA + "profiles-example.yaml")) != std::string::npos);
+  for (const auto& name : ProfileCatalog::load_file(DEFAULT_CATALOG).names()) {
+    INFO(name);
+    CHECK(page.find("| `" + name + "` |") != std::string::npos);
+  }
+}
