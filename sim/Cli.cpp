@@ -71,7 +71,7 @@ jobs_per_s, rate_updates, peak_rss_mb, and the simulated makespan and energy.
 
 options:
   --jobs N        jobs to replay (default 100000)
-  --tiles N       devices (default 1000; rounded up to whole 2-tile cards)
+  --tiles N       devices (default 1000; rounded up to whole 2-tile cards, one card per node)
   --policy NAME   placement policy (default first-fit), NAME[:K=V,..] for parameters
   --load X        offered load: arrival rate = X × tiles / mean duration (default 1.0)
   --duration S    mean job duration in seconds (default 1800)
@@ -271,8 +271,10 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
     else
       throw UsageError("unknown option '" + s + "' (see colocsim bench --help)");
   }
+  // One card (2 tiles) per node so that any even tile count is exact.
   const long long cards = (tiles + 1) / 2;
-  std::vector<std::string> sets{"platform.nodes=" + std::to_string(cards), "outputs.jobs=false",
+  std::vector<std::string> sets{"platform.nodes=" + std::to_string(cards), "platform.cards_per_node=1",
+                                "outputs.jobs=false",
                                 "outputs.timeseries=false"};
   Scenario scenario = load_scenario("builtin:experiments/scenarios/bench/scenario.yaml", sets, policy);
   auto& syn = *scenario.synthetic;

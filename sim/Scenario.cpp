@@ -50,6 +50,12 @@ const std::vector<ParamSpec>& platform_specs()
        .help = "number of nodes (overrides the preset)",
        .min = 1,
        .max = 1e6},
+      {.name = "cards_per_node",
+       .type = ParamType::INT,
+       .default_text = "",
+       .help = "cards per node (overrides the preset)",
+       .min = 1,
+       .max = 64},
       {.name = "sharing",
        .type = ParamType::CHOICE,
        .default_text = "time-slice",
@@ -234,6 +240,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.platform_preset = platform.text("preset");
   if (platform.has("nodes"))
     s.nodes = platform.integer("nodes");
+  if (platform.has("cards_per_node"))
+    s.cards_per_node = platform.integer("cards_per_node");
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.trace = workload.text_or("trace", "");
   s.trace_format = workload.text("format");
@@ -386,7 +394,8 @@ RunInputs build_run(const Scenario& s)
                          in.device->name + "'");
 
   in.platform = Platform::homogeneous(preset.name, static_cast<std::uint32_t>(s.nodes.value_or(preset.nodes)),
-                                      static_cast<std::uint32_t>(preset.cards_per_node), in.device, s.sharing);
+                                      static_cast<std::uint32_t>(s.cards_per_node.value_or(preset.cards_per_node)), in.device,
+                                      s.sharing);
   in.platform.node_baseline_w = in.calibration.node_baseline_w.value;
 
   const auto prof_file = load_named(s.profiles, "workloads/profiles", "profile catalog", base, at);

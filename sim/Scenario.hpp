@@ -28,6 +28,7 @@ struct Scenario {
   // platform
   std::string platform_preset;
   std::optional<long long> nodes;
+  std::optional<long long> cards_per_node;
   SharingMode sharing = SharingMode::TIME_SLICE;
   // models
   std::string calibration;
