@@ -54,7 +54,7 @@ double FirstFit::job_mem(const ClusterView& view, JobIndex j) const
   case MemoryNotion::DECLARED:
     return view.job(j).mem_request_bytes;
   case MemoryNotion::PROFILE:
-    return view.profile_mem_bytes(j);
+    return view.signature(j).mem_bytes;
   case MemoryNotion::NONE:
     return 0.0;
   }

@@ -9,6 +9,7 @@
 // returned decisions in order before time advances. Every decision is checked; an infeasible one raises
 // DecisionError naming the policy and the decision.
 #include "models/DeviceSpec.hpp"
+#include "models/ResourceSignature.hpp"
 #include "workloads/Job.hpp"
 
 #include <cstdint>
@@ -34,6 +35,14 @@ struct DeviceView {
   double power_w = 0;        ///< current power draw
 };
 
+/// What the active models (sharing mode, interference, power) predict if a job were placed now.
+struct PlacementPrediction {
+  double job_slowdown = 1;          ///< the job's slowdown (on its slowest device)
+  double max_corunner_slowdown = 1; ///< worst slowdown among the devices' current residents afterwards
+  double added_power_w = 0;         ///< increase of the devices' power draw
+  bool fits_memory = true;          ///< the real footprints stay within every device's memory
+};
+
 /// Read-only view of the cluster, implemented by the engine.
 class ClusterView {
 public:
@@ -44,9 +53,12 @@ public:
   virtual const Job& job(JobIndex j) const = 0;
   /// Jobs currently resident on device d.
   virtual std::span<const JobIndex> residents(DeviceIndex d) const = 0;
-  /// Real memory footprint of job j per device, from its profile (what decides out-of-memory). Policies
-  /// that should only know what the trace declares use job(j).mem_request_bytes instead.
-  virtual double profile_mem_bytes(JobIndex j) const = 0;
+  /// Job j's behaviour from its profile (prior characterisation, as in Costa et al.): class, duty cycle,
+  /// utilisations and the real memory footprint (what decides out-of-memory). Policies that should only
+  /// know what the trace declares use job(j).mem_request_bytes instead.
+  virtual const ResourceSignature& signature(JobIndex j) const = 0;
+  /// Prediction for placing waiting job j on `devices` now (O(residents of those devices)).
+  virtual PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices) const = 0;
 };
 
 // ---- events (engine → policy) ----

@@ -1,5 +1,6 @@
 // The colocsim command line: one binary, subcommands, --help everywhere (DESIGN.md §4).
 #include "sim/Cli.hpp"
+#include "sim/CliCommands.hpp"
 
 #include "sim/Engine.hpp"
 #include "sim/Metrics.hpp"
@@ -17,28 +18,23 @@
 
 namespace colocsim {
 
+
 namespace {
-
 constexpr int EXIT_USAGE = 2;
+}
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-const char* const MAIN_HELP = R"(colocsim — discrete-event simulator of GPU sharing in AI factories
-
-usage: colocsim <command> [options]
-
-commands:
-  run [SCENARIO]     simulate a scenario (no argument: the embedded default scenario)
-  validate SCENARIO  check a scenario and every file and trace row it uses, without simulating
-  policies           list the co-location policies and their parameters
-  devices            list the bundled device catalog
-  bench              replay a synthetic trace and print speed figures (key=value lines)
-  help [COMMAND]     show help for a command
-
-Run `colocsim <command> --help` for a command's options. Documentation: README.md, docs/.
-)";
+/// True if --help was asked (help printed); throws UsageError for any other argument.
+bool no_options_or_help(const std::vector<std::string>& args, const char* help, std::ostream& out)
+{
+  for (const auto& a : args) {
+    if (a == "--help" || a == "-h") {
+      out << help;
+      return true;
+    }
+    throw UsageError("unknown option '" + a + "'");
+  }
+  return false;
+}
 
 const char* const RUN_HELP = R"(usage: colocsim run [SCENARIO] [options]
 
@@ -92,8 +88,10 @@ double peak_rss_mb()
   return static_cast<double>(ru.ru_maxrss) / 1024.0; // Linux: kilobytes
 }
 
-int cmd_policies(std::ostream& out)
+int cmd_policies(const std::vector<std::string>& args, std::ostream& out)
 {
+  if (no_options_or_help(args, "usage: colocsim policies\n\nLists every policy with its source and parameters.\n", out))
+    return 0;
   for (const auto& p : policy_registry()) {
     out << p.name << " — " << p.description << "\n  source: " << p.source << "\n";
     if (p.params.empty())
@@ -105,8 +103,10 @@ int cmd_policies(std::ostream& out)
   return 0;
 }
 
-int cmd_devices(std::ostream& out)
+int cmd_devices(const std::vector<std::string>& args, std::ostream& out)
 {
+  if (no_options_or_help(args, "usage: colocsim devices\n\nLists the bundled device catalog with each value's evidence tag and source.\n", out))
+    return 0;
   for (const auto& name : bundled_names("models/devices")) {
     const auto file = read_text_file("builtin:models/devices/" + name + ".yaml");
     const auto d = load_device_spec(file.text, file.name);
@@ -310,7 +310,17 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   return 0;
 }
 
-} // namespace
+const std::vector<CliCommand>& cli_commands()
+{
+  static const std::vector<CliCommand> commands{
+      {"run", "simulate a scenario (no argument: the embedded default scenario)", cmd_run},
+      {"validate", "check a scenario and every file and trace row it uses, without simulating", cmd_validate},
+      {"policies", "list the co-location policies and their parameters", cmd_policies},
+      {"devices", "list the bundled device catalog", cmd_devices},
+      {"bench", "replay a synthetic trace and print speed figures (key=value lines)", cmd_bench},
+  };
+  return commands;
+}
 
 int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err)
 {
@@ -318,32 +328,26 @@ int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
       if (argv.size() >= 2)
         return run_cli({argv[1], "--help"}, out, err);
-      out << MAIN_HELP;
+      out << "colocsim — discrete-event simulator of GPU sharing in AI factories\n\n"
+          << "usage: colocsim <command> [options]\n\ncommands:\n";
+      for (const auto& c : cli_commands())
+        out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ') << c.summary << "\n";
+      out << "  help [CMD]  show help for a command\n\n"
+          << "Run `colocsim <command> --help` for a command's options. Documentation: README.md, docs/.\n";
       return 0;
     }
     if (argv[0] == "--version") {
       out << "colocsim " << COLOCSIM_VERSION << "\n";
       return 0;
     }
-    const std::string cmd = argv[0];
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-    if (cmd == "run")
-      return cmd_run(rest, out);
-    if (cmd == "validate")
-      return cmd_validate(rest, out);
-    if (cmd == "bench")
-      return cmd_bench(rest, out);
-    if (cmd == "policies" || cmd == "devices") {
-      for (const auto& a : rest) {
-        if (a == "--help" || a == "-h") {
-          out << "usage: colocsim " << cmd << "\n";
-          return 0;
-        }
-        throw UsageError("unknown option '" + a + "'");
-      }
-      return cmd == "policies" ? cmd_policies(out) : cmd_devices(out);
-    }
-    throw UsageError("unknown command '" + cmd + "'; valid: run, validate, policies, devices, bench, help");
+    for (const auto& c : cli_commands())
+      if (c.name == argv[0])
+        return c.run(rest, out);
+    std::vector<std::string> names;
+    for (const auto& c : cli_commands())
+      names.push_back(c.name);
+    throw UsageError("unknown command '" + argv[0] + "'; valid: " + join(names) + ", help");
   } catch (const UsageError& e) {
     err << "colocsim: " << e.what() << "\n";
     return EXIT_USAGE;

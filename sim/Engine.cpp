@@ -101,7 +101,8 @@ public:
   }
   const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
-  double profile_mem_bytes(JobIndex j) const override { return jobs_.at(j).sig->mem_bytes; }
+  const ResourceSignature& signature(JobIndex j) const override { return *jobs_.at(j).sig; }
+  PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices) const override;
 
 private:
   double sim_now() const { return sg4::Engine::get_clock() - clock_base_; }
@@ -151,6 +152,36 @@ private:
   std::vector<double> slowdowns_;
   std::vector<PowerLoad> loads_;
 };
+
+PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices) const
+{
+  PlacementPrediction p;
+  const auto& js = jobs_.at(j);
+  std::vector<const ResourceSignature*> sigs;
+  std::vector<double> slow;
+  std::vector<PowerLoad> loads;
+  for (const DeviceIndex d : devices) {
+    const auto& ds = devices_.at(d);
+    const auto& pd = setup_.platform->devices[d];
+    sigs.clear();
+    for (auto r : ds.residents)
+      sigs.push_back(jobs_[r].sig);
+    sigs.push_back(js.sig);
+    slow.resize(sigs.size());
+    compute_slowdowns(pd.mode, setup_.time_slice, *setup_.interference, sigs, slow);
+    p.job_slowdown = std::max(p.job_slowdown, slow.back());
+    loads.clear();
+    for (std::size_t i = 0; i < sigs.size(); ++i) {
+      if (i + 1 < sigs.size())
+        p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
+      loads.push_back(PowerLoad{sigs[i], 1.0 / slow[i]});
+    }
+    p.added_power_w += device_power(setup_.power, loads, freq_ratio_).total_w - ds.power_w;
+    if (ds.mem_used_bytes + js.sig->mem_bytes > pd.spec->memory_bytes.value)
+      p.fits_memory = false;
+  }
+  return p;
+}
 
 void Simulation::build_platform()
 {

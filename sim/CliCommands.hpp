@@ -1,0 +1,40 @@
+#pragma once
+// The colocsim subcommands: one table (cli_commands) drives dispatch and the main --help. A new command
+// lives in its own sim/Cli<Name>.cpp, defines `int cmd_<name>(args, out)` (declared here) and adds one row
+// to the table in Cli.cpp. Helpers shared by commands are declared here too.
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace colocsim {
+
+/// Bad command-line usage: printed as "colocsim: <message>", exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CliCommand {
+  std::string name;
+  std::string summary;
+  std::function<int(const std::vector<std::string>& args, std::ostream& out)> run;
+};
+
+const std::vector<CliCommand>& cli_commands();
+
+int cmd_run(const std::vector<std::string>& args, std::ostream& out);
+int cmd_validate(const std::vector<std::string>& args, std::ostream& out);
+int cmd_policies(const std::vector<std::string>& args, std::ostream& out);
+int cmd_devices(const std::vector<std::string>& args, std::ostream& out);
+int cmd_bench(const std::vector<std::string>& args, std::ostream& out);
+
+/// The value after option args[i] (advances i); UsageError if there is none.
+std::string next_arg(const std::vector<std::string>& args, std::size_t& i);
+/// True if --help was asked (help printed); UsageError for any other argument.
+bool no_options_or_help(const std::vector<std::string>& args, const char* help, std::ostream& out);
+/// Peak resident memory of this process in MiB (getrusage).
+double peak_rss_mb();
+
+} // namespace colocsim
