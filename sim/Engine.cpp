@@ -188,11 +188,10 @@ void Simulation::build_platform()
   const auto& platform = *setup_.platform;
   if (platform.devices.empty())
     throw std::invalid_argument("the platform has no devices");
-  static int run_counter = 0;
-  auto* zone = sg4::create_star_zone("colocsim-run" + std::to_string(run_counter++));
+  auto* zone = sg4::create_star_zone("colocsim");
   devices_.resize(platform.devices.size());
   for (DeviceIndex d = 0; d < devices_.size(); ++d) {
-    auto* host = zone->create_host(zone->get_name() + "-d" + std::to_string(d), 1.0);
+    auto* host = zone->create_host("d" + std::to_string(d), 1.0);
     // Exact per-job rates (reference simgrid-3.32-notes §2.4): capacity × Σ rates, shares ∝ priorities.
     host->set_sharing_policy(sg4::Host::SharingPolicy::NONLINEAR,
                              [this, d](double capacity, int) { return capacity * devices_[d].sum_rate; });
@@ -429,7 +428,8 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   js.rate = 0;
   js.ending = false;
   js.oom_pending = false;
-  js.attempt_start = sim_now();
+  // SimGrid wakes the controller within its precision of a date: never start before the submission.
+  js.attempt_start = std::max(sim_now(), js.job.submit_s - origin_);
   if (js.first_start < 0)
     js.first_start = js.attempt_start;
   ++js.attempts;
@@ -636,25 +636,21 @@ void Simulation::progress(bool force)
                static_cast<unsigned long long>(totals_.completed), running_, waiting_, total);
 }
 
-/// SimGrid 3.32 allows one Engine at a time; runs in one process share it (the clock carries over, so the
-/// simulation keeps its own time base).
-sg4::Engine& engine_instance()
+/// A fresh SimGrid Engine for each run: 3.32 allows one at a time, and a new one after the previous is
+/// destroyed (probed; the clock carries over, so the simulation keeps its own time base).
+std::unique_ptr<sg4::Engine> make_engine()
 {
-  static std::unique_ptr<sg4::Engine> engine;
-  if (!engine) {
-    // Small stacks for the many job actors (they only start, wait and notify); the controller gets its own
-    // large stack. Guard pages off: at ~32k live actors they exhaust vm.max_map_count (notes §2.8).
-    // These must be given at Engine construction: set_config() afterwards leaves the stack size at 0.
-    static char arg0[] = "colocsim";
-    static char log1[] = "--log=root.thres:warning";
-    static char log2[] = "--log=xbt_cfg.thres:warning";
-    static char cfg1[] = "--cfg=contexts/stack-size:16";
-    static char cfg2[] = "--cfg=contexts/guard-size:0";
-    static char* argv[] = {arg0, log1, log2, cfg1, cfg2, nullptr};
-    int argc = 5;
-    engine = std::make_unique<sg4::Engine>(&argc, argv);
-  }
-  return *engine;
+  // Small stacks for the many job actors (they only start, wait and notify); the controller gets its own
+  // stack. Guard pages off: at ~32k live actors they exhaust vm.max_map_count (notes §2.8). These must be
+  // given at construction: set_config() afterwards left the stack size at 0 (probed).
+  static char arg0[] = "colocsim";
+  static char log1[] = "--log=root.thres:warning";
+  static char log2[] = "--log=xbt_cfg.thres:warning";
+  static char cfg1[] = "--cfg=contexts/stack-size:16";
+  static char cfg2[] = "--cfg=contexts/guard-size:0";
+  char* argv[] = {arg0, log1, log2, cfg1, cfg2, nullptr};
+  int argc = 5;
+  return std::make_unique<sg4::Engine>(&argc, argv);
 }
 
 } // namespace
@@ -663,7 +659,7 @@ RunTotals run_simulation(const RunSetup& setup, RunObserver& observer)
 {
   if (!setup.platform || !setup.interference || !setup.profiles || !setup.reader || !setup.policy)
     throw std::invalid_argument("run_simulation: incomplete RunSetup");
-  engine_instance();
+  const auto engine = make_engine();
   Simulation sim(setup, observer);
   return sim.run();
 }

@@ -1,0 +1,120 @@
+// End-to-end tests of the colocsim command line, run in-process through run_cli().
+#include "tests/CatchCompat.hpp"
+
+#include "sim/Cli.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <unistd.h>
+
+using colocsim::run_cli;
+using colocsim::test::ContainsSubstring;
+using colocsim::test::slurp;
+
+namespace {
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result cli(std::vector<std::string> args)
+{
+  std::ostringstream out, err;
+  const int status = run_cli(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+fs::path fresh_dir(const std::string& name)
+{
+  auto d = fs::temp_directory_path() / ("colocsim-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(d);
+  return d;
+}
+} // namespace
+
+TEST_CASE("run with no scenario simulates the embedded default and writes the outputs", "[cli]")
+{
+  const auto dir = fresh_dir("default");
+  const auto r = cli({"run", "-o", dir.string()});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, ContainsSubstring("default-aurora-node") && ContainsSubstring("makespan"));
+  const std::string summary = slurp((dir / "summary.json").string());
+  for (const char* key : {"\"makespan_s\"", "\"energy_total_j\"", "\"energy_gpu_j\"", "\"jobs_completed\": 48",
+                          "\"jct_mean_s\"", "\"jct_p95_s\"", "\"wait_mean_s\"", "\"utilization\"",
+                          "\"colocation_mean\"", "\"oom_events\"", "\"scenario\": \"default-aurora-node\"",
+                          "\"policy\": \"first-fit\"", "\"seed\": 1"})
+    CHECK_THAT(summary, ContainsSubstring(key));
+  const std::string jobs = slurp((dir / "jobs.csv").string());
+  CHECK(std::count(jobs.begin(), jobs.end(), '\n') == 49); // header + 48 jobs
+  CHECK_THAT(slurp((dir / "timeseries.csv").string()), ContainsSubstring("t_s,device_power_w,node_power_w"));
+
+  SECTION("a second run refuses to overwrite without --force, and keeps the files")
+  {
+    const auto before = slurp((dir / "summary.json").string());
+    const auto again = cli({"run", "-o", dir.string(), "--set", "policy=exclusive-fcfs"});
+    CHECK(again.status == 2);
+    CHECK_THAT(again.err, ContainsSubstring("--force"));
+    CHECK(slurp((dir / "summary.json").string()) == before);
+    const auto forced = cli({"run", "-o", dir.string(), "--set", "policy=exclusive-fcfs", "--force"});
+    CHECK(forced.status == 0);
+    CHECK_THAT(slurp((dir / "summary.json").string()), ContainsSubstring("\"policy\": \"exclusive-fcfs\""));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the same scenario and seed give identical outputs", "[cli]")
+{
+  // Two separate processes of the real binary, as a user runs it. (Runs inside one process share SimGrid's
+  // clock, which carries over from one engine to the next and can change the last bits; see sim/README.md.)
+  const auto a = fresh_dir("det-a"), b = fresh_dir("det-b");
+  for (const auto& d : {a, b}) {
+    const std::string cmd = std::string(COLOCSIM_BINARY) + " run --quiet -o " + d.string();
+    REQUIRE(std::system(cmd.c_str()) == 0);
+  }
+  CHECK(slurp((a / "jobs.csv").string()) == slurp((b / "jobs.csv").string()));
+  CHECK(slurp((a / "timeseries.csv").string()) == slurp((b / "timeseries.csv").string()));
+  CHECK(slurp((a / "summary.json").string()).substr(0, 200) == slurp((b / "summary.json").string()).substr(0, 200));
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
+TEST_CASE("validate, policies, devices and help", "[cli]")
+{
+  const auto v = cli({"validate", std::string(COLOCSIM_SOURCE_DIR) + "/experiments/scenarios/default/scenario.yaml"});
+  INFO(v.err);
+  CHECK(v.status == 0);
+  CHECK_THAT(v.out, ContainsSubstring("ok:") && ContainsSubstring("12 devices") && ContainsSubstring("48 jobs"));
+  const auto bad = cli({"validate", std::string(COLOCSIM_TEST_DATA) + "/sim/bad/unknown-profile.yaml"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("unknown-profile.csv:3"));
+  const auto p = cli({"policies"});
+  CHECK(p.status == 0);
+  CHECK_THAT(p.out, ContainsSubstring("exclusive-fcfs") && ContainsSubstring("max_per_device"));
+  const auto d = cli({"devices"});
+  CHECK(d.status == 0);
+  CHECK_THAT(d.out, ContainsSubstring("max1550-aurora-tile") && ContainsSubstring("vendor-spec"));
+  for (const char* cmd : {"run", "validate", "policies", "devices", "bench"}) {
+    const auto h = cli({cmd, "--help"});
+    CHECK(h.status == 0);
+    CHECK_THAT(h.out, ContainsSubstring("usage: colocsim"));
+  }
+  CHECK(cli({}).status == 0);
+  const auto unknown = cli({"frobnicate"});
+  CHECK(unknown.status == 2);
+  CHECK_THAT(unknown.err, ContainsSubstring("unknown command 'frobnicate'; valid: run"));
+  CHECK(cli({"run", "--bogus"}).status == 2);
+}
+
+TEST_CASE("bench prints its figures as key=value lines", "[cli]")
+{
+  const auto b = cli({"bench", "--jobs", "2000", "--tiles", "20"});
+  INFO(b.err);
+  REQUIRE(b.status == 0);
+  for (const char* key : {"jobs=2000", "tiles=20", "wall_s=", "engine_events=4000", "events_per_s=", "peak_rss_mb=",
+                          "jobs_completed=2000"})
+    CHECK_THAT(b.out, ContainsSubstring(key));
+}

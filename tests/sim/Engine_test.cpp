@@ -1,0 +1,229 @@
+// Engine tests: the real SimGrid engine on small scenarios whose schedules and energies are computed by
+// hand (fixtures in tests/data/sim/). Several runs share one process; the engine keeps its own time base.
+//
+// Fixture numbers (calibration-test.yaml, profiles-test.yaml, device-test.yaml):
+//   power P = 100 + [resident]·20 + 1^2·(100·u_vec + 50·u_xmx) + 40·u_bw   (f_default = f_max)
+//   node baseline 500 W; time-slice θ = 1, ε = 0; table C|C = 1.25, all else 1
+//   busy: class C, duty 1, vec 0.5, 10 GB;  light: class L, duty 0.25, vec 0.1, 2 GB;
+//   huge: class X, duty 1, xmx 0.5, bw 0.5, 40 GB.  Tiles have 64 GB.
+#include "tests/CatchCompat.hpp"
+
+#include "sim/Engine.hpp"
+#include "sim/Scenario.hpp"
+
+#include <map>
+#include <string>
+
+using namespace colocsim;
+using colocsim::test::ContainsSubstring;
+using colocsim::test::WithinAbs;
+using colocsim::test::WithinRel;
+
+namespace {
+
+const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+
+struct Outcome {
+  RunTotals totals;
+  std::map<std::string, JobRecord> jobs;
+  std::vector<TimePoint> points;
+};
+
+class Collect final : public RunObserver {
+public:
+  explicit Collect(Outcome& o) : o_(o) {}
+  void on_job_end(const JobRecord& r) override { o_.jobs[r.job->id] = r; }
+  void on_timepoint(const TimePoint& p) override { o_.points.push_back(p); }
+
+private:
+  Outcome& o_;
+};
+
+Outcome run_fixture(const std::string& trace, std::vector<std::string> sets = {}, const std::string& policy = {})
+{
+  sets.push_back("workload.trace=" + trace);
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", sets, policy));
+  Outcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  for (auto& [id, r] : o.jobs)
+    r.job = nullptr; // the engine's Job storage is gone after the run
+  return o;
+}
+
+} // namespace
+
+TEST_CASE("two jobs sharing one tile with a known table slowdown", "[engine]")
+{
+  // Both jobs on tile 0 at t=0. Slowdown = time-slice max(1, Σd=2, 1+1·1·1=2) × table (1 + (1.25−1)) = 2.5,
+  // so each progresses at 0.4 and 100 s of work ends at t = 250 s.
+  const auto o = run_fixture("pair.csv");
+  REQUIRE(o.jobs.size() == 2);
+  for (const char* id : {"a", "b"}) {
+    const auto& r = o.jobs.at(id);
+    CHECK(r.status == JobStatus::COMPLETED);
+    CHECK(r.devices == std::vector<DeviceIndex>{0});
+    CHECK_THAT(r.end_s, WithinAbs(250.0, 1e-6));
+    CHECK_THAT(r.slowdown, WithinAbs(2.5, 1e-9));
+    // Energy per job: static (100+20)/2 = 60 W + dynamic 100·0.5·0.4 = 20 W → 80 W × 250 s = 20,000 J.
+    CHECK_THAT(r.energy_j, WithinRel(20000.0, 1e-9));
+  }
+  CHECK_THAT(o.totals.t_end_s - o.totals.t_first_submit_s, WithinAbs(250.0, 1e-6));
+  // Tile 0: u_vec = 2·0.5·0.4 = 0.4 → 100+20+40 = 160 W × 250 s = 40,000 J; tile 1 idle 100 W × 250 s.
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(65000.0, 1e-9));
+  CHECK_THAT(o.totals.energy_node_j, WithinRel(125000.0, 1e-9)); // 500 W × 250 s
+  CHECK(o.totals.completed == 2);
+  CHECK(o.totals.oom_events == 0);
+}
+
+TEST_CASE("exclusive FCFS on a 3-job trace gives the hand-computed schedule", "[engine]")
+{
+  // Two tiles. j1 (100 s) → tile 0 at 0; j2 (50 s) → tile 1 at 0; j3 (30 s, submitted at 10) waits for
+  // tile 1 and runs 50..80. Makespan 100 s.
+  const auto o = run_fixture("three-exclusive.csv", {}, "exclusive-fcfs");
+  const auto& j1 = o.jobs.at("j1");
+  const auto& j2 = o.jobs.at("j2");
+  const auto& j3 = o.jobs.at("j3");
+  CHECK(j1.devices == std::vector<DeviceIndex>{0});
+  CHECK(j2.devices == std::vector<DeviceIndex>{1});
+  CHECK(j3.devices == std::vector<DeviceIndex>{1});
+  CHECK_THAT(j1.start_s, WithinAbs(0.0, 1e-9));
+  CHECK_THAT(j1.end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(j2.end_s, WithinAbs(50.0, 1e-6));
+  CHECK_THAT(j3.start_s, WithinAbs(50.0, 1e-6));
+  CHECK_THAT(j3.end_s, WithinAbs(80.0, 1e-6));
+  for (const auto* r : {&j1, &j2, &j3})
+    CHECK_THAT(r->slowdown, WithinAbs(1.0, 1e-9));
+  // Busy tile alone: 100+20+100·0.5 = 170 W. Tile 0: 170 × 100 = 17,000 J. Tile 1: 170 × 50 + 170 × 30 +
+  // idle 100 × 20 = 15,600 J.
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(32600.0, 1e-9));
+  CHECK_THAT(j3.energy_j, WithinRel(170.0 * 30, 1e-9));
+  CHECK_THAT(o.totals.busy_device_s, WithinAbs(180.0, 1e-6));
+}
+
+TEST_CASE("a job finishing changes only its co-runners' rates", "[engine]")
+{
+  // j1 alone on tile 0 for 50 s (progress 50). At 50, j2 joins tile 0 and j3 starts alone on tile 1.
+  // On tile 0 both run at 0.4: j1's remaining 50 takes 125 s → ends 175; j2 has done 50 by then and
+  // finishes its last 50 alone → 225. j3 never shares: 50..150.
+  const auto o = run_fixture("locality.csv");
+  const auto& j1 = o.jobs.at("j1");
+  const auto& j2 = o.jobs.at("j2");
+  const auto& j3 = o.jobs.at("j3");
+  CHECK(j2.devices == std::vector<DeviceIndex>{0});
+  CHECK(j3.devices == std::vector<DeviceIndex>{1});
+  CHECK_THAT(j1.end_s, WithinAbs(175.0, 1e-6));
+  CHECK_THAT(j2.end_s, WithinAbs(225.0, 1e-6));
+  CHECK_THAT(j3.end_s, WithinAbs(150.0, 1e-6));
+  CHECK_THAT(j3.slowdown, WithinAbs(1.0, 1e-12));
+  // Exactly two rate changes reach SimGrid: j1 when j2 joins (t=50) and j2 when j1 leaves (t=175). The
+  // jobs on tile 1 are never touched.
+  CHECK(o.totals.rate_updates == 2);
+  // Energy. Tile 0: 170 W × 50 + 160 W × 125 + 170 W × 50 = 37,000 J. Tile 1: idle 100 × 50 + 170 × 100 +
+  // idle 100 × 75 = 29,500 J. Jobs: j1 = 170 × 50 + 80 × 125 = 18,500; j2 = 80 × 125 + 170 × 50 = 18,500.
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(66500.0, 1e-9));
+  CHECK_THAT(j1.energy_j, WithinRel(18500.0, 1e-9));
+  CHECK_THAT(j2.energy_j, WithinRel(18500.0, 1e-9));
+  CHECK_THAT(j3.energy_j, WithinRel(17000.0, 1e-9));
+}
+
+TEST_CASE("a gang job progresses at its slowest device's rate", "[engine]")
+{
+  // g (busy, 2 devices) takes tiles 0 and 1; s (light, duty 0.25) joins g on tile 0. On tile 0:
+  // g: max(1, Σd=1.25, 1+1·1·0.25=1.25) = 1.25; s: max(1.25, 1+0.25·1) = 1.25; table C|L = L|C = 1.
+  // g runs at min(1/1.25, 1/1) = 0.8 on both tiles; s ends at 50/0.8 = 62.5; g has done 50 and ends at
+  // 62.5 + 50 = 112.5. g's rate was lowered before its execs started (same instant) and raised once on
+  // each of its two execs when s left: 2 rate updates.
+  const auto o = run_fixture("gang.csv");
+  const auto& g = o.jobs.at("g");
+  const auto& s = o.jobs.at("s");
+  CHECK(g.devices == std::vector<DeviceIndex>{0, 1});
+  CHECK(s.devices == std::vector<DeviceIndex>{0});
+  CHECK_THAT(s.end_s, WithinAbs(62.5, 1e-6));
+  CHECK_THAT(g.end_s, WithinAbs(112.5, 1e-6));
+  CHECK(o.totals.rate_updates == 2);
+}
+
+TEST_CASE("out of memory: the job that overflows fails, is requeued, then fails for good", "[engine]")
+{
+  // huge jobs need 40 GB each but declare 1 GB; first-fit (memory: none) puts both on the 64 GB tile 0.
+  // big2 overflows at t=10 and fails 60 s later (memory.oom_delay); requeued, it lands on tile 0 again
+  // and fails at 130, 190, 250: 4 attempts > max_retries 3 → failed, 4 OOM events.
+  // big1 shares [10, 250] at rate 0.5 (time-slice Σd = 2, table X|X = 1): 10 + 240·0.5 = 130 done, then
+  // 870 alone → ends at 1120.
+  const auto o = run_fixture("oom.csv");
+  const auto& big1 = o.jobs.at("big1");
+  const auto& big2 = o.jobs.at("big2");
+  CHECK(big2.status == JobStatus::FAILED);
+  CHECK(big2.attempts == 4);
+  CHECK_THAT(big2.end_s, WithinAbs(250.0, 1e-6));
+  CHECK(o.totals.oom_events == 4);
+  CHECK(o.totals.failed == 1);
+  CHECK(big1.status == JobStatus::COMPLETED);
+  CHECK_THAT(big1.end_s, WithinAbs(1120.0, 1e-6));
+
+  SECTION("a policy that knows the real footprint avoids it")
+  {
+    // memory: profile → 40 + 40 GB does not fit tile 0, big2 goes to tile 1 and both run alone.
+    const auto p = run_fixture("oom.csv", {"policy.params.memory=profile"});
+    CHECK(p.totals.oom_events == 0);
+    CHECK(p.jobs.at("big2").devices == std::vector<DeviceIndex>{1});
+    CHECK_THAT(p.jobs.at("big2").end_s, WithinAbs(1010.0, 1e-6));
+  }
+}
+
+TEST_CASE("the time series records cluster power after every event", "[engine]")
+{
+  const auto o = run_fixture("three-exclusive.csv", {}, "exclusive-fcfs");
+  REQUIRE(!o.points.empty());
+  const auto& first = o.points.front(); // t=0: j1 and j2 running on both tiles
+  CHECK_THAT(first.t_s, WithinAbs(0.0, 1e-9));
+  CHECK_THAT(first.device_power_w, WithinAbs(340.0, 1e-9));
+  CHECK_THAT(first.node_power_w, WithinAbs(500.0, 1e-9));
+  CHECK(first.busy_devices == 2);
+  const auto& last = o.points.back(); // t=100: all done
+  CHECK_THAT(last.t_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(last.device_power_w, WithinAbs(200.0, 1e-9));
+  CHECK(last.running_jobs == 0);
+}
+
+namespace {
+/// A policy that places the first job on a device that does not exist.
+class OutOfRangePolicy final : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e))
+        out.push_back(Place{s->job, {99}});
+    return out;
+  }
+};
+} // namespace
+
+TEST_CASE("an infeasible decision is an error naming the policy and the decision", "[engine]")
+{
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv"}));
+  in.policy = std::make_unique<OutOfRangePolicy>();
+  in.scenario.policy = "out-of-range";
+  RunObserver none;
+  REQUIRE_THROWS_AS(run_simulation(in.setup(), none), DecisionError);
+  RunInputs again = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv"}));
+  again.policy = std::make_unique<OutOfRangePolicy>();
+  again.scenario.policy = "out-of-range";
+  REQUIRE_THROWS_WITH(run_simulation(again.setup(), none),
+                      ContainsSubstring("policy 'out-of-range'") && ContainsSubstring("place job 0 on devices [99]") &&
+                          ContainsSubstring("does not exist"));
+}
+
+TEST_CASE("placing a second job on an exclusive device is refused", "[engine]")
+{
+  RunInputs in =
+      build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv", "platform.sharing=exclusive"}));
+  // first-fit respects exclusive devices (capacity 1): the pair is spread over both tiles, no error.
+  RunObserver none;
+  const auto totals = run_simulation(in.setup(), none);
+  CHECK(totals.completed == 2);
+  CHECK_THAT(totals.t_end_s, WithinAbs(100.0, 1e-6));
+}

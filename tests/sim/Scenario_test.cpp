@@ -1,0 +1,139 @@
+// Scenario parsing: the declared keys, overrides, and the messages for bad scenarios (file:line:col,
+// the key's path, what was wrong and the valid values).
+#include "tests/CatchCompat.hpp"
+
+#include "sim/Engine.hpp"
+#include "sim/Resources.hpp"
+#include "sim/Scenario.hpp"
+
+#include <filesystem>
+
+using namespace colocsim;
+using colocsim::test::ContainsSubstring;
+
+namespace {
+const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+const std::string BAD = DATA + "bad/";
+
+std::string load_error(const std::string& file, bool build = false)
+{
+  try {
+    auto s = load_scenario(file);
+    if (build)
+      build_run(s);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  FAIL("expected an InputError for " << file);
+  return {};
+}
+} // namespace
+
+TEST_CASE("the embedded default scenario parses with its declared values", "[scenario]")
+{
+  const auto s = load_scenario(DEFAULT_SCENARIO);
+  CHECK(s.name == "default-aurora-node");
+  CHECK(s.policy == "first-fit");
+  CHECK(s.policy_params.integer("max_per_device") == 2);
+  CHECK(s.sharing == SharingMode::TIME_SLICE);
+  CHECK(s.oom_delay_s == 60.0);
+  const auto in = build_run(s);
+  CHECK(in.platform.devices.size() == 12); // one Aurora node: 6 cards × 2 tiles
+  CHECK(in.platform.node_baseline_w == in.calibration.node_baseline_w.value);
+  CHECK(in.device->name == "max1550-aurora-tile");
+}
+
+TEST_CASE("every shipped scenario loads and builds", "[scenario]")
+{
+  const auto root = std::filesystem::path(COLOCSIM_SOURCE_DIR) / "experiments";
+  int n = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.path().filename() != "scenario.yaml")
+      continue;
+    INFO(entry.path().string());
+    CHECK_NOTHROW(build_run(load_scenario(entry.path().string())));
+    ++n;
+  }
+  CHECK(n >= 2);
+}
+
+TEST_CASE("overrides: --set and --policy", "[scenario]")
+{
+  SECTION("--set policy=NAME replaces the whole policy section")
+  {
+    const auto s = load_scenario(DEFAULT_SCENARIO, {"policy=exclusive-fcfs"});
+    CHECK(s.policy == "exclusive-fcfs");
+    CHECK(s.policy_params.values().empty());
+  }
+  SECTION("--set a nested key")
+  {
+    const auto s = load_scenario(DEFAULT_SCENARIO, {"policy.params.max_per_device=3", "platform.nodes=4"});
+    CHECK(s.policy_params.integer("max_per_device") == 3);
+    CHECK(s.nodes == 4);
+    CHECK(build_run(s).platform.devices.size() == 48);
+  }
+  SECTION("--policy name:key=value")
+  {
+    const auto s = load_scenario(DEFAULT_SCENARIO, {}, "first-fit:max_per_device=4,memory=profile");
+    CHECK(s.policy_params.integer("max_per_device") == 4);
+    CHECK(s.policy_params.text("memory") == "profile");
+  }
+  SECTION("a bad override is reported like a bad key")
+  {
+    REQUIRE_THROWS_WITH(load_scenario(DEFAULT_SCENARIO, {"platform.colour=red"}),
+                        ContainsSubstring("platform.colour: unknown key; valid: preset, nodes"));
+    REQUIRE_THROWS_WITH(load_scenario(DEFAULT_SCENARIO, {"novalue"}), ContainsSubstring("expected key=value"));
+  }
+}
+
+TEST_CASE("bad scenarios give located messages naming the valid values", "[scenario][errors]")
+{
+  CHECK_THAT(load_error(BAD + "unknown-key.yaml"),
+             ContainsSubstring("unknown-key.yaml:4:3: platform.sharng: unknown key; valid: preset, nodes, "
+                               "cards_per_node, sharing"));
+  const auto policy = load_error(BAD + "unknown-policy.yaml");
+  CHECK_THAT(policy, ContainsSubstring("unknown-policy.yaml:4:9: policy: unknown policy 'fifo'; valid: "));
+  CHECK_THAT(policy, ContainsSubstring("exclusive-fcfs") && ContainsSubstring("first-fit"));
+  CHECK_THAT(load_error(BAD + "out-of-range.yaml"),
+             ContainsSubstring("out-of-range.yaml:3:10: platform.nodes: out of range (got '0'); expected an "
+                               "integer in [1, 1e+06]"));
+  CHECK_THAT(load_error(BAD + "bad-choice.yaml"),
+             ContainsSubstring("bad-choice.yaml:3:12: platform.sharing: unknown value (got 'mig'); valid: "
+                               "exclusive, time-slice"));
+  const auto params = load_error(BAD + "bad-policy-param.yaml");
+  CHECK_THAT(params, ContainsSubstring("bad-policy-param.yaml:7:21: policy.params.max_per_device: out of range "
+                                       "(got '100')"));
+  CHECK_THAT(params, ContainsSubstring("bad-policy-param.yaml:8:14: policy.params.packing: unknown key; valid: "
+                                       "max_per_device, memory"));
+  CHECK_THAT(load_error(BAD + "missing-workload.yaml"),
+             ContainsSubstring("workload.trace: missing: the workload needs a trace file or a synthetic section"));
+  CHECK_THAT(load_error(BAD + "syntax.yaml"), ContainsSubstring("syntax.yaml:3:") && ContainsSubstring("invalid YAML"));
+  CHECK_THAT(load_error(BAD + "unknown-calibration.yaml", true),
+             ContainsSubstring("unknown calibration 'max1550-fantasy'; valid: max1550-aurora-default"));
+  const auto several = load_error(BAD + "several.yaml");
+  CHECK_THAT(several, ContainsSubstring("several.yaml:2:7: seed: out of range (got '-3')"));
+  CHECK_THAT(several, ContainsSubstring("several.yaml:3:15: interference: unknown value (got 'fancy'); valid: "
+                                        "none, table"));
+  CHECK_THAT(several, ContainsSubstring("several.yaml:8:8: power.pue: out of range (got '0.5')"));
+}
+
+TEST_CASE("a trace row naming an unknown profile is reported at its line", "[scenario][errors]")
+{
+  RunInputs in = build_run(load_scenario(BAD + "unknown-profile.yaml"));
+  RunObserver none;
+  REQUIRE_THROWS_AS(run_simulation(in.setup(), none), InputError);
+  RunInputs again = build_run(load_scenario(BAD + "unknown-profile.yaml"));
+  REQUIRE_THROWS_WITH(run_simulation(again.setup(), none),
+                      ContainsSubstring("unknown-profile.csv:3") && ContainsSubstring("resnet-9000") &&
+                          ContainsSubstring("busy"));
+}
+
+TEST_CASE("bundled files are addressed by name, paths relative to the scenario", "[scenario]")
+{
+  CHECK(bundled_names("calibration/data") == std::vector<std::string>{"max1550-aurora-default"});
+  const auto presets = bundled_names("sim/platforms");
+  CHECK(std::find(presets.begin(), presets.end(), "aurora") != presets.end());
+  CHECK(parent_dir("builtin:experiments/scenarios/default/scenario.yaml") == "builtin:experiments/scenarios/default");
+  CHECK(parent_dir("a/b/c.yaml") == "a/b");
+  CHECK(parent_dir("c.yaml") == ".");
+}
