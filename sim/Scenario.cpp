@@ -56,6 +56,12 @@ const std::vector<ParamSpec>& platform_specs()
        .help = "cards per node (overrides the preset)",
        .min = 1,
        .max = 64},
+      {.name = "devices_per_card",
+       .type = ParamType::INT,
+       .default_text = "",
+       .help = "devices used per card, at most the device's own count (e.g. 1 tile of a 2-tile Max 1550)",
+       .min = 1,
+       .max = 64},
       {.name = "sharing",
        .type = ParamType::CHOICE,
        .default_text = "time-slice",
@@ -242,6 +248,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     s.nodes = platform.integer("nodes");
   if (platform.has("cards_per_node"))
     s.cards_per_node = platform.integer("cards_per_node");
+  if (platform.has("devices_per_card"))
+    s.devices_per_card = platform.integer("devices_per_card");
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.trace = workload.text_or("trace", "");
   s.trace_format = workload.text("format");
@@ -393,6 +401,13 @@ RunInputs build_run(const Scenario& s)
                      "calibration is for device '" + in.calibration.device + "' but the platform uses '" +
                          in.device->name + "'");
 
+  if (s.devices_per_card) {
+    if (*s.devices_per_card > in.device->devices_per_card)
+      throw InputError(at, "platform.devices_per_card",
+                       "out of range (got " + std::to_string(*s.devices_per_card) + "); device '" + in.device->name +
+                           "' has " + std::to_string(in.device->devices_per_card) + " per card");
+    in.device->devices_per_card = static_cast<int>(*s.devices_per_card);
+  }
   in.platform = Platform::homogeneous(preset.name, static_cast<std::uint32_t>(s.nodes.value_or(preset.nodes)),
                                       static_cast<std::uint32_t>(s.cards_per_node.value_or(preset.cards_per_node)), in.device,
                                       s.sharing);

@@ -29,6 +29,7 @@ struct Scenario {
   std::string platform_preset;
   std::optional<long long> nodes;
   std::optional<long long> cards_per_node;
+  std::optional<long long> devices_per_card;
   SharingMode sharing = SharingMode::TIME_SLICE;
   // models
   std::string calibration;

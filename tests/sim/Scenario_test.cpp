@@ -71,6 +71,10 @@ TEST_CASE("overrides: --set and --policy", "[scenario]")
     CHECK(s.policy_params.integer("max_per_device") == 3);
     CHECK(s.nodes == 4);
     CHECK(build_run(s).platform.devices.size() == 48);
+    const auto one = load_scenario(DEFAULT_SCENARIO, {"platform.cards_per_node=1", "platform.devices_per_card=1"});
+    CHECK(build_run(one).platform.devices.size() == 1);
+    REQUIRE_THROWS_WITH(build_run(load_scenario(DEFAULT_SCENARIO, {"platform.devices_per_card=3"})),
+                        ContainsSubstring("platform.devices_per_card: out of range (got 3)"));
   }
   SECTION("--policy name:key=value")
   {
@@ -90,7 +94,7 @@ TEST_CASE("bad scenarios give located messages naming the valid values", "[scena
 {
   CHECK_THAT(load_error(BAD + "unknown-key.yaml"),
              ContainsSubstring("unknown-key.yaml:4:3: platform.sharng: unknown key; valid: preset, nodes, "
-                               "cards_per_node, sharing"));
+                               "cards_per_node, devices_per_card, sharing"));
   const auto policy = load_error(BAD + "unknown-policy.yaml");
   CHECK_THAT(policy, ContainsSubstring("unknown-policy.yaml:4:9: policy: unknown policy 'fifo'; valid: "));
   CHECK_THAT(policy, ContainsSubstring("exclusive-fcfs") && ContainsSubstring("first-fit"));
