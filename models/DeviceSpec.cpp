@@ -4,6 +4,11 @@
 
 namespace colocsim {
 
+namespace {
+constexpr SharingMode ALL_MODES[] = {SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE, SharingMode::CCS_2,
+                                     SharingMode::CCS_4, SharingMode::MPS};
+}
+
 std::string_view to_string(SharingMode m)
 {
   switch (m) {
@@ -11,15 +16,44 @@ std::string_view to_string(SharingMode m)
     return "exclusive";
   case SharingMode::TIME_SLICE:
     return "time-slice";
+  case SharingMode::CCS_2:
+    return "ccs-2";
+  case SharingMode::CCS_4:
+    return "ccs-4";
+  case SharingMode::MPS:
+    return "mps";
   }
   return "exclusive";
 }
 
-std::vector<std::string> sharing_mode_names() { return {"exclusive", "time-slice"}; }
+std::vector<std::string> sharing_mode_names()
+{
+  std::vector<std::string> names;
+  for (auto m : ALL_MODES)
+    names.emplace_back(to_string(m));
+  return names;
+}
+
+unsigned max_residents(SharingMode m)
+{
+  switch (m) {
+  case SharingMode::EXCLUSIVE:
+    return 1;
+  case SharingMode::TIME_SLICE:
+    return 0;
+  case SharingMode::CCS_2:
+    return 2;
+  case SharingMode::CCS_4:
+    return 4;
+  case SharingMode::MPS:
+    return 48;
+  }
+  return 1;
+}
 
 std::optional<SharingMode> parse_sharing_mode(std::string_view text)
 {
-  for (auto m : {SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE})
+  for (auto m : ALL_MODES)
     if (to_string(m) == text)
       return m;
   return std::nullopt;

@@ -9,11 +9,19 @@
 
 namespace colocsim {
 
-/// How a device is shared (DESIGN.md §1 Sharing modes).
-enum class SharingMode { EXCLUSIVE, TIME_SLICE };
+/// How a device is shared (DESIGN.md §1 Sharing modes; semantics in models/Interference.hpp).
+///  EXCLUSIVE   one job per device
+///  TIME_SLICE  several processes, kernels never overlap (Intel 1-CCS, NVIDIA default)
+///  CCS_2/CCS_4 Intel Max: static split of a tile's EUs into 2 / 4 compute command streamers, one process
+///              each, no borrowing of idle EUs; bandwidth, L2, HBM and power stay shared
+///  MPS         NVIDIA Multi-Process Service: kernels of up to 48 clients run concurrently on the SMs
+enum class SharingMode { EXCLUSIVE, TIME_SLICE, CCS_2, CCS_4, MPS };
 std::string_view to_string(SharingMode m);
 std::optional<SharingMode> parse_sharing_mode(std::string_view text);
 std::vector<std::string> sharing_mode_names();
+/// Most jobs a device in this mode can hold (reference §1.7 CR-CCS: one process per CCS; §4.3 NV-MPS:
+/// 48 clients per GPU on Volta+); 0 = no fixed limit (time-slice: memory decides).
+unsigned max_residents(SharingMode m);
 
 struct DeviceSpec {
   std::string name;        ///< catalog key, e.g. "max1550-aurora-tile"

@@ -5,7 +5,8 @@
 
 namespace colocsim {
 
-double TableInterference::factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others) const
+double TableInterference::factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+                                 SharingMode) const
 {
   double f = 1.0;
   for (const auto* o : others)
@@ -13,10 +14,43 @@ double TableInterference::factor(const ResourceSignature& job, std::span<const R
   return std::max(1.0, f);
 }
 
+double ContentionInterference::factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+                                     SharingMode mode) const
+{
+  if (others.empty() || mode == SharingMode::EXCLUSIVE || mode == SharingMode::TIME_SLICE)
+    return 1.0;
+  double bw = 1.0;
+  if (job.bw_util > 0) {
+    double sum_b = job.bw_util;
+    for (const auto* o : others)
+      sum_b += o->bw_util;
+    bw = std::max(1.0, sum_b);
+  }
+  return bw * (1.0 + residual_);
+}
+
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<const ResourceSignature* const> residents,
                       std::size_t i)
 {
-  if (mode == SharingMode::EXCLUSIVE || residents.size() <= 1)
+  const auto& job = *residents[i];
+  switch (mode) {
+  case SharingMode::EXCLUSIVE:
+    return 1.0;
+  case SharingMode::CCS_2:
+    return std::max(1.0, job.compute_share * 2.0);
+  case SharingMode::CCS_4:
+    return std::max(1.0, job.compute_share * 4.0);
+  case SharingMode::MPS: {
+    const double cap = 1.0; // active-thread percentage: not set per job yet
+    double demand = 0;
+    for (const auto* r : residents)
+      demand += r->duty_cycle * std::min(r->compute_share, cap);
+    return std::max({1.0, job.compute_share / cap, demand});
+  }
+  case SharingMode::TIME_SLICE:
+    break;
+  }
+  if (residents.size() <= 1)
     return 1.0;
   double sum_d = 0;
   for (const auto* r : residents)
@@ -37,7 +71,7 @@ void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const Interf
     for (std::size_t k = 0; k < residents.size(); ++k)
       if (k != i)
         others.push_back(residents[k]);
-    out[i] = sharing_factor(mode, ts, residents, i) * model.factor(*residents[i], others);
+    out[i] = sharing_factor(mode, ts, residents, i) * model.factor(*residents[i], others, mode);
   }
 }
 

@@ -16,6 +16,20 @@
 //   the expected wait of j's GPU bursts behind other contexts' bursts (θ = 1: a burst that collides waits a
 //   whole burst); ε is the context-switch overhead (reference §6.2: "placeholder 0–2 %").
 //
+// ccs-2 / ccs-4 (Intel Max; reference §1.7 CR-CCS/OPT-ADV, §6.2, §6.3): each job owns 1/k of the tile's
+// EUs, statically, and idle EUs are not borrowed:
+//
+//   sharing_factor_j = max(1, c_j · k)          (c_j: the job's compute_share; independent of co-runners)
+//
+// mps (NVIDIA; reference §4.3): kernels of different clients run concurrently on the SMs. With an
+// active-thread cap p_j (1 when not set) and time-averaged SM demand d_i · min(c_i, p_i):
+//
+//   sharing_factor_j = max(1, c_j / p_j, Σ_i d_i · min(c_i, p_i))
+//
+//   A job alone is slowed only by its cap; co-runners slow everyone once their summed demand exceeds the
+//   device (light kernels share well, saturating ones degrade to time-slicing: "MPS effective when kernels
+//   are light", ITU collocation talk, reference seeds).
+//
 // exclusive: one job per device, factor 1.
 #include "models/DeviceSpec.hpp"
 #include "models/ResourceSignature.hpp"
@@ -34,19 +48,23 @@ struct TimeSliceParams {
   Sourced switch_overhead; ///< ε
 };
 
-/// Contention factor of job j given the other residents of its device (>= 1).
+/// Contention factor of job j given the other residents of its device and the device's mode (>= 1).
 class InterferenceModel {
 public:
   virtual ~InterferenceModel() = default;
   virtual std::string_view name() const = 0;
-  virtual double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others) const = 0;
+  virtual double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+                        SharingMode mode) const = 0;
 };
 
 /// `none`: co-runners do not interfere beyond the sharing mode (factor 1).
 class NoInterference final : public InterferenceModel {
 public:
   std::string_view name() const override { return "none"; }
-  double factor(const ResourceSignature&, std::span<const ResourceSignature* const>) const override { return 1.0; }
+  double factor(const ResourceSignature&, std::span<const ResourceSignature* const>, SharingMode) const override
+  {
+    return 1.0;
+  }
 };
 
 /// `table`: measured or estimated pairwise slowdowns by class. T[row][col] is the factor of a row-class
@@ -57,13 +75,36 @@ public:
   using Table = std::array<std::array<double, JOB_CLASS_COUNT>, JOB_CLASS_COUNT>;
   TableInterference(Table table, std::string source) : table_(table), source_(std::move(source)) {}
   std::string_view name() const override { return "table"; }
-  double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others) const override;
+  double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+                SharingMode mode) const override;
   double pair(JobClass row, JobClass col) const { return table_[static_cast<int>(row)][static_cast<int>(col)]; }
   const std::string& source() const { return source_; }
 
 private:
   Table table_;
   std::string source_;
+};
+
+/// `contention`: a roofline-style model of the resources that stay shared when kernels of several jobs run
+/// at the same time (reference §6.3): memory bandwidth is shared in proportion to demand once the summed
+/// demand exceeds the device, times a residual for the rest (L2, TLB, power management):
+///
+///   factor_j = max(1, Σ_i b_i) · (1 + ρ)   for a job with b_j > 0 sharing with running kernels
+///   factor_j = 1 + ρ                        for a job that uses no bandwidth
+///
+/// with b_i the jobs' bandwidth utilisation alone. Kernels never overlap under time-slice (the sharing
+/// factor already accounts for the wait), so there the factor is 1; alone it is 1.
+class ContentionInterference final : public InterferenceModel {
+public:
+  /// ρ = 0.03: reference §6.3 "ε ≈ 0.01–0.05 residual (fit)", the midpoint [estimate].
+  static constexpr double DEFAULT_RESIDUAL = 0.03;
+  explicit ContentionInterference(double residual = DEFAULT_RESIDUAL) : residual_(residual) {}
+  std::string_view name() const override { return "contention"; }
+  double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+                SharingMode mode) const override;
+
+private:
+  double residual_;
 };
 
 /// Sharing factor of resident i (see the header comment). residents holds every job on the device.

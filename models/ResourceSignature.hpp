@@ -25,6 +25,10 @@ struct ResourceSignature {
   double bw_util        = 0.0; ///< time-averaged fraction of device memory bandwidth used alone, [0, 1]
   double mem_bytes      = 0.0; ///< real device-memory footprint (what decides out-of-memory)
   double freq_sensitive = 1.0; ///< beta: fraction of runtime that scales with 1/f, [0, 1]
+  /// c: fraction of the device's compute units (EUs / SMs) the job keeps busy while its kernels run
+  /// (occupancy × issue efficiency, reference §6.3), (0, 1]. Decides the static-partition factor of
+  /// ccs-2/ccs-4 and the SM sharing of mps. 1 = saturating (the conservative default).
+  double compute_share = 1.0;
 };
 
 } // namespace colocsim

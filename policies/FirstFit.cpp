@@ -39,7 +39,8 @@ void FirstFit::init(const ClusterView& view)
   mem_free_.resize(n);
   for (DeviceIndex d = 0; d < n; ++d) {
     const auto dv = view.device(d);
-    capacity_[d] = dv.mode == SharingMode::EXCLUSIVE ? 1 : max_per_device_;
+    const unsigned limit = max_residents(dv.mode); // 0: the mode sets no limit
+    capacity_[d] = limit == 0 ? max_per_device_ : std::min<std::uint32_t>(max_per_device_, limit);
     mem_free_[d] = dv.memory_bytes;
     max_memory_ = std::max(max_memory_, dv.memory_bytes);
     slots_[d] = dv.residents;

@@ -396,9 +396,11 @@ void Simulation::apply(const Decision& decision)
             if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
                 d.devices.begin() + static_cast<long>(i))
               fail("device " + std::to_string(dev) + " is listed twice");
-            if (setup_.platform->devices[dev].mode == SharingMode::EXCLUSIVE && !devices_[dev].residents.empty())
-              fail("device " + std::to_string(dev) + " is in exclusive mode and already runs job " +
-                   std::to_string(devices_[dev].residents.front()));
+            const auto mode = setup_.platform->devices[dev].mode;
+            const unsigned limit = max_residents(mode);
+            if (limit != 0 && devices_[dev].residents.size() >= limit)
+              fail("device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) + " mode and already runs " +
+                   std::to_string(devices_[dev].residents.size()) + " job(s), its limit");
           }
           start_job(d.job, d.devices);
         } else if constexpr (std::is_same_v<T, Reject>) {

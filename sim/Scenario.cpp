@@ -31,8 +31,9 @@ const std::vector<ParamSpec>& top_specs()
       {.name = "interference",
        .type = ParamType::CHOICE,
        .default_text = "table",
-       .help = "interference model: none (sharing mode only) or table (the calibration's pairwise table)",
-       .choices = {"none", "table"}},
+       .help = "interference model: none (sharing mode only), table (the calibration's pairwise table) or "
+               "contention (bandwidth sharing + residual, reference §6.3)",
+       .choices = {"none", "table", "contention"}},
   };
   return specs;
 }
@@ -418,6 +419,8 @@ RunInputs build_run(const Scenario& s)
 
   if (s.interference == "table")
     in.interference = std::make_unique<TableInterference>(make_table_interference(in.calibration));
+  else if (s.interference == "contention")
+    in.interference = std::make_unique<ContentionInterference>();
   else
     in.interference = std::make_unique<NoInterference>();
 

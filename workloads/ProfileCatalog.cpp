@@ -19,7 +19,8 @@ namespace {
 const std::vector<std::string>& profile_keys()
 {
   static const std::vector<std::string> keys{"description", "class",   "duty_cycle", "vec_util",
-                                             "xmx_util",    "bw_util", "mem",        "freq_sensitive"};
+                                             "xmx_util",    "bw_util", "mem",        "freq_sensitive",
+                                             "compute_share"};
   return keys;
 }
 
@@ -49,6 +50,7 @@ struct NumberKey {
   double max;
   const char* expected;
   double ResourceSignature::*field;
+  bool required = true; ///< optional keys keep the ResourceSignature default
 };
 
 const NumberKey NUMBER_KEYS[] = {
@@ -60,6 +62,8 @@ const NumberKey NUMBER_KEYS[] = {
      &ResourceSignature::mem_bytes},
     {"freq_sensitive", Unit::NONE, 0.0, false, 1.0, "a fraction in [0, 1]",
      &ResourceSignature::freq_sensitive},
+    {"compute_share", Unit::NONE, 0.0, true, 1.0, "a fraction in (0, 1]", &ResourceSignature::compute_share,
+     false},
 };
 
 std::optional<Profile> read_profile(const std::string& name, const YAML::Node& node, const std::string& file,
@@ -91,7 +95,7 @@ std::optional<Profile> read_profile(const std::string& name, const YAML::Node& n
   }
 
   for (const auto& k : NUMBER_KEYS) {
-    auto s = read_sourced(node, k.key, k.unit, file, path, sink, true);
+    auto s = read_sourced(node, k.key, k.unit, file, path, sink, k.required);
     if (!s) continue;
     const bool low = k.min_exclusive ? s->value <= k.min : s->value < k.min;
     if (low || s->value > k.max) {

@@ -73,7 +73,8 @@ TEST_CASE("Aurora Max 1550 tile matches the reference", "[device]")
   CHECK_THAT(d.freq_min_hz.source, ContainsSubstring("NOT FOUND"));
   CHECK_THAT(d.card_tdp_w.value, WithinRel(600.0, 1e-12));
   CHECK(d.card_tdp_w.evidence == Evidence::VENDOR_SPEC);
-  CHECK(d.sharing_modes == std::vector<SharingMode>{SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE});
+  CHECK(d.sharing_modes == std::vector<SharingMode>{SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE,
+                                                    SharingMode::CCS_2, SharingMode::CCS_4});
 
   // Derived peak, reference §1.3: 448 EUs / 8 EUs per Xe-core = 56 Xe-cores;
   // FP32 = 56 × 256 flop/clk × 1.5e9 Hz = 21.504e12 flop/s ("21.5 TF", measured 21 TF).
@@ -112,9 +113,9 @@ TEST_CASE("malformed device files name the place and the rule", "[device]")
         "dev.yaml:1:1: vendor: missing required key; expected a string");
   CHECK_THAT(error_of(replace(VALID, "colocsim-device/1", "colocsim-device/2")),
              ContainsSubstring("dev.yaml:1:9: format: expected 'colocsim-device/1'"));
-  CHECK_THAT(error_of(replace(VALID, "time-slice]", "mps]")),
-             ContainsSubstring("dev.yaml:13:28: sharing_modes: unknown sharing mode 'mps'; valid: exclusive, "
-                               "time-slice"));
+  CHECK_THAT(error_of(replace(VALID, "time-slice]", "mig-7g]")),
+             ContainsSubstring("dev.yaml:13:28: sharing_modes: unknown sharing mode 'mig-7g'; valid: exclusive, "
+                               "time-slice, ccs-2, ccs-4, mps"));
   CHECK_THAT(error_of(replace(VALID, "devices_per_card: 2", "devices_per_card: 0")),
              ContainsSubstring("dev.yaml:5:19: devices_per_card: expected an integer in [1, 64] (got '0')"));
   CHECK_THAT(error_of(replace(VALID, "tag: estimate, ", "")),

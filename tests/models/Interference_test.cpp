@@ -100,7 +100,7 @@ TEST_CASE("exclusive and lone jobs are not slowed", "[interference]")
   // The table model alone has nothing to add without co-runners.
   const TableInterference table(default_table(), "test");
   const auto solo = job(JobClass::MS, 1.0);
-  CHECK(table.factor(solo, {}) == 1.0);
+  CHECK(table.factor(solo, {}, SharingMode::TIME_SLICE) == 1.0);
 }
 
 TEST_CASE("table: pairs and the additive rule for 3+ co-runners", "[interference]")
@@ -116,14 +116,14 @@ TEST_CASE("table: pairs and the additive rule for 3+ co-runners", "[interference
   const auto m = job(JobClass::M, 1.0), c = job(JobClass::C, 1.0), ms = job(JobClass::MS, 1.0),
              l = job(JobClass::L, 1.0);
   const std::vector<const ResourceSignature*> one{&ms};
-  CHECK_THAT(table.factor(m, one), WithinAbs(1.2, 1e-12));
+  CHECK_THAT(table.factor(m, one, SharingMode::TIME_SLICE), WithinAbs(1.2, 1e-12));
   // M next to C, MS and L: 1 + (1.05 − 1) + (1.2 − 1) + (1.05 − 1) = 1.30
   const std::vector<const ResourceSignature*> three{&c, &ms, &l};
-  CHECK_THAT(table.factor(m, three), WithinAbs(1.30, 1e-12));
+  CHECK_THAT(table.factor(m, three, SharingMode::TIME_SLICE), WithinAbs(1.30, 1e-12));
   // MS next to two other MS jobs: 1 + 0.8 + 0.8 = 2.6
   const std::vector<const ResourceSignature*> two_ms{&ms, &ms};
-  CHECK_THAT(table.factor(ms, two_ms), WithinAbs(2.6, 1e-12));
-  CHECK(NoInterference{}.factor(m, three) == 1.0);
+  CHECK_THAT(table.factor(ms, two_ms, SharingMode::CCS_2), WithinAbs(2.6, 1e-12));
+  CHECK(NoInterference{}.factor(m, three, SharingMode::MPS) == 1.0);
 }
 
 TEST_CASE("slowdown = sharing factor × table factor", "[interference]")
@@ -148,4 +148,110 @@ TEST_CASE("sharing_factor addresses one resident", "[interference]")
   // Σd = 1.1; 1 + 0.2·0.9 = 1.18 → 1.18 · 1.01 = 1.1918 for both (d_j·Σ_{i≠j} d_i is symmetric for pairs)
   CHECK_THAT(sharing_factor(SharingMode::TIME_SLICE, ts(), r, 0), WithinAbs(1.1918, 1e-12));
   CHECK_THAT(sharing_factor(SharingMode::TIME_SLICE, ts(), r, 1), WithinAbs(1.1918, 1e-12));
+}
+
+// ---- ccs-2 / ccs-4, mps and the contention model (models/Interference.hpp) ----
+
+namespace {
+ResourceSignature sig(double duty, double share, double bw = 0.0)
+{
+  ResourceSignature s;
+  s.duty_cycle = duty;
+  s.compute_share = share;
+  s.bw_util = bw;
+  return s;
+}
+} // namespace
+
+TEST_CASE("ccs-4: a compute-saturating job runs 4x slower whatever its neighbour", "[interference][ccs]")
+{
+  // Static split: each process owns 1/4 of the EUs, no borrowing: factor = max(1, c·4) = 4 for c = 1.
+  const NoInterference none;
+  const TimeSliceParams ts{};
+  const auto saturating = sig(1.0, 1.0);
+  for (const auto& neighbour : {sig(1.0, 1.0), sig(0.1, 0.05), sig(0.5, 0.25)}) {
+    const std::vector<const ResourceSignature*> residents{&saturating, &neighbour};
+    std::vector<double> out(2);
+    compute_slowdowns(SharingMode::CCS_4, ts, none, residents, out);
+    CHECK_THAT(out[0], WithinAbs(4.0, 1e-12));
+  }
+  // ...and even alone on its partition: the split is static.
+  const std::vector<const ResourceSignature*> alone{&saturating};
+  std::vector<double> one(1);
+  compute_slowdowns(SharingMode::CCS_4, ts, none, alone, one);
+  CHECK_THAT(one[0], WithinAbs(4.0, 1e-12));
+}
+
+TEST_CASE("ccs-4: a job needing at most a quarter of the EUs is not slowed", "[interference][ccs]")
+{
+  const NoInterference none;
+  const auto small = sig(1.0, 0.25), smaller = sig(1.0, 0.1), big = sig(1.0, 1.0);
+  const std::vector<const ResourceSignature*> residents{&small, &smaller, &big, &big};
+  std::vector<double> out(4);
+  compute_slowdowns(SharingMode::CCS_4, TimeSliceParams{}, none, residents, out);
+  CHECK_THAT(out[0], WithinAbs(1.0, 1e-12)); // 0.25 · 4 = 1
+  CHECK_THAT(out[1], WithinAbs(1.0, 1e-12)); // 0.1 · 4 = 0.4 → 1
+  CHECK_THAT(out[2], WithinAbs(4.0, 1e-12));
+  // ccs-2 halves: c = 0.75 → 1.5
+  const auto three_quarters = sig(1.0, 0.75);
+  const std::vector<const ResourceSignature*> two{&three_quarters, &small};
+  std::vector<double> out2(2);
+  compute_slowdowns(SharingMode::CCS_2, TimeSliceParams{}, none, two, out2);
+  CHECK_THAT(out2[0], WithinAbs(1.5, 1e-12));
+  CHECK_THAT(out2[1], WithinAbs(1.0, 1e-12));
+}
+
+TEST_CASE("contention: two bandwidth-saturating jobs share the bandwidth", "[interference][contention]")
+{
+  // b = 1 each: Σb = 2 → both slowed 2× (× the residual 1.03) once their kernels overlap (ccs, mps).
+  const ContentionInterference model;
+  const auto stream = sig(1.0, 0.25, 1.0);
+  const std::vector<const ResourceSignature*> residents{&stream, &stream};
+  std::vector<double> out(2);
+  compute_slowdowns(SharingMode::CCS_2, TimeSliceParams{}, model, residents, out);
+  CHECK_THAT(out[0], WithinAbs(2.0 * 1.03, 1e-12));
+  CHECK_THAT(out[1], WithinAbs(2.0 * 1.03, 1e-12));
+  // Light demands that fit together: only the residual (0.3 + 0.4 = 0.7 < 1).
+  const auto a = sig(1.0, 0.25, 0.3), b = sig(1.0, 0.25, 0.4), none_bw = sig(1.0, 0.25, 0.0);
+  const std::vector<const ResourceSignature*> light{&a, &b, &none_bw};
+  std::vector<double> out3(3);
+  compute_slowdowns(SharingMode::CCS_4, TimeSliceParams{}, model, light, out3);
+  CHECK_THAT(out3[0], WithinAbs(1.03, 1e-12));
+  CHECK_THAT(out3[2], WithinAbs(1.03, 1e-12));
+  // Under time-slice kernels never overlap: no bandwidth contention term.
+  const std::vector<const ResourceSignature*> ts_pair{&stream, &stream};
+  CHECK(model.factor(stream, std::vector<const ResourceSignature*>{&stream}, SharingMode::TIME_SLICE) == 1.0);
+}
+
+TEST_CASE("mps: light kernels share the SMs, saturating ones degrade to time-slicing", "[interference][mps]")
+{
+  const NoInterference none;
+  // Two light jobs: demand 1·0.3 + 1·0.3 = 0.6 < 1 → factor 1 (time-slice would give max(2, 1+1) = 2).
+  const auto light = sig(1.0, 0.3);
+  const std::vector<const ResourceSignature*> pair{&light, &light};
+  std::vector<double> out(2);
+  compute_slowdowns(SharingMode::MPS, TimeSliceParams{}, none, pair, out);
+  CHECK_THAT(out[0], WithinAbs(1.0, 1e-12));
+  // Two saturating jobs: demand 2 → factor 2.
+  const auto heavy = sig(1.0, 1.0);
+  const std::vector<const ResourceSignature*> heavy_pair{&heavy, &heavy};
+  compute_slowdowns(SharingMode::MPS, TimeSliceParams{}, none, heavy_pair, out);
+  CHECK_THAT(out[0], WithinAbs(2.0, 1e-12));
+  // Duty cycles enter the demand: 0.5·1 + 0.5·1 + 0.5·1 = 1.5.
+  const auto half = sig(0.5, 1.0);
+  const std::vector<const ResourceSignature*> three{&half, &half, &half};
+  std::vector<double> out3(3);
+  compute_slowdowns(SharingMode::MPS, TimeSliceParams{}, none, three, out3);
+  CHECK_THAT(out3[1], WithinAbs(1.5, 1e-12));
+}
+
+TEST_CASE("mode limits: one process per CCS, 48 MPS clients", "[interference][modes]")
+{
+  CHECK(max_residents(SharingMode::EXCLUSIVE) == 1);
+  CHECK(max_residents(SharingMode::CCS_2) == 2);
+  CHECK(max_residents(SharingMode::CCS_4) == 4);
+  CHECK(max_residents(SharingMode::MPS) == 48);
+  CHECK(max_residents(SharingMode::TIME_SLICE) == 0);
+  CHECK(parse_sharing_mode("ccs-4") == SharingMode::CCS_4);
+  CHECK(!parse_sharing_mode("ccs-3"));
 }

@@ -227,3 +227,43 @@ TEST_CASE("placing a second job on an exclusive device is refused", "[engine]")
   CHECK(totals.completed == 2);
   CHECK_THAT(totals.t_end_s, WithinAbs(100.0, 1e-6));
 }
+
+TEST_CASE("ccs-4 through the engine: the static split slows only the saturating job", "[engine][ccs]")
+{
+  // One tile in ccs-4, interference none. full (c = 1): max(1, 1·4) = 4 → 100 s of work ends at 400 s.
+  // small (c = 0.25): max(1, 0.25·4) = 1 → ends at 100 s, whatever runs next to it.
+  const auto o = run_fixture("ccs.csv", {"platform.sharing=ccs-4", "interference=none"});
+  CHECK_THAT(o.jobs.at("full").end_s, WithinAbs(400.0, 1e-6));
+  CHECK_THAT(o.jobs.at("small").end_s, WithinAbs(100.0, 1e-6));
+  CHECK(o.jobs.at("full").devices == o.jobs.at("small").devices);
+}
+
+namespace {
+/// Puts every submitted job on device 0.
+class AllOnDeviceZero final : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e))
+        out.push_back(Place{s->job, {0}});
+    return out;
+  }
+};
+} // namespace
+
+TEST_CASE("the engine refuses a 49th MPS client on one GPU", "[engine][mps]")
+{
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=many.csv", "platform.sharing=mps"}));
+  in.policy = std::make_unique<AllOnDeviceZero>();
+  in.scenario.policy = "all-on-zero";
+  RunObserver none;
+  REQUIRE_THROWS_WITH(run_simulation(in.setup(), none),
+                      ContainsSubstring("place job 48 on devices [0]") &&
+                          ContainsSubstring("mps mode and already runs 48 job(s), its limit"));
+  // first-fit respects the limit: 48 on tile 0 (max_per_device 48), the 49th on tile 1.
+  const auto o = run_fixture("many.csv", {"platform.sharing=mps", "policy.params.max_per_device=48"});
+  CHECK(o.totals.completed == 49);
+  CHECK(o.jobs.at("m49").devices == std::vector<DeviceIndex>{1});
+}

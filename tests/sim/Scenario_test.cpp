@@ -103,7 +103,7 @@ TEST_CASE("bad scenarios give located messages naming the valid values", "[scena
                                "integer in [1, 1e+06]"));
   CHECK_THAT(load_error(BAD + "bad-choice.yaml"),
              ContainsSubstring("bad-choice.yaml:3:12: platform.sharing: unknown value (got 'mig'); valid: "
-                               "exclusive, time-slice"));
+                               "exclusive, time-slice, ccs-2, ccs-4, mps"));
   const auto params = load_error(BAD + "bad-policy-param.yaml");
   CHECK_THAT(params, ContainsSubstring("bad-policy-param.yaml:7:21: policy.params.max_per_device: out of range "
                                        "(got '100')"));
@@ -117,7 +117,7 @@ TEST_CASE("bad scenarios give located messages naming the valid values", "[scena
   const auto several = load_error(BAD + "several.yaml");
   CHECK_THAT(several, ContainsSubstring("several.yaml:2:7: seed: out of range (got '-3')"));
   CHECK_THAT(several, ContainsSubstring("several.yaml:3:15: interference: unknown value (got 'fancy'); valid: "
-                                        "none, table"));
+                                        "none, table, contention"));
   CHECK_THAT(several, ContainsSubstring("several.yaml:8:8: power.pue: out of range (got '0.5')"));
 }
 
