@@ -33,6 +33,7 @@ struct DeviceView {
   double memory_bytes = 0;   ///< capacity
   std::uint32_t residents = 0; ///< jobs currently placed on it
   double power_w = 0;        ///< current power draw
+  double freq_hz = 0;        ///< effective frequency (the policy's setting, lowered by the card power cap)
 };
 
 /// What the active models (sharing mode, interference, power) predict if a job were placed now.
@@ -97,7 +98,13 @@ struct Reject {
 struct WakeAt {
   double at_s;
 };
-using Decision = std::variant<Place, Reject, WakeAt>;
+/// DVFS: run the device at this frequency (within its [freq_min, freq_max]) from now on. The card power
+/// cap may still lower the effective frequency.
+struct SetFrequency {
+  DeviceIndex device;
+  double freq_hz;
+};
+using Decision = std::variant<Place, Reject, WakeAt, SetFrequency>;
 
 std::string describe(const Decision& d); ///< for error messages: "place job 3 on devices [1, 2]"
 

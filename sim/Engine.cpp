@@ -51,6 +51,8 @@ struct DeviceState {
   double sum_rate = 0;                  ///< Σ residents' rates, read by the NONLINEAR callback
   double power_w = 0;
   double mem_used_bytes = 0;            ///< real footprints of the residents
+  double freq_set_hz = 0;               ///< the policy's frequency (default: the device's default)
+  double freq_hz = 0;                   ///< effective: freq_set_hz lowered by the card power cap
   double last_t = 0;                    ///< energy integrated up to here (sim time)
   double energy_j = 0;
   double busy_s = 0;
@@ -62,7 +64,7 @@ struct JobState {
   const ResourceSignature* sig = nullptr;
   JobStatus status = JobStatus::WAITING;
   std::vector<DeviceIndex> devices;
-  std::vector<double> device_rate;     ///< freq-factor / slowdown on each device
+  std::vector<double> device_rate;     ///< 1 / (slowdown · time factor of the device's frequency), per device
   std::vector<sg4::ExecPtr> execs;     ///< filled by the job actor when it starts
   double rate = 0;                     ///< effective rate: the slowest device's
   double first_start = -1, attempt_start = -1, end = -1;
@@ -97,7 +99,8 @@ public:
                       pd.mode,
                       pd.spec->memory_bytes.value,
                       static_cast<std::uint32_t>(ds.residents.size()),
-                      ds.power_w};
+                      ds.power_w,
+                      ds.freq_hz};
   }
   const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
@@ -125,6 +128,20 @@ private:
   void touch(DeviceIndex d);
   void recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty);
   void refresh_power(DeviceIndex d);
+  void settle(std::vector<DeviceIndex>& dirty);
+  void enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& dirty);
+  double freq_ratio(DeviceIndex d) const
+  {
+    return devices_[d].freq_hz / setup_.platform->devices[d].spec->freq_max_hz.value;
+  }
+  /// t(f)/t(f_ref) = β·f_ref/f + 1 − β (DESIGN.md §1 DVFS); f_ref is the default frequency, at which trace
+  /// durations are taken.
+  double time_factor(const ResourceSignature& sig, DeviceIndex d) const
+  {
+    const double f_ref = setup_.platform->devices[d].spec->freq_default_hz.value;
+    return sig.freq_sensitive * f_ref / devices_[d].freq_hz + 1.0 - sig.freq_sensitive;
+  }
+  void load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const;
   void emit_timepoint();
   void progress(bool force);
 
@@ -136,7 +153,7 @@ private:
   bool reader_done_ = false;
   double origin_ = 0;       ///< trace time of sim time 0 (first submit)
   double clock_base_ = 0;   ///< SimGrid clock at the start of this run
-  double freq_ratio_ = 1;   ///< f_default / f_max (power), same for every device until DVFS
+  std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
   double total_device_power_w_ = 0;
   std::uint32_t busy_devices_ = 0;
   std::uint32_t running_ = 0;
@@ -169,14 +186,14 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     sigs.push_back(js.sig);
     slow.resize(sigs.size());
     compute_slowdowns(pd.mode, setup_.time_slice, *setup_.interference, sigs, slow);
-    p.job_slowdown = std::max(p.job_slowdown, slow.back());
+    p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
     loads.clear();
     for (std::size_t i = 0; i < sigs.size(); ++i) {
       if (i + 1 < sigs.size())
         p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
       loads.push_back(PowerLoad{sigs[i], 1.0 / slow[i]});
     }
-    p.added_power_w += device_power(setup_.power, loads, freq_ratio_).total_w - ds.power_w;
+    p.added_power_w += device_power(setup_.power, loads, freq_ratio(d)).total_w - ds.power_w;
     if (ds.mem_used_bytes + js.sig->mem_bytes > pd.spec->memory_bytes.value)
       p.fits_memory = false;
   }
@@ -199,11 +216,15 @@ void Simulation::build_platform()
     devices_[d].host = host;
   }
   zone->seal();
-  const auto& spec = *platform.device_spec;
-  freq_ratio_ = spec.freq_default_hz.value / spec.freq_max_hz.value;
-  for (auto& ds : devices_) {
-    ds.power_w = device_power(setup_.power, {}, freq_ratio_).total_w;
+  for (DeviceIndex d = 0; d < devices_.size(); ++d) {
+    auto& ds = devices_[d];
+    ds.freq_set_hz = ds.freq_hz = platform.devices[d].spec->freq_default_hz.value;
+    ds.power_w = device_power(setup_.power, {}, freq_ratio(d)).total_w;
     total_device_power_w_ += ds.power_w;
+    const auto card = platform.devices[d].card;
+    if (card >= cards_.size())
+      cards_.resize(card + 1);
+    cards_[card].push_back(d);
   }
   totals_.device_count = static_cast<double>(devices_.size());
 }
@@ -411,6 +432,25 @@ void Simulation::apply(const Decision& decision)
           --waiting_;
           ++totals_.rejected;
           record_end(d.job);
+        } else if constexpr (std::is_same_v<T, SetFrequency>) {
+          if (d.device >= devices_.size())
+            fail("device " + std::to_string(d.device) + " does not exist");
+          const auto& spec = *setup_.platform->devices[d.device].spec;
+          if (!(d.freq_hz >= spec.freq_min_hz.value && d.freq_hz <= spec.freq_max_hz.value))
+            fail("frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) + ", " +
+                 std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
+          auto& ds = devices_[d.device];
+          if (d.freq_hz == ds.freq_set_hz)
+            return;
+          touch(d.device);
+          ds.freq_set_hz = d.freq_hz;
+          std::vector<DeviceIndex> dirty;
+          if (ds.freq_hz != d.freq_hz) {
+            ds.freq_hz = d.freq_hz; // the card cap, re-checked in settle(), may lower it again
+            recompute_device(d.device, dirty);
+          }
+          dirty.push_back(d.device);
+          settle(dirty);
         } else {
           const double at = d.at_s - origin_;
           if (!(at >= sim_now() - time_slack(sim_now())))
@@ -454,10 +494,7 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   }
   for (auto d : devs)
     recompute_device(d, dirty);
-  std::sort(dirty.begin(), dirty.end());
-  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-  for (auto d : dirty)
-    refresh_power(d);
+  settle(dirty);
   sg4::Actor::create("job", devices_[devs.front()].host, [this, j] { job_actor(j); });
 }
 
@@ -518,10 +555,7 @@ void Simulation::remove_job(JobIndex j)
   js.rate = 0;
   for (auto d : js.devices)
     recompute_device(d, dirty);
-  std::sort(dirty.begin(), dirty.end());
-  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-  for (auto d : dirty)
-    refresh_power(d);
+  settle(dirty);
 }
 
 void Simulation::touch(DeviceIndex d)
@@ -555,7 +589,7 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   compute_slowdowns(setup_.platform->devices[d].mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_);
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
-    js.device_rate[ds.slot[i]] = 1.0 / slowdowns_[i];
+    js.device_rate[ds.slot[i]] = 1.0 / (slowdowns_[i] * time_factor(*js.sig, d));
     const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end());
     if (rate == js.rate)
       continue;
@@ -575,20 +609,96 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   }
 }
 
+void Simulation::load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const
+{
+  // A job's activity on this device relative to running alone at the device's current frequency: its
+  // progress rate with this device's frequency factor taken out (a gang job slowed by another device is
+  // less active here too).
+  loads.clear();
+  for (auto r : devices_[d].residents)
+    loads.push_back(PowerLoad{jobs_[r].sig, jobs_[r].rate * time_factor(*jobs_[r].sig, d)});
+}
+
 void Simulation::refresh_power(DeviceIndex d)
 {
   auto& ds = devices_[d];
-  loads_.clear();
+  load_of(d, loads_);
   double sum_rate = 0;
-  for (auto r : ds.residents) {
-    loads_.push_back(PowerLoad{jobs_[r].sig, jobs_[r].rate});
+  for (auto r : ds.residents)
     sum_rate += jobs_[r].rate;
-  }
   ds.sum_rate = sum_rate;
   const double old = ds.power_w;
-  ds.power_w = device_power(setup_.power, loads_, freq_ratio_).total_w;
-  attribute_power(setup_.power, loads_, freq_ratio_, ds.share_w);
+  ds.power_w = device_power(setup_.power, loads_, freq_ratio(d)).total_w;
+  attribute_power(setup_.power, loads_, freq_ratio(d), ds.share_w);
   total_device_power_w_ += ds.power_w - old;
+}
+
+void Simulation::settle(std::vector<DeviceIndex>& dirty)
+{
+  std::sort(dirty.begin(), dirty.end());
+  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+  for (auto d : dirty)
+    refresh_power(d);
+  // Card power caps: one pass over the cards touched. A cap change that alters a gang job's rate changes
+  // the power of its devices on other cards too; their cap is re-checked at their next event.
+  std::vector<std::uint32_t> cards;
+  for (auto d : dirty)
+    cards.push_back(setup_.platform->devices[d].card);
+  std::sort(cards.begin(), cards.end());
+  cards.erase(std::unique(cards.begin(), cards.end()), cards.end());
+  std::vector<DeviceIndex> more;
+  for (auto c : cards)
+    enforce_card_cap(c, more);
+  std::sort(more.begin(), more.end());
+  more.erase(std::unique(more.begin(), more.end()), more.end());
+  for (auto d : more)
+    refresh_power(d);
+}
+
+void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& dirty)
+{
+  const auto& devs = cards_[card];
+  const auto& spec = *setup_.platform->devices[devs.front()].spec;
+  const double cap_w = spec.card_tdp_w.value;
+  // Card power if every device ran at min(its setting, f): monotone in f, since frequency enters only
+  // through (f/f_max)^γ (activities are relative to running alone at the current frequency).
+  std::vector<std::vector<PowerLoad>> loads(devs.size());
+  double f_hi = 0;
+  for (std::size_t i = 0; i < devs.size(); ++i) {
+    load_of(devs[i], loads[i]);
+    f_hi = std::max(f_hi, devices_[devs[i]].freq_set_hz);
+  }
+  auto card_power = [&](double f) {
+    double p = 0;
+    for (std::size_t i = 0; i < devs.size(); ++i) {
+      const auto& pd = setup_.platform->devices[devs[i]];
+      p += device_power(setup_.power, loads[i], std::min(devices_[devs[i]].freq_set_hz, f) / pd.spec->freq_max_hz.value)
+               .total_w;
+    }
+    return p;
+  };
+  double f_cap = f_hi;
+  if (card_power(f_hi) > cap_w) {
+    // Throttle (reference §6.4: "exceeding it throttles the frequency"): the highest f that fits the cap,
+    // never below the device minimum.
+    double lo = spec.freq_min_hz.value, hi = f_hi;
+    if (card_power(lo) > cap_w)
+      hi = lo;
+    for (int it = 0; it < 60 && hi - lo > 1e-6 * hi; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (card_power(mid) > cap_w ? hi : lo) = mid;
+    }
+    f_cap = lo;
+  }
+  for (auto d : devs) {
+    auto& ds = devices_[d];
+    const double eff = std::min(ds.freq_set_hz, f_cap);
+    if (eff == ds.freq_hz)
+      continue;
+    touch(d);
+    ds.freq_hz = eff;
+    recompute_device(d, dirty); // the residents' time factors changed
+  }
 }
 
 void Simulation::record_end(JobIndex j)

@@ -11,6 +11,7 @@
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -266,4 +267,73 @@ TEST_CASE("the engine refuses a 49th MPS client on one GPU", "[engine][mps]")
   const auto o = run_fixture("many.csv", {"platform.sharing=mps", "policy.params.max_per_device=48"});
   CHECK(o.totals.completed == 49);
   CHECK(o.jobs.at("m49").devices == std::vector<DeviceIndex>{1});
+}
+
+namespace {
+/// DVFS test policy: sets every device to `freq_hz` at the first call, then places job k on device k.
+class SlowClock final : public Policy {
+public:
+  explicit SlowClock(double freq_hz) : freq_hz_(freq_hz) {}
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    if (!set_) {
+      for (DeviceIndex d = 0; d < view.device_count(); ++d)
+        out.push_back(SetFrequency{d, freq_hz_});
+      set_ = true;
+    }
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e))
+        out.push_back(Place{s->job, {static_cast<DeviceIndex>(s->job)}});
+    return out;
+  }
+
+private:
+  double freq_hz_;
+  bool set_ = false;
+};
+} // namespace
+
+TEST_CASE("DVFS: time and power at half the clock", "[engine][dvfs]")
+{
+  // t(f) = t(f_ref)·(β·f_ref/f + 1 − β), f_ref = 1.6 GHz. compute (β = 1) at 0.8 GHz: 100 s × 2 = 200 s;
+  // memory (β = 0): unchanged, 100 s.
+  // Power: compute tile 100 + 20 + (0.8/1.6)^2·100·0.5 = 132.5 W for 200 s = 26,500 J; memory tile
+  // 100 + 20 + 0 + 40·1 = 160 W for 100 s, then idle 100 W for 100 s: 26,000 J.
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=dvfs.csv"}));
+  in.policy = std::make_unique<SlowClock>(0.8e9);
+  Outcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  CHECK_THAT(o.jobs.at("compute").end_s, WithinAbs(200.0, 1e-6));
+  CHECK_THAT(o.jobs.at("memory").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(o.jobs.at("compute").energy_j, WithinRel(26500.0, 1e-9));
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(52500.0, 1e-9));
+
+  SECTION("a frequency outside the device's range is refused")
+  {
+    RunInputs bad = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=dvfs.csv"}));
+    bad.policy = std::make_unique<SlowClock>(5e9);
+    RunObserver none;
+    REQUIRE_THROWS_WITH(run_simulation(bad.setup(), none),
+                        ContainsSubstring("set device 0 to 5000 MHz") && ContainsSubstring("outside the device's range"));
+  }
+}
+
+TEST_CASE("card power cap: two busy tiles are throttled together", "[engine][power-cap]")
+{
+  // Card cap 300 W; a busy tile at f draws 120 + (f/1.6 GHz)^2·50 W. Two at full clock: 340 W > 300 W, so
+  // both run at f with 2·(120 + (f/1.6)^2·50) = 300 → (f/1.6)^2 = 0.6 → f = 1.6·√0.6 GHz, and 100 s of
+  // β = 1 work takes 100/√0.6 = 129.0994 s. The card draws exactly 300 W meanwhile: 38,729.8 J.
+  const auto o = run_fixture("three-exclusive.csv", {"platform.preset=platform-lowcap.yaml"}, "exclusive-fcfs");
+  // Exclusive FCFS, k = 1/√0.6: j1 (100 s) and j2 (50 s) start together, throttled; j2 ends at 50k. j3
+  // (waiting since 10 s) takes tile 1 at once, so both stay throttled until j3 ends at 50k + 30k = 80k.
+  // By then j1 has done 80 s of work; it finishes the last 20 s alone at full clock (170 W + idle 100 W =
+  // 270 W ≤ 300 W): 80k + 20.
+  const double k = 1.0 / std::sqrt(0.6);
+  CHECK_THAT(o.jobs.at("j2").end_s, WithinAbs(50.0 * k, 1e-5));
+  CHECK_THAT(o.jobs.at("j3").end_s, WithinAbs(50.0 * k + 30.0 * k, 1e-5));
+  CHECK_THAT(o.jobs.at("j1").end_s, WithinAbs(80.0 * k + 20.0, 1e-5));
+  // Card power: 300 W while both tiles are busy (0 .. 80k s), then j1 alone 170 W + idle 100 W.
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(300.0 * 80.0 * k + 270.0 * 20.0, 1e-7));
 }
