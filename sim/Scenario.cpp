@@ -26,8 +26,9 @@ const std::vector<ParamSpec>& top_specs()
        .min = 0},
       {.name = "calibration",
        .type = ParamType::STRING,
-       .default_text = "max1550-aurora-default",
-       .help = "bundled calibration name or path to a calibration file (docs/formats/calibration.md)"},
+       .default_text = "auto",
+       .help = "bundled calibration name, path to a calibration file (docs/formats/calibration.md), or auto: "
+               "the bundled calibration made for the platform's device"},
       {.name = "interference",
        .type = ParamType::CHOICE,
        .default_text = "table",
@@ -394,7 +395,27 @@ RunInputs build_run(const Scenario& s)
                      "device '" + in.device->name + "' does not support sharing mode '" +
                          std::string(to_string(s.sharing)) + "'");
 
-  const auto cal_file = load_named(s.calibration, "calibration/data", "calibration", base, at);
+  TextFile cal_file;
+  if (s.calibration == "auto") {
+    std::vector<std::string> matching;
+    for (const auto& name : bundled_names("calibration/data")) {
+      auto f = read_text_file("builtin:calibration/data/" + name + ".yaml");
+      if (load_calibration(f.text, f.name).device == in.device->name) {
+        matching.push_back(name);
+        if (matching.size() == 1)
+          cal_file = std::move(f);
+      }
+    }
+    if (matching.size() != 1)
+      throw InputError(at, "calibration",
+                       (matching.empty() ? "no bundled calibration is made for device '" + in.device->name + "'"
+                                         : "several bundled calibrations fit device '" + in.device->name +
+                                               "': " + join(matching)) +
+                           "; name one, or give a path to a calibration file. bundled: " +
+                           join(bundled_names("calibration/data")));
+  } else {
+    cal_file = load_named(s.calibration, "calibration/data", "calibration", base, at);
+  }
   in.calibration = load_calibration(cal_file.text, cal_file.name);
   in.calibration_file = cal_file.name;
   if (in.calibration.device != in.device->name)
