@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -188,7 +189,18 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   const auto wall0 = std::chrono::steady_clock::now();
   MetricsCollector metrics;
   OutputWriter writer(scenario.outputs, metrics);
-  const RunTotals totals = run_simulation(inputs.setup(), writer);
+  RunTotals totals;
+  try {
+    totals = run_simulation(inputs.setup(), writer);
+  } catch (...) {
+    // The files this run started are incomplete: remove them (only ours; prepare_output_dir made sure no
+    // earlier result was there, or --force was given).
+    writer.finish();
+    std::error_code ec;
+    for (const char* f : {"jobs.csv", "timeseries.csv"})
+      std::filesystem::remove(scenario.outputs.dir / f, ec);
+    throw;
+  }
   writer.finish();
   Summary s = metrics.summarize(totals, scenario.pue);
   s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

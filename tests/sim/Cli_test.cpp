@@ -118,3 +118,15 @@ TEST_CASE("bench prints its figures as key=value lines", "[cli]")
                           "jobs_completed=2000"})
     CHECK_THAT(b.out, ContainsSubstring(key));
 }
+
+TEST_CASE("a run that fails on a bad trace row leaves no partial results behind", "[cli]")
+{
+  const auto dir = fresh_dir("failed");
+  const auto r = cli({"run", std::string(COLOCSIM_TEST_DATA) + "/sim/bad/unknown-profile.yaml", "-o", dir.string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("unknown-profile.csv:3"));
+  CHECK(!fs::exists(dir / "jobs.csv"));
+  CHECK(!fs::exists(dir / "timeseries.csv"));
+  CHECK(!fs::exists(dir / "summary.json"));
+  fs::remove_all(dir);
+}
