@@ -64,8 +64,8 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<con
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
                        std::span<const ResourceSignature* const> residents, std::span<double> out)
 {
-  std::vector<const ResourceSignature*> others;
-  others.reserve(residents.size());
+  // Reused across calls: this runs at every engine event (one thread per engine).
+  thread_local std::vector<const ResourceSignature*> others;
   for (std::size_t i = 0; i < residents.size(); ++i) {
     others.clear();
     for (std::size_t k = 0; k < residents.size(); ++k)

@@ -168,6 +168,8 @@ private:
   std::vector<const ResourceSignature*> sigs_;
   std::vector<double> slowdowns_;
   std::vector<PowerLoad> loads_;
+  std::vector<std::uint32_t> scratch_cards_;
+  std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
 };
 
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices) const
@@ -477,7 +479,8 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   ++js.attempts;
   --waiting_;
   ++running_;
-  std::vector<DeviceIndex> dirty;
+  auto& dirty = scratch_dirty_;
+  dirty.clear();
   for (std::uint32_t pos = 0; pos < devs.size(); ++pos) {
     const DeviceIndex d = devs[pos];
     touch(d);
@@ -535,7 +538,8 @@ void Simulation::job_actor(JobIndex j)
 void Simulation::remove_job(JobIndex j)
 {
   auto& js = jobs_[j];
-  std::vector<DeviceIndex> dirty;
+  auto& dirty = scratch_dirty_;
+  dirty.clear();
   for (auto d : js.devices) {
     touch(d);
     auto& ds = devices_[d];
@@ -641,7 +645,8 @@ void Simulation::settle(std::vector<DeviceIndex>& dirty)
     refresh_power(d);
   // Card power caps: one pass over the cards touched. A cap change that alters a gang job's rate changes
   // the power of its devices on other cards too; their cap is re-checked at their next event.
-  std::vector<std::uint32_t> cards;
+  auto& cards = scratch_cards_;
+  cards.clear();
   for (auto d : dirty)
     cards.push_back(setup_.platform->devices[d].card);
   std::sort(cards.begin(), cards.end());
@@ -649,6 +654,8 @@ void Simulation::settle(std::vector<DeviceIndex>& dirty)
   std::vector<DeviceIndex> more;
   for (auto c : cards)
     enforce_card_cap(c, more);
+  if (more.empty())
+    return;
   std::sort(more.begin(), more.end());
   more.erase(std::unique(more.begin(), more.end()), more.end());
   for (auto d : more)
@@ -660,6 +667,15 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
   const auto& devs = cards_[card];
   const auto& spec = *setup_.platform->devices[devs.front()].spec;
   const double cap_w = spec.card_tdp_w.value;
+  // Fast path (almost every event): nothing on the card is throttled and its power is within the cap.
+  double card_w = 0;
+  bool throttled = false;
+  for (auto d : devs) {
+    card_w += devices_[d].power_w;
+    throttled = throttled || devices_[d].freq_hz != devices_[d].freq_set_hz;
+  }
+  if (!throttled && card_w <= cap_w)
+    return;
   // Card power if every device ran at min(its setting, f): monotone in f, since frequency enters only
   // through (f/f_max)^γ (activities are relative to running alone at the current frequency).
   std::vector<std::vector<PowerLoad>> loads(devs.size());
