@@ -39,8 +39,7 @@ void FirstFit::init(const ClusterView& view)
   mem_free_.resize(n);
   for (DeviceIndex d = 0; d < n; ++d) {
     const auto dv = view.device(d);
-    const unsigned limit = max_residents(dv.mode); // 0: the mode sets no limit
-    capacity_[d] = limit == 0 ? max_per_device_ : std::min<std::uint32_t>(max_per_device_, limit);
+    capacity_[d] = capacity_for(dv.mode);
     mem_free_[d] = dv.memory_bytes;
     max_memory_ = std::max(max_memory_, dv.memory_bytes);
     slots_[d] = dv.residents;
@@ -60,6 +59,12 @@ double FirstFit::job_mem(const ClusterView& view, JobIndex j) const
     return 0.0;
   }
   return 0.0;
+}
+
+std::uint32_t FirstFit::capacity_for(SharingMode mode) const
+{
+  const unsigned limit = max_residents(mode); // 0: the mode sets no limit
+  return limit == 0 ? max_per_device_ : std::min<std::uint32_t>(max_per_device_, limit);
 }
 
 void FirstFit::update_slot(DeviceIndex d)
@@ -100,6 +105,9 @@ std::vector<Decision> FirstFit::decide(const ClusterView& view, std::span<const 
             release(view, ev.job, ev.devices);
             if (ev.requeued)
               queue_.push(ev.job);
+          } else if constexpr (std::is_same_v<T, DeviceRepartitioned>) {
+            capacity_[ev.device] = capacity_for(ev.mode);
+            update_slot(ev.device);
           }
         },
         e);

@@ -24,6 +24,7 @@ private:
   void init(const ClusterView& view);
   double job_mem(const ClusterView& view, JobIndex j) const;
   void update_slot(DeviceIndex d);
+  std::uint32_t capacity_for(SharingMode mode) const;
   void release(const ClusterView& view, JobIndex j, const std::vector<DeviceIndex>& devices);
 
   std::uint32_t max_per_device_;

@@ -17,6 +17,8 @@ std::string describe(const Decision& d)
           os << "]";
         } else if constexpr (std::is_same_v<T, Reject>) {
           os << "reject job " << x.job << " (" << x.reason << ")";
+        } else if constexpr (std::is_same_v<T, Repartition>) {
+          os << "repartition device " << x.device << " to " << to_string(x.mode);
         } else if constexpr (std::is_same_v<T, SetFrequency>) {
           os << "set device " << x.device << " to " << x.freq_hz / 1e6 << " MHz";
         } else {

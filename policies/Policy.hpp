@@ -34,6 +34,7 @@ struct DeviceView {
   std::uint32_t residents = 0; ///< jobs currently placed on it
   double power_w = 0;        ///< current power draw
   double freq_hz = 0;        ///< effective frequency (the policy's setting, lowered by the card power cap)
+  bool available = true;     ///< false while the device is being repartitioned
 };
 
 /// What the active models (sharing mode, interference, power) predict if a job were placed now.
@@ -81,7 +82,12 @@ struct JobFailed {
 struct Wakeup {
   double at_s;
 };
-using Event = std::variant<JobSubmitted, JobCompleted, JobFailed, Wakeup>;
+/// A repartitioning the policy asked for is done: the device accepts jobs again, in `mode`.
+struct DeviceRepartitioned {
+  DeviceIndex device;
+  SharingMode mode;
+};
+using Event = std::variant<JobSubmitted, JobCompleted, JobFailed, Wakeup, DeviceRepartitioned>;
 
 // ---- decisions (policy → engine) ----
 /// Start a waiting job on these devices (exactly job.devices distinct devices).
@@ -104,7 +110,13 @@ struct SetFrequency {
   DeviceIndex device;
   double freq_hz;
 };
-using Decision = std::variant<Place, Reject, WakeAt, SetFrequency>;
+/// Change how an empty device is shared (e.g. time-slice → ccs-4). The device must have no jobs (drain it
+/// first); it is unavailable for the platform's repartition delay, then DeviceRepartitioned is sent.
+struct Repartition {
+  DeviceIndex device;
+  SharingMode mode;
+};
+using Decision = std::variant<Place, Reject, WakeAt, SetFrequency, Repartition>;
 
 std::string describe(const Decision& d); ///< for error messages: "place job 3 on devices [1, 2]"
 

@@ -53,6 +53,8 @@ struct DeviceState {
   double mem_used_bytes = 0;            ///< real footprints of the residents
   double freq_set_hz = 0;               ///< the policy's frequency (default: the device's default)
   double freq_hz = 0;                   ///< effective: freq_set_hz lowered by the card power cap
+  SharingMode mode = SharingMode::EXCLUSIVE;
+  bool repartitioning = false;
   double last_t = 0;                    ///< energy integrated up to here (sim time)
   double energy_j = 0;
   double busy_s = 0;
@@ -96,11 +98,12 @@ public:
     return DeviceView{d,
                       pd.node,
                       pd.card,
-                      pd.mode,
+                      ds.mode,
                       pd.spec->memory_bytes.value,
                       static_cast<std::uint32_t>(ds.residents.size()),
                       ds.power_w,
-                      ds.freq_hz};
+                      ds.freq_hz,
+                      !ds.repartitioning};
   }
   const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
@@ -159,6 +162,7 @@ private:
   std::uint32_t running_ = 0;
   std::uint32_t waiting_ = 0;
   std::set<double> wakeups_; ///< sim times
+  std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
   std::vector<Notice> notices_;
   sg4::SemaphorePtr wake_controller_;
   std::exception_ptr error_;
@@ -187,7 +191,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       sigs.push_back(jobs_[r].sig);
     sigs.push_back(js.sig);
     slow.resize(sigs.size());
-    compute_slowdowns(pd.mode, setup_.time_slice, *setup_.interference, sigs, slow);
+    compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs, slow);
     p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
     loads.clear();
     for (std::size_t i = 0; i < sigs.size(); ++i) {
@@ -221,6 +225,7 @@ void Simulation::build_platform()
   for (DeviceIndex d = 0; d < devices_.size(); ++d) {
     auto& ds = devices_[d];
     ds.freq_set_hz = ds.freq_hz = platform.devices[d].spec->freq_default_hz.value;
+    ds.mode = platform.devices[d].mode;
     ds.power_w = device_power(setup_.power, {}, freq_ratio(d)).total_w;
     total_device_power_w_ += ds.power_w;
     const auto card = platform.devices[d].card;
@@ -295,6 +300,13 @@ void Simulation::controller()
       handle_notice(n);
     handle_arrivals();
     const double now = sim_now();
+    while (!repartitions_.empty() && repartitions_.begin()->first <= now + time_slack(now)) {
+      const DeviceIndex d = repartitions_.begin()->second;
+      repartitions_.erase(repartitions_.begin());
+      devices_[d].repartitioning = false;
+      ++totals_.engine_events;
+      call_policy({DeviceRepartitioned{d, devices_[d].mode}});
+    }
     while (!wakeups_.empty() && *wakeups_.begin() <= now + time_slack(now)) {
       const double at = *wakeups_.begin();
       wakeups_.erase(wakeups_.begin());
@@ -308,6 +320,8 @@ void Simulation::controller()
       next = lookahead_->submit_s - origin_;
     if (!wakeups_.empty())
       next = std::min(next, *wakeups_.begin());
+    if (!repartitions_.empty())
+      next = std::min(next, repartitions_.begin()->first);
     if (running_ == 0 && std::isinf(next))
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
     if (std::isinf(next))
@@ -419,7 +433,9 @@ void Simulation::apply(const Decision& decision)
             if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
                 d.devices.begin() + static_cast<long>(i))
               fail("device " + std::to_string(dev) + " is listed twice");
-            const auto mode = setup_.platform->devices[dev].mode;
+            if (devices_[dev].repartitioning)
+              fail("device " + std::to_string(dev) + " is being repartitioned");
+            const auto mode = devices_[dev].mode;
             const unsigned limit = max_residents(mode);
             if (limit != 0 && devices_[dev].residents.size() >= limit)
               fail("device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) + " mode and already runs " +
@@ -434,6 +450,21 @@ void Simulation::apply(const Decision& decision)
           --waiting_;
           ++totals_.rejected;
           record_end(d.job);
+        } else if constexpr (std::is_same_v<T, Repartition>) {
+          if (d.device >= devices_.size())
+            fail("device " + std::to_string(d.device) + " does not exist");
+          auto& ds = devices_[d.device];
+          const auto& spec = *setup_.platform->devices[d.device].spec;
+          if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) == spec.sharing_modes.end())
+            fail("device type '" + spec.name + "' does not support " + std::string(to_string(d.mode)));
+          if (!ds.residents.empty())
+            fail("the device still runs " + std::to_string(ds.residents.size()) + " job(s); drain it first");
+          if (ds.repartitioning)
+            fail("the device is already being repartitioned");
+          // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
+          ds.mode = d.mode;
+          ds.repartitioning = true;
+          repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
         } else if constexpr (std::is_same_v<T, SetFrequency>) {
           if (d.device >= devices_.size())
             fail("device " + std::to_string(d.device) + " does not exist");
@@ -590,7 +621,7 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   for (auto r : ds.residents)
     sigs_.push_back(jobs_[r].sig);
   slowdowns_.resize(n);
-  compute_slowdowns(setup_.platform->devices[d].mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_);
+  compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_);
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
     js.device_rate[ds.slot[i]] = 1.0 / (slowdowns_[i] * time_factor(*js.sig, d));

@@ -67,8 +67,16 @@ const std::vector<ParamSpec>& platform_specs()
       {.name = "sharing",
        .type = ParamType::CHOICE,
        .default_text = "time-slice",
-       .help = "how every device is shared",
+       .help = "how every device is shared at the start (a policy may repartition empty devices)",
        .choices = sharing_mode_names()},
+      {.name = "repartition_delay",
+       .type = ParamType::REAL,
+       .default_text = "5s",
+       .help = "time an empty device is unavailable while its sharing mode changes [estimate: NOT FOUND in the "
+               "reference (§3.3, §4.2); restarting the processes with a new ZEX_NUMBER_OF_CCS or creating MIG "
+               "instances takes seconds]",
+       .min = 0,
+       .unit = Unit::SECONDS},
   };
   return specs;
 }
@@ -253,6 +261,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   if (platform.has("devices_per_card"))
     s.devices_per_card = platform.integer("devices_per_card");
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
+  s.repartition_delay_s = platform.real("repartition_delay");
   s.trace = workload.text_or("trace", "");
   s.trace_format = workload.text("format");
   s.profiles = workload.text("profiles");
@@ -330,6 +339,7 @@ RunSetup RunInputs::setup()
   r.policy_name = scenario.policy;
   r.oom_delay_s = scenario.oom_delay_s;
   r.max_retries = scenario.max_retries;
+  r.repartition_delay_s = scenario.repartition_delay_s;
   r.record_timeseries = scenario.outputs.timeseries;
   return r;
 }

@@ -31,6 +31,7 @@ struct Scenario {
   std::optional<long long> cards_per_node;
   std::optional<long long> devices_per_card;
   SharingMode sharing = SharingMode::TIME_SLICE;
+  double repartition_delay_s = 5.0;
   // models
   std::string calibration;
   std::string interference;

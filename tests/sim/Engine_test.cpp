@@ -337,3 +337,83 @@ TEST_CASE("card power cap: two busy tiles are throttled together", "[engine][pow
   // Card power: 300 W while both tiles are busy (0 .. 80k s), then j1 alone 170 W + idle 100 W.
   CHECK_THAT(o.totals.energy_device_j, WithinRel(300.0 * 80.0 * k + 270.0 * 20.0, 1e-7));
 }
+
+namespace {
+/// Repartitions device 0 to ccs-4 at the first call and places every job there once it is ready.
+class SplitThenPack final : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    if (!asked_) {
+      out.push_back(Repartition{0, SharingMode::CCS_4});
+      asked_ = true;
+    }
+    for (const auto& e : events) {
+      if (const auto* s = std::get_if<JobSubmitted>(&e))
+        waiting_.push_back(s->job);
+      if (const auto* r = std::get_if<DeviceRepartitioned>(&e)) {
+        CHECK(r->mode == SharingMode::CCS_4);
+        CHECK(view.device(0).mode == SharingMode::CCS_4);
+        ready_ = true;
+      }
+    }
+    if (ready_) {
+      for (auto j : waiting_)
+        out.push_back(Place{j, {0}});
+      waiting_.clear();
+    }
+    return out;
+  }
+
+private:
+  bool asked_ = false, ready_ = false;
+  std::vector<JobIndex> waiting_;
+};
+} // namespace
+
+TEST_CASE("repartitioning an empty tile to ccs-4 takes the delay, then four quarter jobs run unslowed", "[engine][ccs]")
+{
+  // Repartition at t=0; the tile is ready at t=5 (repartition_delay 5 s). The four jobs (c = 0.25) each
+  // own one CCS: factor max(1, 0.25·4) = 1, interference none → 100 s each, all end at 105 s.
+  // Under time-slicing the same four would run at max(Σd = 4, 1 + 1·1·3 = 4) → 400 s.
+  RunInputs in = build_run(
+      load_scenario(DATA + "base.yaml", {"workload.trace=four-quarters.csv", "interference=none"}));
+  in.policy = std::make_unique<SplitThenPack>();
+  Outcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  for (const char* id : {"q1", "q2", "q3", "q4"}) {
+    CHECK_THAT(o.jobs.at(id).start_s, WithinAbs(5.0, 1e-9));
+    CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(105.0, 1e-6));
+  }
+  const auto ts = run_fixture("four-quarters.csv", {"interference=none", "policy.params.max_per_device=4"});
+  CHECK_THAT(ts.jobs.at("q1").end_s, WithinAbs(400.0, 1e-6));
+}
+
+namespace {
+/// Places the first job on device 0, then asks to repartition device 0 while it runs.
+class RepartitionBusy final : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) {
+        out.push_back(Place{s->job, {0}});
+        out.push_back(Repartition{0, SharingMode::CCS_2});
+      }
+    return out;
+  }
+};
+} // namespace
+
+TEST_CASE("repartitioning a busy device is refused", "[engine][ccs]")
+{
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv"}));
+  in.policy = std::make_unique<RepartitionBusy>();
+  in.scenario.policy = "repartition-busy";
+  RunObserver none;
+  REQUIRE_THROWS_WITH(run_simulation(in.setup(), none),
+                      ContainsSubstring("repartition device 0 to ccs-2") && ContainsSubstring("drain it first"));
+}
