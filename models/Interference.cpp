@@ -30,8 +30,9 @@ double ContentionInterference::factor(const ResourceSignature& job, std::span<co
 }
 
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<const ResourceSignature* const> residents,
-                      std::size_t i)
+                      std::size_t i, std::span<const double> caps)
 {
+  const auto cap_of = [&](std::size_t k) { return caps.empty() ? 1.0 : caps[k]; };
   const auto& job = *residents[i];
   switch (mode) {
   case SharingMode::EXCLUSIVE:
@@ -41,11 +42,10 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<con
   case SharingMode::CCS_4:
     return std::max(1.0, job.compute_share * 4.0);
   case SharingMode::MPS: {
-    const double cap = 1.0; // active-thread percentage: not set per job yet
     double demand = 0;
-    for (const auto* r : residents)
-      demand += r->duty_cycle * std::min(r->compute_share, cap);
-    return std::max({1.0, job.compute_share / cap, demand});
+    for (std::size_t k = 0; k < residents.size(); ++k)
+      demand += residents[k]->duty_cycle * std::min(residents[k]->compute_share, cap_of(k));
+    return std::max({1.0, job.compute_share / cap_of(i), demand});
   }
   case SharingMode::TIME_SLICE:
     break;
@@ -62,7 +62,8 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<con
 }
 
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
-                       std::span<const ResourceSignature* const> residents, std::span<double> out)
+                       std::span<const ResourceSignature* const> residents, std::span<double> out,
+                       std::span<const double> caps)
 {
   // Reused across calls: this runs at every engine event (one thread per engine).
   thread_local std::vector<const ResourceSignature*> others;
@@ -71,7 +72,7 @@ void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const Interf
     for (std::size_t k = 0; k < residents.size(); ++k)
       if (k != i)
         others.push_back(residents[k]);
-    out[i] = sharing_factor(mode, ts, residents, i) * model.factor(*residents[i], others, mode);
+    out[i] = sharing_factor(mode, ts, residents, i, caps) * model.factor(*residents[i], others, mode);
   }
 }
 

@@ -107,13 +107,15 @@ private:
   double residual_;
 };
 
-/// Sharing factor of resident i (see the header comment). residents holds every job on the device.
+/// Sharing factor of resident i (see the header comment). residents holds every job on the device;
+/// caps[i] is resident i's MPS active-thread fraction p_i in (0, 1] (empty: all 1; ignored by other modes).
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<const ResourceSignature* const> residents,
-                      std::size_t i);
+                      std::size_t i, std::span<const double> caps = {});
 
 /// Slowdowns of all residents of one device: out[i] = sharing_factor × interference factor.
 /// Cost O(n²) in the residents of that device only.
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
-                       std::span<const ResourceSignature* const> residents, std::span<double> out);
+                       std::span<const ResourceSignature* const> residents, std::span<double> out,
+                       std::span<const double> caps = {});
 
 } // namespace colocsim

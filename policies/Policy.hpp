@@ -94,6 +94,8 @@ using Event = std::variant<JobSubmitted, JobCompleted, JobFailed, Wakeup, Device
 struct Place {
   JobIndex job;
   std::vector<DeviceIndex> devices;
+  /// On mps devices: the job's active-thread fraction (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE / 100), (0, 1].
+  double thread_share = 1.0;
 };
 /// Refuse a waiting job for good (it is reported as rejected).
 struct Reject {

@@ -73,6 +73,7 @@ struct JobState {
   double energy_j = 0;
   int attempts = 0;
   bool oom_pending = false;            ///< this attempt overflowed device memory: it will fail
+  double thread_share = 1.0;           ///< MPS active-thread fraction of this attempt
   bool ending = false;                 ///< set by the job actor once its execs are done or canceled
 };
 
@@ -171,6 +172,7 @@ private:
   // scratch buffers, reused to keep the per-event path allocation-free
   std::vector<const ResourceSignature*> sigs_;
   std::vector<double> slowdowns_;
+  std::vector<double> caps_;
   std::vector<PowerLoad> loads_;
   std::vector<std::uint32_t> scratch_cards_;
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
@@ -187,11 +189,15 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     const auto& ds = devices_.at(d);
     const auto& pd = setup_.platform->devices[d];
     sigs.clear();
-    for (auto r : ds.residents)
+    std::vector<double> caps;
+    for (auto r : ds.residents) {
       sigs.push_back(jobs_[r].sig);
+      caps.push_back(jobs_[r].thread_share);
+    }
     sigs.push_back(js.sig);
+    caps.push_back(1.0);
     slow.resize(sigs.size());
-    compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs, slow);
+    compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs, slow, caps);
     p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
     loads.clear();
     for (std::size_t i = 0; i < sigs.size(); ++i) {
@@ -425,6 +431,8 @@ void Simulation::apply(const Decision& decision)
             fail("the job is " + std::string(to_string(js.status)) + ", not waiting");
           if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
             fail("the job requests " + std::to_string(js.job.devices) + " device(s)");
+          if (!(d.thread_share > 0 && d.thread_share <= 1))
+            fail("thread_share must be in (0, 1]");
           for (std::size_t i = 0; i < d.devices.size(); ++i) {
             const DeviceIndex dev = d.devices[i];
             if (dev >= devices_.size())
@@ -441,6 +449,7 @@ void Simulation::apply(const Decision& decision)
               fail("device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) + " mode and already runs " +
                    std::to_string(devices_[dev].residents.size()) + " job(s), its limit");
           }
+          jobs_[d.job].thread_share = d.thread_share;
           start_job(d.job, d.devices);
         } else if constexpr (std::is_same_v<T, Reject>) {
           if (d.job >= jobs_.size() || jobs_[d.job].status != JobStatus::WAITING)
@@ -618,10 +627,13 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   if (n == 0)
     return;
   sigs_.clear();
-  for (auto r : ds.residents)
+  caps_.clear();
+  for (auto r : ds.residents) {
     sigs_.push_back(jobs_[r].sig);
+    caps_.push_back(jobs_[r].thread_share);
+  }
   slowdowns_.resize(n);
-  compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_);
+  compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_, caps_);
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
     js.device_rate[ds.slot[i]] = 1.0 / (slowdowns_[i] * time_factor(*js.sig, d));

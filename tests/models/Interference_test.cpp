@@ -255,3 +255,17 @@ TEST_CASE("mode limits: one process per CCS, 48 MPS clients", "[interference][mo
   CHECK(parse_sharing_mode("ccs-4") == SharingMode::CCS_4);
   CHECK(!parse_sharing_mode("ccs-3"));
 }
+
+TEST_CASE("mps: an active-thread cap slows a job that wants more SMs", "[interference][mps]")
+{
+  // c = 1 capped at p = 0.5: max(1, 1/0.5, demand 1·min(1, 0.5) = 0.5) = 2; a c = 0.4 job under the same
+  // cap is not slowed (0.4/0.5 < 1). Caps also shrink the demand the others see: 0.5 + 0.4 = 0.9 < 1.
+  const NoInterference none;
+  const auto wide = sig(1.0, 1.0), narrow = sig(1.0, 0.4);
+  const std::vector<const ResourceSignature*> residents{&wide, &narrow};
+  const std::vector<double> caps{0.5, 0.5};
+  std::vector<double> out(2);
+  compute_slowdowns(SharingMode::MPS, TimeSliceParams{}, none, residents, out, caps);
+  CHECK_THAT(out[0], WithinAbs(2.0, 1e-12));
+  CHECK_THAT(out[1], WithinAbs(1.0, 1e-12));
+}
