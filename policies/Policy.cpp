@@ -17,6 +17,8 @@ std::string describe(const Decision& d)
           os << "]";
         } else if constexpr (std::is_same_v<T, Reject>) {
           os << "reject job " << x.job << " (" << x.reason << ")";
+        } else if constexpr (std::is_same_v<T, SetNodePower>) {
+          os << "power node " << x.node << (x.on ? " on" : " off");
         } else if constexpr (std::is_same_v<T, Repartition>) {
           os << "repartition device " << x.device << " to " << to_string(x.mode);
         } else if constexpr (std::is_same_v<T, SetFrequency>) {

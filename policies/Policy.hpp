@@ -34,7 +34,7 @@ struct DeviceView {
   std::uint32_t residents = 0; ///< jobs currently placed on it
   double power_w = 0;        ///< current power draw
   double freq_hz = 0;        ///< effective frequency (the policy's setting, lowered by the card power cap)
-  bool available = true;     ///< false while the device is being repartitioned
+  bool available = true;     ///< false while the device is being repartitioned or its node is off/booting
 };
 
 /// What the active models (sharing mode, interference, power) predict if a job were placed now.
@@ -87,7 +87,12 @@ struct DeviceRepartitioned {
   DeviceIndex device;
   SharingMode mode;
 };
-using Event = std::variant<JobSubmitted, JobCompleted, JobFailed, Wakeup, DeviceRepartitioned>;
+/// A node finished powering on (after the boot delay) or was powered off.
+struct NodePowered {
+  std::uint32_t node;
+  bool on;
+};
+using Event = std::variant<JobSubmitted, JobCompleted, JobFailed, Wakeup, DeviceRepartitioned, NodePowered>;
 
 // ---- decisions (policy → engine) ----
 /// Start a waiting job on these devices (exactly job.devices distinct devices).
@@ -118,7 +123,13 @@ struct Repartition {
   DeviceIndex device;
   SharingMode mode;
 };
-using Decision = std::variant<Place, Reject, WakeAt, SetFrequency, Repartition>;
+/// Power a node off (all its devices must be empty; it then draws nothing) or on (it draws its baseline and
+/// idle device power from now, and accepts jobs after the platform's boot delay, when NodePowered is sent).
+struct SetNodePower {
+  std::uint32_t node;
+  bool on;
+};
+using Decision = std::variant<Place, Reject, WakeAt, SetFrequency, Repartition, SetNodePower>;
 
 std::string describe(const Decision& d); ///< for error messages: "place job 3 on devices [1, 2]"
 

@@ -104,7 +104,7 @@ public:
                       static_cast<std::uint32_t>(ds.residents.size()),
                       ds.power_w,
                       ds.freq_hz,
-                      !ds.repartitioning};
+                      device_available(d)};
   }
   const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
@@ -158,6 +158,17 @@ private:
   double origin_ = 0;       ///< trace time of sim time 0 (first submit)
   double clock_base_ = 0;   ///< SimGrid clock at the start of this run
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
+  enum class NodeState { ON, OFF, BOOTING };
+  std::vector<NodeState> node_state_;
+  std::vector<std::vector<DeviceIndex>> node_devices_;
+  std::uint32_t nodes_powered_ = 0; ///< ON or BOOTING: drawing their baseline
+  double node_energy_j_ = 0, node_energy_t_ = 0; ///< Σ baselines integrated up to node_energy_t_ (sim time)
+  std::set<std::pair<double, std::uint32_t>> boots_; ///< (sim time ready, node)
+  void touch_nodes();
+  bool device_available(DeviceIndex d) const
+  {
+    return !devices_[d].repartitioning && node_state_[setup_.platform->devices[d].node] == NodeState::ON;
+  }
   double total_device_power_w_ = 0;
   std::uint32_t busy_devices_ = 0;
   std::uint32_t running_ = 0;
@@ -238,8 +249,14 @@ void Simulation::build_platform()
     if (card >= cards_.size())
       cards_.resize(card + 1);
     cards_[card].push_back(d);
+    const auto node = platform.devices[d].node;
+    if (node >= node_devices_.size())
+      node_devices_.resize(node + 1);
+    node_devices_[node].push_back(d);
   }
   totals_.device_count = static_cast<double>(devices_.size());
+  node_state_.assign(std::max<std::size_t>(platform.nodes, node_devices_.size()), NodeState::ON);
+  nodes_powered_ = static_cast<std::uint32_t>(node_state_.size());
 }
 
 RunTotals Simulation::run()
@@ -270,7 +287,8 @@ RunTotals Simulation::run()
     totals_.busy_device_s += ds.busy_s;
     totals_.resident_s += ds.resident_s;
   }
-  totals_.energy_node_j = setup_.platform->node_baseline_w * setup_.platform->nodes * end;
+  touch_nodes();
+  totals_.energy_node_j = node_energy_j_;
   // Jobs left waiting when nothing could run any more.
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
     if (jobs_[j].status == JobStatus::WAITING) {
@@ -306,6 +324,13 @@ void Simulation::controller()
       handle_notice(n);
     handle_arrivals();
     const double now = sim_now();
+    while (!boots_.empty() && boots_.begin()->first <= now + time_slack(now)) {
+      const auto node = boots_.begin()->second;
+      boots_.erase(boots_.begin());
+      node_state_[node] = NodeState::ON;
+      ++totals_.engine_events;
+      call_policy({NodePowered{node, true}});
+    }
     while (!repartitions_.empty() && repartitions_.begin()->first <= now + time_slack(now)) {
       const DeviceIndex d = repartitions_.begin()->second;
       repartitions_.erase(repartitions_.begin());
@@ -328,6 +353,8 @@ void Simulation::controller()
       next = std::min(next, *wakeups_.begin());
     if (!repartitions_.empty())
       next = std::min(next, repartitions_.begin()->first);
+    if (!boots_.empty())
+      next = std::min(next, boots_.begin()->first);
     if (running_ == 0 && std::isinf(next))
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
     if (std::isinf(next))
@@ -443,6 +470,9 @@ void Simulation::apply(const Decision& decision)
               fail("device " + std::to_string(dev) + " is listed twice");
             if (devices_[dev].repartitioning)
               fail("device " + std::to_string(dev) + " is being repartitioned");
+            if (node_state_[setup_.platform->devices[dev].node] != NodeState::ON)
+              fail("device " + std::to_string(dev) + " is on node " +
+                   std::to_string(setup_.platform->devices[dev].node) + ", which is off or still booting");
             const auto mode = devices_[dev].mode;
             const unsigned limit = max_residents(mode);
             if (limit != 0 && devices_[dev].residents.size() >= limit)
@@ -459,6 +489,29 @@ void Simulation::apply(const Decision& decision)
           --waiting_;
           ++totals_.rejected;
           record_end(d.job);
+        } else if constexpr (std::is_same_v<T, SetNodePower>) {
+          if (d.node >= node_state_.size())
+            fail("node " + std::to_string(d.node) + " does not exist");
+          auto& state = node_state_[d.node];
+          if (d.on == (state != NodeState::OFF))
+            return; // already on (or booting) / already off
+          if (!d.on)
+            for (auto dev : node_devices_[d.node])
+              if (!devices_[dev].residents.empty())
+                fail("node " + std::to_string(d.node) + " still runs jobs on device " + std::to_string(dev));
+          touch_nodes();
+          for (auto dev : node_devices_[d.node])
+            touch(dev);
+          if (d.on) {
+            state = NodeState::BOOTING; // draws its baseline and idle power while it boots
+            ++nodes_powered_;
+            boots_.insert({sim_now() + setup_.node_boot_s, d.node});
+          } else {
+            state = NodeState::OFF;
+            --nodes_powered_;
+          }
+          for (auto dev : node_devices_[d.node])
+            refresh_power(dev);
         } else if constexpr (std::is_same_v<T, Repartition>) {
           if (d.device >= devices_.size())
             fail("device " + std::to_string(d.device) + " does not exist");
@@ -675,7 +728,9 @@ void Simulation::refresh_power(DeviceIndex d)
     sum_rate += jobs_[r].rate;
   ds.sum_rate = sum_rate;
   const double old = ds.power_w;
-  ds.power_w = device_power(setup_.power, loads_, freq_ratio(d)).total_w;
+  ds.power_w = node_state_[setup_.platform->devices[d].node] == NodeState::OFF
+                   ? 0.0
+                   : device_power(setup_.power, loads_, freq_ratio(d)).total_w;
   attribute_power(setup_.power, loads_, freq_ratio(d), ds.share_w);
   total_device_power_w_ += ds.power_w - old;
 }
@@ -760,6 +815,15 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
   }
 }
 
+void Simulation::touch_nodes()
+{
+  const double now = sim_now();
+  if (now > node_energy_t_) {
+    node_energy_j_ += setup_.platform->node_baseline_w * nodes_powered_ * (now - node_energy_t_);
+    node_energy_t_ = now;
+  }
+}
+
 void Simulation::record_end(JobIndex j)
 {
   const auto& js = jobs_[j];
@@ -783,7 +847,7 @@ void Simulation::emit_timepoint()
   TimePoint p;
   p.t_s = now();
   p.device_power_w = total_device_power_w_;
-  p.node_power_w = setup_.platform->node_baseline_w * setup_.platform->nodes;
+  p.node_power_w = setup_.platform->node_baseline_w * nodes_powered_;
   p.busy_devices = busy_devices_;
   p.running_jobs = running_;
   p.waiting_jobs = waiting_;

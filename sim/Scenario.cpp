@@ -77,6 +77,13 @@ const std::vector<ParamSpec>& platform_specs()
                "instances takes seconds]",
        .min = 0,
        .unit = Unit::SECONDS},
+      {.name = "node_boot",
+       .type = ParamType::REAL,
+       .default_text = "300s",
+       .help = "time from powering a node on until it accepts jobs; it draws its baseline meanwhile [estimate: "
+               "firmware and OS boot of an HPC node take minutes; not measured for Aurora]",
+       .min = 0,
+       .unit = Unit::SECONDS},
   };
   return specs;
 }
@@ -262,6 +269,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     s.devices_per_card = platform.integer("devices_per_card");
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.repartition_delay_s = platform.real("repartition_delay");
+  s.node_boot_s = platform.real("node_boot");
   s.trace = workload.text_or("trace", "");
   s.trace_format = workload.text("format");
   s.profiles = workload.text("profiles");
@@ -340,6 +348,7 @@ RunSetup RunInputs::setup()
   r.oom_delay_s = scenario.oom_delay_s;
   r.max_retries = scenario.max_retries;
   r.repartition_delay_s = scenario.repartition_delay_s;
+  r.node_boot_s = scenario.node_boot_s;
   r.record_timeseries = scenario.outputs.timeseries;
   return r;
 }

@@ -32,6 +32,7 @@ struct Scenario {
   std::optional<long long> devices_per_card;
   SharingMode sharing = SharingMode::TIME_SLICE;
   double repartition_delay_s = 5.0;
+  double node_boot_s = 300.0;
   // models
   std::string calibration;
   std::string interference;

@@ -417,3 +417,79 @@ TEST_CASE("repartitioning a busy device is refused", "[engine][ccs]")
   REQUIRE_THROWS_WITH(run_simulation(in.setup(), none),
                       ContainsSubstring("repartition device 0 to ccs-2") && ContainsSubstring("drain it first"));
 }
+
+namespace {
+/// Powers node 1 off at the first call, places jobs on device 0 (node 0), and powers node 1 back on when
+/// the first job completes.
+class PowerDown final : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    if (!off_) {
+      out.push_back(SetNodePower{1, false});
+      off_ = true;
+    }
+    for (const auto& e : events) {
+      if (const auto* s = std::get_if<JobSubmitted>(&e))
+        out.push_back(Place{s->job, {0}});
+      if (std::holds_alternative<JobCompleted>(e) && !on_) {
+        out.push_back(SetNodePower{1, true});
+        on_ = true;
+      }
+      if (const auto* n = std::get_if<NodePowered>(&e)) {
+        CHECK(n->node == 1);
+        CHECK(n->on);
+        CHECK(view.device(2).available);
+        ready_at_ = view.now();
+      }
+    }
+    return out;
+  }
+  double ready_at_ = -1;
+
+private:
+  bool off_ = false, on_ = false;
+};
+} // namespace
+
+TEST_CASE("powering a node down saves its baseline and idle power; powering up takes the boot delay", "[engine][power]")
+{
+  // Two nodes of one card (2 tiles) each; node 1 is off from t=0. The pair (busy, 100 s each) shares
+  // device 0 at slowdown 2.5 and ends at 250 s; node 1 is then powered on and boots for 50 s (drawing its
+  // 500 W baseline and 2 × 100 W idle device power), ready at 300 s, the last event.
+  RunInputs in = build_run(load_scenario(
+      DATA + "base.yaml", {"workload.trace=pair.csv", "platform.nodes=2", "platform.node_boot=50s"}));
+  auto policy = std::make_unique<PowerDown>();
+  auto* p = policy.get();
+  in.policy = std::move(policy);
+  Outcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  CHECK_THAT(o.jobs.at("a").end_s, WithinAbs(250.0, 1e-6));
+  CHECK_THAT(p->ready_at_, WithinAbs(300.0, 1e-6));
+  CHECK_THAT(o.totals.t_end_s, WithinAbs(300.0, 1e-6));
+  // Node energy: node 0 500 W × 300 s + node 1 500 W × 50 s = 175,000 J.
+  CHECK_THAT(o.totals.energy_node_j, WithinRel(175000.0, 1e-9));
+  // Devices: d0 160 W × 250 + 100 W × 50 = 45,000; d1 100 W × 300 = 30,000; d2, d3 100 W × 50 each.
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(45000.0 + 30000.0 + 10000.0, 1e-9));
+}
+
+TEST_CASE("placing on a node that is off is refused", "[engine][power]")
+{
+  class OffThenPlace final : public Policy {
+  public:
+    std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+    {
+      std::vector<Decision> out{SetNodePower{0, false}};
+      for (const auto& e : events)
+        if (const auto* s = std::get_if<JobSubmitted>(&e))
+          out.push_back(Place{s->job, {0}});
+      return out;
+    }
+  };
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv"}));
+  in.policy = std::make_unique<OffThenPlace>();
+  RunObserver none;
+  REQUIRE_THROWS_WITH(run_simulation(in.setup(), none), ContainsSubstring("which is off or still booting"));
+}
