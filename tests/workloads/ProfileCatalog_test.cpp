@@ -53,7 +53,9 @@ TEST_CASE("profile catalog: the bundled default catalog loads and every profile 
     }
     CHECK(s.mem_bytes > 0);
     CHECK(s.mem_bytes <= 64e9); // fits one Max 1550 tile
-    CHECK(p.sources.size() == 6);
+    CHECK(s.compute_share > 0);
+    CHECK(s.compute_share <= 1);
+    CHECK(p.sources.size() == 7); // every number of the bundled catalog, compute_share included, is sourced
     // Classes as defined in hardware-and-papers.md §6.3.
     switch (s.job_class) {
     case JobClass::MS:
