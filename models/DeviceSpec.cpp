@@ -54,8 +54,7 @@ unsigned max_residents(SharingMode m)
 std::optional<SharingMode> parse_sharing_mode(std::string_view text)
 {
   for (auto m : ALL_MODES)
-    if (to_string(m) == text)
-      return m;
+    if (to_string(m) == text) return m;
   return std::nullopt;
 }
 
@@ -64,8 +63,7 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
   const YAML::Node root = load_yaml(yaml_text, file);
   DiagnosticSink sink;
   DeviceSpec d;
-  if (!expect_map(root, file, "", sink))
-    sink.throw_if_any();
+  if (!expect_map(root, file, "", sink)) sink.throw_if_any();
   check_keys(root,
              {"format", "name", "description", "vendor", "devices_per_card", "compute_units", "memory",
               "mem_bandwidth", "freq_max", "freq_default", "freq_min", "card_tdp", "sharing_modes"},
@@ -86,13 +84,13 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
   if (auto n = root["devices_per_card"]; n.IsDefined()) {
     auto v = parse_int(n.Scalar());
     if (!v || *v < 1 || *v > 64)
-      sink.add(location_of(n, file), "devices_per_card", "expected an integer in [1, 64] (got '" + n.Scalar() + "')");
+      sink.add(location_of(n, file), "devices_per_card",
+               "expected an integer in [1, 64] (got '" + n.Scalar() + "')");
     else
       d.devices_per_card = static_cast<int>(*v);
   }
   auto sourced = [&](const char* key, Unit unit, Sourced& out) {
-    if (auto s = read_sourced(root, key, unit, file, "", sink, true, 0.0))
-      out = *s;
+    if (auto s = read_sourced(root, key, unit, file, "", sink, true, 0.0)) out = *s;
   };
   sourced("compute_units", Unit::NONE, d.compute_units);
   sourced("memory", Unit::BYTES, d.memory_bytes);
@@ -114,7 +112,8 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
         d.sharing_modes.push_back(*mode);
     }
   }
-  if (sink.empty() && (d.freq_default_hz.value > d.freq_max_hz.value || d.freq_min_hz.value > d.freq_default_hz.value))
+  if (sink.empty() &&
+      (d.freq_default_hz.value > d.freq_max_hz.value || d.freq_min_hz.value > d.freq_default_hz.value))
     sink.add(location_of(root, file), "freq_default", "expected freq_min <= freq_default <= freq_max");
   sink.throw_if_any();
   return d;

@@ -24,17 +24,17 @@ std::vector<std::string> sharing_mode_names();
 unsigned max_residents(SharingMode m);
 
 struct DeviceSpec {
-  std::string name;        ///< catalog key, e.g. "max1550-aurora-tile"
+  std::string name; ///< catalog key, e.g. "max1550-aurora-tile"
   std::string description;
   std::string vendor;
-  int devices_per_card = 1;  ///< tiles per card (2 on Max 1550), 1 on NVIDIA
-  Sourced compute_units;     ///< EUs (Intel) or SMs (NVIDIA)
-  Sourced memory_bytes;      ///< device memory capacity
-  Sourced mem_bandwidth;     ///< achievable bytes/s
+  int devices_per_card = 1; ///< tiles per card (2 on Max 1550), 1 on NVIDIA
+  Sourced compute_units;    ///< EUs (Intel) or SMs (NVIDIA)
+  Sourced memory_bytes;     ///< device memory capacity
+  Sourced mem_bandwidth;    ///< achievable bytes/s
   Sourced freq_max_hz;
-  Sourced freq_default_hz;   ///< operating frequency when no policy sets one
+  Sourced freq_default_hz; ///< operating frequency when no policy sets one
   Sourced freq_min_hz;
-  Sourced card_tdp_w;        ///< card power limit (shared by the card's devices)
+  Sourced card_tdp_w;                     ///< card power limit (shared by the card's devices)
   std::vector<SharingMode> sharing_modes; ///< modes this device supports
 };
 

@@ -7,8 +7,7 @@ std::string SourceLocation::to_string() const
   std::string s = file.empty() ? std::string("<input>") : file;
   if (line > 0) {
     s += ":" + std::to_string(line);
-    if (col > 0)
-      s += ":" + std::to_string(col);
+    if (col > 0) s += ":" + std::to_string(col);
   }
   return s;
 }
@@ -16,8 +15,7 @@ std::string SourceLocation::to_string() const
 std::string Diagnostic::to_string() const
 {
   std::string s = where.to_string() + ": ";
-  if (!path.empty())
-    s += path + ": ";
+  if (!path.empty()) s += path + ": ";
   return s + message;
 }
 
@@ -25,8 +23,7 @@ static std::string format_all(const std::vector<Diagnostic>& ds)
 {
   std::string s;
   for (const auto& d : ds) {
-    if (!s.empty())
-      s += "\n";
+    if (!s.empty()) s += "\n";
     s += d.to_string();
   }
   return s;
@@ -49,16 +46,14 @@ void DiagnosticSink::add(SourceLocation where, std::string path, std::string mes
 
 void DiagnosticSink::throw_if_any() const
 {
-  if (!diagnostics_.empty())
-    throw InputError(diagnostics_);
+  if (!diagnostics_.empty()) throw InputError(diagnostics_);
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& sep)
 {
   std::string s;
   for (const auto& i : items) {
-    if (!s.empty())
-      s += sep;
+    if (!s.empty()) s += sep;
     s += i;
   }
   return s;

@@ -12,7 +12,7 @@ namespace colocsim {
 struct SourceLocation {
   std::string file;
   int line = 0;
-  int col  = 0;
+  int col = 0;
   std::string to_string() const; ///< "file:line:col", "file:line" or "file"
 };
 

@@ -5,8 +5,8 @@
 
 namespace colocsim {
 
-double TableInterference::factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
-                                 SharingMode) const
+double TableInterference::factor(const ResourceSignature& job,
+                                 std::span<const ResourceSignature* const> others, SharingMode) const
 {
   double f = 1.0;
   for (const auto* o : others)
@@ -14,11 +14,11 @@ double TableInterference::factor(const ResourceSignature& job, std::span<const R
   return std::max(1.0, f);
 }
 
-double ContentionInterference::factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
-                                     SharingMode mode) const
+double ContentionInterference::factor(const ResourceSignature& job,
+                                      std::span<const ResourceSignature* const> others,
+                                      SharingMode mode) const
 {
-  if (others.empty() || mode == SharingMode::EXCLUSIVE || mode == SharingMode::TIME_SLICE)
-    return 1.0;
+  if (others.empty() || mode == SharingMode::EXCLUSIVE || mode == SharingMode::TIME_SLICE) return 1.0;
   double bw = 1.0;
   if (job.bw_util > 0) {
     double sum_b = job.bw_util;
@@ -29,8 +29,9 @@ double ContentionInterference::factor(const ResourceSignature& job, std::span<co
   return bw * (1.0 + residual_);
 }
 
-double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<const ResourceSignature* const> residents,
-                      std::size_t i, std::span<const double> caps)
+double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
+                      std::span<const ResourceSignature* const> residents, std::size_t i,
+                      std::span<const double> caps)
 {
   const auto cap_of = [&](std::size_t k) { return caps.empty() ? 1.0 : caps[k]; };
   const auto& job = *residents[i];
@@ -50,8 +51,7 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<con
   case SharingMode::TIME_SLICE:
     break;
   }
-  if (residents.size() <= 1)
-    return 1.0;
+  if (residents.size() <= 1) return 1.0;
   double sum_d = 0;
   for (const auto* r : residents)
     sum_d += r->duty_cycle;
@@ -70,8 +70,7 @@ void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const Interf
   for (std::size_t i = 0; i < residents.size(); ++i) {
     others.clear();
     for (std::size_t k = 0; k < residents.size(); ++k)
-      if (k != i)
-        others.push_back(residents[k]);
+      if (k != i) others.push_back(residents[k]);
     out[i] = sharing_factor(mode, ts, residents, i, caps) * model.factor(*residents[i], others, mode);
   }
 }

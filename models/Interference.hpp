@@ -61,7 +61,8 @@ public:
 class NoInterference final : public InterferenceModel {
 public:
   std::string_view name() const override { return "none"; }
-  double factor(const ResourceSignature&, std::span<const ResourceSignature* const>, SharingMode) const override
+  double factor(const ResourceSignature&, std::span<const ResourceSignature* const>,
+                SharingMode) const override
   {
     return 1.0;
   }
@@ -77,7 +78,10 @@ public:
   std::string_view name() const override { return "table"; }
   double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
                 SharingMode mode) const override;
-  double pair(JobClass row, JobClass col) const { return table_[static_cast<int>(row)][static_cast<int>(col)]; }
+  double pair(JobClass row, JobClass col) const
+  {
+    return table_[static_cast<int>(row)][static_cast<int>(col)];
+  }
   const std::string& source() const { return source_; }
 
 private:
@@ -109,8 +113,9 @@ private:
 
 /// Sharing factor of resident i (see the header comment). residents holds every job on the device;
 /// caps[i] is resident i's MPS active-thread fraction p_i in (0, 1] (empty: all 1; ignored by other modes).
-double sharing_factor(SharingMode mode, const TimeSliceParams& ts, std::span<const ResourceSignature* const> residents,
-                      std::size_t i, std::span<const double> caps = {});
+double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
+                      std::span<const ResourceSignature* const> residents, std::size_t i,
+                      std::span<const double> caps = {});
 
 /// Slowdowns of all residents of one device: out[i] = sharing_factor × interference factor.
 /// Cost O(n²) in the residents of that device only.

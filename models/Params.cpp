@@ -77,30 +77,24 @@ std::variant<ParamValue, std::string> parse_param_value(const ParamSpec& spec, s
   const std::string got = " (got '" + std::string(text) + "')";
   switch (spec.type) {
   case ParamType::BOOL:
-    if (text == "true" || text == "yes" || text == "on" || text == "1")
-      return ParamValue{true};
-    if (text == "false" || text == "no" || text == "off" || text == "0")
-      return ParamValue{false};
+    if (text == "true" || text == "yes" || text == "on" || text == "1") return ParamValue{true};
+    if (text == "false" || text == "no" || text == "off" || text == "0") return ParamValue{false};
     return "expected true or false" + got;
   case ParamType::INT: {
     auto v = parse_int(text);
-    if (!v)
-      return "expected an integer" + got;
+    if (!v) return "expected an integer" + got;
     if (static_cast<double>(*v) < spec.min || static_cast<double>(*v) > spec.max)
       return "out of range" + got + "; expected " + spec.expectation();
     return ParamValue{*v};
   }
   case ParamType::REAL: {
     auto v = parse_quantity(text, spec.unit);
-    if (!v)
-      return "expected " + spec.expectation() + got;
-    if (*v < spec.min || *v > spec.max)
-      return "out of range" + got + "; expected " + spec.expectation();
+    if (!v) return "expected " + spec.expectation() + got;
+    if (*v < spec.min || *v > spec.max) return "out of range" + got + "; expected " + spec.expectation();
     return ParamValue{*v};
   }
   case ParamType::STRING:
-    if (spec.required && text.empty())
-      return std::string("expected a non-empty string");
+    if (spec.required && text.empty()) return std::string("expected a non-empty string");
     return ParamValue{std::string(text)};
   case ParamType::CHOICE:
     if (std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end())
@@ -121,20 +115,27 @@ const ParamValue& ParamSet::at(const std::string& name) const
 double ParamSet::real(const std::string& name) const
 {
   const auto& v = at(name);
-  if (const auto* i = std::get_if<long long>(&v))
-    return static_cast<double>(*i);
+  if (const auto* i = std::get_if<long long>(&v)) return static_cast<double>(*i);
   return std::get<double>(v);
 }
-long long ParamSet::integer(const std::string& name) const { return std::get<long long>(at(name)); }
-bool ParamSet::flag(const std::string& name) const { return std::get<bool>(at(name)); }
-const std::string& ParamSet::text(const std::string& name) const { return std::get<std::string>(at(name)); }
+long long ParamSet::integer(const std::string& name) const
+{
+  return std::get<long long>(at(name));
+}
+bool ParamSet::flag(const std::string& name) const
+{
+  return std::get<bool>(at(name));
+}
+const std::string& ParamSet::text(const std::string& name) const
+{
+  return std::get<std::string>(at(name));
+}
 
 std::string ParamSet::to_string() const
 {
   std::string s;
   auto append = [&](const std::string& name, const ParamValue& v) {
-    if (!s.empty())
-      s += ",";
+    if (!s.empty()) s += ",";
     s += name + "=";
     std::visit(
         [&](const auto& x) {
@@ -152,8 +153,7 @@ std::string ParamSet::to_string() const
   };
   if (specs_) {
     for (const auto& spec : *specs_)
-      if (auto it = values_.find(spec.name); it != values_.end())
-        append(spec.name, it->second);
+      if (auto it = values_.find(spec.name); it != values_.end()) append(spec.name, it->second);
   } else {
     for (const auto& [k, v] : values_)
       append(k, v);
@@ -184,8 +184,7 @@ ParamSet parse_params(const std::vector<ParamSpec>& specs, const std::map<std::s
       values[name] = std::get<ParamValue>(parsed);
   }
   for (const auto& spec : specs) {
-    if (values.count(spec.name) || given.count(spec.name))
-      continue;
+    if (values.count(spec.name) || given.count(spec.name)) continue;
     if (spec.required) {
       sink.add(SourceLocation{}, key_path(spec.name), "missing required key; expected " + spec.expectation());
       continue;
@@ -195,7 +194,8 @@ ParamSet parse_params(const std::vector<ParamSpec>& specs, const std::map<std::s
       if (auto* v = std::get_if<ParamValue>(&parsed))
         values[spec.name] = *v;
       else
-        throw std::logic_error("invalid default for parameter '" + spec.name + "': " + std::get<std::string>(parsed));
+        throw std::logic_error("invalid default for parameter '" + spec.name +
+                               "': " + std::get<std::string>(parsed));
     }
   }
   return ParamSet(&specs, std::move(values));
@@ -213,7 +213,8 @@ std::string describe_params(const std::vector<ParamSpec>& specs, const std::stri
       os << ", default " << s.default_text;
     else if (s.required)
       os << ", required";
-    if ((s.type == ParamType::INT || s.type == ParamType::REAL) && (std::isfinite(s.min) || std::isfinite(s.max)))
+    if ((s.type == ParamType::INT || s.type == ParamType::REAL) &&
+        (std::isfinite(s.min) || std::isfinite(s.max)))
       os << ", range [" << (std::isfinite(s.min) ? format_number(s.min) : "-inf") << ", "
          << (std::isfinite(s.max) ? format_number(s.max) : "inf") << "]";
     os << "\n" << indent << std::string(w + 2, ' ') << s.help << "\n";
@@ -228,15 +229,15 @@ std::map<std::string, GivenValue> split_assignments(std::string_view text, const
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find(',', start);
-    if (end == std::string_view::npos)
-      end = text.size();
+    if (end == std::string_view::npos) end = text.size();
     std::string_view item = text.substr(start, end - start);
     if (!item.empty()) {
       auto eq = item.find('=');
       if (eq == std::string_view::npos || eq == 0)
         sink.add(SourceLocation{origin}, std::string(item), "expected key=value");
       else
-        out[std::string(item.substr(0, eq))] = GivenValue{std::string(item.substr(eq + 1)), SourceLocation{origin}};
+        out[std::string(item.substr(0, eq))] =
+            GivenValue{std::string(item.substr(eq + 1)), SourceLocation{origin}};
     }
     start = end + 1;
   }

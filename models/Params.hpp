@@ -27,7 +27,7 @@ struct ParamSpec {
   std::vector<std::string> choices; ///< CHOICE only
   bool required = false;
 
-  std::string type_name() const;  ///< "real", "integer", "size", "one of a|b|c", ...
+  std::string type_name() const;   ///< "real", "integer", "size", "one of a|b|c", ...
   std::string expectation() const; ///< what a valid value looks like, for error messages
 };
 

@@ -7,7 +7,7 @@ namespace colocsim {
 
 namespace {
 struct Utilisation {
-  double vec = 0, xmx = 0, bw = 0;       // clamped to [0, 1]
+  double vec = 0, xmx = 0, bw = 0; // clamped to [0, 1]
   double vec_raw = 0, xmx_raw = 0, bw_raw = 0;
 };
 
@@ -25,7 +25,10 @@ Utilisation utilisation(std::span<const PowerLoad> jobs)
   return u;
 }
 
-double scale(double clamped, double raw) { return raw > 0 ? clamped / raw : 0.0; }
+double scale(double clamped, double raw)
+{
+  return raw > 0 ? clamped / raw : 0.0;
+}
 } // namespace
 
 PowerBreakdown device_power(const PowerParams& p, std::span<const PowerLoad> jobs, double freq_ratio)
@@ -38,10 +41,10 @@ PowerBreakdown device_power(const PowerParams& p, std::span<const PowerLoad> job
   return b;
 }
 
-void attribute_power(const PowerParams& p, std::span<const PowerLoad> jobs, double freq_ratio, std::span<double> out)
+void attribute_power(const PowerParams& p, std::span<const PowerLoad> jobs, double freq_ratio,
+                     std::span<double> out)
 {
-  if (jobs.empty())
-    return;
+  if (jobs.empty()) return;
   const auto u = utilisation(jobs);
   const double fscale = std::pow(freq_ratio, p.gamma.value);
   const double static_share = (p.idle_w.value + p.context_w.value) / static_cast<double>(jobs.size());
@@ -50,7 +53,8 @@ void attribute_power(const PowerParams& p, std::span<const PowerLoad> jobs, doub
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const auto& s = *jobs[i].sig;
     const double r = jobs[i].rate;
-    out[i] = static_share + fscale * (p.vec_w.value * s.vec_util * r * sv + p.xmx_w.value * s.xmx_util * r * sx) +
+    out[i] = static_share +
+             fscale * (p.vec_w.value * s.vec_util * r * sv + p.xmx_w.value * s.xmx_util * r * sx) +
              p.bw_w.value * s.bw_util * r * sb;
   }
 }

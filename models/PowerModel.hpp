@@ -4,10 +4,10 @@
 //   P = P_idle + [contexts > 0]·P_context + (f/f_max)^γ · (P_vec·u_vec + P_xmx·u_xmx) + P_bw·u_bw
 //
 // with u_k = min(1, Σ_j a_k,j · ρ_j): job j's solo activity a_k,j (from its ResourceSignature) scaled by
-// ρ_j = 1 / its co-location slowdown (its activity relative to running alone at the current frequency). Three states are distinct: idle without a
-// context, idle with a context resident, busy. Power is piecewise constant between events; the engine
-// integrates P·Δt exactly. Energy is attributed to jobs: the dynamic part by each job's activity, the
-// static part (idle + context) split evenly among co-runners.
+// ρ_j = 1 / its co-location slowdown (its activity relative to running alone at the current frequency). Three
+// states are distinct: idle without a context, idle with a context resident, busy. Power is piecewise
+// constant between events; the engine integrates P·Δt exactly. Energy is attributed to jobs: the dynamic part
+// by each job's activity, the static part (idle + context) split evenly among co-runners.
 #include "models/ResourceSignature.hpp"
 #include "models/Yaml.hpp"
 
@@ -41,6 +41,7 @@ struct PowerBreakdown {
 PowerBreakdown device_power(const PowerParams& p, std::span<const PowerLoad> jobs, double freq_ratio);
 
 /// Power attributed to each job (out[i] for jobs[i]); Σ out = device_power().total_w when jobs is non-empty.
-void attribute_power(const PowerParams& p, std::span<const PowerLoad> jobs, double freq_ratio, std::span<double> out);
+void attribute_power(const PowerParams& p, std::span<const PowerLoad> jobs, double freq_ratio,
+                     std::span<double> out);
 
 } // namespace colocsim

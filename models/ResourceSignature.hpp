@@ -2,9 +2,9 @@
 // How a job behaves on its reference device when it runs alone (DESIGN.md §1 Jobs): the resource
 // signature the interference and power models consume. Traces say what was asked; a profile (from the
 // workloads catalog) says how the job behaves and carries this signature.
+#include <optional>
 #include <string>
 #include <string_view>
-#include <optional>
 
 namespace colocsim {
 
@@ -19,11 +19,11 @@ std::optional<JobClass> parse_job_class(std::string_view text);
 
 struct ResourceSignature {
   JobClass job_class = JobClass::C;
-  double duty_cycle     = 1.0; ///< fraction of wall time the device engine is busy when alone, (0, 1]
-  double vec_util       = 0.0; ///< time-averaged fraction of vector (EU/SM) throughput used alone, [0, 1]
-  double xmx_util       = 0.0; ///< time-averaged fraction of matrix-engine throughput used alone, [0, 1]
-  double bw_util        = 0.0; ///< time-averaged fraction of device memory bandwidth used alone, [0, 1]
-  double mem_bytes      = 0.0; ///< real device-memory footprint (what decides out-of-memory)
+  double duty_cycle = 1.0;     ///< fraction of wall time the device engine is busy when alone, (0, 1]
+  double vec_util = 0.0;       ///< time-averaged fraction of vector (EU/SM) throughput used alone, [0, 1]
+  double xmx_util = 0.0;       ///< time-averaged fraction of matrix-engine throughput used alone, [0, 1]
+  double bw_util = 0.0;        ///< time-averaged fraction of device memory bandwidth used alone, [0, 1]
+  double mem_bytes = 0.0;      ///< real device-memory footprint (what decides out-of-memory)
   double freq_sensitive = 1.0; ///< beta: fraction of runtime that scales with 1/f, [0, 1]
   /// c: fraction of the device's compute units (EUs / SMs) the job keeps busy while its kernels run
   /// (occupancy × issue efficiency, reference §6.3), (0, 1]. Decides the static-partition factor of

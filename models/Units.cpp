@@ -15,15 +15,24 @@ struct Suffix {
   double factor;
 };
 
-constexpr std::array BYTE_SUFFIXES{
-    Suffix{"B", 1.0},           Suffix{"kB", 1e3},           Suffix{"KB", 1e3},           Suffix{"MB", 1e6},
-    Suffix{"GB", 1e9},          Suffix{"TB", 1e12},          Suffix{"KiB", 1024.0},       Suffix{"MiB", 1048576.0},
-    Suffix{"GiB", 1073741824.0}, Suffix{"TiB", 1099511627776.0}};
-constexpr std::array WATT_SUFFIXES{Suffix{"W", 1.0}, Suffix{"mW", 1e-3}, Suffix{"kW", 1e3}, Suffix{"MW", 1e6}};
-constexpr std::array HERTZ_SUFFIXES{Suffix{"Hz", 1.0}, Suffix{"kHz", 1e3}, Suffix{"MHz", 1e6}, Suffix{"GHz", 1e9}};
-constexpr std::array SECOND_SUFFIXES{Suffix{"s", 1.0},     Suffix{"ms", 1e-3},  Suffix{"us", 1e-6},
-                                     Suffix{"min", 60.0},  Suffix{"h", 3600.0}, Suffix{"d", 86400.0}};
-constexpr std::array JOULE_SUFFIXES{Suffix{"J", 1.0}, Suffix{"kJ", 1e3}, Suffix{"MJ", 1e6}, Suffix{"kWh", 3.6e6}};
+constexpr std::array BYTE_SUFFIXES{Suffix{"B", 1.0},
+                                   Suffix{"kB", 1e3},
+                                   Suffix{"KB", 1e3},
+                                   Suffix{"MB", 1e6},
+                                   Suffix{"GB", 1e9},
+                                   Suffix{"TB", 1e12},
+                                   Suffix{"KiB", 1024.0},
+                                   Suffix{"MiB", 1048576.0},
+                                   Suffix{"GiB", 1073741824.0},
+                                   Suffix{"TiB", 1099511627776.0}};
+constexpr std::array WATT_SUFFIXES{Suffix{"W", 1.0}, Suffix{"mW", 1e-3}, Suffix{"kW", 1e3},
+                                   Suffix{"MW", 1e6}};
+constexpr std::array HERTZ_SUFFIXES{Suffix{"Hz", 1.0}, Suffix{"kHz", 1e3}, Suffix{"MHz", 1e6},
+                                    Suffix{"GHz", 1e9}};
+constexpr std::array SECOND_SUFFIXES{Suffix{"s", 1.0},    Suffix{"ms", 1e-3},  Suffix{"us", 1e-6},
+                                     Suffix{"min", 60.0}, Suffix{"h", 3600.0}, Suffix{"d", 86400.0}};
+constexpr std::array JOULE_SUFFIXES{Suffix{"J", 1.0}, Suffix{"kJ", 1e3}, Suffix{"MJ", 1e6},
+                                    Suffix{"kWh", 3.6e6}};
 
 std::string_view trim(std::string_view s)
 {
@@ -34,17 +43,14 @@ std::string_view trim(std::string_view s)
   return s;
 }
 
-template <std::size_t N> std::optional<double> apply(std::string_view num, std::string_view suffix,
-                                                    const std::array<Suffix, N>& table)
+template <std::size_t N>
+std::optional<double> apply(std::string_view num, std::string_view suffix, const std::array<Suffix, N>& table)
 {
   auto v = parse_double(num);
-  if (!v)
-    return std::nullopt;
-  if (suffix.empty())
-    return v;
+  if (!v) return std::nullopt;
+  if (suffix.empty()) return v;
   for (const auto& s : table)
-    if (s.text == suffix)
-      return *v * s.factor;
+    if (s.text == suffix) return *v * s.factor;
   return std::nullopt;
 }
 
@@ -53,31 +59,25 @@ template <std::size_t N> std::optional<double> apply(std::string_view num, std::
 std::optional<double> parse_double(std::string_view text)
 {
   text = trim(text);
-  if (text.empty())
-    return std::nullopt;
+  if (text.empty()) return std::nullopt;
   if (text.front() == '+') {
     text.remove_prefix(1);
-    if (text.empty() || text.front() == '-' || text.front() == '+')
-      return std::nullopt;
+    if (text.empty() || text.front() == '-' || text.front() == '+') return std::nullopt;
   }
   double v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-    return std::nullopt;
+  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 
 std::optional<long long> parse_int(std::string_view text)
 {
   text = trim(text);
-  if (text.empty())
-    return std::nullopt;
-  if (text.front() == '+')
-    text.remove_prefix(1);
+  if (text.empty()) return std::nullopt;
+  if (text.front() == '+') text.remove_prefix(1);
   long long v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size())
-    return std::nullopt;
+  if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
   return v;
 }
 

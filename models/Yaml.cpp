@@ -16,15 +16,14 @@ YAML::Node load_yaml(std::string_view text, const std::string& file)
 SourceLocation location_of(const YAML::Node& node, const std::string& file)
 {
   const auto mark = node.Mark();
-  if (mark.line < 0)
-    return SourceLocation{file};
+  if (mark.line < 0) return SourceLocation{file};
   return SourceLocation{file, mark.line + 1, mark.column + 1};
 }
 
-bool expect_map(const YAML::Node& node, const std::string& file, const std::string& path, DiagnosticSink& sink)
+bool expect_map(const YAML::Node& node, const std::string& file, const std::string& path,
+                DiagnosticSink& sink)
 {
-  if (node.IsMap())
-    return true;
+  if (node.IsMap()) return true;
   sink.add(location_of(node, file), path, node.IsNull() ? "expected a map, got nothing" : "expected a map");
   return false;
 }
@@ -32,8 +31,7 @@ bool expect_map(const YAML::Node& node, const std::string& file, const std::stri
 void check_keys(const YAML::Node& node, const std::vector<std::string>& valid, const std::string& file,
                 const std::string& path, DiagnosticSink& sink)
 {
-  if (!node.IsMap())
-    return;
+  if (!node.IsMap()) return;
   for (const auto& kv : node) {
     if (!kv.first.IsScalar()) {
       sink.add(location_of(kv.first, file), path, "expected a plain key");
@@ -61,8 +59,7 @@ ParamSet read_params(const YAML::Node& node, const std::vector<ParamSpec>& specs
         continue;
       }
       const auto key = kv.first.as<std::string>();
-      if (std::find(sections.begin(), sections.end(), key) != sections.end())
-        continue;
+      if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;
       const auto where = location_of(kv.second, file);
       if (std::none_of(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; })) {
         sink.add(location_of(kv.first, file), path.empty() ? key : path + "." + key,
@@ -82,10 +79,8 @@ ParamSet read_params(const YAML::Node& node, const std::vector<ParamSpec>& specs
   DiagnosticSink local;
   auto params = parse_params(specs, given, path, local);
   for (auto d : local.diagnostics()) {
-    if (d.where.line == 0 && node.IsDefined())
-      d.where = location_of(node, file);
-    if (d.where.file.empty())
-      d.where.file = file;
+    if (d.where.line == 0 && node.IsDefined()) d.where = location_of(node, file);
+    if (d.where.file.empty()) d.where.file = file;
     sink.add(std::move(d));
   }
   return params;
@@ -112,8 +107,7 @@ std::optional<Evidence> parse_evidence(std::string_view text)
 {
   for (auto e : {Evidence::VENDOR_SPEC, Evidence::MEASUREMENT, Evidence::DOCUMENTED, Evidence::ESTIMATE,
                  Evidence::MICROBENCHMARK})
-    if (to_string(e) == text)
-      return e;
+    if (to_string(e) == text) return e;
   return std::nullopt;
 }
 
@@ -141,7 +135,8 @@ std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string&
     sink.add(location_of(node, file), kpath + ".value", "missing; expected " + unit_help(unit));
     ok = false;
   } else if (auto q = parse_quantity(v.Scalar(), unit); !q) {
-    sink.add(location_of(v, file), kpath + ".value", "expected " + unit_help(unit) + " (got '" + v.Scalar() + "')");
+    sink.add(location_of(v, file), kpath + ".value",
+             "expected " + unit_help(unit) + " (got '" + v.Scalar() + "')");
     ok = false;
   } else if (*q < min || *q > max) {
     sink.add(location_of(v, file), kpath + ".value", "out of range (got '" + v.Scalar() + "')");
@@ -156,7 +151,8 @@ std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string&
     sink.add(location_of(node, file), kpath + ".tag", "missing evidence tag; valid: " + join(tags));
     ok = false;
   } else if (auto e = parse_evidence(t.Scalar()); !e) {
-    sink.add(location_of(t, file), kpath + ".tag", "unknown evidence tag '" + t.Scalar() + "'; valid: " + join(tags));
+    sink.add(location_of(t, file), kpath + ".tag",
+             "unknown evidence tag '" + t.Scalar() + "'; valid: " + join(tags));
     ok = false;
   } else {
     out.evidence = *e;
@@ -168,8 +164,7 @@ std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string&
   } else {
     out.source = s.Scalar();
   }
-  if (!ok)
-    return std::nullopt;
+  if (!ok) return std::nullopt;
   return out;
 }
 

@@ -21,7 +21,8 @@ YAML::Node load_yaml(std::string_view text, const std::string& file);
 SourceLocation location_of(const YAML::Node& node, const std::string& file);
 
 /// Checks that `node` is a map; reports to sink and returns false otherwise.
-bool expect_map(const YAML::Node& node, const std::string& file, const std::string& path, DiagnosticSink& sink);
+bool expect_map(const YAML::Node& node, const std::string& file, const std::string& path,
+                DiagnosticSink& sink);
 
 /// Reports every key of map `node` that is not in `valid`.
 void check_keys(const YAML::Node& node, const std::vector<std::string>& valid, const std::string& file,
@@ -30,7 +31,8 @@ void check_keys(const YAML::Node& node, const std::vector<std::string>& valid, c
 /// Reads the declared scalar parameters of map `node` (unknown keys, wrong types and ranges reported).
 /// Keys listed in `sections` are allowed (they hold nested maps the caller reads itself).
 ParamSet read_params(const YAML::Node& node, const std::vector<ParamSpec>& specs, const std::string& file,
-                     const std::string& path, DiagnosticSink& sink, const std::vector<std::string>& sections = {});
+                     const std::string& path, DiagnosticSink& sink,
+                     const std::vector<std::string>& sections = {});
 
 /// Evidence tags, as in ../shared/reference/hardware-and-papers.md and DESIGN.md §Calibration.
 enum class Evidence { VENDOR_SPEC, MEASUREMENT, DOCUMENTED, ESTIMATE, MICROBENCHMARK };

@@ -2,22 +2,23 @@
 
 namespace colocsim {
 
-std::vector<ParamSpec> ExclusiveFcfs::params() { return {}; }
+std::vector<ParamSpec> ExclusiveFcfs::params()
+{
+  return {};
+}
 
 ExclusiveFcfs::ExclusiveFcfs(const ParamSet&) {}
 
 void ExclusiveFcfs::init(const ClusterView& view)
 {
   for (DeviceIndex d = 0; d < view.device_count(); ++d)
-    if (view.device(d).residents == 0)
-      free_.insert(free_.end(), d);
+    if (view.device(d).residents == 0) free_.insert(free_.end(), d);
   initialised_ = true;
 }
 
 std::vector<Decision> ExclusiveFcfs::decide(const ClusterView& view, std::span<const Event> events)
 {
-  if (!initialised_)
-    init(view);
+  if (!initialised_) init(view);
   std::vector<Decision> out;
   for (const auto& e : events) {
     std::visit(
@@ -32,8 +33,7 @@ std::vector<Decision> ExclusiveFcfs::decide(const ClusterView& view, std::span<c
             free_.insert(ev.devices.begin(), ev.devices.end());
           } else if constexpr (std::is_same_v<T, JobFailed>) {
             free_.insert(ev.devices.begin(), ev.devices.end());
-            if (ev.requeued)
-              queue_.push(ev.job);
+            if (ev.requeued) queue_.push(ev.job);
           }
         },
         e);
@@ -41,8 +41,7 @@ std::vector<Decision> ExclusiveFcfs::decide(const ClusterView& view, std::span<c
   while (!queue_.empty()) {
     const JobIndex j = queue_.front();
     const auto need = static_cast<std::size_t>(view.job(j).devices);
-    if (free_.size() < need)
-      break;
+    if (free_.size() < need) break;
     Place p{j, {}};
     for (std::size_t k = 0; k < need; ++k) {
       p.devices.push_back(*free_.begin());

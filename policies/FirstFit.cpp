@@ -16,8 +16,9 @@ std::vector<ParamSpec> FirstFit::params()
       ParamSpec{.name = "memory",
                 .type = ParamType::CHOICE,
                 .default_text = "declared",
-                .help = "memory each job is assumed to need: declared (the trace's request; 0 if the trace "
-                        "states none), profile (the profile's real footprint: an oracle), none (ignore memory)",
+                .help =
+                    "memory each job is assumed to need: declared (the trace's request; 0 if the trace "
+                    "states none), profile (the profile's real footprint: an oracle), none (ignore memory)",
                 .choices = {"declared", "profile", "none"}},
   };
 }
@@ -84,8 +85,7 @@ void FirstFit::release(const ClusterView& view, JobIndex j, const std::vector<De
 
 std::vector<Decision> FirstFit::decide(const ClusterView& view, std::span<const Event> events)
 {
-  if (!initialised_)
-    init(view);
+  if (!initialised_) init(view);
   std::vector<Decision> out;
   for (const auto& e : events) {
     std::visit(
@@ -103,8 +103,7 @@ std::vector<Decision> FirstFit::decide(const ClusterView& view, std::span<const 
             release(view, ev.job, ev.devices);
           } else if constexpr (std::is_same_v<T, JobFailed>) {
             release(view, ev.job, ev.devices);
-            if (ev.requeued)
-              queue_.push(ev.job);
+            if (ev.requeued) queue_.push(ev.job);
           } else if constexpr (std::is_same_v<T, DeviceRepartitioned>) {
             capacity_[ev.device] = capacity_for(ev.mode);
             update_slot(ev.device);
@@ -120,13 +119,11 @@ std::vector<Decision> FirstFit::decide(const ClusterView& view, std::span<const 
     std::size_t from = 0;
     while (p.devices.size() < need) {
       const std::size_t d = index_.find_first(m, from);
-      if (d == FitIndex::NONE)
-        break;
+      if (d == FitIndex::NONE) break;
       p.devices.push_back(static_cast<DeviceIndex>(d));
       from = d + 1;
     }
-    if (p.devices.size() < need)
-      break;
+    if (p.devices.size() < need) break;
     for (auto d : p.devices) {
       ++slots_[d];
       mem_free_[d] -= m;

@@ -21,21 +21,17 @@ void FitIndex::set(std::size_t i, double value)
 
 std::size_t FitIndex::find_first(double threshold, std::size_t from) const
 {
-  if (from >= size_ || tree_[1] < threshold)
-    return NONE;
+  if (from >= size_ || tree_[1] < threshold) return NONE;
   return find_in(1, 0, leaves_, threshold, from);
 }
 
 std::size_t FitIndex::find_in(std::size_t node, std::size_t node_lo, std::size_t node_hi, double threshold,
                               std::size_t from) const
 {
-  if (node_hi <= from || tree_[node] < threshold)
-    return NONE;
-  if (node >= leaves_)
-    return node - leaves_;
+  if (node_hi <= from || tree_[node] < threshold) return NONE;
+  if (node >= leaves_) return node - leaves_;
   const std::size_t mid = (node_lo + node_hi) / 2;
-  if (auto r = find_in(2 * node, node_lo, mid, threshold, from); r != NONE)
-    return r;
+  if (auto r = find_in(2 * node, node_lo, mid, threshold, from); r != NONE) return r;
   return find_in(2 * node + 1, mid, node_hi, threshold, from);
 }
 

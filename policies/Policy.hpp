@@ -28,13 +28,13 @@ using DeviceIndex = std::uint32_t; ///< dense index of a device (tile / GPU) in 
 struct DeviceView {
   DeviceIndex index = 0;
   std::uint32_t node = 0;
-  std::uint32_t card = 0;    ///< global card index (devices of one card share its power budget)
+  std::uint32_t card = 0; ///< global card index (devices of one card share its power budget)
   SharingMode mode = SharingMode::EXCLUSIVE;
-  double memory_bytes = 0;   ///< capacity
+  double memory_bytes = 0;     ///< capacity
   std::uint32_t residents = 0; ///< jobs currently placed on it
-  double power_w = 0;        ///< current power draw
-  double freq_hz = 0;        ///< effective frequency (the policy's setting, lowered by the card power cap)
-  bool available = true;     ///< false while the device is being repartitioned or its node is off/booting
+  double power_w = 0;          ///< current power draw
+  double freq_hz = 0;          ///< effective frequency (the policy's setting, lowered by the card power cap)
+  bool available = true;       ///< false while the device is being repartitioned or its node is off/booting
 };
 
 /// What the active models (sharing mode, interference, power) predict if a job were placed now.

@@ -11,14 +11,13 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
 
 namespace colocsim {
-
 
 namespace {
 constexpr int EXIT_USAGE = 2;
@@ -54,7 +53,8 @@ options:
 outputs (in DIR): summary.json, jobs.csv, timeseries.csv (docs/formats/outputs.md)
 )";
 
-const char* const VALIDATE_HELP = R"(usage: colocsim validate SCENARIO [--set KEY=VALUE]... [--policy NAME[:K=V,..]]
+const char* const VALIDATE_HELP =
+    R"(usage: colocsim validate SCENARIO [--set KEY=VALUE]... [--policy NAME[:K=V,..]]
 
 Loads SCENARIO and everything it refers to (platform, device, calibration, profiles, policy) and reads every
 trace row, reporting all problems as file:line:col: key: message. Exit status 0 if valid, 2 otherwise.
@@ -77,8 +77,7 @@ options:
 
 std::string next_arg(const std::vector<std::string>& args, std::size_t& i)
 {
-  if (i + 1 >= args.size())
-    throw UsageError("option " + args[i] + " needs a value");
+  if (i + 1 >= args.size()) throw UsageError("option " + args[i] + " needs a value");
   return args[++i];
 }
 
@@ -91,7 +90,8 @@ double peak_rss_mb()
 
 int cmd_policies(const std::vector<std::string>& args, std::ostream& out)
 {
-  if (no_options_or_help(args, "usage: colocsim policies\n\nLists every policy with its source and parameters.\n", out))
+  if (no_options_or_help(
+          args, "usage: colocsim policies\n\nLists every policy with its source and parameters.\n", out))
     return 0;
   for (const auto& p : policy_registry()) {
     out << p.name << " — " << p.description << "\n  source: " << p.source << "\n";
@@ -106,16 +106,20 @@ int cmd_policies(const std::vector<std::string>& args, std::ostream& out)
 
 int cmd_devices(const std::vector<std::string>& args, std::ostream& out)
 {
-  if (no_options_or_help(args, "usage: colocsim devices\n\nLists the bundled device catalog with each value's evidence tag and source.\n", out))
+  if (no_options_or_help(args,
+                         "usage: colocsim devices\n\nLists the bundled device catalog with each value's "
+                         "evidence tag and source.\n",
+                         out))
     return 0;
   for (const auto& name : bundled_names("models/devices")) {
     const auto file = read_text_file("builtin:models/devices/" + name + ".yaml");
     const auto d = load_device_spec(file.text, file.name);
     auto line = [&](const char* what, const Sourced& s, double scale, const char* unit) {
-      out << "  " << what << ": " << s.value / scale << unit << "  [" << to_string(s.evidence) << ": " << s.source
-          << "]\n";
+      out << "  " << what << ": " << s.value / scale << unit << "  [" << to_string(s.evidence) << ": "
+          << s.source << "]\n";
     };
-    out << d.name << " — " << d.description << " (" << d.vendor << ", " << d.devices_per_card << " per card)\n";
+    out << d.name << " — " << d.description << " (" << d.vendor << ", " << d.devices_per_card
+        << " per card)\n";
     line("compute units", d.compute_units, 1, "");
     line("memory", d.memory_bytes, 1e9, " GB");
     line("memory bandwidth", d.mem_bandwidth, 1e12, " TB/s");
@@ -180,8 +184,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   }
   const auto a = parse_scenario_args(args, true);
   Scenario scenario = load_scenario(a.file.value_or(DEFAULT_SCENARIO), a.sets, a.policy);
-  if (a.output)
-    scenario.outputs.dir = *a.output;
+  if (a.output) scenario.outputs.dir = *a.output;
   scenario.outputs.force = a.force;
   RunInputs inputs = build_run(scenario);
   prepare_output_dir(scenario.outputs);
@@ -227,8 +230,7 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
       return 0;
     }
   const auto a = parse_scenario_args(args, false);
-  if (!a.file)
-    throw UsageError("validate needs a SCENARIO file (see colocsim validate --help)");
+  if (!a.file) throw UsageError("validate needs a SCENARIO file (see colocsim validate --help)");
   const Scenario scenario = load_scenario(*a.file, a.sets, a.policy);
   RunInputs inputs = build_run(scenario);
   std::size_t jobs = 0;
@@ -258,8 +260,7 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   std::string policy = "first-fit";
   auto number = [](const std::string& opt, const std::string& v) {
     auto x = parse_double(v);
-    if (!x || *x <= 0)
-      throw UsageError("option " + opt + " expects a positive number (got '" + v + "')");
+    if (!x || *x <= 0) throw UsageError("option " + opt + " expects a positive number (got '" + v + "')");
     return *x;
   };
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -286,8 +287,7 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   // One card (2 tiles) per node so that any even tile count is exact.
   const long long cards = (tiles + 1) / 2;
   std::vector<std::string> sets{"platform.nodes=" + std::to_string(cards), "platform.cards_per_node=1",
-                                "outputs.jobs=false",
-                                "outputs.timeseries=false"};
+                                "outputs.jobs=false", "outputs.timeseries=false"};
   Scenario scenario = load_scenario("builtin:experiments/scenarios/bench/scenario.yaml", sets, policy);
   auto& syn = *scenario.synthetic;
   syn.jobs = static_cast<std::size_t>(jobs);
@@ -330,6 +330,8 @@ const std::vector<CliCommand>& cli_commands()
       {"policies", "list the co-location policies and their parameters", cmd_policies},
       {"devices", "list the bundled device catalog", cmd_devices},
       {"bench", "replay a synthetic trace and print speed figures (key=value lines)", cmd_bench},
+      {"calibrate", "measure a device (run), fit a calibration (fit), check it on held-out co-runs (check)",
+       cmd_calibrate},
   };
   return commands;
 }
@@ -338,12 +340,12 @@ int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
 {
   try {
     if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
-      if (argv.size() >= 2)
-        return run_cli({argv[1], "--help"}, out, err);
+      if (argv.size() >= 2) return run_cli({argv[1], "--help"}, out, err);
       out << "colocsim — discrete-event simulator of GPU sharing in AI factories\n\n"
           << "usage: colocsim <command> [options]\n\ncommands:\n";
       for (const auto& c : cli_commands())
-        out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ') << c.summary << "\n";
+        out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ') << c.summary
+            << "\n";
       out << "  help [CMD]  show help for a command\n\n"
           << "Run `colocsim <command> --help` for a command's options. Documentation: README.md, docs/.\n";
       return 0;
@@ -354,8 +356,7 @@ int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
     }
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
     for (const auto& c : cli_commands())
-      if (c.name == argv[0])
-        return c.run(rest, out);
+      if (c.name == argv[0]) return c.run(rest, out);
     std::vector<std::string> names;
     for (const auto& c : cli_commands())
       names.push_back(c.name);

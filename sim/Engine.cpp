@@ -41,21 +41,24 @@ std::string_view to_string(JobStatus s)
 namespace {
 
 /// Relative tolerance on event times: SimGrid wakes an actor within surf/precision (1e-9 s) of its date.
-double time_slack(double t) { return 1e-9 * std::max(1.0, std::abs(t)); }
+double time_slack(double t)
+{
+  return 1e-9 * std::max(1.0, std::abs(t));
+}
 
 struct DeviceState {
   sg4::Host* host = nullptr;
-  std::vector<JobIndex> residents;      ///< in placement order
-  std::vector<std::uint32_t> slot;      ///< slot[i]: position of this device in residents[i]'s device list
-  std::vector<double> share_w;          ///< power attributed to residents[i]
-  double sum_rate = 0;                  ///< Σ residents' rates, read by the NONLINEAR callback
+  std::vector<JobIndex> residents; ///< in placement order
+  std::vector<std::uint32_t> slot; ///< slot[i]: position of this device in residents[i]'s device list
+  std::vector<double> share_w;     ///< power attributed to residents[i]
+  double sum_rate = 0;             ///< Σ residents' rates, read by the NONLINEAR callback
   double power_w = 0;
-  double mem_used_bytes = 0;            ///< real footprints of the residents
-  double freq_set_hz = 0;               ///< the policy's frequency (default: the device's default)
-  double freq_hz = 0;                   ///< effective: freq_set_hz lowered by the card power cap
+  double mem_used_bytes = 0; ///< real footprints of the residents
+  double freq_set_hz = 0;    ///< the policy's frequency (default: the device's default)
+  double freq_hz = 0;        ///< effective: freq_set_hz lowered by the card power cap
   SharingMode mode = SharingMode::EXCLUSIVE;
   bool repartitioning = false;
-  double last_t = 0;                    ///< energy integrated up to here (sim time)
+  double last_t = 0; ///< energy integrated up to here (sim time)
   double energy_j = 0;
   double busy_s = 0;
   double resident_s = 0;
@@ -66,15 +69,15 @@ struct JobState {
   const ResourceSignature* sig = nullptr;
   JobStatus status = JobStatus::WAITING;
   std::vector<DeviceIndex> devices;
-  std::vector<double> device_rate;     ///< 1 / (slowdown · time factor of the device's frequency), per device
-  std::vector<sg4::ExecPtr> execs;     ///< filled by the job actor when it starts
-  double rate = 0;                     ///< effective rate: the slowest device's
+  std::vector<double> device_rate; ///< 1 / (slowdown · time factor of the device's frequency), per device
+  std::vector<sg4::ExecPtr> execs; ///< filled by the job actor when it starts
+  double rate = 0;                 ///< effective rate: the slowest device's
   double first_start = -1, attempt_start = -1, end = -1;
   double energy_j = 0;
   int attempts = 0;
-  bool oom_pending = false;            ///< this attempt overflowed device memory: it will fail
-  double thread_share = 1.0;           ///< MPS active-thread fraction of this attempt
-  bool ending = false;                 ///< set by the job actor once its execs are done or canceled
+  bool oom_pending = false;  ///< this attempt overflowed device memory: it will fail
+  double thread_share = 1.0; ///< MPS active-thread fraction of this attempt
+  bool ending = false;       ///< set by the job actor once its execs are done or canceled
 };
 
 enum class NoticeKind { FINISHED, OUT_OF_MEMORY };
@@ -155,13 +158,13 @@ private:
   std::deque<JobState> jobs_;
   std::optional<Job> lookahead_;
   bool reader_done_ = false;
-  double origin_ = 0;       ///< trace time of sim time 0 (first submit)
-  double clock_base_ = 0;   ///< SimGrid clock at the start of this run
+  double origin_ = 0;                           ///< trace time of sim time 0 (first submit)
+  double clock_base_ = 0;                       ///< SimGrid clock at the start of this run
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
   enum class NodeState { ON, OFF, BOOTING };
   std::vector<NodeState> node_state_;
   std::vector<std::vector<DeviceIndex>> node_devices_;
-  std::uint32_t nodes_powered_ = 0; ///< ON or BOOTING: drawing their baseline
+  std::uint32_t nodes_powered_ = 0;              ///< ON or BOOTING: drawing their baseline
   double node_energy_j_ = 0, node_energy_t_ = 0; ///< Σ baselines integrated up to node_energy_t_ (sim time)
   std::set<std::pair<double, std::uint32_t>> boots_; ///< (sim time ready, node)
   void touch_nodes();
@@ -173,7 +176,7 @@ private:
   std::uint32_t busy_devices_ = 0;
   std::uint32_t running_ = 0;
   std::uint32_t waiting_ = 0;
-  std::set<double> wakeups_; ///< sim times
+  std::set<double> wakeups_;                              ///< sim times
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
   std::vector<Notice> notices_;
   sg4::SemaphorePtr wake_controller_;
@@ -212,13 +215,11 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
     loads.clear();
     for (std::size_t i = 0; i < sigs.size(); ++i) {
-      if (i + 1 < sigs.size())
-        p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
+      if (i + 1 < sigs.size()) p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
       loads.push_back(PowerLoad{sigs[i], 1.0 / slow[i]});
     }
     p.added_power_w += device_power(setup_.power, loads, freq_ratio(d)).total_w - ds.power_w;
-    if (ds.mem_used_bytes + js.sig->mem_bytes > pd.spec->memory_bytes.value)
-      p.fits_memory = false;
+    if (ds.mem_used_bytes + js.sig->mem_bytes > pd.spec->memory_bytes.value) p.fits_memory = false;
   }
   return p;
 }
@@ -226,8 +227,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
 void Simulation::build_platform()
 {
   const auto& platform = *setup_.platform;
-  if (platform.devices.empty())
-    throw std::invalid_argument("the platform has no devices");
+  if (platform.devices.empty()) throw std::invalid_argument("the platform has no devices");
   auto* zone = sg4::create_star_zone("colocsim");
   devices_.resize(platform.devices.size());
   for (DeviceIndex d = 0; d < devices_.size(); ++d) {
@@ -246,12 +246,10 @@ void Simulation::build_platform()
     ds.power_w = device_power(setup_.power, {}, freq_ratio(d)).total_w;
     total_device_power_w_ += ds.power_w;
     const auto card = platform.devices[d].card;
-    if (card >= cards_.size())
-      cards_.resize(card + 1);
+    if (card >= cards_.size()) cards_.resize(card + 1);
     cards_[card].push_back(d);
     const auto node = platform.devices[d].node;
-    if (node >= node_devices_.size())
-      node_devices_.resize(node + 1);
+    if (node >= node_devices_.size()) node_devices_.resize(node + 1);
     node_devices_[node].push_back(d);
   }
   totals_.device_count = static_cast<double>(devices_.size());
@@ -275,8 +273,7 @@ RunTotals Simulation::run()
     }
   });
   sg4::Engine::get_instance()->run();
-  if (error_)
-    std::rethrow_exception(error_);
+  if (error_) std::rethrow_exception(error_);
   const double end = sim_now();
   for (DeviceIndex d = 0; d < devices_.size(); ++d)
     touch(d);
@@ -303,15 +300,13 @@ RunTotals Simulation::run()
 
 bool Simulation::read_next_job()
 {
-  if (lookahead_ || reader_done_)
-    return lookahead_.has_value();
+  if (lookahead_ || reader_done_) return lookahead_.has_value();
   lookahead_ = setup_.reader->next();
   if (!lookahead_) {
     reader_done_ = true;
     return false;
   }
-  if (totals_.jobs_read == 0)
-    origin_ = lookahead_->submit_s;
+  if (totals_.jobs_read == 0) origin_ = lookahead_->submit_s;
   return true;
 }
 
@@ -344,17 +339,12 @@ void Simulation::controller()
       ++totals_.engine_events;
       call_policy({Wakeup{origin_ + at}});
     }
-    if (!notices_.empty())
-      continue; // completions reported while we were deciding
+    if (!notices_.empty()) continue; // completions reported while we were deciding
     double next = std::numeric_limits<double>::infinity();
-    if (read_next_job())
-      next = lookahead_->submit_s - origin_;
-    if (!wakeups_.empty())
-      next = std::min(next, *wakeups_.begin());
-    if (!repartitions_.empty())
-      next = std::min(next, repartitions_.begin()->first);
-    if (!boots_.empty())
-      next = std::min(next, boots_.begin()->first);
+    if (read_next_job()) next = lookahead_->submit_s - origin_;
+    if (!wakeups_.empty()) next = std::min(next, *wakeups_.begin());
+    if (!repartitions_.empty()) next = std::min(next, repartitions_.begin()->first);
+    if (!boots_.empty()) next = std::min(next, boots_.begin()->first);
     if (running_ == 0 && std::isinf(next))
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
     if (std::isinf(next))
@@ -372,8 +362,7 @@ void Simulation::handle_arrivals()
   while (read_next_job()) {
     const double t = lookahead_->submit_s - origin_;
     const double now = sim_now();
-    if (t > now + time_slack(now))
-      break;
+    if (t > now + time_slack(now)) break;
     if (!batch.empty() && t != batch_time) {
       ++totals_.engine_events;
       call_policy(std::move(batch));
@@ -390,7 +379,8 @@ void Simulation::handle_arrivals()
                            join(setup_.profiles->names()));
     const auto& profile = setup_.profiles->at(name, job.origin);
     if (job.devices < 1)
-      throw InputError(job.origin, "devices", "expected at least 1 device (got " + std::to_string(job.devices) + ")");
+      throw InputError(job.origin, "devices",
+                       "expected at least 1 device (got " + std::to_string(job.devices) + ")");
     auto& js = jobs_.emplace_back();
     js.job = std::move(job);
     js.job.profile = name;
@@ -451,15 +441,13 @@ void Simulation::apply(const Decision& decision)
       [&](const auto& d) {
         using T = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<T, Place>) {
-          if (d.job >= jobs_.size())
-            fail("no such job");
+          if (d.job >= jobs_.size()) fail("no such job");
           const auto& js = jobs_[d.job];
           if (js.status != JobStatus::WAITING)
             fail("the job is " + std::string(to_string(js.status)) + ", not waiting");
           if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
             fail("the job requests " + std::to_string(js.job.devices) + " device(s)");
-          if (!(d.thread_share > 0 && d.thread_share <= 1))
-            fail("thread_share must be in (0, 1]");
+          if (!(d.thread_share > 0 && d.thread_share <= 1)) fail("thread_share must be in (0, 1]");
           for (std::size_t i = 0; i < d.devices.size(); ++i) {
             const DeviceIndex dev = d.devices[i];
             if (dev >= devices_.size())
@@ -476,8 +464,9 @@ void Simulation::apply(const Decision& decision)
             const auto mode = devices_[dev].mode;
             const unsigned limit = max_residents(mode);
             if (limit != 0 && devices_[dev].residents.size() >= limit)
-              fail("device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) + " mode and already runs " +
-                   std::to_string(devices_[dev].residents.size()) + " job(s), its limit");
+              fail("device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
+                   " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
+                   " job(s), its limit");
           }
           jobs_[d.job].thread_share = d.thread_share;
           start_job(d.job, d.devices);
@@ -490,11 +479,9 @@ void Simulation::apply(const Decision& decision)
           ++totals_.rejected;
           record_end(d.job);
         } else if constexpr (std::is_same_v<T, SetNodePower>) {
-          if (d.node >= node_state_.size())
-            fail("node " + std::to_string(d.node) + " does not exist");
+          if (d.node >= node_state_.size()) fail("node " + std::to_string(d.node) + " does not exist");
           auto& state = node_state_[d.node];
-          if (d.on == (state != NodeState::OFF))
-            return; // already on (or booting) / already off
+          if (d.on == (state != NodeState::OFF)) return; // already on (or booting) / already off
           if (!d.on)
             for (auto dev : node_devices_[d.node])
               if (!devices_[dev].residents.empty())
@@ -513,30 +500,27 @@ void Simulation::apply(const Decision& decision)
           for (auto dev : node_devices_[d.node])
             refresh_power(dev);
         } else if constexpr (std::is_same_v<T, Repartition>) {
-          if (d.device >= devices_.size())
-            fail("device " + std::to_string(d.device) + " does not exist");
+          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
           auto& ds = devices_[d.device];
           const auto& spec = *setup_.platform->devices[d.device].spec;
-          if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) == spec.sharing_modes.end())
+          if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) ==
+              spec.sharing_modes.end())
             fail("device type '" + spec.name + "' does not support " + std::string(to_string(d.mode)));
           if (!ds.residents.empty())
             fail("the device still runs " + std::to_string(ds.residents.size()) + " job(s); drain it first");
-          if (ds.repartitioning)
-            fail("the device is already being repartitioned");
+          if (ds.repartitioning) fail("the device is already being repartitioned");
           // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
           ds.mode = d.mode;
           ds.repartitioning = true;
           repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
         } else if constexpr (std::is_same_v<T, SetFrequency>) {
-          if (d.device >= devices_.size())
-            fail("device " + std::to_string(d.device) + " does not exist");
+          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
           const auto& spec = *setup_.platform->devices[d.device].spec;
           if (!(d.freq_hz >= spec.freq_min_hz.value && d.freq_hz <= spec.freq_max_hz.value))
-            fail("frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) + ", " +
-                 std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
+            fail("frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) +
+                 ", " + std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
           auto& ds = devices_[d.device];
-          if (d.freq_hz == ds.freq_set_hz)
-            return;
+          if (d.freq_hz == ds.freq_set_hz) return;
           touch(d.device);
           ds.freq_set_hz = d.freq_hz;
           std::vector<DeviceIndex> dirty;
@@ -567,8 +551,7 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   js.oom_pending = false;
   // SimGrid wakes the controller within its precision of a date: never start before the submission.
   js.attempt_start = std::max(sim_now(), js.job.submit_s - origin_);
-  if (js.first_start < 0)
-    js.first_start = js.attempt_start;
+  if (js.first_start < 0) js.first_start = js.attempt_start;
   ++js.attempts;
   --waiting_;
   ++running_;
@@ -578,15 +561,13 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
     const DeviceIndex d = devs[pos];
     touch(d);
     auto& ds = devices_[d];
-    if (ds.residents.empty())
-      ++busy_devices_;
+    if (ds.residents.empty()) ++busy_devices_;
     ds.residents.push_back(j);
     ds.slot.push_back(pos);
     ds.share_w.push_back(0);
     ds.mem_used_bytes += js.sig->mem_bytes;
     // The job whose arrival overflows the device's memory is the one that fails (DESIGN.md §1 Memory).
-    if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value)
-      js.oom_pending = true;
+    if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value) js.oom_pending = true;
   }
   for (auto d : devs)
     recompute_device(d, dirty);
@@ -613,8 +594,7 @@ void Simulation::job_actor(JobIndex j)
   }
   NoticeKind kind = NoticeKind::FINISHED;
   try {
-    if (js.oom_pending)
-      js.execs.front()->wait_for(setup_.oom_delay_s);
+    if (js.oom_pending) js.execs.front()->wait_for(setup_.oom_delay_s);
     for (auto& e : js.execs)
       e->wait();
   } catch (const simgrid::TimeoutException&) {
@@ -660,8 +640,7 @@ void Simulation::touch(DeviceIndex d)
   auto& ds = devices_[d];
   const double now = sim_now();
   const double dt = now - ds.last_t;
-  if (dt <= 0)
-    return;
+  if (dt <= 0) return;
   ds.energy_j += ds.power_w * dt;
   if (!ds.residents.empty()) {
     ds.busy_s += dt;
@@ -677,8 +656,7 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   auto& ds = devices_[d];
   dirty.push_back(d);
   const std::size_t n = ds.residents.size();
-  if (n == 0)
-    return;
+  if (n == 0) return;
   sigs_.clear();
   caps_.clear();
   for (auto r : ds.residents) {
@@ -691,15 +669,13 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
     auto& js = jobs_[ds.residents[i]];
     js.device_rate[ds.slot[i]] = 1.0 / (slowdowns_[i] * time_factor(*js.sig, d));
     const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end());
-    if (rate == js.rate)
-      continue;
+    if (rate == js.rate) continue;
     js.rate = rate;
     // The job's rate changes on all of its devices (gang jobs progress at the slowest device's rate).
     for (std::size_t p = 0; p < js.devices.size(); ++p) {
       const DeviceIndex other = js.devices[p];
       touch(other);
-      if (other != d)
-        dirty.push_back(other);
+      if (other != d) dirty.push_back(other);
       // An exec that finished at this very instant has no model action left: never update it.
       if (!js.ending && p < js.execs.size() && js.execs[p]->get_remaining() > 0) {
         js.execs[p]->update_priority(rate);
@@ -752,8 +728,7 @@ void Simulation::settle(std::vector<DeviceIndex>& dirty)
   std::vector<DeviceIndex> more;
   for (auto c : cards)
     enforce_card_cap(c, more);
-  if (more.empty())
-    return;
+  if (more.empty()) return;
   std::sort(more.begin(), more.end());
   more.erase(std::unique(more.begin(), more.end()), more.end());
   for (auto d : more)
@@ -772,8 +747,7 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
     card_w += devices_[d].power_w;
     throttled = throttled || devices_[d].freq_hz != devices_[d].freq_set_hz;
   }
-  if (!throttled && card_w <= cap_w)
-    return;
+  if (!throttled && card_w <= cap_w) return;
   // Card power if every device ran at min(its setting, f): monotone in f, since frequency enters only
   // through (f/f_max)^γ (activities are relative to running alone at the current frequency).
   std::vector<std::vector<PowerLoad>> loads(devs.size());
@@ -786,7 +760,8 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
     double p = 0;
     for (std::size_t i = 0; i < devs.size(); ++i) {
       const auto& pd = setup_.platform->devices[devs[i]];
-      p += device_power(setup_.power, loads[i], std::min(devices_[devs[i]].freq_set_hz, f) / pd.spec->freq_max_hz.value)
+      p += device_power(setup_.power, loads[i],
+                        std::min(devices_[devs[i]].freq_set_hz, f) / pd.spec->freq_max_hz.value)
                .total_w;
     }
     return p;
@@ -796,8 +771,7 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
     // Throttle (reference §6.4: "exceeding it throttles the frequency"): the highest f that fits the cap,
     // never below the device minimum.
     double lo = spec.freq_min_hz.value, hi = f_hi;
-    if (card_power(lo) > cap_w)
-      hi = lo;
+    if (card_power(lo) > cap_w) hi = lo;
     for (int it = 0; it < 60 && hi - lo > 1e-6 * hi; ++it) {
       const double mid = 0.5 * (lo + hi);
       (card_power(mid) > cap_w ? hi : lo) = mid;
@@ -807,8 +781,7 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
   for (auto d : devs) {
     auto& ds = devices_[d];
     const double eff = std::min(ds.freq_set_hz, f_cap);
-    if (eff == ds.freq_hz)
-      continue;
+    if (eff == ds.freq_hz) continue;
     touch(d);
     ds.freq_hz = eff;
     recompute_device(d, dirty); // the residents' time factors changed
@@ -842,8 +815,7 @@ void Simulation::record_end(JobIndex j)
 
 void Simulation::emit_timepoint()
 {
-  if (!setup_.record_timeseries)
-    return;
+  if (!setup_.record_timeseries) return;
   TimePoint p;
   p.t_s = now();
   p.device_power_w = total_device_power_w_;
@@ -856,19 +828,18 @@ void Simulation::emit_timepoint()
 
 void Simulation::progress(bool force)
 {
-  if (setup_.progress_interval_s <= 0)
-    return;
+  if (setup_.progress_interval_s <= 0) return;
   const auto wall = std::chrono::steady_clock::now();
   const double since = std::chrono::duration<double>(wall - last_progress_).count();
   const double total = std::chrono::duration<double>(wall - wall_start_).count();
-  if (!force && since < setup_.progress_interval_s)
-    return;
-  if (force && total < setup_.progress_interval_s)
-    return; // short runs stay quiet
+  if (!force && since < setup_.progress_interval_s) return;
+  if (force && total < setup_.progress_interval_s) return; // short runs stay quiet
   last_progress_ = wall;
-  std::fprintf(stderr, "colocsim: t=%.0f s simulated, %llu jobs read, %llu completed, %u running, %u waiting (%.1f s wall)\n",
-               now(), static_cast<unsigned long long>(totals_.jobs_read),
-               static_cast<unsigned long long>(totals_.completed), running_, waiting_, total);
+  std::fprintf(
+      stderr,
+      "colocsim: t=%.0f s simulated, %llu jobs read, %llu completed, %u running, %u waiting (%.1f s wall)\n",
+      now(), static_cast<unsigned long long>(totals_.jobs_read),
+      static_cast<unsigned long long>(totals_.completed), running_, waiting_, total);
 }
 
 /// A fresh SimGrid Engine for each run: 3.32 allows one at a time, and a new one after the previous is

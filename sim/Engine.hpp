@@ -34,12 +34,12 @@ struct RunSetup {
   TimeSliceParams time_slice;
   const InterferenceModel* interference = nullptr;
   const ProfileCatalog* profiles = nullptr;
-  std::string default_profile;  ///< profile for trace jobs that name none (empty: such a job is an error)
+  std::string default_profile; ///< profile for trace jobs that name none (empty: such a job is an error)
   JobReader* reader = nullptr;
   Policy* policy = nullptr;
   std::string policy_name;
-  double oom_delay_s = 60.0;    ///< time an overflowing job runs before it fails out of memory
-  int max_retries = 3;          ///< requeues after out-of-memory failures before the job fails for good
+  double oom_delay_s = 60.0;        ///< time an overflowing job runs before it fails out of memory
+  int max_retries = 3;              ///< requeues after out-of-memory failures before the job fails for good
   double repartition_delay_s = 5.0; ///< time an empty device is unavailable while its sharing mode changes
   double node_boot_s = 300.0;       ///< time from powering a node on until it accepts jobs
   bool record_timeseries = true;
@@ -50,19 +50,19 @@ struct RunSetup {
 struct JobRecord {
   const Job* job = nullptr;
   JobStatus status = JobStatus::WAITING;
-  double start_s = -1;  ///< first start (trace time); -1 if never started
+  double start_s = -1; ///< first start (trace time); -1 if never started
   double end_s = -1;
   std::vector<DeviceIndex> devices; ///< devices of the last attempt
-  double slowdown = 0;  ///< (end − start of last attempt) / duration; 0 if not completed
-  double energy_j = 0;  ///< device energy attributed to the job over all attempts
+  double slowdown = 0;              ///< (end − start of last attempt) / duration; 0 if not completed
+  double energy_j = 0;              ///< device energy attributed to the job over all attempts
   int attempts = 0;
 };
 
 /// Cluster state after an event (for timeseries.csv).
 struct TimePoint {
-  double t_s = 0;           ///< trace time
+  double t_s = 0; ///< trace time
   double device_power_w = 0;
-  double node_power_w = 0;  ///< node baselines
+  double node_power_w = 0; ///< node baselines
   std::uint32_t busy_devices = 0;
   std::uint32_t running_jobs = 0;
   std::uint32_t waiting_jobs = 0;
@@ -77,11 +77,11 @@ public:
 
 struct RunTotals {
   double t_first_submit_s = 0;
-  double t_end_s = 0;        ///< last event (trace time)
+  double t_end_s = 0; ///< last event (trace time)
   double energy_device_j = 0;
   double energy_node_j = 0;
-  double busy_device_s = 0;  ///< Σ over devices of time with at least one resident
-  double resident_s = 0;     ///< Σ over devices of residents × time
+  double busy_device_s = 0; ///< Σ over devices of time with at least one resident
+  double resident_s = 0;    ///< Σ over devices of residents × time
   double device_count = 0;
   std::uint64_t engine_events = 0; ///< arrivals + completions + failures + wake-ups
   std::uint64_t rate_updates = 0;  ///< co-runner rate changes pushed to SimGrid

@@ -8,8 +8,7 @@ namespace colocsim {
 
 double percentile(std::vector<double> values, double q)
 {
-  if (values.empty())
-    return 0;
+  if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
   const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
   return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
@@ -17,10 +16,8 @@ double percentile(std::vector<double> values, double q)
 
 void MetricsCollector::add(const JobRecord& r)
 {
-  if (r.start_s >= 0)
-    wait_.push_back(r.start_s - r.job->submit_s);
-  if (r.status != JobStatus::COMPLETED)
-    return;
+  if (r.start_s >= 0) wait_.push_back(r.start_s - r.job->submit_s);
+  if (r.status != JobStatus::COMPLETED) return;
   const double jct = r.end_s - r.job->submit_s;
   jct_.push_back(jct);
   bsld_sum_ += std::max(1.0, jct / std::max(r.job->duration_s, 10.0));

@@ -46,8 +46,7 @@ std::string json_string(const std::string& s)
 
 std::string csv_field(const std::string& s)
 {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s)
     out += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -72,7 +71,8 @@ void prepare_output_dir(const OutputOptions& options)
   } else {
     fs::create_directories(options.dir, ec);
     if (ec)
-      throw InputError(SourceLocation{options.dir.string()}, "", "cannot create output directory: " + ec.message());
+      throw InputError(SourceLocation{options.dir.string()}, "",
+                       "cannot create output directory: " + ec.message());
   }
   for (const char* f : RESULT_FILES)
     fs::remove(options.dir / f, ec); // only with --force, or none existed
@@ -82,8 +82,7 @@ OutputWriter::OutputWriter(const OutputOptions& options, MetricsCollector& metri
 {
   auto open = [&](std::ofstream& f, const char* name, const char* header) {
     f.open(options.dir / name);
-    if (!f)
-      throw InputError(SourceLocation{(options.dir / name).string()}, "", "cannot open for writing");
+    if (!f) throw InputError(SourceLocation{(options.dir / name).string()}, "", "cannot open for writing");
     f << header << '\n';
   };
   if (options.jobs)
@@ -97,8 +96,7 @@ OutputWriter::OutputWriter(const OutputOptions& options, MetricsCollector& metri
 void OutputWriter::on_job_end(const JobRecord& r)
 {
   metrics_.add(r);
-  if (!jobs_.is_open())
-    return;
+  if (!jobs_.is_open()) return;
   std::string devs;
   for (auto d : r.devices)
     devs += (devs.empty() ? "" : ";") + std::to_string(d);
@@ -114,24 +112,21 @@ void OutputWriter::on_job_end(const JobRecord& r)
 
 void OutputWriter::on_timepoint(const TimePoint& p)
 {
-  if (!series_.is_open())
-    return;
-  if (pending_ && pending_->t_s != p.t_s)
-    write_point(*pending_);
+  if (!series_.is_open()) return;
+  if (pending_ && pending_->t_s != p.t_s) write_point(*pending_);
   pending_ = p; // several events at one instant: keep the state after the last one
 }
 
 void OutputWriter::write_point(const TimePoint& p)
 {
-  series_ << format_double(p.t_s) << ',' << format_double(p.device_power_w) << ',' << format_double(p.node_power_w)
-          << ',' << format_double(p.device_power_w + p.node_power_w) << ',' << p.busy_devices << ','
-          << p.running_jobs << ',' << p.waiting_jobs << '\n';
+  series_ << format_double(p.t_s) << ',' << format_double(p.device_power_w) << ','
+          << format_double(p.node_power_w) << ',' << format_double(p.device_power_w + p.node_power_w) << ','
+          << p.busy_devices << ',' << p.running_jobs << ',' << p.waiting_jobs << '\n';
 }
 
 void OutputWriter::finish()
 {
-  if (pending_ && series_.is_open())
-    write_point(*pending_);
+  if (pending_ && series_.is_open()) write_point(*pending_);
   pending_.reset();
   jobs_.close();
   series_.close();
@@ -140,12 +135,13 @@ void OutputWriter::finish()
 void write_summary_json(const Summary& s, const std::filesystem::path& file)
 {
   std::ofstream f(file);
-  if (!f)
-    throw InputError(SourceLocation{file.string()}, "", "cannot open for writing");
+  if (!f) throw InputError(SourceLocation{file.string()}, "", "cannot open for writing");
   auto num = [&](const char* k, double v, bool last = false) {
     f << "  " << json_string(k) << ": " << format_double(v) << (last ? "\n" : ",\n");
   };
-  auto str = [&](const char* k, const std::string& v) { f << "  " << json_string(k) << ": " << json_string(v) << ",\n"; };
+  auto str = [&](const char* k, const std::string& v) {
+    f << "  " << json_string(k) << ": " << json_string(v) << ",\n";
+  };
   f << "{\n";
   str("scenario", s.scenario);
   str("policy", s.policy);
@@ -186,9 +182,12 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
 void print_summary(const Summary& s, std::ostream& os)
 {
   const auto flags = os.flags();
-  os << "colocsim: " << s.scenario << " — policy " << s.policy << (s.policy_params.empty() ? "" : " (" + s.policy_params + ")")
-     << ", sharing " << s.sharing << ", interference " << s.interference << ", seed " << s.seed << "\n";
-  auto row = [&](const char* k, const std::string& v) { os << "  " << std::left << std::setw(24) << k << v << "\n"; };
+  os << "colocsim: " << s.scenario << " — policy " << s.policy
+     << (s.policy_params.empty() ? "" : " (" + s.policy_params + ")") << ", sharing " << s.sharing
+     << ", interference " << s.interference << ", seed " << s.seed << "\n";
+  auto row = [&](const char* k, const std::string& v) {
+    os << "  " << std::left << std::setw(24) << k << v << "\n";
+  };
   auto fixed = [](double v, int prec) {
     std::ostringstream o;
     o << std::fixed << std::setprecision(prec) << v;
@@ -198,8 +197,8 @@ void print_summary(const Summary& s, std::ostream& os)
   row("energy total", fixed(s.energy_total_j / 3.6e6, 3) + " kWh (GPU " + fixed(s.energy_gpu_j / 3.6e6, 3) +
                           ", node " + fixed(s.energy_node_j / 3.6e6, 3) + ", PUE " + fixed(s.pue, 2) + ")");
   row("jobs", std::to_string(s.jobs_completed) + " completed of " + std::to_string(s.jobs_read) + " (" +
-                  std::to_string(s.jobs_failed) + " failed, " + std::to_string(s.jobs_rejected) + " rejected, " +
-                  std::to_string(s.jobs_never_started) + " never started)");
+                  std::to_string(s.jobs_failed) + " failed, " + std::to_string(s.jobs_rejected) +
+                  " rejected, " + std::to_string(s.jobs_never_started) + " never started)");
   row("JCT mean / p95", fixed(s.jct_mean_s, 1) + " / " + fixed(s.jct_p95_s, 1) + " s");
   row("wait mean / p95", fixed(s.wait_mean_s, 1) + " / " + fixed(s.wait_p95_s, 1) + " s");
   row("co-run slowdown mean", fixed(s.corun_slowdown_mean, 3));

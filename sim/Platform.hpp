@@ -12,7 +12,7 @@ namespace colocsim {
 
 struct PlatformDevice {
   std::uint32_t node = 0;
-  std::uint32_t card = 0;        ///< global card index
+  std::uint32_t card = 0; ///< global card index
   std::uint32_t index_in_card = 0;
   const DeviceSpec* spec = nullptr;
   SharingMode mode = SharingMode::EXCLUSIVE;
@@ -22,7 +22,7 @@ struct Platform {
   std::string name;
   std::uint32_t nodes = 0;
   std::uint32_t cards_per_node = 0;
-  double node_baseline_w = 0;     ///< per node: CPUs, DRAM, NICs (from the calibration)
+  double node_baseline_w = 0; ///< per node: CPUs, DRAM, NICs (from the calibration)
   std::shared_ptr<const DeviceSpec> device_spec;
   std::vector<PlatformDevice> devices;
 

@@ -11,7 +11,10 @@ namespace colocsim {
 
 const std::vector<EmbeddedFile>& embedded_data(); // generated (cmake/EmbedFiles.cmake)
 
-const std::vector<EmbeddedFile>& embedded_files() { return embedded_data(); }
+const std::vector<EmbeddedFile>& embedded_files()
+{
+  return embedded_data();
+}
 
 namespace {
 constexpr std::string_view BUILTIN = "builtin:";
@@ -19,16 +22,17 @@ constexpr std::string_view BUILTIN = "builtin:";
 std::optional<std::string_view> find_embedded(std::string_view path)
 {
   for (const auto& f : embedded_files())
-    if (f.path == path)
-      return f.text;
+    if (f.path == path) return f.text;
   return std::nullopt;
 }
 
 bool is_path(const std::string& ref)
 {
-  auto ends = [&](std::string_view s) { return ref.size() >= s.size() && ref.compare(ref.size() - s.size(), s.size(), s) == 0; };
-  return ref.find('/') != std::string::npos || ends(".yaml") || ends(".yml") || ends(".csv") || ends(".swf") ||
-         ref.rfind(BUILTIN, 0) == 0;
+  auto ends = [&](std::string_view s) {
+    return ref.size() >= s.size() && ref.compare(ref.size() - s.size(), s.size(), s) == 0;
+  };
+  return ref.find('/') != std::string::npos || ends(".yaml") || ends(".yml") || ends(".csv") ||
+         ends(".swf") || ref.rfind(BUILTIN, 0) == 0;
 }
 } // namespace
 
@@ -37,10 +41,10 @@ std::vector<std::string> bundled_names(std::string_view dir)
   std::vector<std::string> names;
   const std::string prefix = std::string(dir) + "/";
   for (const auto& f : embedded_files()) {
-    if (f.path.rfind(prefix, 0) != 0)
-      continue;
+    if (f.path.rfind(prefix, 0) != 0) continue;
     std::string_view rest = f.path.substr(prefix.size());
-    if (rest.find('/') != std::string_view::npos || rest.size() < 6 || rest.substr(rest.size() - 5) != ".yaml")
+    if (rest.find('/') != std::string_view::npos || rest.size() < 6 ||
+        rest.substr(rest.size() - 5) != ".yaml")
       continue;
     names.emplace_back(rest.substr(0, rest.size() - 5));
   }
@@ -52,13 +56,11 @@ TextFile read_text_file(const std::string& path)
 {
   if (path.rfind(BUILTIN, 0) == 0) {
     auto text = find_embedded(std::string_view(path).substr(BUILTIN.size()));
-    if (!text)
-      throw InputError(SourceLocation{path}, "", "no such bundled file");
+    if (!text) throw InputError(SourceLocation{path}, "", "no such bundled file");
     return TextFile{path, std::string(*text)};
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(SourceLocation{path}, "", "cannot open file");
+  if (!in) throw InputError(SourceLocation{path}, "", "cannot open file");
   std::ostringstream ss;
   ss << in.rdbuf();
   return TextFile{path, ss.str()};
@@ -77,19 +79,18 @@ TextFile load_named(const std::string& ref, std::string_view dir, const std::str
 {
   if (!is_path(ref)) {
     const std::string path = std::string(dir) + "/" + ref + ".yaml";
-    if (auto text = find_embedded(path))
-      return TextFile{std::string(BUILTIN) + path, std::string(*text)};
+    if (auto text = find_embedded(path)) return TextFile{std::string(BUILTIN) + path, std::string(*text)};
     throw InputError(where, what,
                      "unknown " + what + " '" + ref + "'; valid: " + join(bundled_names(dir)) +
                          " (or a path to a .yaml file)");
   }
   std::string path = ref;
-  if (ref.rfind(BUILTIN, 0) != 0 && !std::filesystem::path(ref).is_absolute())
-    path = base_dir + "/" + ref;
+  if (ref.rfind(BUILTIN, 0) != 0 && !std::filesystem::path(ref).is_absolute()) path = base_dir + "/" + ref;
   try {
     return read_text_file(path);
   } catch (const InputError& e) {
-    throw InputError(where, what, "cannot read " + what + " file '" + path + "': " + e.diagnostics().front().message);
+    throw InputError(where, what,
+                     "cannot read " + what + " file '" + path + "': " + e.diagnostics().front().message);
   }
 }
 

@@ -17,7 +17,10 @@ namespace {
 const std::vector<ParamSpec>& top_specs()
 {
   static const std::vector<ParamSpec> specs{
-      {.name = "name", .type = ParamType::STRING, .help = "scenario name, recorded in the outputs", .required = true},
+      {.name = "name",
+       .type = ParamType::STRING,
+       .help = "scenario name, recorded in the outputs",
+       .required = true},
       {.name = "description", .type = ParamType::STRING, .default_text = "", .help = "free text"},
       {.name = "seed",
        .type = ParamType::INT,
@@ -72,16 +75,18 @@ const std::vector<ParamSpec>& platform_specs()
       {.name = "repartition_delay",
        .type = ParamType::REAL,
        .default_text = "5s",
-       .help = "time an empty device is unavailable while its sharing mode changes [estimate: NOT FOUND in the "
-               "reference (§3.3, §4.2); restarting the processes with a new ZEX_NUMBER_OF_CCS or creating MIG "
-               "instances takes seconds]",
+       .help =
+           "time an empty device is unavailable while its sharing mode changes [estimate: NOT FOUND in the "
+           "reference (§3.3, §4.2); restarting the processes with a new ZEX_NUMBER_OF_CCS or creating MIG "
+           "instances takes seconds]",
        .min = 0,
        .unit = Unit::SECONDS},
       {.name = "node_boot",
        .type = ParamType::REAL,
        .default_text = "300s",
-       .help = "time from powering a node on until it accepts jobs; it draws its baseline meanwhile [estimate: "
-               "firmware and OS boot of an HPC node take minutes; not measured for Aurora]",
+       .help =
+           "time from powering a node on until it accepts jobs; it draws its baseline meanwhile [estimate: "
+           "firmware and OS boot of an HPC node take minutes; not measured for Aurora]",
        .min = 0,
        .unit = Unit::SECONDS},
   };
@@ -148,7 +153,10 @@ const std::vector<ParamSpec>& power_specs()
 const std::vector<ParamSpec>& output_specs()
 {
   static const std::vector<ParamSpec> specs{
-      {.name = "dir", .type = ParamType::STRING, .default_text = "colocsim-out", .help = "output directory (-o)"},
+      {.name = "dir",
+       .type = ParamType::STRING,
+       .default_text = "colocsim-out",
+       .help = "output directory (-o)"},
       {.name = "jobs", .type = ParamType::BOOL, .default_text = "true", .help = "write jobs.csv"},
       {.name = "timeseries", .type = ParamType::BOOL, .default_text = "true", .help = "write timeseries.csv"},
   };
@@ -166,7 +174,8 @@ void apply_override(YAML::Node& root, const std::string& assignment, DiagnosticS
 {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
-    sink.add(SourceLocation{"command line"}, "--set " + assignment, "expected key=value, e.g. --set policy=first-fit");
+    sink.add(SourceLocation{"command line"}, "--set " + assignment,
+             "expected key=value, e.g. --set policy=first-fit");
     return;
   }
   const std::string key = assignment.substr(0, eq), value = assignment.substr(eq + 1);
@@ -180,8 +189,7 @@ void apply_override(YAML::Node& root, const std::string& assignment, DiagnosticS
     if (!next.IsMap()) {
       // `policy: name` shorthand becomes `policy: {name: ...}` when a nested key is set.
       YAML::Node m(YAML::NodeType::Map);
-      if (next.IsScalar() && parts[i] == "policy")
-        m["name"] = next.Scalar();
+      if (next.IsScalar() && parts[i] == "policy") m["name"] = next.Scalar();
       chain.back()[parts[i]] = m;
       next = chain.back()[parts[i]];
     }
@@ -190,19 +198,19 @@ void apply_override(YAML::Node& root, const std::string& assignment, DiagnosticS
   chain.back()[parts.back()] = value;
 }
 
-std::map<std::string, GivenValue> given_map(const YAML::Node& node, const std::string& file, const std::string& path,
-                                            DiagnosticSink& sink)
+std::map<std::string, GivenValue> given_map(const YAML::Node& node, const std::string& file,
+                                            const std::string& path, DiagnosticSink& sink)
 {
   std::map<std::string, GivenValue> given;
-  if (!node.IsDefined() || node.IsNull())
-    return given;
+  if (!node.IsDefined() || node.IsNull()) return given;
   if (!node.IsMap()) {
     sink.add(location_of(node, file), path, "expected a map of parameters");
     return given;
   }
   for (const auto& kv : node) {
     if (!kv.second.IsScalar()) {
-      sink.add(location_of(kv.second, file), path + "." + kv.first.as<std::string>(), "expected a single value");
+      sink.add(location_of(kv.second, file), path + "." + kv.first.as<std::string>(),
+               "expected a single value");
       continue;
     }
     given[kv.first.as<std::string>()] = GivenValue{kv.second.Scalar(), location_of(kv.second, file)};
@@ -219,7 +227,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   YAML::Node root = load_yaml(text.text, text.name);
   DiagnosticSink sink;
   if (!root.IsMap()) {
-    sink.add(location_of(root, text.name), "", "expected a scenario map (name, platform, workload, policy, ...)");
+    sink.add(location_of(root, text.name), "",
+             "expected a scenario map (name, platform, workload, policy, ...)");
     sink.throw_if_any();
   }
   for (const auto& o : overrides)
@@ -252,8 +261,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   const auto memory = read_params(section("memory"), memory_specs(), f, "memory", sink);
   const auto power = read_params(section("power"), power_specs(), f, "power", sink);
   const auto outputs = read_params(section("outputs"), output_specs(), f, "outputs", sink);
-  if (!sink.empty())
-    sink.throw_if_any();
+  if (!sink.empty()) sink.throw_if_any();
 
   s.name = top.text("name");
   s.description = top.text_or("description", "");
@@ -261,12 +269,9 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.calibration = top.text("calibration");
   s.interference = top.text("interference");
   s.platform_preset = platform.text("preset");
-  if (platform.has("nodes"))
-    s.nodes = platform.integer("nodes");
-  if (platform.has("cards_per_node"))
-    s.cards_per_node = platform.integer("cards_per_node");
-  if (platform.has("devices_per_card"))
-    s.devices_per_card = platform.integer("devices_per_card");
+  if (platform.has("nodes")) s.nodes = platform.integer("nodes");
+  if (platform.has("cards_per_node")) s.cards_per_node = platform.integer("cards_per_node");
+  if (platform.has("devices_per_card")) s.devices_per_card = platform.integer("devices_per_card");
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.repartition_delay_s = platform.real("repartition_delay");
   s.node_boot_s = platform.real("node_boot");
@@ -294,7 +299,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
       }
     }
     if (!s.trace.empty())
-      sink.add(location_of(syn, f), "workload.synthetic", "give either workload.trace or workload.synthetic, not both");
+      sink.add(location_of(syn, f), "workload.synthetic",
+               "give either workload.trace or workload.synthetic, not both");
   } else if (s.trace.empty()) {
     sink.add(location_of(workload_node.IsDefined() ? workload_node : root, f), "workload.trace",
              "missing: the workload needs a trace file or a synthetic section");
@@ -305,7 +311,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   std::map<std::string, GivenValue> given;
   SourceLocation pol_where = location_of(pol.IsDefined() ? pol : root, f);
   if (!pol.IsDefined()) {
-    sink.add(location_of(root, f), "policy", "missing required key; expected a policy name or {name, params}");
+    sink.add(location_of(root, f), "policy",
+             "missing required key; expected a policy name or {name, params}");
   } else if (pol.IsScalar()) {
     s.policy = pol.Scalar();
   } else if (pol.IsMap()) {
@@ -357,7 +364,10 @@ namespace {
 /// A native CSV reader over text held in memory (the bundled default trace).
 class InMemoryCsvReader final : public JobReader {
 public:
-  InMemoryCsvReader(std::string text, const std::string& name) : stream_(std::move(text)), reader_(stream_, name) {}
+  InMemoryCsvReader(std::string text, const std::string& name)
+      : stream_(std::move(text)), reader_(stream_, name)
+  {
+  }
   std::optional<Job> next() override { return reader_.next(); }
 
 private:
@@ -375,14 +385,14 @@ PlatformPreset load_platform_preset(const TextFile& file)
 {
   const YAML::Node root = load_yaml(file.text, file.name);
   DiagnosticSink sink;
-  if (!expect_map(root, file.name, "", sink))
-    sink.throw_if_any();
-  check_keys(root, {"format", "name", "description", "device", "nodes", "cards_per_node"}, file.name, "", sink);
+  if (!expect_map(root, file.name, "", sink)) sink.throw_if_any();
+  check_keys(root, {"format", "name", "description", "device", "nodes", "cards_per_node"}, file.name, "",
+             sink);
   if (auto fmt = root["format"]; !fmt.IsDefined() || fmt.Scalar() != "colocsim-platform/1")
-    sink.add(location_of(fmt.IsDefined() ? fmt : root, file.name), "format", "expected 'colocsim-platform/1'");
+    sink.add(location_of(fmt.IsDefined() ? fmt : root, file.name), "format",
+             "expected 'colocsim-platform/1'");
   PlatformPreset p;
-  if (auto n = root["name"]; n.IsScalar())
-    p.name = n.Scalar();
+  if (auto n = root["name"]; n.IsScalar()) p.name = n.Scalar();
   if (auto d = root["device"]; d.IsScalar())
     p.device = d.Scalar();
   else
@@ -421,17 +431,17 @@ RunInputs build_run(const Scenario& s)
       auto f = read_text_file("builtin:calibration/data/" + name + ".yaml");
       if (load_calibration(f.text, f.name).device == in.device->name) {
         matching.push_back(name);
-        if (matching.size() == 1)
-          cal_file = std::move(f);
+        if (matching.size() == 1) cal_file = std::move(f);
       }
     }
     if (matching.size() != 1)
-      throw InputError(at, "calibration",
-                       (matching.empty() ? "no bundled calibration is made for device '" + in.device->name + "'"
-                                         : "several bundled calibrations fit device '" + in.device->name +
-                                               "': " + join(matching)) +
-                           "; name one, or give a path to a calibration file. bundled: " +
-                           join(bundled_names("calibration/data")));
+      throw InputError(
+          at, "calibration",
+          (matching.empty()
+               ? "no bundled calibration is made for device '" + in.device->name + "'"
+               : "several bundled calibrations fit device '" + in.device->name + "': " + join(matching)) +
+              "; name one, or give a path to a calibration file. bundled: " +
+              join(bundled_names("calibration/data")));
   } else {
     cal_file = load_named(s.calibration, "calibration/data", "calibration", base, at);
   }
@@ -445,13 +455,14 @@ RunInputs build_run(const Scenario& s)
   if (s.devices_per_card) {
     if (*s.devices_per_card > in.device->devices_per_card)
       throw InputError(at, "platform.devices_per_card",
-                       "out of range (got " + std::to_string(*s.devices_per_card) + "); device '" + in.device->name +
-                           "' has " + std::to_string(in.device->devices_per_card) + " per card");
+                       "out of range (got " + std::to_string(*s.devices_per_card) + "); device '" +
+                           in.device->name + "' has " + std::to_string(in.device->devices_per_card) +
+                           " per card");
     in.device->devices_per_card = static_cast<int>(*s.devices_per_card);
   }
-  in.platform = Platform::homogeneous(preset.name, static_cast<std::uint32_t>(s.nodes.value_or(preset.nodes)),
-                                      static_cast<std::uint32_t>(s.cards_per_node.value_or(preset.cards_per_node)), in.device,
-                                      s.sharing);
+  in.platform = Platform::homogeneous(
+      preset.name, static_cast<std::uint32_t>(s.nodes.value_or(preset.nodes)),
+      static_cast<std::uint32_t>(s.cards_per_node.value_or(preset.cards_per_node)), in.device, s.sharing);
   in.platform.node_baseline_w = in.calibration.node_baseline_w.value;
 
   const auto prof_file = load_named(s.profiles, "workloads/profiles", "profile catalog", base, at);
@@ -467,7 +478,8 @@ RunInputs build_run(const Scenario& s)
   if (s.synthetic) {
     in.reader = std::make_unique<SyntheticReader>(*s.synthetic, &in.profiles);
   } else {
-    const std::string path = s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' ? s.trace : base + "/" + s.trace;
+    const std::string path =
+        s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' ? s.trace : base + "/" + s.trace;
     if (path.rfind("builtin:", 0) == 0) {
       in.reader = std::make_unique<InMemoryCsvReader>(read_text_file(path).text, path);
     } else {

@@ -20,7 +20,6 @@
 
 namespace colocsim {
 
-
 struct Scenario {
   std::string file; ///< where it was read from (a path, or builtin:<path>)
   std::string name, description;

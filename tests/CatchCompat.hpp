@@ -12,7 +12,10 @@
 namespace Catch {
 using Detail::Approx;
 namespace Matchers {
-inline auto ContainsSubstring(const std::string& text) { return Contains(text); }
+inline auto ContainsSubstring(const std::string& text)
+{
+  return Contains(text);
+}
 } // namespace Matchers
 } // namespace Catch
 #endif
@@ -32,8 +35,7 @@ using Catch::Matchers::WithinRel;
 inline std::string slurp(const std::string& path)
 {
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw std::runtime_error("cannot open " + path);
+  if (!in) throw std::runtime_error("cannot open " + path);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -52,8 +54,7 @@ inline std::string doc_example(const std::string& doc_relative_path, const std::
   const std::string doc = read_source_file(doc_relative_path);
   const std::string marker = "<!-- example: " + file_relative_path + " -->\n```yaml\n";
   const auto start = doc.find(marker);
-  if (start == std::string::npos)
-    return {};
+  if (start == std::string::npos) return {};
   const auto body = start + marker.size();
   const auto end = doc.find("\n```", body - 1);
   return end == std::string::npos ? std::string{} : doc.substr(body, end + 1 - body);

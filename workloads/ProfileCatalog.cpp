@@ -18,9 +18,9 @@ namespace {
 
 const std::vector<std::string>& profile_keys()
 {
-  static const std::vector<std::string> keys{"description", "class",   "duty_cycle", "vec_util",
-                                             "xmx_util",    "bw_util", "mem",        "freq_sensitive",
-                                             "compute_share"};
+  static const std::vector<std::string> keys{"description", "class",          "duty_cycle",
+                                             "vec_util",    "xmx_util",       "bw_util",
+                                             "mem",         "freq_sensitive", "compute_share"};
   return keys;
 }
 

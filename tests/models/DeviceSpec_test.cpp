@@ -113,9 +113,10 @@ TEST_CASE("malformed device files name the place and the rule", "[device]")
         "dev.yaml:1:1: vendor: missing required key; expected a string");
   CHECK_THAT(error_of(replace(VALID, "colocsim-device/1", "colocsim-device/2")),
              ContainsSubstring("dev.yaml:1:9: format: expected 'colocsim-device/1'"));
-  CHECK_THAT(error_of(replace(VALID, "time-slice]", "mig-7g]")),
-             ContainsSubstring("dev.yaml:13:28: sharing_modes: unknown sharing mode 'mig-7g'; valid: exclusive, "
-                               "time-slice, ccs-2, ccs-4, mps"));
+  CHECK_THAT(
+      error_of(replace(VALID, "time-slice]", "mig-7g]")),
+      ContainsSubstring("dev.yaml:13:28: sharing_modes: unknown sharing mode 'mig-7g'; valid: exclusive, "
+                        "time-slice, ccs-2, ccs-4, mps"));
   CHECK_THAT(error_of(replace(VALID, "devices_per_card: 2", "devices_per_card: 0")),
              ContainsSubstring("dev.yaml:5:19: devices_per_card: expected an integer in [1, 64] (got '0')"));
   CHECK_THAT(error_of(replace(VALID, "tag: estimate, ", "")),
@@ -155,5 +156,6 @@ TEST_CASE("a missing sharing_modes key is an InputError", "[device]")
 TEST_CASE("a list used as a key is an InputError", "[device]")
 {
   CHECK_THROWS_AS(load_device_spec(VALID + "? [a, b]\n: 1\n", "dev.yaml"), InputError);
-  CHECK_THROWS_WITH(load_device_spec(VALID + "? [a, b]\n: 1\n", "dev.yaml"), ContainsSubstring("expected a plain key"));
+  CHECK_THROWS_WITH(load_device_spec(VALID + "? [a, b]\n: 1\n", "dev.yaml"),
+                    ContainsSubstring("expected a plain key"));
 }

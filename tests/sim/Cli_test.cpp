@@ -43,10 +43,11 @@ TEST_CASE("run with no scenario simulates the embedded default and writes the ou
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("default-aurora-node") && ContainsSubstring("makespan"));
   const std::string summary = slurp((dir / "summary.json").string());
-  for (const char* key : {"\"makespan_s\"", "\"energy_total_j\"", "\"energy_gpu_j\"", "\"jobs_completed\": 48",
-                          "\"jct_mean_s\"", "\"jct_p95_s\"", "\"wait_mean_s\"", "\"utilization\"",
-                          "\"colocation_mean\"", "\"oom_events\"", "\"scenario\": \"default-aurora-node\"",
-                          "\"policy\": \"first-fit\"", "\"seed\": 1"})
+  for (const char* key :
+       {"\"makespan_s\"", "\"energy_total_j\"", "\"energy_gpu_j\"", "\"jobs_completed\": 48",
+        "\"jct_mean_s\"", "\"jct_p95_s\"", "\"wait_mean_s\"", "\"utilization\"", "\"colocation_mean\"",
+        "\"oom_events\"", "\"scenario\": \"default-aurora-node\"", "\"policy\": \"first-fit\"",
+        "\"seed\": 1"})
     CHECK_THAT(summary, ContainsSubstring(key));
   const std::string jobs = slurp((dir / "jobs.csv").string());
   CHECK(std::count(jobs.begin(), jobs.end(), '\n') == 49); // header + 48 jobs
@@ -77,17 +78,20 @@ TEST_CASE("the same scenario and seed give identical outputs", "[cli]")
   }
   CHECK(slurp((a / "jobs.csv").string()) == slurp((b / "jobs.csv").string()));
   CHECK(slurp((a / "timeseries.csv").string()) == slurp((b / "timeseries.csv").string()));
-  CHECK(slurp((a / "summary.json").string()).substr(0, 200) == slurp((b / "summary.json").string()).substr(0, 200));
+  CHECK(slurp((a / "summary.json").string()).substr(0, 200) ==
+        slurp((b / "summary.json").string()).substr(0, 200));
   fs::remove_all(a);
   fs::remove_all(b);
 }
 
 TEST_CASE("validate, policies, devices and help", "[cli]")
 {
-  const auto v = cli({"validate", std::string(COLOCSIM_SOURCE_DIR) + "/experiments/scenarios/default/scenario.yaml"});
+  const auto v =
+      cli({"validate", std::string(COLOCSIM_SOURCE_DIR) + "/experiments/scenarios/default/scenario.yaml"});
   INFO(v.err);
   CHECK(v.status == 0);
-  CHECK_THAT(v.out, ContainsSubstring("ok:") && ContainsSubstring("12 devices") && ContainsSubstring("48 jobs"));
+  CHECK_THAT(v.out,
+             ContainsSubstring("ok:") && ContainsSubstring("12 devices") && ContainsSubstring("48 jobs"));
   const auto bad = cli({"validate", std::string(COLOCSIM_TEST_DATA) + "/sim/bad/unknown-profile.yaml"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, ContainsSubstring("unknown-profile.csv:3"));
@@ -114,15 +118,16 @@ TEST_CASE("bench prints its figures as key=value lines", "[cli]")
   const auto b = cli({"bench", "--jobs", "2000", "--tiles", "20"});
   INFO(b.err);
   REQUIRE(b.status == 0);
-  for (const char* key : {"jobs=2000", "tiles=20", "wall_s=", "engine_events=4000", "events_per_s=", "peak_rss_mb=",
-                          "jobs_completed=2000"})
+  for (const char* key : {"jobs=2000", "tiles=20", "wall_s=", "engine_events=4000",
+                          "events_per_s=", "peak_rss_mb=", "jobs_completed=2000"})
     CHECK_THAT(b.out, ContainsSubstring(key));
 }
 
 TEST_CASE("a run that fails on a bad trace row leaves no partial results behind", "[cli]")
 {
   const auto dir = fresh_dir("failed");
-  const auto r = cli({"run", std::string(COLOCSIM_TEST_DATA) + "/sim/bad/unknown-profile.yaml", "-o", dir.string()});
+  const auto r =
+      cli({"run", std::string(COLOCSIM_TEST_DATA) + "/sim/bad/unknown-profile.yaml", "-o", dir.string()});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("unknown-profile.csv:3"));
   CHECK(!fs::exists(dir / "jobs.csv"));

@@ -40,7 +40,8 @@ private:
   Outcome& o_;
 };
 
-Outcome run_fixture(const std::string& trace, std::vector<std::string> sets = {}, const std::string& policy = {})
+Outcome run_fixture(const std::string& trace, std::vector<std::string> sets = {},
+                    const std::string& policy = {})
 {
   sets.push_back("workload.trace=" + trace);
   RunInputs in = build_run(load_scenario(DATA + "base.yaml", sets, policy));
@@ -196,8 +197,7 @@ public:
   {
     std::vector<Decision> out;
     for (const auto& e : events)
-      if (const auto* s = std::get_if<JobSubmitted>(&e))
-        out.push_back(Place{s->job, {99}});
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {99}});
     return out;
   }
 };
@@ -214,7 +214,8 @@ TEST_CASE("an infeasible decision is an error naming the policy and the decision
   again.policy = std::make_unique<OutOfRangePolicy>();
   again.scenario.policy = "out-of-range";
   REQUIRE_THROWS_WITH(run_simulation(again.setup(), none),
-                      ContainsSubstring("policy 'out-of-range'") && ContainsSubstring("place job 0 on devices [99]") &&
+                      ContainsSubstring("policy 'out-of-range'") &&
+                          ContainsSubstring("place job 0 on devices [99]") &&
                           ContainsSubstring("does not exist"));
 }
 
@@ -247,8 +248,7 @@ public:
   {
     std::vector<Decision> out;
     for (const auto& e : events)
-      if (const auto* s = std::get_if<JobSubmitted>(&e))
-        out.push_back(Place{s->job, {0}});
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {0}});
     return out;
   }
 };
@@ -256,7 +256,8 @@ public:
 
 TEST_CASE("the engine refuses a 49th MPS client on one GPU", "[engine][mps]")
 {
-  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=many.csv", "platform.sharing=mps"}));
+  RunInputs in =
+      build_run(load_scenario(DATA + "base.yaml", {"workload.trace=many.csv", "platform.sharing=mps"}));
   in.policy = std::make_unique<AllOnDeviceZero>();
   in.scenario.policy = "all-on-zero";
   RunObserver none;
@@ -316,7 +317,8 @@ TEST_CASE("DVFS: time and power at half the clock", "[engine][dvfs]")
     bad.policy = std::make_unique<SlowClock>(5e9);
     RunObserver none;
     REQUIRE_THROWS_WITH(run_simulation(bad.setup(), none),
-                        ContainsSubstring("set device 0 to 5000 MHz") && ContainsSubstring("outside the device's range"));
+                        ContainsSubstring("set device 0 to 5000 MHz") &&
+                            ContainsSubstring("outside the device's range"));
   }
 }
 
@@ -325,7 +327,8 @@ TEST_CASE("card power cap: two busy tiles are throttled together", "[engine][pow
   // Card cap 300 W; a busy tile at f draws 120 + (f/1.6 GHz)^2·50 W. Two at full clock: 340 W > 300 W, so
   // both run at f with 2·(120 + (f/1.6)^2·50) = 300 → (f/1.6)^2 = 0.6 → f = 1.6·√0.6 GHz, and 100 s of
   // β = 1 work takes 100/√0.6 = 129.0994 s. The card draws exactly 300 W meanwhile: 38,729.8 J.
-  const auto o = run_fixture("three-exclusive.csv", {"platform.preset=platform-lowcap.yaml"}, "exclusive-fcfs");
+  const auto o =
+      run_fixture("three-exclusive.csv", {"platform.preset=platform-lowcap.yaml"}, "exclusive-fcfs");
   // Exclusive FCFS, k = 1/√0.6: j1 (100 s) and j2 (50 s) start together, throttled; j2 ends at 50k. j3
   // (waiting since 10 s) takes tile 1 at once, so both stay throttled until j3 ends at 50k + 30k = 80k.
   // By then j1 has done 80 s of work; it finishes the last 20 s alone at full clock (170 W + idle 100 W =
@@ -350,8 +353,7 @@ public:
       asked_ = true;
     }
     for (const auto& e : events) {
-      if (const auto* s = std::get_if<JobSubmitted>(&e))
-        waiting_.push_back(s->job);
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) waiting_.push_back(s->job);
       if (const auto* r = std::get_if<DeviceRepartitioned>(&e)) {
         CHECK(r->mode == SharingMode::CCS_4);
         CHECK(view.device(0).mode == SharingMode::CCS_4);
@@ -372,13 +374,14 @@ private:
 };
 } // namespace
 
-TEST_CASE("repartitioning an empty tile to ccs-4 takes the delay, then four quarter jobs run unslowed", "[engine][ccs]")
+TEST_CASE("repartitioning an empty tile to ccs-4 takes the delay, then four quarter jobs run unslowed",
+          "[engine][ccs]")
 {
   // Repartition at t=0; the tile is ready at t=5 (repartition_delay 5 s). The four jobs (c = 0.25) each
   // own one CCS: factor max(1, 0.25·4) = 1, interference none → 100 s each, all end at 105 s.
   // Under time-slicing the same four would run at max(Σd = 4, 1 + 1·1·3 = 4) → 400 s.
-  RunInputs in = build_run(
-      load_scenario(DATA + "base.yaml", {"workload.trace=four-quarters.csv", "interference=none"}));
+  RunInputs in =
+      build_run(load_scenario(DATA + "base.yaml", {"workload.trace=four-quarters.csv", "interference=none"}));
   in.policy = std::make_unique<SplitThenPack>();
   Outcome o;
   Collect c(o);
@@ -414,8 +417,8 @@ TEST_CASE("repartitioning a busy device is refused", "[engine][ccs]")
   in.policy = std::make_unique<RepartitionBusy>();
   in.scenario.policy = "repartition-busy";
   RunObserver none;
-  REQUIRE_THROWS_WITH(run_simulation(in.setup(), none),
-                      ContainsSubstring("repartition device 0 to ccs-2") && ContainsSubstring("drain it first"));
+  REQUIRE_THROWS_WITH(run_simulation(in.setup(), none), ContainsSubstring("repartition device 0 to ccs-2") &&
+                                                            ContainsSubstring("drain it first"));
 }
 
 namespace {
@@ -431,8 +434,7 @@ public:
       off_ = true;
     }
     for (const auto& e : events) {
-      if (const auto* s = std::get_if<JobSubmitted>(&e))
-        out.push_back(Place{s->job, {0}});
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {0}});
       if (std::holds_alternative<JobCompleted>(e) && !on_) {
         out.push_back(SetNodePower{1, true});
         on_ = true;
@@ -453,7 +455,8 @@ private:
 };
 } // namespace
 
-TEST_CASE("powering a node down saves its baseline and idle power; powering up takes the boot delay", "[engine][power]")
+TEST_CASE("powering a node down saves its baseline and idle power; powering up takes the boot delay",
+          "[engine][power]")
 {
   // Two nodes of one card (2 tiles) each; node 1 is off from t=0. The pair (busy, 100 s each) shares
   // device 0 at slowdown 2.5 and ends at 250 s; node 1 is then powered on and boots for 50 s (drawing its
@@ -483,8 +486,7 @@ TEST_CASE("placing on a node that is off is refused", "[engine][power]")
     {
       std::vector<Decision> out{SetNodePower{0, false}};
       for (const auto& e : events)
-        if (const auto* s = std::get_if<JobSubmitted>(&e))
-          out.push_back(Place{s->job, {0}});
+        if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {0}});
       return out;
     }
   };

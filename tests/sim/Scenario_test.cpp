@@ -19,8 +19,7 @@ std::string load_error(const std::string& file, bool build = false)
 {
   try {
     auto s = load_scenario(file);
-    if (build)
-      build_run(s);
+    if (build) build_run(s);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -48,8 +47,7 @@ TEST_CASE("every shipped scenario loads and builds", "[scenario]")
   const auto root = std::filesystem::path(COLOCSIM_SOURCE_DIR) / "experiments";
   int n = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
-    if (entry.path().filename() != "scenario.yaml")
-      continue;
+    if (entry.path().filename() != "scenario.yaml") continue;
     INFO(entry.path().string());
     CHECK_NOTHROW(build_run(load_scenario(entry.path().string())));
     ++n;
@@ -71,7 +69,8 @@ TEST_CASE("overrides: --set and --policy", "[scenario]")
     CHECK(s.policy_params.integer("max_per_device") == 3);
     CHECK(s.nodes == 4);
     CHECK(build_run(s).platform.devices.size() == 48);
-    const auto one = load_scenario(DEFAULT_SCENARIO, {"platform.cards_per_node=1", "platform.devices_per_card=1"});
+    const auto one =
+        load_scenario(DEFAULT_SCENARIO, {"platform.cards_per_node=1", "platform.devices_per_card=1"});
     CHECK(build_run(one).platform.devices.size() == 1);
     REQUIRE_THROWS_WITH(build_run(load_scenario(DEFAULT_SCENARIO, {"platform.devices_per_card=3"})),
                         ContainsSubstring("platform.devices_per_card: out of range (got 3)"));
@@ -86,7 +85,8 @@ TEST_CASE("overrides: --set and --policy", "[scenario]")
   {
     REQUIRE_THROWS_WITH(load_scenario(DEFAULT_SCENARIO, {"platform.colour=red"}),
                         ContainsSubstring("platform.colour: unknown key; valid: preset, nodes"));
-    REQUIRE_THROWS_WITH(load_scenario(DEFAULT_SCENARIO, {"novalue"}), ContainsSubstring("expected key=value"));
+    REQUIRE_THROWS_WITH(load_scenario(DEFAULT_SCENARIO, {"novalue"}),
+                        ContainsSubstring("expected key=value"));
   }
 }
 
@@ -105,20 +105,25 @@ TEST_CASE("bad scenarios give located messages naming the valid values", "[scena
              ContainsSubstring("bad-choice.yaml:3:12: platform.sharing: unknown value (got 'mig'); valid: "
                                "exclusive, time-slice, ccs-2, ccs-4, mps"));
   const auto params = load_error(BAD + "bad-policy-param.yaml");
-  CHECK_THAT(params, ContainsSubstring("bad-policy-param.yaml:7:21: policy.params.max_per_device: out of range "
-                                       "(got '100')"));
-  CHECK_THAT(params, ContainsSubstring("bad-policy-param.yaml:8:14: policy.params.packing: unknown key; valid: "
-                                       "max_per_device, memory"));
-  CHECK_THAT(load_error(BAD + "missing-workload.yaml"),
-             ContainsSubstring("workload.trace: missing: the workload needs a trace file or a synthetic section"));
-  CHECK_THAT(load_error(BAD + "syntax.yaml"), ContainsSubstring("syntax.yaml:3:") && ContainsSubstring("invalid YAML"));
+  CHECK_THAT(params,
+             ContainsSubstring("bad-policy-param.yaml:7:21: policy.params.max_per_device: out of range "
+                               "(got '100')"));
+  CHECK_THAT(params,
+             ContainsSubstring("bad-policy-param.yaml:8:14: policy.params.packing: unknown key; valid: "
+                               "max_per_device, memory"));
+  CHECK_THAT(
+      load_error(BAD + "missing-workload.yaml"),
+      ContainsSubstring("workload.trace: missing: the workload needs a trace file or a synthetic section"));
+  CHECK_THAT(load_error(BAD + "syntax.yaml"),
+             ContainsSubstring("syntax.yaml:3:") && ContainsSubstring("invalid YAML"));
   CHECK_THAT(load_error(BAD + "unknown-calibration.yaml", true),
              ContainsSubstring("unknown calibration 'max1550-fantasy'; valid: ") &&
                  ContainsSubstring("max1550-aurora-default"));
   const auto several = load_error(BAD + "several.yaml");
   CHECK_THAT(several, ContainsSubstring("several.yaml:2:7: seed: out of range (got '-3')"));
-  CHECK_THAT(several, ContainsSubstring("several.yaml:3:15: interference: unknown value (got 'fancy'); valid: "
-                                        "none, table, contention"));
+  CHECK_THAT(several,
+             ContainsSubstring("several.yaml:3:15: interference: unknown value (got 'fancy'); valid: "
+                               "none, table, contention"));
   CHECK_THAT(several, ContainsSubstring("several.yaml:8:8: power.pue: out of range (got '0.5')"));
 }
 
@@ -128,9 +133,9 @@ TEST_CASE("a trace row naming an unknown profile is reported at its line", "[sce
   RunObserver none;
   REQUIRE_THROWS_AS(run_simulation(in.setup(), none), InputError);
   RunInputs again = build_run(load_scenario(BAD + "unknown-profile.yaml"));
-  REQUIRE_THROWS_WITH(run_simulation(again.setup(), none),
-                      ContainsSubstring("unknown-profile.csv:3") && ContainsSubstring("resnet-9000") &&
-                          ContainsSubstring("busy"));
+  REQUIRE_THROWS_WITH(run_simulation(again.setup(), none), ContainsSubstring("unknown-profile.csv:3") &&
+                                                               ContainsSubstring("resnet-9000") &&
+                                                               ContainsSubstring("busy"));
 }
 
 TEST_CASE("bundled files are addressed by name, paths relative to the scenario", "[scenario]")
@@ -139,7 +144,8 @@ TEST_CASE("bundled files are addressed by name, paths relative to the scenario",
   CHECK(std::find(cals.begin(), cals.end(), "max1550-aurora-default") != cals.end());
   const auto presets = bundled_names("sim/platforms");
   CHECK(std::find(presets.begin(), presets.end(), "aurora") != presets.end());
-  CHECK(parent_dir("builtin:experiments/scenarios/default/scenario.yaml") == "builtin:experiments/scenarios/default");
+  CHECK(parent_dir("builtin:experiments/scenarios/default/scenario.yaml") ==
+        "builtin:experiments/scenarios/default");
   CHECK(parent_dir("a/b/c.yaml") == "a/b");
   CHECK(parent_dir("c.yaml") == ".");
 }
@@ -155,5 +161,6 @@ TEST_CASE("calibration: auto picks the bundled calibration made for the device",
   // A device with no bundled calibration: the message says so and lists the bundled ones.
   REQUIRE_THROWS_WITH(build_run(load_scenario(DATA + "base.yaml", {"calibration=auto"})),
                       ContainsSubstring("no bundled calibration is made for device 'test-tile'") &&
-                          ContainsSubstring("max1550-aurora-default") && ContainsSubstring("max1550-default"));
+                          ContainsSubstring("max1550-aurora-default") &&
+                          ContainsSubstring("max1550-default"));
 }
