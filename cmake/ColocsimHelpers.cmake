@@ -29,3 +29,21 @@ function(colocsim_embed target symbol)
     VERBATIM)
   target_sources(${target} PRIVATE "${out}")
 endfunction()
+
+# colocsim_test_suite(<area> SOURCES <file>... LIBRARIES <target>... [DEFINITIONS <def>...])
+# One Catch2 test executable colocsim_tests_<area>, each TEST_CASE registered with CTest as "<area>/<name>"
+# (so each runs in its own process). Tests see the repository root as include path, COLOCSIM_SOURCE_DIR and
+# COLOCSIM_TEST_DATA (tests/data).
+function(colocsim_test_suite area)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;DEFINITIONS" ${ARGN})
+  set(target colocsim_tests_${area})
+  add_executable(${target} ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} Catch2::Catch2WithMain)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_compile_definitions(${target} PRIVATE
+    COLOCSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    COLOCSIM_TEST_DATA="${COLOCSIM_TEST_DATA}"
+    ${ARG_DEFINITIONS})
+  colocsim_warnings(${target})
+  catch_discover_tests(${target} TEST_PREFIX "${area}/")
+endfunction()
