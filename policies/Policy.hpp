@@ -59,8 +59,11 @@ public:
   /// utilisations and the real memory footprint (what decides out-of-memory). Policies that should only
   /// know what the trace declares use job(j).mem_request_bytes instead.
   virtual const ResourceSignature& signature(JobIndex j) const = 0;
-  /// Prediction for placing waiting job j on `devices` now (O(residents of those devices)).
-  virtual PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices) const = 0;
+  /// Prediction for placing waiting job j on `devices` now (O(residents of those devices)). `also`: jobs
+  /// the policy has already decided, in this same decide() call, to place on each of these devices (the
+  /// engine applies decisions only after decide() returns, so they are not residents yet).
+  virtual PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
+                                      std::span<const JobIndex> also = {}) const = 0;
 };
 
 // ---- events (engine → policy) ----

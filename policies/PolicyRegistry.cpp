@@ -1,7 +1,10 @@
 #include "policies/PolicyRegistry.hpp"
 
+#include "policies/BestFit.hpp"
+#include "policies/ExclusiveEasy.hpp"
 #include "policies/ExclusiveFcfs.hpp"
 #include "policies/FirstFit.hpp"
+#include "policies/InterferenceAware.hpp"
 
 #include <algorithm>
 
@@ -20,9 +23,17 @@ const std::vector<PolicyInfo>& policy_registry()
       {"exclusive-fcfs", "every job gets whole devices of its own, strict submission order",
        "FCFS batch scheduling; the no-sharing baseline of Costa et al. (SSCAD 2025)", ExclusiveFcfs::params(),
        make<ExclusiveFcfs>()},
+      {"exclusive-easy", "whole devices per job; EASY backfilling behind the queue head's reservation",
+       "Lifka 1995; Mu'alem & Feitelson, IEEE TPDS 2001", ExclusiveEasy::params(), make<ExclusiveEasy>()},
       {"first-fit", "co-locate jobs on the lowest-index device with a free slot and enough memory",
        "first-fit packing as in GPU co-location baselines (Gandiva, CARMA; reference §3.4, §3.6)",
        FirstFit::params(), make<FirstFit>()},
+      {"best-fit", "co-locate jobs on the device with the least free memory that still fits",
+       "best-fit bin packing; the Best-fit baseline of FGD (Weng et al., USENIX ATC'23)", BestFit::params(),
+       make<BestFit>()},
+      {"interference-aware", "first-fit, refusing devices where the predicted slowdown exceeds a bound",
+       "interference-aware packing (Gandiva introspection, CARMA; reference §3.4, §3.6)",
+       InterferenceAware::params(), make<InterferenceAware>()},
   };
   return registry;
 }

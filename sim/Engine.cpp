@@ -112,7 +112,8 @@ public:
   const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
   const ResourceSignature& signature(JobIndex j) const override { return *jobs_.at(j).sig; }
-  PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices) const override;
+  PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
+                              std::span<const JobIndex> also) const override;
 
 private:
   double sim_now() const { return sg4::Engine::get_clock() - clock_base_; }
@@ -192,7 +193,8 @@ private:
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
 };
 
-PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices) const
+PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
+                                       std::span<const JobIndex> also) const
 {
   PlacementPrediction p;
   const auto& js = jobs_.at(j);
@@ -204,9 +206,15 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     const auto& pd = setup_.platform->devices[d];
     sigs.clear();
     std::vector<double> caps;
+    double mem = ds.mem_used_bytes;
     for (auto r : ds.residents) {
       sigs.push_back(jobs_[r].sig);
       caps.push_back(jobs_[r].thread_share);
+    }
+    for (auto r : also) {
+      sigs.push_back(jobs_.at(r).sig);
+      caps.push_back(1.0);
+      mem += jobs_[r].sig->mem_bytes;
     }
     sigs.push_back(js.sig);
     caps.push_back(1.0);

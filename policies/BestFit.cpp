@@ -1,0 +1,36 @@
+#include "policies/BestFit.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace colocsim {
+
+void BestFit::initialised(const ClusterView& view)
+{
+  key_.assign(view.device_count(), std::numeric_limits<double>::quiet_NaN());
+  for (DeviceIndex d = 0; d < view.device_count(); ++d)
+    device_changed(d);
+}
+
+void BestFit::device_changed(DeviceIndex d)
+{
+  if (d >= key_.size()) return;
+  if (!std::isnan(key_[d])) open_.erase({key_[d], d});
+  key_[d] = std::numeric_limits<double>::quiet_NaN();
+  if (has_slot(d)) {
+    key_[d] = mem_free(d);
+    open_.insert({key_[d], d});
+  }
+}
+
+std::vector<DeviceIndex> BestFit::choose(const ClusterView& view, JobIndex j, double mem)
+{
+  const auto need = static_cast<std::size_t>(view.job(j).devices);
+  std::vector<DeviceIndex> devices;
+  for (auto it = open_.lower_bound({mem, 0}); it != open_.end() && devices.size() < need; ++it)
+    devices.push_back(it->second);
+  if (devices.size() < need) return {};
+  return devices;
+}
+
+} // namespace colocsim

@@ -1,0 +1,38 @@
+#pragma once
+// exclusive-easy: EASY backfilling (Lifka, "The ANL/IBM SP scheduling system", JSSPP 1995; Mu'alem &
+// Feitelson, IEEE TPDS 2001). Jobs get whole devices of their own, in submission order; when the queue
+// head does not fit, it gets a reservation at the earliest time enough devices will be free (the "shadow
+// time", from the running jobs' expected ends), and later jobs may start now if they fit in the free
+// devices and either end before the shadow time or use only devices the head will not need then.
+// Runtime estimates: the trace's duration times the slowdown the models predict on the chosen devices
+// (traces carry no user walltime requests; these are perfect estimates, the classic EASY upper bound).
+// At most `window` waiting jobs behind the head are examined per decision, so a decision costs
+// O(window · log D) whatever the queue length.
+#include "models/Params.hpp"
+#include "policies/FcfsQueue.hpp"
+#include "policies/Policy.hpp"
+
+#include <map>
+#include <set>
+
+namespace colocsim {
+
+class ExclusiveEasy final : public Policy {
+public:
+  static std::vector<ParamSpec> params();
+  explicit ExclusiveEasy(const ParamSet& params);
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
+
+private:
+  bool start(const ClusterView& view, JobIndex j, std::vector<Decision>& out, double* end_s = nullptr);
+  void finish(JobIndex j, const std::vector<DeviceIndex>& devices);
+
+  std::size_t window_;
+  bool initialised_ = false;
+  FcfsQueue queue_;
+  std::set<DeviceIndex> free_;
+  std::multimap<double, std::pair<JobIndex, std::size_t>> ends_; ///< expected end → (job, devices held)
+  std::map<JobIndex, std::multimap<double, std::pair<JobIndex, std::size_t>>::iterator> running_;
+};
+
+} // namespace colocsim

@@ -1,0 +1,65 @@
+#include "policies/InterferenceAware.hpp"
+
+namespace colocsim {
+
+std::vector<ParamSpec> InterferenceAware::params()
+{
+  auto specs = slot_params("4");
+  specs.push_back(ParamSpec{.name = "max_slowdown",
+                            .type = ParamType::REAL,
+                            .default_text = "1.5",
+                            .help = "largest predicted slowdown accepted for the new job or any co-runner",
+                            .min = 1.0,
+                            .max = 100.0});
+  specs.push_back(ParamSpec{.name = "candidates",
+                            .type = ParamType::INT,
+                            .default_text = "64",
+                            .help = "most devices examined per decision",
+                            .min = 1,
+                            .max = 1e6});
+  specs.push_back(ParamSpec{.name = "check_memory",
+                            .type = ParamType::BOOL,
+                            .default_text = "true",
+                            .help = "also refuse devices where the predicted real footprints exceed memory",
+                            .choices = {}});
+  return specs;
+}
+
+InterferenceAware::InterferenceAware(const ParamSet& p)
+    : SlotPolicy(p), max_slowdown_(p.real("max_slowdown")),
+      candidates_(static_cast<std::size_t>(p.integer("candidates"))), check_memory_(p.flag("check_memory"))
+{
+}
+
+void InterferenceAware::initialised(const ClusterView& view)
+{
+  index_ = FitIndex(view.device_count());
+  for (DeviceIndex d = 0; d < view.device_count(); ++d)
+    device_changed(d);
+}
+
+void InterferenceAware::device_changed(DeviceIndex d)
+{
+  if (d < index_.size()) index_.set(d, has_slot(d) ? mem_free(d) : FitIndex::UNAVAILABLE);
+}
+
+std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobIndex j, double mem)
+{
+  const auto need = static_cast<std::size_t>(view.job(j).devices);
+  std::vector<DeviceIndex> devices;
+  std::size_t from = 0;
+  for (std::size_t examined = 0; devices.size() < need && examined < candidates_; ++examined) {
+    const std::size_t d = index_.find_first(mem, from);
+    if (d == FitIndex::NONE) break;
+    from = d + 1;
+    const DeviceIndex dev = static_cast<DeviceIndex>(d);
+    const auto p = view.predict(j, std::span<const DeviceIndex>(&dev, 1), placed_now(dev));
+    if (p.job_slowdown <= max_slowdown_ && p.max_corunner_slowdown <= max_slowdown_ &&
+        (!check_memory_ || p.fits_memory))
+      devices.push_back(dev);
+  }
+  if (devices.size() < need) return {};
+  return devices;
+}
+
+} // namespace colocsim
