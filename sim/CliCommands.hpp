@@ -29,6 +29,7 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out);
 int cmd_policies(const std::vector<std::string>& args, std::ostream& out);
 int cmd_devices(const std::vector<std::string>& args, std::ostream& out);
 int cmd_bench(const std::vector<std::string>& args, std::ostream& out);
+int cmd_calibrate(const std::vector<std::string>& args, std::ostream& out);
 
 /// The value after option args[i] (advances i); UsageError if there is none.
 std::string next_arg(const std::vector<std::string>& args, std::size_t& i);

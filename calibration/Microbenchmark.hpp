@@ -1,0 +1,93 @@
+#pragma once
+// The microbenchmark's two processes roles (`colocsim calibrate run` and its workers).
+//
+// Parent (Campaign): opens the backend's host side (no device context), then for each planned run pins the
+// frequency if asked, starts one worker process per job (posix_spawn of `worker_command`, normally this
+// very binary: `/proc/self/exe calibrate worker ...`) with the backend's environment for the mode (e.g.
+// ZEX_NUMBER_OF_CCS), waits until every worker has built its kernel and warmed up, gives all of them the
+// same measurement window [start, end] on CLOCK_MONOTONIC, reads the energy counter at start and end and
+// the frequency in the middle, collects each worker's summary and writes one CSV row per worker.
+// Separate processes, because device sharing semantics (GuC time slices, CCS isolation, OS scheduling on
+// a CPU) are per process/context (reference §2.7 step 4).
+//
+// Worker protocol (text lines; the worker's stderr is the parent's):
+//   worker → parent   READY <tab> device name <tab> notes <tab> sleep_s
+//   parent → worker   GO <start_ns> <end_ns>          (CLOCK_MONOTONIC)
+//   worker → parent   RESULT <tab> key=value ...       (reps, medians, cv) and exits 0
+//   worker → parent   ERROR <tab> unavailable|failed <tab> message   (then exits 3 or 1)
+// The worker launches back to back (sleeping sleep_s after each launch for duty cycles < 1) from start
+// until end and keeps only the iterations that finished before end, i.e. those that overlapped the other
+// workers for their whole length.
+#include "calibration/Backend.hpp"
+#include "calibration/Measurements.hpp"
+#include "calibration/Plan.hpp"
+
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace colocsim {
+
+struct CampaignOptions {
+  std::string backend = "opencl";
+  std::string device;                      ///< "" = the backend's default
+  double window_s = 2.0;                   ///< measurement window per run
+  int warmup = 5;                          ///< launches before the window (not measured)
+  std::vector<std::string> worker_command; ///< argv prefix that starts a worker
+  std::ostream* progress = nullptr;        ///< one line per run (stderr in the CLI)
+};
+
+class Campaign {
+public:
+  /// Opens the backend's host side. Throws BackendUnavailable (exit status 3), std::invalid_argument for a
+  /// backend that does not exist or was not built (the CLI maps the latter to exit status 4).
+  explicit Campaign(CampaignOptions options);
+  ~Campaign();
+  Campaign(const Campaign&) = delete;
+  Campaign& operator=(const Campaign&) = delete;
+
+  const BackendCapabilities& capabilities() const { return caps_; }
+  std::string describe() const { return host_->describe(); }
+  bool has_energy() const { return meter_ != nullptr; }
+  /// "zes:tile0" or "unavailable: <reason>".
+  std::string energy_status() const;
+
+  /// Runs the plan, writing the header and one row per worker (flushed after each run) to csv.
+  /// Returns the rows. Throws std::runtime_error when a worker fails (rows so far are written).
+  std::vector<MeasurementRow> run(const std::vector<PlannedRun>& plan, std::ostream& csv);
+
+private:
+  MeasurementRow base_row(const PlannedRun& run) const;
+
+  CampaignOptions options_;
+  std::unique_ptr<BackendHost> host_;
+  std::unique_ptr<EnergyMeter> meter_;
+  std::string energy_why_not_;
+  BackendCapabilities caps_;
+  std::string hostname_;
+  /// Sleep and iteration time of solo runs, by (kernel, duty, frequency): co-runs reuse the sleep.
+  std::map<std::tuple<KernelConfig, double, double>, std::pair<double, double>> solo_;
+};
+
+struct WorkerOptions {
+  std::string backend;
+  std::string device;
+  KernelConfig kernel;
+  double duty = 1.0;
+  std::optional<double> sleep_s; ///< fixed sleep; without it the worker derives it from duty and its warm-up
+  int warmup = 5;
+  int queue_index = 0;
+  bool idle = false; ///< open the context and build the kernel, never launch (idle-with-context)
+};
+
+/// The worker side of the protocol. Returns the process exit status (0, 1 failed, 3 unavailable).
+int run_worker(const WorkerOptions& options, std::istream& in, std::ostream& out);
+
+/// Median of the non-NaN values of xs (NaN when there is none).
+double median(std::vector<double> xs);
+
+} // namespace colocsim

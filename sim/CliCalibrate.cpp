@@ -1,0 +1,465 @@
+// `colocsim calibrate run|fit|check` (and the internal `worker`): the calibration pipeline of
+// docs/calibration-guide.md on top of calibration/ (Microbenchmark, Fitter, ModelCheck).
+#include "sim/CliCommands.hpp"
+
+#include "calibration/CalibrationWriter.hpp"
+#include "calibration/DeviceCounters.hpp"
+#include "calibration/Fitter.hpp"
+#include "calibration/Microbenchmark.hpp"
+#include "calibration/ModelCheck.hpp"
+#include "models/Errors.hpp"
+#include "models/Units.hpp"
+#include "sim/Resources.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace colocsim {
+
+namespace {
+
+const char* const CALIBRATE_HELP = R"(usage: colocsim calibrate <step> [options]
+
+Measures a device with the bundled microbenchmark, fits the simulator's model coefficients, and checks
+the fitted model against held-out co-runs (docs/calibration-guide.md).
+
+steps:
+  run    measure with a backend and write the measurements CSV (docs/formats/measurements.md)
+  fit    fit a calibration file (docs/formats/calibration.md) from a measurements CSV
+  check  predict the held-out co-runs of a measurements CSV with a calibration; report the errors
+
+Run `colocsim calibrate <step> --help` for the options of a step.
+
+exit status: 0 success; 1 runtime error, or check above --max-error; 2 bad usage or input;
+3 the backend has no driver, platform or device on this machine; 4 the backend is not in this build.
+)";
+
+const char* const RUN_HELP = R"(usage: colocsim calibrate run --backend opencl|level-zero [options]
+
+Runs the measurement plan (solo runs, co-runs of several processes, idle baselines and frequency sweeps
+where the backend allows) and writes one CSV row per process per run. Progress goes to stderr.
+
+options:
+  --backend NAME       level-zero (Intel GPUs) or opencl (any OpenCL platform, e.g. pocl on a CPU)
+  --device SEL         level-zero: R or R.S (root device, sub-device/tile), default 0;
+                       opencl: P.D (platform, device), default 0.0
+  -o, --output FILE    measurements CSV (default measurements.csv); never overwritten without --force
+  --force              overwrite FILE
+  --quick              small kernels, one repetition, 0.4 s windows, reference mode only (CI; a few
+                       minutes at most on a CPU)
+  --window S           measurement window per run in seconds (default 2; 0.4 with --quick; use >= 5 for
+                       energy better than 1 % with Sysman's 1 J counters)
+  --repetitions N      repeat the whole plan N times (default 3; 1 with --quick)
+  --warmup N           launches before each window (default 5; 3 with --quick)
+  --kernels A,B,..     co-location kernels (default fma_fp32,triad,l2_triad,pointer_chase)
+  --duties D,D,..      duty cycles of the fitted co-runs (default 1,0.5)
+  --freqs LIST         frequency sweep in MHz, e.g. 1600,1200,900, "auto" (reference §6.5 steps within
+                       the device's range; the default where frequency control works) or "none"
+  --modes M,M,..       sharing modes (level-zero: ccs1,ccs2,ccs4 by default; opencl: time-slice)
+  --no-extras          skip the solo-only kernels (fma_fp64, copy, empty, intensity ladder)
+  --no-check-runs      skip the held-out co-runs
+  --probe              list the backend's devices and capabilities, then exit (exit status 3 if none)
+  --plan               print the plan without measuring
+
+exit status: 3 when the backend has no driver/platform/device here, 4 when it is not in this build.
+)";
+
+const char* const FIT_HELP = R"(usage: colocsim calibrate fit MEASUREMENTS.csv -o OUT.yaml [options]
+
+Fits, with least squares (Eigen): β of t(f) per kernel, the power curve (idle, context, vec, bw, γ), the
+time-slice coefficients θ and ε, and the pairwise interference table, from the "fit" rows. What the data
+cannot identify keeps the base calibration's value, and the report says why. The report goes to stdout.
+
+options:
+  -o, --output FILE    calibration file to write (required); never overwritten without --force
+  --force              overwrite FILE
+  --base NAME|PATH     calibration supplying the values that are not measured (default max1550-aurora-default)
+  --name NAME          calibration name (default: <base>-fitted)
+  --device NAME        device catalog entry it applies to (default: the base's)
+  --fmax-mhz F         f_max for f/f_max (default: the highest pinned frequency in the measurements)
+  --report FILE        also write the fit report to FILE
+)";
+
+const char* const CHECK_HELP =
+    R"(usage: colocsim calibrate check MEASUREMENTS.csv --calibration NAME|PATH [options]
+
+Predicts every held-out co-run (set "check") with the calibration and the simulator's own slowdown and
+power models, and prints observed vs predicted per job, the error per combination and overall.
+
+options:
+  --calibration REF    calibration file or bundled name (required)
+  --set check|fit|all  which co-runs to predict (default check)
+  --fmax-mhz F         f_max for f/f_max (default: the highest pinned frequency in the measurements)
+  --max-error X        exit status 1 when the overall mean |relative error| exceeds X (e.g. 0.25)
+)";
+
+double positive_number(const std::string& option, const std::string& text)
+{
+  const auto v = parse_double(text);
+  if (!v || !(*v > 0)) throw UsageError("option " + option + " needs a number > 0 (got '" + text + "')");
+  return *v;
+}
+
+long long integer_at_least(const std::string& option, const std::string& text, long long min)
+{
+  const auto v = parse_int(text);
+  if (!v || *v < min)
+    throw UsageError("option " + option + " needs an integer >= " + std::to_string(min) + " (got '" + text +
+                     "')");
+  return *v;
+}
+
+std::vector<std::string> split_commas(const std::string& text)
+{
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void refuse_overwrite(const std::string& path, bool force)
+{
+  if (!force && std::filesystem::exists(path))
+    throw UsageError("'" + path + "' exists; use --force to overwrite it");
+}
+
+Calibration load_calibration_ref(const std::string& ref)
+{
+  const auto file =
+      load_named(ref, "calibration/data", "calibration", ".", SourceLocation{"command line", 0, 0});
+  return load_calibration(file.text, file.name);
+}
+
+/// §6.5's frequency steps that lie within the device's available clocks (all of them when unknown).
+std::vector<double> auto_frequencies(const BackendCapabilities& caps)
+{
+  std::vector<double> wanted{1600, 1500, 1200, 900, 600};
+  if (caps.frequencies_mhz.empty()) return wanted;
+  const auto [lo, hi] = std::minmax_element(caps.frequencies_mhz.begin(), caps.frequencies_mhz.end());
+  std::vector<double> out;
+  for (double f : wanted) {
+    // The nearest available clock, so that min = max pins an exact step.
+    const auto near = std::min_element(caps.frequencies_mhz.begin(), caps.frequencies_mhz.end(),
+                                       [&](double a, double b) { return std::abs(a - f) < std::abs(b - f); });
+    if (f >= *lo - 50 && f <= *hi + 50 && std::find(out.begin(), out.end(), *near) == out.end())
+      out.push_back(*near);
+  }
+  return out;
+}
+
+int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
+{
+  std::string backend, device, output = "measurements.csv", freqs_text, modes_text;
+  bool force = false, quick = false, probe = false, print_plan = false;
+  std::optional<double> window;
+  std::optional<int> repetitions, warmup;
+  PlanOptions plan_options;
+  std::optional<std::vector<std::string>> kernels;
+  std::optional<std::vector<double>> duties;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--help" || a == "-h") {
+      out << RUN_HELP;
+      return 0;
+    }
+    if (a == "--backend")
+      backend = next_arg(args, i);
+    else if (a == "--device")
+      device = next_arg(args, i);
+    else if (a == "-o" || a == "--output")
+      output = next_arg(args, i);
+    else if (a == "--force")
+      force = true;
+    else if (a == "--quick")
+      quick = true;
+    else if (a == "--probe")
+      probe = true;
+    else if (a == "--plan")
+      print_plan = true;
+    else if (a == "--window")
+      window = positive_number(a, next_arg(args, i));
+    else if (a == "--repetitions")
+      repetitions = static_cast<int>(integer_at_least(a, next_arg(args, i), 1));
+    else if (a == "--warmup")
+      warmup = static_cast<int>(integer_at_least(a, next_arg(args, i), 0));
+    else if (a == "--kernels")
+      kernels = split_commas(next_arg(args, i));
+    else if (a == "--duties") {
+      std::vector<double> d;
+      for (const auto& t : split_commas(next_arg(args, i)))
+        d.push_back(positive_number(a, t));
+      duties = d;
+    } else if (a == "--freqs")
+      freqs_text = next_arg(args, i);
+    else if (a == "--modes")
+      modes_text = next_arg(args, i);
+    else if (a == "--no-extras")
+      plan_options.extras = false;
+    else if (a == "--no-check-runs")
+      plan_options.check_runs = false;
+    else
+      throw UsageError("unknown option '" + a + "' for calibrate run (see --help)");
+  }
+  if (backend.empty()) {
+    std::vector<std::string> names;
+    for (const auto& b : backend_registry())
+      names.push_back(b.name);
+    throw UsageError("calibrate run needs --backend; valid: " + join(names));
+  }
+  const BackendInfo* info = nullptr;
+  try {
+    info = &find_backend(backend);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (!info->built) {
+    std::cerr << "colocsim: backend '" << backend << "' is not in this build: " << info->not_built << "\n";
+    return EXIT_BACKEND_NOT_BUILT;
+  }
+  if (!print_plan && !probe) refuse_overwrite(output, force);
+
+  CampaignOptions co;
+  co.backend = backend;
+  co.device = device;
+  co.window_s = window.value_or(quick ? 0.4 : 2.0);
+  co.warmup = warmup.value_or(quick ? 3 : 5);
+  co.worker_command = {"/proc/self/exe", "calibrate", "worker"};
+  co.progress = &std::cerr;
+  std::unique_ptr<Campaign> campaign;
+  try {
+    campaign = std::make_unique<Campaign>(co);
+  } catch (const BackendUnavailable& e) {
+    std::cerr << "colocsim: backend '" << backend << "' unavailable: " << e.what() << "\n";
+    return EXIT_BACKEND_UNAVAILABLE;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const auto& caps = campaign->capabilities();
+  if (probe) {
+    out << "backend " << backend << ":\n" << campaign->describe();
+    out << "modes: " << join(caps.modes)
+        << "\nfrequency control: " << (caps.frequency_control ? "yes" : "no (" + caps.frequency_note + ")")
+        << "\nenergy: " << campaign->energy_status() << "\n";
+    return 0;
+  }
+
+  plan_options.quick = quick;
+  plan_options.repetitions = repetitions.value_or(quick ? 1 : 3);
+  plan_options.energy = campaign->has_energy();
+  if (kernels) plan_options.kernels = *kernels;
+  if (duties) plan_options.fit_duties = *duties;
+  if (quick) plan_options.intensity_ladder = {1, 16};
+  plan_options.modes = quick ? std::vector<std::string>{caps.modes.front()} : caps.modes;
+  if (!modes_text.empty()) {
+    plan_options.modes = split_commas(modes_text);
+    for (const auto& m : plan_options.modes)
+      if (std::find(caps.modes.begin(), caps.modes.end(), m) == caps.modes.end())
+        throw UsageError("mode '" + m + "' is not offered by backend " + backend +
+                         "; valid: " + join(caps.modes));
+  }
+  if (freqs_text.empty()) freqs_text = caps.frequency_control && !quick ? "auto" : "none";
+  if (freqs_text == "auto") {
+    if (!caps.frequency_control)
+      throw UsageError("--freqs auto: no frequency control here (" + caps.frequency_note + ")");
+    plan_options.freqs_mhz = auto_frequencies(caps);
+  } else if (freqs_text != "none") {
+    if (!caps.frequency_control)
+      throw UsageError("--freqs: no frequency control here (" + caps.frequency_note + ")");
+    for (const auto& t : split_commas(freqs_text))
+      plan_options.freqs_mhz.push_back(positive_number("--freqs", t));
+  }
+  std::vector<PlannedRun> plan;
+  try {
+    plan = plan_campaign(plan_options);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (print_plan) {
+    for (const auto& r : plan) {
+      out << r.id << " rep " << r.repetition << " " << to_string(r.kind) << " " << r.set << " " << r.mode;
+      if (r.freq_mhz) out << " @" << *r.freq_mhz << "MHz";
+      for (const auto& j : r.jobs)
+        out << " " << job_label(j) << "[" << to_string(j.kernel) << "]";
+      out << "\n";
+    }
+    return 0;
+  }
+
+  std::cerr << "calibrate run: backend " << backend << ", " << plan.size() << " runs, window " << co.window_s
+            << " s, energy " << campaign->energy_status() << ", frequency control "
+            << (caps.frequency_control ? "yes" : "no (" + caps.frequency_note + ")") << "\n";
+  std::ofstream csv(output);
+  if (!csv) throw std::runtime_error("cannot write '" + output + "'");
+  try {
+    const auto rows = campaign->run(plan, csv);
+    out << "wrote " << rows.size() << " rows (" << plan.size() << " runs) to " << output << "\n";
+  } catch (const BackendUnavailable& e) {
+    std::cerr << "colocsim: backend '" << backend << "' unavailable: " << e.what() << "\n";
+    return EXIT_BACKEND_UNAVAILABLE;
+  }
+  return 0;
+}
+
+int calibrate_fit(const std::vector<std::string>& args, std::ostream& out)
+{
+  std::string input, output, base = "max1550-aurora-default", report_file;
+  FitOptions fo;
+  bool force = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--help" || a == "-h") {
+      out << FIT_HELP;
+      return 0;
+    }
+    if (a == "-o" || a == "--output")
+      output = next_arg(args, i);
+    else if (a == "--force")
+      force = true;
+    else if (a == "--base")
+      base = next_arg(args, i);
+    else if (a == "--name")
+      fo.name = next_arg(args, i);
+    else if (a == "--device")
+      fo.device = next_arg(args, i);
+    else if (a == "--fmax-mhz")
+      fo.fmax_mhz = positive_number(a, next_arg(args, i));
+    else if (a == "--report")
+      report_file = next_arg(args, i);
+    else if (!a.empty() && a[0] == '-')
+      throw UsageError("unknown option '" + a + "' for calibrate fit (see --help)");
+    else if (input.empty())
+      input = a;
+    else
+      throw UsageError("calibrate fit takes one measurements file (got '" + input + "' and '" + a + "')");
+  }
+  if (input.empty()) throw UsageError("calibrate fit needs a measurements CSV");
+  if (output.empty()) throw UsageError("calibrate fit needs -o OUT.yaml");
+  refuse_overwrite(output, force);
+  if (!report_file.empty()) refuse_overwrite(report_file, force);
+  fo.base = load_calibration_ref(base);
+  fo.measurements_file = std::filesystem::path(input).filename().string();
+  const MeasurementSet data(read_measurements_file(input));
+  FitResult fit;
+  try {
+    fit = fit_calibration(data, fo);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{input, 0, 0}, "", e.what());
+  }
+  const std::string text = format_calibration(fit.calibration, fit.header);
+  load_calibration(text, output); // the file we write must load; a failure here is a bug, reported as such
+  std::ofstream yaml(output);
+  if (!(yaml << text)) throw std::runtime_error("cannot write '" + output + "'");
+  if (!report_file.empty()) {
+    std::ofstream r(report_file);
+    if (!(r << fit.report)) throw std::runtime_error("cannot write '" + report_file + "'");
+  }
+  out << fit.report << "\nwrote " << output << " (" << fit.calibration.name << ")\n";
+  return 0;
+}
+
+int calibrate_check(const std::vector<std::string>& args, std::ostream& out)
+{
+  std::string input, calibration, set = "check";
+  std::optional<double> max_error;
+  double fmax = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--help" || a == "-h") {
+      out << CHECK_HELP;
+      return 0;
+    }
+    if (a == "--calibration")
+      calibration = next_arg(args, i);
+    else if (a == "--set") {
+      set = next_arg(args, i);
+      if (set != "check" && set != "fit" && set != "all")
+        throw UsageError("--set needs check, fit or all (got '" + set + "')");
+    } else if (a == "--max-error")
+      max_error = positive_number(a, next_arg(args, i));
+    else if (a == "--fmax-mhz")
+      fmax = positive_number(a, next_arg(args, i));
+    else if (!a.empty() && a[0] == '-')
+      throw UsageError("unknown option '" + a + "' for calibrate check (see --help)");
+    else if (input.empty())
+      input = a;
+    else
+      throw UsageError("calibrate check takes one measurements file (got '" + input + "' and '" + a + "')");
+  }
+  if (input.empty()) throw UsageError("calibrate check needs a measurements CSV");
+  if (calibration.empty()) throw UsageError("calibrate check needs --calibration NAME|PATH");
+  const auto cal = load_calibration_ref(calibration);
+  const MeasurementSet data(read_measurements_file(input));
+  CheckReport report;
+  try {
+    report = check_calibration(cal, data, set == "all" ? "" : set, fmax);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{input, 0, 0}, "", e.what());
+  }
+  out << "check of " << cal.name << " against " << input << " (set " << set << "):\n" << report.text();
+  if (max_error && report.overall.mape > *max_error) {
+    std::cerr << "colocsim: calibrate check: mean |error| " << report.overall.mape << " exceeds --max-error "
+              << *max_error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+/// Internal: one co-runner process (started by `calibrate run`; protocol in calibration/Microbenchmark.hpp).
+int calibrate_worker(const std::vector<std::string>& args, std::ostream& out)
+{
+  WorkerOptions w;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--backend")
+      w.backend = next_arg(args, i);
+    else if (a == "--device")
+      w.device = next_arg(args, i);
+    else if (a == "--kernel")
+      w.kernel.kernel = next_arg(args, i);
+    else if (a == "--n")
+      w.kernel.n = integer_at_least(a, next_arg(args, i), 0);
+    else if (a == "--k")
+      w.kernel.k = integer_at_least(a, next_arg(args, i), 0);
+    else if (a == "--m")
+      w.kernel.m = integer_at_least(a, next_arg(args, i), 0);
+    else if (a == "--duty")
+      w.duty = positive_number(a, next_arg(args, i));
+    else if (a == "--sleep-s") {
+      const auto v = parse_double(next_arg(args, i));
+      if (!v || *v < 0) throw UsageError("--sleep-s needs a number >= 0");
+      w.sleep_s = *v;
+    } else if (a == "--warmup")
+      w.warmup = static_cast<int>(integer_at_least(a, next_arg(args, i), 0));
+    else if (a == "--queue-index")
+      w.queue_index = static_cast<int>(integer_at_least(a, next_arg(args, i), 0));
+    else if (a == "--idle")
+      w.idle = true;
+    else
+      throw UsageError("unknown option '" + a + "' for calibrate worker");
+  }
+  return run_worker(w, std::cin, out);
+}
+
+} // namespace
+
+int cmd_calibrate(const std::vector<std::string>& args, std::ostream& out)
+{
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    out << CALIBRATE_HELP;
+    return 0;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (args[0] == "run") return calibrate_run(rest, out);
+  if (args[0] == "fit") return calibrate_fit(rest, out);
+  if (args[0] == "check") return calibrate_check(rest, out);
+  if (args[0] == "worker") return calibrate_worker(rest, out);
+  throw UsageError("unknown calibrate step '" + args[0] + "'; valid: run, fit, check");
+}
+
+} // namespace colocsim
