@@ -35,9 +35,10 @@ const std::vector<ParamSpec>& top_specs()
       {.name = "interference",
        .type = ParamType::CHOICE,
        .default_text = "table",
-       .help = "interference model: none (sharing mode only), table (the calibration's pairwise table) or "
-               "contention (bandwidth sharing + residual, reference §6.3)",
-       .choices = {"none", "table", "contention"}},
+       .help = "interference model: none (sharing mode only), table (the calibration's pairwise table), "
+               "contention (bandwidth sharing + residual, reference §6.3) or calibrated (the table of a "
+               "calibration fitted from microbenchmark measurements: `colocsim calibrate fit`)",
+       .choices = {"none", "table", "contention", "calibrated"}},
   };
   return specs;
 }
@@ -468,7 +469,13 @@ RunInputs build_run(const Scenario& s)
   const auto prof_file = load_named(s.profiles, "workloads/profiles", "profile catalog", base, at);
   in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
 
-  if (s.interference == "table")
+  if (s.interference == "calibrated" && in.calibration.table_evidence != Evidence::MICROBENCHMARK)
+    throw InputError(at, "interference",
+                     "calibrated needs a calibration whose interference table was measured by the microbenchmark "
+                     "(tag measured-by-microbenchmark); '" + in.calibration.name + "' (" + cal_file.name +
+                         ") is tagged " + std::string(to_string(in.calibration.table_evidence)) +
+                         ". Fit one with `colocsim calibrate fit`, or use interference: table");
+  if (s.interference == "table" || s.interference == "calibrated")
     in.interference = std::make_unique<TableInterference>(make_table_interference(in.calibration));
   else if (s.interference == "contention")
     in.interference = std::make_unique<ContentionInterference>();

@@ -123,7 +123,7 @@ TEST_CASE("bad scenarios give located messages naming the valid values", "[scena
   CHECK_THAT(several, ContainsSubstring("several.yaml:2:7: seed: out of range (got '-3')"));
   CHECK_THAT(several,
              ContainsSubstring("several.yaml:3:15: interference: unknown value (got 'fancy'); valid: "
-                               "none, table, contention"));
+                               "none, table, contention, calibrated"));
   CHECK_THAT(several, ContainsSubstring("several.yaml:8:8: power.pue: out of range (got '0.5')"));
 }
 
@@ -163,4 +163,15 @@ TEST_CASE("calibration: auto picks the bundled calibration made for the device",
                       ContainsSubstring("no bundled calibration is made for device 'test-tile'") &&
                           ContainsSubstring("max1550-aurora-default") &&
                           ContainsSubstring("max1550-default"));
+}
+
+TEST_CASE("interference: calibrated insists on a measured table", "[scenario]")
+{
+  REQUIRE_THROWS_WITH(build_run(load_scenario(DEFAULT_SCENARIO, {"interference=calibrated"})),
+                      ContainsSubstring("calibrated needs a calibration whose interference table was measured") &&
+                          ContainsSubstring("is tagged estimate"));
+  // A calibration whose table carries the measured-by-microbenchmark tag is accepted.
+  const auto in = build_run(load_scenario(
+      DATA + "base.yaml", {"interference=calibrated", "calibration=calibration-measured.yaml"}));
+  CHECK(in.interference->name() == "table");
 }
