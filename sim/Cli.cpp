@@ -186,6 +186,11 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   Scenario scenario = load_scenario(a.file.value_or(DEFAULT_SCENARIO), a.sets, a.policy);
   if (a.output) scenario.outputs.dir = *a.output;
   scenario.outputs.force = a.force;
+  return execute_run(scenario, a.quiet, out);
+}
+
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
+{
   RunInputs inputs = build_run(scenario);
   prepare_output_dir(scenario.outputs);
 
@@ -215,7 +220,9 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   s.calibration = inputs.calibration_file;
   s.seed = scenario.seed;
   write_summary_json(s, scenario.outputs.dir / "summary.json");
-  if (!a.quiet) {
+  for (const auto& w : inputs.reader->warnings())
+    std::cerr << "colocsim: warning: " << w << "\n";
+  if (!quiet) {
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json, jobs.csv, timeseries.csv)\n";
   }
@@ -329,6 +336,9 @@ const std::vector<CliCommand>& cli_commands()
       {"validate", "check a scenario and every file and trace row it uses, without simulating", cmd_validate},
       {"policies", "list the co-location policies and their parameters", cmd_policies},
       {"devices", "list the bundled device catalog", cmd_devices},
+      {"replay", "replay a trace file end to end with sensible defaults (no scenario file needed)",
+       cmd_replay},
+      {"formats", "list the trace formats and their options", cmd_formats},
       {"bench", "replay a synthetic trace and print speed figures (key=value lines)", cmd_bench},
       {"calibrate", "measure a device (run), fit a calibration (fit), check it on held-out co-runs (check)",
        cmd_calibrate},

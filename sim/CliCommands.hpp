@@ -29,6 +29,12 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out);
 int cmd_policies(const std::vector<std::string>& args, std::ostream& out);
 int cmd_devices(const std::vector<std::string>& args, std::ostream& out);
 int cmd_bench(const std::vector<std::string>& args, std::ostream& out);
+int cmd_replay(const std::vector<std::string>& args, std::ostream& out);
+int cmd_formats(const std::vector<std::string>& args, std::ostream& out);
+
+struct Scenario;
+/// Runs a loaded scenario into its output directory and prints the summary (shared by run and replay).
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out);
 int cmd_calibrate(const std::vector<std::string>& args, std::ostream& out);
 
 /// The value after option args[i] (advances i); UsageError if there is none.

@@ -4,7 +4,9 @@
 
 #include "models/Yaml.hpp"
 #include "sim/Resources.hpp"
+#include "workloads/ItpCsvReader.hpp"
 #include "workloads/NativeCsv.hpp"
+#include "workloads/SwfReader.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -104,8 +106,20 @@ const std::vector<ParamSpec>& workload_specs()
       {.name = "format",
        .type = ParamType::CHOICE,
        .default_text = "native",
-       .help = "trace format (docs/formats/native-csv.md)",
-       .choices = {"native"}},
+       .help =
+           "trace format: native (docs/formats/native-csv.md), swf (Standard Workload Format, swf.md), itp "
+           "(Microsoft ITP / ElasticFlow CSV, itp-csv.md); `colocsim formats` lists them",
+       .choices = {"native", "swf", "itp"}},
+      {.name = "procs_per_device",
+       .type = ParamType::INT,
+       .default_text = "1",
+       .help = "swf: processors (or nodes) of a trace job per simulated device",
+       .min = 1,
+       .max = 1e6},
+      {.name = "profile_map",
+       .type = ParamType::STRING,
+       .default_text = "",
+       .help = "itp: model_name=profile,... for the ElasticFlow variant's model_name column"},
       {.name = "profiles",
        .type = ParamType::STRING,
        .default_text = "default",
@@ -278,6 +292,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.node_boot_s = platform.real("node_boot");
   s.trace = workload.text_or("trace", "");
   s.trace_format = workload.text("format");
+  s.procs_per_device = static_cast<int>(workload.integer("procs_per_device"));
+  s.profile_map = workload.text_or("profile_map", "");
   s.profiles = workload.text("profiles");
   s.default_profile = workload.text_or("default_profile", "");
   s.oom_delay_s = memory.real("oom_delay");
@@ -470,11 +486,13 @@ RunInputs build_run(const Scenario& s)
   in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
 
   if (s.interference == "calibrated" && in.calibration.table_evidence != Evidence::MICROBENCHMARK)
-    throw InputError(at, "interference",
-                     "calibrated needs a calibration whose interference table was measured by the microbenchmark "
-                     "(tag measured-by-microbenchmark); '" + in.calibration.name + "' (" + cal_file.name +
-                         ") is tagged " + std::string(to_string(in.calibration.table_evidence)) +
-                         ". Fit one with `colocsim calibrate fit`, or use interference: table");
+    throw InputError(
+        at, "interference",
+        "calibrated needs a calibration whose interference table was measured by the microbenchmark "
+        "(tag measured-by-microbenchmark); '" +
+            in.calibration.name + "' (" + cal_file.name + ") is tagged " +
+            std::string(to_string(in.calibration.table_evidence)) +
+            ". Fit one with `colocsim calibrate fit`, or use interference: table");
   if (s.interference == "table" || s.interference == "calibrated")
     in.interference = std::make_unique<TableInterference>(make_table_interference(in.calibration));
   else if (s.interference == "contention")
@@ -487,7 +505,11 @@ RunInputs build_run(const Scenario& s)
   } else {
     const std::string path =
         s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' ? s.trace : base + "/" + s.trace;
-    if (path.rfind("builtin:", 0) == 0) {
+    if (s.trace_format == "swf") {
+      in.reader = open_swf(path, s.procs_per_device);
+    } else if (s.trace_format == "itp") {
+      in.reader = open_itp_csv(path, parse_profile_map(s.profile_map, SourceLocation{s.file}));
+    } else if (path.rfind("builtin:", 0) == 0) {
       in.reader = std::make_unique<InMemoryCsvReader>(read_text_file(path).text, path);
     } else {
       in.reader = open_native_csv(path);

@@ -3,6 +3,8 @@
 #include "workloads/Job.hpp"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace colocsim {
 
@@ -12,6 +14,8 @@ public:
   /// Next job in non-decreasing submit order, or nullopt at the end. Throws InputError on a bad row
   /// (file:line: field: what was expected).
   virtual std::optional<Job> next() = 0;
+  /// Documented tolerances applied so far (rows skipped or reordered), one line each, for the user.
+  virtual std::vector<std::string> warnings() const { return {}; }
 };
 
 } // namespace colocsim

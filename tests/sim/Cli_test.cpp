@@ -135,3 +135,22 @@ TEST_CASE("a run that fails on a bad trace row leaves no partial results behind"
   CHECK(!fs::exists(dir / "summary.json"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("replay runs a trace file end to end and saves its scenario", "[cli][replay]")
+{
+  const auto dir = fresh_dir("replay");
+  const auto r =
+      cli({"replay", std::string(COLOCSIM_TEST_DATA) + "/workloads/itp/cluster10-head30.csv", "--format",
+           "itp", "--platform", "aurora-node", "--nodes", "2", "-o", dir.string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(slurp((dir / "summary.json").string()), ContainsSubstring("\"jobs_completed\": 30"));
+  CHECK_THAT(slurp((dir / "scenario.yaml").string()), ContainsSubstring("format: \"itp\""));
+  const auto again =
+      cli({"run", (dir / "scenario.yaml").string(), "-o", (dir / "again").string(), "--quiet"});
+  CHECK(again.status == 0);
+  CHECK(cli({"replay", "x.csv"}).status == 2); // --format is required
+  const auto f = cli({"formats"});
+  CHECK_THAT(f.out, ContainsSubstring("native") && ContainsSubstring("swf") && ContainsSubstring("itp"));
+  fs::remove_all(dir);
+}

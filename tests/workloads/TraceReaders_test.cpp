@@ -1,0 +1,147 @@
+// SWF and Microsoft ITP readers on real slices (tests/data/workloads/{swf,itp}/, origin in NOTICE.md) and
+// on malformed input: every bad row gives file:line, the field and what was expected.
+#include "tests/CatchCompat.hpp"
+
+#include "workloads/ItpCsvReader.hpp"
+#include "workloads/SwfReader.hpp"
+
+#include <fstream>
+#include <sstream>
+
+using namespace colocsim;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+const std::string DIR = std::string(COLOCSIM_TEST_DATA) + "/workloads/";
+
+std::vector<Job> read_all(JobReader& r)
+{
+  std::vector<Job> jobs;
+  while (auto j = r.next())
+    jobs.push_back(*j);
+  return jobs;
+}
+
+std::string error_of(const std::function<void()>& f)
+{
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+} // namespace
+
+TEST_CASE("SWF: the Theta 2022 slice reads exactly", "[workloads][swf]")
+{
+  auto r = open_swf(DIR + "swf/theta2022-head30.swf");
+  const auto jobs = read_all(*r);
+  REQUIRE(jobs.size() == 30);
+  // 1 1641021254 52645 10849 128 -1 -1 128 10800 -1 0 ...
+  CHECK(jobs[0].id == "1");
+  CHECK(jobs[0].submit_s == 1641021254);
+  CHECK(jobs[0].duration_s == 10849);
+  CHECK(jobs[0].devices == 128);
+  CHECK(jobs[0].qos == "status=0");
+  CHECK(jobs[0].origin.line == 4);
+  CHECK(jobs[1].devices == 640);
+  CHECK(r->warnings().empty());
+}
+
+TEST_CASE("SWF: unsorted Theta 2023 rows are replayed in order, with a warning", "[workloads][swf]")
+{
+  auto r = open_swf(DIR + "swf/theta2023-unsorted.swf");
+  const auto jobs = read_all(*r);
+  REQUIRE(jobs.size() == 10);
+  std::vector<std::string> ids;
+  for (const auto& j : jobs)
+    ids.push_back(j.id);
+  CHECK(ids == std::vector<std::string>{"8393", "8392", "8395", "8396", "8398", "8397", "8394", "8399",
+                                        "8400", "8401"});
+  for (std::size_t i = 1; i < jobs.size(); ++i)
+    CHECK(jobs[i].submit_s >= jobs[i - 1].submit_s);
+  REQUIRE(r->warnings().size() == 1);
+  CHECK_THAT(r->warnings()[0], ContainsSubstring("5 row(s) were out of submit order"));
+
+  SECTION("beyond the reorder window it is an error naming the line")
+  {
+    std::ifstream in(DIR + "swf/theta2023-unsorted.swf");
+    SwfReader small(in, "theta2023-unsorted.swf", 1, 1);
+    CHECK_THAT(error_of([&] { read_all(small); }),
+               ContainsSubstring("theta2023-unsorted.swf:5: submit:") &&
+                   ContainsSubstring("beyond the reorder window of 1 rows; sort the file by field 2"));
+  }
+}
+
+TEST_CASE("SWF: requested processors stand in for allocated, unusable rows are skipped", "[workloads][swf]")
+{
+  std::ifstream in(DIR + "swf/rules.swf");
+  SwfReader r(in, "rules.swf", 2);
+  const auto jobs = read_all(r);
+  REQUIRE(jobs.size() == 2);   // job 2 has no run time
+  CHECK(jobs[0].devices == 4); // allocated −1 → requested 8, 2 processors per device
+  CHECK(jobs[1].devices == 3); // 6 / 2
+  CHECK_THAT(r.warnings().at(0), ContainsSubstring("skipped 1 row(s)"));
+}
+
+TEST_CASE("SWF: malformed rows", "[workloads][swf][errors]")
+{
+  CHECK_THAT(
+      error_of([] { read_all(*open_swf(DIR + "swf/bad-number.swf")); }),
+      ContainsSubstring("bad-number.swf:3: run_time: not a number (got 'abc'); expected a number or -1"));
+  CHECK_THAT(error_of([] { read_all(*open_swf(DIR + "swf/bad-fields.swf")); }),
+             ContainsSubstring("bad-fields.swf:1: row: expected 18 whitespace-separated SWF fields (got 8)"));
+  CHECK_THAT(error_of([] { open_swf(DIR + "swf/missing.swf"); }),
+             ContainsSubstring("cannot open trace file"));
+}
+
+TEST_CASE("ITP: the cluster10 slice reads exactly", "[workloads][itp]")
+{
+  auto r = open_itp_csv(DIR + "itp/cluster10-head30.csv");
+  const auto jobs = read_all(*r);
+  REQUIRE(jobs.size() == 30);
+  // 5dc7d9cd-c300-9a4f-c3cd-dc2cc0935548,2266647,604,16
+  CHECK(jobs[0].id == "5dc7d9cd-c300-9a4f-c3cd-dc2cc0935548");
+  CHECK(jobs[0].submit_s == 2266647);
+  CHECK(jobs[0].duration_s == 604);
+  CHECK(jobs[0].devices == 16);
+  CHECK(jobs[0].profile.empty()); // raw traces name no model: the scenario's default profile applies
+  CHECK(jobs[0].origin.line == 2);
+}
+
+TEST_CASE("ITP: the ElasticFlow model_name column maps to profiles", "[workloads][itp]")
+{
+  std::istringstream in("job_id,submission_time,duration,num_gpu,model_name,batch_size\n"
+                        "x,1,10,2,resnet50,64\ny,2,10,1,vgg16,32\n");
+  ItpCsvReader r(in, "ef.csv", parse_profile_map("resnet50=resnet50-train-bs32", SourceLocation{"test"}));
+  const auto jobs = read_all(r);
+  CHECK(jobs[0].profile == "resnet50-train-bs32");
+  CHECK(jobs[1].profile.empty());
+  CHECK_THAT(error_of([] { parse_profile_map("resnet50", SourceLocation{"scenario.yaml"}); }),
+             ContainsSubstring("scenario.yaml: profile_map: expected model=profile items (got 'resnet50')"));
+}
+
+TEST_CASE("ITP: malformed rows", "[workloads][itp][errors]")
+{
+  CHECK_THAT(error_of([] { read_all(*open_itp_csv(DIR + "itp/bad-unsorted.csv")); }),
+             ContainsSubstring("bad-unsorted.csv:3: submission_time: unsorted: 5 < previous 10"));
+  CHECK_THAT(error_of([] { read_all(*open_itp_csv(DIR + "itp/bad-gpus.csv")); }),
+             ContainsSubstring("bad-gpus.csv:2: num_gpu: got '1.5'; expected a whole number >= 1"));
+  CHECK_THAT(error_of([] { open_itp_csv(DIR + "itp/bad-header.csv"); }),
+             ContainsSubstring("bad-header.csv:1: header: missing column(s) duration"));
+}
+
+TEST_CASE("the SWF and ITP format pages quote the real slices", "[workloads][docs]")
+{
+  for (const auto& [page, slice] : {std::pair{"swf.md", "swf/theta2022-head30.swf"},
+                                    std::pair{"itp-csv.md", "itp/cluster10-head30.csv"}}) {
+    std::ifstream in(DIR + slice);
+    std::string head, line;
+    for (int i = 0; i < 6 && std::getline(in, line); ++i)
+      head += line + "\n";
+    const std::string doc = colocsim::test::read_source_file(std::string("docs/formats/") + page);
+    INFO(page);
+    CHECK(doc.find(head) != std::string::npos);
+  }
+}
