@@ -339,6 +339,7 @@ const std::vector<CliCommand>& cli_commands()
       {"replay", "replay a trace file end to end with sensible defaults (no scenario file needed)",
        cmd_replay},
       {"formats", "list the trace formats and their options", cmd_formats},
+      {"generate", "write a synthetic trace (native CSV) from a seed", cmd_generate},
       {"bench", "replay a synthetic trace and print speed figures (key=value lines)", cmd_bench},
       {"calibrate", "measure a device (run), fit a calibration (fit), check it on held-out co-runs (check)",
        cmd_calibrate},

@@ -154,3 +154,21 @@ TEST_CASE("replay runs a trace file end to end and saves its scenario", "[cli][r
   CHECK_THAT(f.out, ContainsSubstring("native") && ContainsSubstring("swf") && ContainsSubstring("itp"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("generate writes a seeded synthetic trace and never overwrites without --force", "[cli][generate]")
+{
+  const auto dir = fresh_dir("generate");
+  fs::create_directories(dir);
+  const auto a = (dir / "a.csv").string(), b = (dir / "b.csv").string();
+  REQUIRE(cli({"generate", "--jobs", "200", "--seed", "7", "-o", a}).status == 0);
+  REQUIRE(cli({"generate", "--jobs", "200", "--seed", "7", "-o", b}).status == 0);
+  CHECK(slurp(a) == slurp(b));
+  const std::string text = slurp(a);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 201);
+  const auto again = cli({"generate", "--jobs", "10", "-o", a});
+  CHECK(again.status == 2);
+  CHECK_THAT(again.err, ContainsSubstring("exists; pass --force"));
+  CHECK(slurp(a) == slurp(b));
+  CHECK(cli({"generate", "--jobs", "0", "-o", (dir / "c.csv").string()}).status == 2);
+  fs::remove_all(dir);
+}
