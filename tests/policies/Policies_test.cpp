@@ -107,3 +107,24 @@ TEST_CASE("policy parameters are declared and checked", "[policies][params]")
   REQUIRE_THROWS_WITH(load_scenario(DATA + "base.yaml", {}, "best-fit:colour=red"),
                       ContainsSubstring("policy.params.colour: unknown key; valid: max_per_device, memory"));
 }
+
+#include "tests/policies/LargestFirst.hpp"
+
+TEST_CASE("the README's example policy compiles and runs largest jobs first, without reservations",
+          "[policies][example]")
+{
+  // easy.csv on two tiles. Largest first, but with no reservation: j3 takes the free tile at 2; when it
+  // ends at 52, j2 (2 devices) still does not fit and j4 (1 device) does, so j4 runs [52, 252] and j2 waits
+  // until 252 — the starvation EASY's reservation prevents (j2 starts at 100 under exclusive-easy).
+  RunInputs in =
+      build_run(load_scenario(DATA + "base.yaml", {"workload.trace=easy.csv", "platform.sharing=exclusive"}));
+  in.policy = std::make_unique<example::LargestFirst>();
+  Collect c;
+  run_simulation(in.setup(), c);
+  CHECK_THAT(c.jobs.at("j3").start_s, WithinAbs(2.0, 1e-9)); // a free tile: j3 fits at once
+  CHECK_THAT(c.jobs.at("j4").start_s, WithinAbs(52.0, 1e-6));
+  CHECK_THAT(c.jobs.at("j2").start_s, WithinAbs(252.0, 1e-6));
+  CHECK(c.jobs.at("j2").devices.size() == 2);
+  CHECK(colocsim::test::read_source_file("policies/README.md")
+            .find(colocsim::test::read_source_file("tests/policies/LargestFirst.hpp")) != std::string::npos);
+}
