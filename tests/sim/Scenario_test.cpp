@@ -175,3 +175,24 @@ TEST_CASE("interference: calibrated insists on a measured table", "[scenario]")
       DATA + "base.yaml", {"interference=calibrated", "calibration=calibration-measured.yaml"}));
   CHECK(in.interference->name() == "table");
 }
+
+TEST_CASE("NVIDIA calibrations reproduce the LLM-Inference-Bench power they were solved from", "[scenario][nvidia]")
+{
+  // Reference §3.6 (LIB): Llama-3-8B under vLLM, A100 228.8 W (batch 1) and 315.8 W (batch 64); H100 363.3 W
+  // and 455.5 W. One job alone at full clock (f_default = f_max on these devices): ρ = 1.
+  struct Case {
+    const char* preset;
+    double bs1_w, bs64_w;
+  };
+  for (const auto& c : {Case{"dgx-a100", 228.8, 315.8}, Case{"dgx-h100", 363.3, 455.5}}) {
+    INFO(c.preset);
+    const auto in = build_run(load_scenario(DEFAULT_SCENARIO, {std::string("platform.preset=") + c.preset}));
+    CHECK(in.platform.devices.size() == 8);
+    const auto& decode = in.profiles.at("llama3-8b-decode-bs1", {}).sig;
+    const auto& batch = in.profiles.at("llama3-8b-infer-bs64", {}).sig;
+    const PowerLoad one_decode[] = {{&decode, 1.0}};
+    const PowerLoad one_batch[] = {{&batch, 1.0}};
+    CHECK_THAT(device_power(in.calibration.power, one_decode, 1.0).total_w, Catch::Matchers::WithinAbs(c.bs1_w, 1.0));
+    CHECK_THAT(device_power(in.calibration.power, one_batch, 1.0).total_w, Catch::Matchers::WithinAbs(c.bs64_w, 1.0));
+  }
+}
