@@ -1,6 +1,7 @@
 #include "policies/PolicyRegistry.hpp"
 
 #include "policies/BestFit.hpp"
+#include "policies/Complementary.hpp"
 #include "policies/ExclusiveEasy.hpp"
 #include "policies/ExclusiveFcfs.hpp"
 #include "policies/FirstFit.hpp"
@@ -31,6 +32,9 @@ const std::vector<PolicyInfo>& policy_registry()
       {"best-fit", "co-locate jobs on the device with the least free memory that still fits",
        "best-fit bin packing; the Best-fit baseline of FGD (Weng et al., USENIX ATC'23)", BestFit::params(),
        make<BestFit>()},
+      {"complementary", "pair waiting jobs by maximum-weight matching of their predicted co-run benefit",
+       "Costa et al., SSCAD 2025 (allocation from prior characterisation); Edmonds' matching (Boost.Graph)",
+       Complementary::params(), make<Complementary>()},
       {"interference-aware", "first-fit, refusing devices where the predicted slowdown exceeds a bound",
        "interference-aware packing (Gandiva introspection, CARMA; reference §3.4, §3.6)",
        InterferenceAware::params(), make<InterferenceAware>()},

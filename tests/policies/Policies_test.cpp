@@ -128,3 +128,22 @@ TEST_CASE("the README's example policy compiles and runs largest jobs first, wit
   CHECK(colocsim::test::read_source_file("policies/README.md")
             .find(colocsim::test::read_source_file("tests/policies/LargestFirst.hpp")) != std::string::npos);
 }
+
+TEST_CASE("complementary pairs light jobs with compute-bound ones by maximum-weight matching",
+          "[policies][complementary]")
+{
+  // Savings w = t_a + t_b − max(t_a s_a, t_b s_b), table C|L = L|C = 1, θ = 1, ε = 0:
+  //   light+light: s = max(1, 0.5, 1 + 0.25·0.25) = 1.0625 → w = 200 − 106.25 = 93.75
+  //   light+busy:  s_l = max(1.25, 1 + 0.25·1) = 1.25, s_b = max(1.25, 1 + 1·0.25) = 1.25 → w = 75
+  //   busy+busy:   s = 2 · 1.25 (table C|C) = 2.5 → w = 200 − 250 < 0: no edge.
+  // Best matching: {l1–b1, l2–b2} = 150 > {l1–l2} = 93.75. Each tile runs a light and a busy job: all end
+  // at 125 s. first-fit, in submission order, packs l1+l2 and b1+b2: the busy pair ends at 250 s.
+  const auto comp = run("complementary.csv", "complementary");
+  CHECK(comp.at("l1").devices == comp.at("b1").devices);
+  CHECK(comp.at("l2").devices == comp.at("b2").devices);
+  CHECK(comp.at("l1").devices != comp.at("l2").devices);
+  for (const char* id : {"l1", "l2", "b1", "b2"})
+    CHECK_THAT(comp.at(id).end_s, WithinAbs(125.0, 1e-6));
+  const auto ff = run("complementary.csv", "first-fit");
+  CHECK_THAT(ff.at("b2").end_s, WithinAbs(250.0, 1e-6));
+}

@@ -1,0 +1,120 @@
+#include "policies/Complementary.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/maximum_weighted_matching.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace colocsim {
+
+std::vector<ParamSpec> Complementary::params()
+{
+  return {ParamSpec{.name = "window",
+                    .type = ParamType::INT,
+                    .default_text = "16",
+                    .help = "waiting jobs considered for pairing per decision (the matching is cubic in it)",
+                    .min = 2,
+                    .max = 256}};
+}
+
+Complementary::Complementary(const ParamSet& p) : window_(static_cast<std::size_t>(p.integer("window"))) {}
+
+void Complementary::release(const std::vector<DeviceIndex>& devices)
+{
+  for (auto d : devices)
+    if (--occupants_[d] == 0) free_.insert(d);
+}
+
+DeviceIndex Complementary::take()
+{
+  const DeviceIndex d = *free_.begin();
+  free_.erase(free_.begin());
+  return d;
+}
+
+std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<const Event> events)
+{
+  if (!initialised_) {
+    occupants_.assign(view.device_count(), 0);
+    for (DeviceIndex d = 0; d < view.device_count(); ++d)
+      if (view.device(d).residents == 0) free_.insert(free_.end(), d);
+    initialised_ = true;
+  }
+  std::vector<Decision> out;
+  for (const auto& e : events) {
+    std::visit(
+        [&](const auto& ev) {
+          using T = std::decay_t<decltype(ev)>;
+          if constexpr (std::is_same_v<T, JobSubmitted>) {
+            if (static_cast<std::size_t>(view.job(ev.job).devices) > view.device_count())
+              out.push_back(Reject{ev.job, "requests more devices than the platform has"});
+            else
+              queue_.push(ev.job);
+          } else if constexpr (std::is_same_v<T, JobCompleted>) {
+            release(ev.devices);
+          } else if constexpr (std::is_same_v<T, JobFailed>) {
+            release(ev.devices);
+            if (ev.requeued) queue_.push(ev.job);
+          }
+        },
+        e);
+  }
+  auto place = [&](JobIndex j, std::vector<DeviceIndex> devices) {
+    for (auto d : devices)
+      ++occupants_[d];
+    queue_.erase(j);
+    out.push_back(Place{j, std::move(devices)});
+  };
+
+  while (!queue_.empty() && !free_.empty()) {
+    // Multi-device jobs at the head run alone, in submission order.
+    const JobIndex head = queue_.front();
+    const auto need = static_cast<std::size_t>(view.job(head).devices);
+    if (need > 1) {
+      if (free_.size() < need) break;
+      std::vector<DeviceIndex> devices;
+      while (devices.size() < need)
+        devices.push_back(take());
+      place(head, std::move(devices));
+      continue;
+    }
+    // Single-device jobs in the window: pair them by maximum-weight matching.
+    std::vector<JobIndex> jobs;
+    for (auto it = queue_.begin(); it != queue_.end() && jobs.size() < window_; ++it)
+      if (view.job(*it).devices == 1) jobs.push_back(*it);
+    const DeviceIndex probe = *free_.begin(); // an empty device stands for all of them
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
+                                        boost::property<boost::edge_weight_t, long long>>;
+    Graph g(jobs.size());
+    for (std::size_t a = 0; a < jobs.size(); ++a) {
+      for (std::size_t b = a + 1; b < jobs.size(); ++b) {
+        const JobIndex other = jobs[b];
+        const auto p = view.predict(jobs[a], std::span<const DeviceIndex>(&probe, 1),
+                                    std::span<const JobIndex>(&other, 1));
+        const double ta = view.job(jobs[a]).duration_s, tb = view.job(jobs[b]).duration_s;
+        // predict: job_slowdown is a's, max_corunner_slowdown is b's (the only co-runner).
+        const double saved = ta + tb - std::max(ta * p.job_slowdown, tb * p.max_corunner_slowdown);
+        if (saved > 0 && p.fits_memory)
+          boost::add_edge(a, b, static_cast<long long>(std::llround(saved * 1000.0)), g); // integral weights
+      }
+    }
+    std::vector<boost::graph_traits<Graph>::vertex_descriptor> mate(jobs.size());
+    boost::maximum_weighted_matching(g, &mate[0]);
+    // Place pairs and singles in submission order of their first member.
+    bool placed = false;
+    for (std::size_t a = 0; a < jobs.size() && !free_.empty(); ++a) {
+      const auto m = mate[a];
+      if (m != boost::graph_traits<Graph>::null_vertex() && m < a) continue; // placed with its partner
+      const DeviceIndex d = take();
+      place(jobs[a], {d});
+      if (m != boost::graph_traits<Graph>::null_vertex()) place(jobs[m], {d});
+      placed = true;
+    }
+    if (!placed) break;
+  }
+  return out;
+}
+
+} // namespace colocsim

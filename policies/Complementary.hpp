@@ -1,0 +1,39 @@
+#pragma once
+// complementary: Costa et al.'s allocation from prior characterisation (SSCAD 2025, reference §3.1): pair
+// waiting jobs whose resource profiles are complementary and run each pair on one device. The pairs are a
+// maximum-weight matching (Boost.Graph, Edmonds' blossom algorithm) over the first `window` waiting
+// single-device jobs, with edge weight = the device time a pair saves by sharing a device instead of running
+// one after the other on it:
+//
+//   w(a, b) = t_a + t_b − max(t_a · s_a, t_b · s_b)     (s: slowdowns the active models predict for the pair)
+//
+// Pairs that save nothing (w ≤ 0) are not formed. Matched pairs, then unmatched jobs alone, take empty
+// devices in submission order; multi-device jobs run alone in submission order. Devices are used only for
+// the jobs this policy places together, so a device returns to the pool when its jobs have ended.
+// Cost per decision: O(window² · predict + window³) for the matching, independent of the cluster size.
+#include "models/Params.hpp"
+#include "policies/FcfsQueue.hpp"
+#include "policies/Policy.hpp"
+
+#include <set>
+#include <vector>
+
+namespace colocsim {
+
+class Complementary final : public Policy {
+public:
+  static std::vector<ParamSpec> params();
+  explicit Complementary(const ParamSet& params);
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
+
+private:
+  void release(const std::vector<DeviceIndex>& devices);
+  DeviceIndex take();
+  std::size_t window_;
+  bool initialised_ = false;
+  FcfsQueue queue_;
+  std::set<DeviceIndex> free_;           ///< devices with none of our jobs
+  std::vector<std::uint32_t> occupants_; ///< our jobs per device
+};
+
+} // namespace colocsim
