@@ -8,11 +8,9 @@ namespace colocsim {
 void BestFit::initialised(const ClusterView& view)
 {
   key_.assign(view.device_count(), std::numeric_limits<double>::quiet_NaN());
-  for (DeviceIndex d = 0; d < view.device_count(); ++d)
-    device_changed(d);
 }
 
-void BestFit::device_changed(DeviceIndex d)
+void BestFit::on_device_changed(DeviceIndex d)
 {
   if (d >= key_.size()) return;
   if (!std::isnan(key_[d])) open_.erase({key_[d], d});

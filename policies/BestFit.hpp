@@ -18,7 +18,7 @@ public:
 
 private:
   std::vector<DeviceIndex> choose(const ClusterView& view, JobIndex j, double mem) override;
-  void device_changed(DeviceIndex d) override;
+  void on_device_changed(DeviceIndex d) override;
   void initialised(const ClusterView& view) override;
   std::set<std::pair<double, DeviceIndex>> open_; ///< (free memory, device) of devices with a free slot
   std::vector<double> key_;                       ///< each device's key in open_, or NaN if absent

@@ -43,24 +43,8 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
     initialised_ = true;
   }
   std::vector<Decision> out;
-  for (const auto& e : events) {
-    std::visit(
-        [&](const auto& ev) {
-          using T = std::decay_t<decltype(ev)>;
-          if constexpr (std::is_same_v<T, JobSubmitted>) {
-            if (static_cast<std::size_t>(view.job(ev.job).devices) > view.device_count())
-              out.push_back(Reject{ev.job, "requests more devices than the platform has"});
-            else
-              queue_.push(ev.job);
-          } else if constexpr (std::is_same_v<T, JobCompleted>) {
-            release(ev.devices);
-          } else if constexpr (std::is_same_v<T, JobFailed>) {
-            release(ev.devices);
-            if (ev.requeued) queue_.push(ev.job);
-          }
-        },
-        e);
-  }
+  queue_.handle(view, events, out,
+                [&](JobIndex, const std::vector<DeviceIndex>& devices) { release(devices); });
   auto place = [&](JobIndex j, std::vector<DeviceIndex> devices) {
     for (auto d : devices)
       ++occupants_[d];

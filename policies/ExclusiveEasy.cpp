@@ -50,24 +50,8 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
     initialised_ = true;
   }
   std::vector<Decision> out;
-  for (const auto& e : events) {
-    std::visit(
-        [&](const auto& ev) {
-          using T = std::decay_t<decltype(ev)>;
-          if constexpr (std::is_same_v<T, JobSubmitted>) {
-            if (static_cast<std::size_t>(view.job(ev.job).devices) > view.device_count())
-              out.push_back(Reject{ev.job, "requests more devices than the platform has"});
-            else
-              queue_.push(ev.job);
-          } else if constexpr (std::is_same_v<T, JobCompleted>) {
-            finish(ev.job, ev.devices);
-          } else if constexpr (std::is_same_v<T, JobFailed>) {
-            finish(ev.job, ev.devices);
-            if (ev.requeued) queue_.push(ev.job);
-          }
-        },
-        e);
-  }
+  queue_.handle(view, events, out,
+                [&](JobIndex j, const std::vector<DeviceIndex>& devices) { finish(j, devices); });
   // 1. FCFS while the head fits.
   while (!queue_.empty() && start(view, queue_.front(), out)) {
   }

@@ -20,24 +20,9 @@ std::vector<Decision> ExclusiveFcfs::decide(const ClusterView& view, std::span<c
 {
   if (!initialised_) init(view);
   std::vector<Decision> out;
-  for (const auto& e : events) {
-    std::visit(
-        [&](const auto& ev) {
-          using T = std::decay_t<decltype(ev)>;
-          if constexpr (std::is_same_v<T, JobSubmitted>) {
-            if (static_cast<std::size_t>(view.job(ev.job).devices) > view.device_count())
-              out.push_back(Reject{ev.job, "requests more devices than the platform has"});
-            else
-              queue_.push(ev.job);
-          } else if constexpr (std::is_same_v<T, JobCompleted>) {
-            free_.insert(ev.devices.begin(), ev.devices.end());
-          } else if constexpr (std::is_same_v<T, JobFailed>) {
-            free_.insert(ev.devices.begin(), ev.devices.end());
-            if (ev.requeued) queue_.push(ev.job);
-          }
-        },
-        e);
-  }
+  queue_.handle(view, events, out, [&](JobIndex, const std::vector<DeviceIndex>& devices) {
+    free_.insert(devices.begin(), devices.end());
+  });
   while (!queue_.empty()) {
     const JobIndex j = queue_.front();
     const auto need = static_cast<std::size_t>(view.job(j).devices);

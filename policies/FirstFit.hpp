@@ -5,8 +5,8 @@
 // the trace's declared memory can understate the real footprint, which then shows as out-of-memory
 // failures (the collocation pitfall of Yousefzadeh-Asl-Miandoab, ITU, reference §3.4).
 // Source: first-fit bin packing as used for GPU co-location baselines (Gandiva's packing, CARMA's
-// exclusive vs. collocation comparison, reference §3.4 and §3.6). O(log D) per placement via FitIndex.
-#include "policies/FitIndex.hpp"
+// exclusive vs. collocation comparison, reference §3.4 and §3.6). O(log D) per placement (SlotPolicy's
+// FitIndex).
 #include "policies/SlotPolicy.hpp"
 
 namespace colocsim {
@@ -18,9 +18,6 @@ public:
 
 private:
   std::vector<DeviceIndex> choose(const ClusterView& view, JobIndex j, double mem) override;
-  void device_changed(DeviceIndex d) override;
-  void initialised(const ClusterView& view) override;
-  FitIndex index_;
 };
 
 } // namespace colocsim

@@ -31,25 +31,13 @@ InterferenceAware::InterferenceAware(const ParamSet& p)
 {
 }
 
-void InterferenceAware::initialised(const ClusterView& view)
-{
-  index_ = FitIndex(view.device_count());
-  for (DeviceIndex d = 0; d < view.device_count(); ++d)
-    device_changed(d);
-}
-
-void InterferenceAware::device_changed(DeviceIndex d)
-{
-  if (d < index_.size()) index_.set(d, has_slot(d) ? mem_free(d) : FitIndex::UNAVAILABLE);
-}
-
 std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobIndex j, double mem)
 {
   const auto need = static_cast<std::size_t>(view.job(j).devices);
   std::vector<DeviceIndex> devices;
   std::size_t from = 0;
   for (std::size_t examined = 0; devices.size() < need && examined < candidates_; ++examined) {
-    const std::size_t d = index_.find_first(mem, from);
+    const std::size_t d = first_fitting(mem, from);
     if (d == FitIndex::NONE) break;
     from = d + 1;
     const DeviceIndex dev = static_cast<DeviceIndex>(d);

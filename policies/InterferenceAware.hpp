@@ -6,7 +6,6 @@
 // introspective packing and CARMA's monitoring-guided collocation (reference §3.4, §3.6), which refuse
 // pairings that slow jobs down too much. At most `candidates` devices are examined per decision, so a
 // decision costs O(candidates · log D) whatever the cluster size.
-#include "policies/FitIndex.hpp"
 #include "policies/SlotPolicy.hpp"
 
 namespace colocsim {
@@ -18,12 +17,9 @@ public:
 
 private:
   std::vector<DeviceIndex> choose(const ClusterView& view, JobIndex j, double mem) override;
-  void device_changed(DeviceIndex d) override;
-  void initialised(const ClusterView& view) override;
   double max_slowdown_;
   std::size_t candidates_;
   bool check_memory_;
-  FitIndex index_;
 };
 
 } // namespace colocsim

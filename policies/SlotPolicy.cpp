@@ -51,8 +51,11 @@ void SlotPolicy::init(const ClusterView& view)
     max_memory_ = std::max(max_memory_, dv.memory_bytes);
     slots_[d] = dv.residents;
   }
+  index_ = FitIndex(n);
   initialised_ = true;
   initialised(view);
+  for (DeviceIndex d = 0; d < n; ++d)
+    device_changed(d);
 }
 
 double SlotPolicy::job_mem(const ClusterView& view, JobIndex j) const
@@ -79,35 +82,30 @@ void SlotPolicy::occupy(const ClusterView& view, JobIndex j, const std::vector<D
   }
 }
 
+void SlotPolicy::device_changed(DeviceIndex d)
+{
+  index_.set(d, has_slot(d) ? mem_free_[d] : FitIndex::UNAVAILABLE);
+  on_device_changed(d);
+}
+
 std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<const Event> events)
 {
   if (!initialised_) init(view);
   placed_now_.clear();
   std::vector<Decision> out;
-  for (const auto& e : events) {
-    std::visit(
-        [&](const auto& ev) {
-          using T = std::decay_t<decltype(ev)>;
-          if constexpr (std::is_same_v<T, JobSubmitted>) {
-            const auto& job = view.job(ev.job);
-            if (static_cast<std::size_t>(job.devices) > view.device_count())
-              out.push_back(Reject{ev.job, "requests more devices than the platform has"});
-            else if (job_mem(view, ev.job) > max_memory_)
-              out.push_back(Reject{ev.job, "needs more memory than any device has"});
-            else
-              queue_.push(ev.job);
-          } else if constexpr (std::is_same_v<T, JobCompleted>) {
-            occupy(view, ev.job, ev.devices, -1);
-          } else if constexpr (std::is_same_v<T, JobFailed>) {
-            occupy(view, ev.job, ev.devices, -1);
-            if (ev.requeued) queue_.push(ev.job);
-          } else if constexpr (std::is_same_v<T, DeviceRepartitioned>) {
-            capacity_[ev.device] = capacity_for(ev.mode);
-            device_changed(ev.device);
-          }
-        },
-        e);
-  }
+  queue_.handle(
+      view, events, out,
+      [&](JobIndex j, const std::vector<DeviceIndex>& devices) { occupy(view, j, devices, -1); },
+      [&](JobIndex j) -> std::optional<std::string> {
+        if (job_mem(view, j) > max_memory_) return "needs more memory than any device has";
+        return std::nullopt;
+      },
+      [&](const Event& e) {
+        if (const auto* r = std::get_if<DeviceRepartitioned>(&e)) {
+          capacity_[r->device] = capacity_for(r->mode);
+          device_changed(r->device);
+        }
+      });
   // Strict submission order: the queue head blocks the rest (no backfilling).
   while (!queue_.empty()) {
     const JobIndex j = queue_.front();

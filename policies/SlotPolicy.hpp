@@ -5,6 +5,7 @@
 // completions, failures and repartitions. A subclass only chooses devices (choose()).
 #include "models/Params.hpp"
 #include "policies/FcfsQueue.hpp"
+#include "policies/FitIndex.hpp"
 #include "policies/Policy.hpp"
 
 #include <map>
@@ -25,8 +26,11 @@ protected:
   /// Devices for waiting job j (job.devices of them), or an empty list if it cannot start now.
   virtual std::vector<DeviceIndex> choose(const ClusterView& view, JobIndex j, double mem) = 0;
   /// Called whenever a device's free slots or memory change (after the base class updated them).
-  virtual void device_changed(DeviceIndex) {}
+  virtual void on_device_changed(DeviceIndex) {}
   virtual void initialised(const ClusterView&) {}
+  /// The lowest device at or after `from` with a free slot and at least `mem` free, or FitIndex::NONE:
+  /// O(log D).
+  std::size_t first_fitting(double mem, std::size_t from = 0) const { return index_.find_first(mem, from); }
 
   bool has_slot(DeviceIndex d) const { return slots_[d] < capacity_[d]; }
   /// Jobs placed on device d earlier in the current decide() call (not yet residents in the view).
@@ -43,6 +47,7 @@ private:
   double job_mem(const ClusterView& view, JobIndex j) const;
   std::uint32_t capacity_for(SharingMode mode) const;
   void occupy(const ClusterView& view, JobIndex j, const std::vector<DeviceIndex>& devices, int sign);
+  void device_changed(DeviceIndex d);
 
   std::uint32_t max_per_device_;
   MemoryNotion memory_;
@@ -53,6 +58,7 @@ private:
   std::vector<double> mem_free_;                            ///< by the memory notion
   std::map<DeviceIndex, std::vector<JobIndex>> placed_now_; ///< this decide() call's placements
   double max_memory_ = 0;
+  FitIndex index_; ///< free memory of devices with a free slot
 };
 
 } // namespace colocsim
