@@ -194,7 +194,7 @@ private:
 };
 
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
-                                       std::span<const JobIndex> also) const
+                                        std::span<const JobIndex> also) const
 {
   PlacementPrediction p;
   const auto& js = jobs_.at(j);

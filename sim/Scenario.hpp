@@ -38,8 +38,8 @@ struct Scenario {
   // workload
   std::string trace;
   std::string trace_format;
-  int procs_per_device = 1;  ///< swf
-  std::string profile_map;   ///< itp: model_name=profile,...
+  int procs_per_device = 1; ///< swf
+  std::string profile_map;  ///< itp: model_name=profile,...
   std::string profiles;
   std::string default_profile;
   std::optional<SyntheticSpec> synthetic; ///< instead of a trace

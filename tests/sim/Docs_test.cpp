@@ -24,8 +24,7 @@ TEST_CASE("scenario.md shows the default scenario and lists every declared key",
   int n = 0;
   for (std::string line; std::getline(keys, line);) {
     // Key lines are "  name  type..." (two-space indent, then the key).
-    if (line.size() < 3 || line[0] != ' ' || line[1] != ' ' || line[2] == ' ')
-      continue;
+    if (line.size() < 3 || line[0] != ' ' || line[1] != ' ' || line[2] == ' ') continue;
     const std::string key = line.substr(2, line.find(' ', 2) - 2);
     INFO(key);
     CHECK(page.find("  " + key + " ") != std::string::npos);
@@ -42,8 +41,7 @@ TEST_CASE("platform.md shows a bundled preset", "[docs]")
 
 TEST_CASE("outputs.md documents every field a run writes", "[docs]")
 {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("colocsim-docs-" + std::to_string(::getpid()));
+  const auto dir = std::filesystem::temp_directory_path() / ("colocsim-docs-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::ostringstream out, err;
   REQUIRE(run_cli({"run", "-o", dir.string(), "--quiet"}, out, err) == 0);
@@ -51,7 +49,8 @@ TEST_CASE("outputs.md documents every field a run writes", "[docs]")
   const std::string summary = slurp((dir / "summary.json").string());
   const std::regex key("\"([a-z0-9_]+)\":");
   int n = 0;
-  for (auto it = std::sregex_iterator(summary.begin(), summary.end(), key); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(summary.begin(), summary.end(), key); it != std::sregex_iterator();
+       ++it) {
     INFO((*it)[1].str());
     CHECK(page.find("`" + (*it)[1].str() + "`") != std::string::npos);
     ++n;

@@ -167,16 +167,18 @@ TEST_CASE("calibration: auto picks the bundled calibration made for the device",
 
 TEST_CASE("interference: calibrated insists on a measured table", "[scenario]")
 {
-  REQUIRE_THROWS_WITH(build_run(load_scenario(DEFAULT_SCENARIO, {"interference=calibrated"})),
-                      ContainsSubstring("calibrated needs a calibration whose interference table was measured") &&
-                          ContainsSubstring("is tagged estimate"));
+  REQUIRE_THROWS_WITH(
+      build_run(load_scenario(DEFAULT_SCENARIO, {"interference=calibrated"})),
+      ContainsSubstring("calibrated needs a calibration whose interference table was measured") &&
+          ContainsSubstring("is tagged estimate"));
   // A calibration whose table carries the measured-by-microbenchmark tag is accepted.
   const auto in = build_run(load_scenario(
       DATA + "base.yaml", {"interference=calibrated", "calibration=calibration-measured.yaml"}));
   CHECK(in.interference->name() == "table");
 }
 
-TEST_CASE("NVIDIA calibrations reproduce the LLM-Inference-Bench power they were solved from", "[scenario][nvidia]")
+TEST_CASE("NVIDIA calibrations reproduce the LLM-Inference-Bench power they were solved from",
+          "[scenario][nvidia]")
 {
   // Reference §3.6 (LIB): Llama-3-8B under vLLM, A100 228.8 W (batch 1) and 315.8 W (batch 64); H100 363.3 W
   // and 455.5 W. One job alone at full clock (f_default = f_max on these devices): ρ = 1.
@@ -192,7 +194,9 @@ TEST_CASE("NVIDIA calibrations reproduce the LLM-Inference-Bench power they were
     const auto& batch = in.profiles.at("llama3-8b-infer-bs64", {}).sig;
     const PowerLoad one_decode[] = {{&decode, 1.0}};
     const PowerLoad one_batch[] = {{&batch, 1.0}};
-    CHECK_THAT(device_power(in.calibration.power, one_decode, 1.0).total_w, Catch::Matchers::WithinAbs(c.bs1_w, 1.0));
-    CHECK_THAT(device_power(in.calibration.power, one_batch, 1.0).total_w, Catch::Matchers::WithinAbs(c.bs64_w, 1.0));
+    CHECK_THAT(device_power(in.calibration.power, one_decode, 1.0).total_w,
+               Catch::Matchers::WithinAbs(c.bs1_w, 1.0));
+    CHECK_THAT(device_power(in.calibration.power, one_batch, 1.0).total_w,
+               Catch::Matchers::WithinAbs(c.bs64_w, 1.0));
   }
 }
