@@ -224,7 +224,9 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
     std::cerr << "colocsim: warning: " << w << "\n";
   if (!quiet) {
     print_summary(s, out);
-    out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json, jobs.csv, timeseries.csv)\n";
+    out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json"
+        << (scenario.outputs.jobs ? ", jobs.csv" : "") << (scenario.outputs.timeseries ? ", timeseries.csv" : "")
+        << ")\n";
   }
   return 0;
 }
