@@ -227,7 +227,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       loads.push_back(PowerLoad{sigs[i], 1.0 / slow[i]});
     }
     p.added_power_w += device_power(setup_.power, loads, freq_ratio(d)).total_w - ds.power_w;
-    if (ds.mem_used_bytes + js.sig->mem_bytes > pd.spec->memory_bytes.value) p.fits_memory = false;
+    if (mem + js.sig->mem_bytes > pd.spec->memory_bytes.value) p.fits_memory = false;
   }
   return p;
 }
