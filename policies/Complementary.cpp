@@ -64,9 +64,10 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
       place(head, std::move(devices));
       continue;
     }
-    // Single-device jobs in the window: pair them by maximum-weight matching.
+    // The single-device jobs among the first `window` waiting: pair them by maximum-weight matching.
     std::vector<JobIndex> jobs;
-    for (auto it = queue_.begin(); it != queue_.end() && jobs.size() < window_; ++it)
+    std::size_t examined = 0;
+    for (auto it = queue_.begin(); it != queue_.end() && examined < window_; ++it, ++examined)
       if (view.job(*it).devices == 1) jobs.push_back(*it);
     const DeviceIndex probe = *free_.begin(); // an empty device stands for all of them
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,

@@ -1,9 +1,9 @@
 #pragma once
 // complementary: Costa et al.'s allocation from prior characterisation (SSCAD 2025, reference §3.1): pair
 // waiting jobs whose resource profiles are complementary and run each pair on one device. The pairs are a
-// maximum-weight matching (Boost.Graph, Edmonds' blossom algorithm) over the first `window` waiting
-// single-device jobs, with edge weight = the device time a pair saves by sharing a device instead of running
-// one after the other on it:
+// maximum-weight matching (Boost.Graph, Edmonds' blossom algorithm) over the single-device jobs among the
+// first `window` waiting jobs, with edge weight = the device time a pair saves by sharing a device instead of
+// running one after the other on it:
 //
 //   w(a, b) = t_a + t_b − max(t_a · s_a, t_b · s_b)     (s: slowdowns the active models predict for the pair)
 //

@@ -1,11 +1,17 @@
 #include "policies/PolicyRegistry.hpp"
 
 #include "policies/BestFit.hpp"
+#include "policies/BestFitFrac.hpp"
 #include "policies/Complementary.hpp"
+#include "policies/DotProduct.hpp"
 #include "policies/ExclusiveEasy.hpp"
 #include "policies/ExclusiveFcfs.hpp"
+#include "policies/Fgd.hpp"
 #include "policies/FirstFit.hpp"
+#include "policies/GpuClustering.hpp"
+#include "policies/GpuPacking.hpp"
 #include "policies/InterferenceAware.hpp"
+#include "policies/RandomFit.hpp"
 
 #include <algorithm>
 
@@ -38,6 +44,23 @@ const std::vector<PolicyInfo>& policy_registry()
       {"interference-aware", "first-fit, refusing devices where the predicted slowdown exceeds a bound",
        "interference-aware packing (Gandiva introspection, CARMA; reference §3.4, §3.6)",
        InterferenceAware::params(), make<InterferenceAware>()},
+      {"fgd", "fractional GPUs: the device whose fragmentation (w.r.t. the jobs seen so far) grows least",
+       "Fragmentation Gradient Descent, Weng et al., USENIX ATC'23", Fgd::params(), make<Fgd>()},
+      {"random", "fractional GPUs: a device drawn uniformly among those that fit (seeded)",
+       "the Random-fit baseline of FGD (Weng et al., USENIX ATC'23)", RandomFit::params(), make<RandomFit>()},
+      {"dot-product", "fractional GPUs: the smallest dot product of free resources and request",
+       "Tetris (Grandl et al., SIGCOMM'14) as the DotProd baseline of FGD (Weng et al., USENIX ATC'23)",
+       DotProduct::params(), make<DotProduct>()},
+      {"gpu-clustering", "fractional GPUs: next to jobs of the same GPU-request type, then idle nodes",
+       "the GPU Clustering baseline of FGD (Weng et al., USENIX ATC'23)", GpuClustering::params(),
+       make<GpuClustering>()},
+      {"gpu-packing",
+       "fractional GPUs: shared devices first, then idle devices of busy nodes, then idle nodes",
+       "the GPU Packing baseline of FGD (Weng et al., USENIX ATC'23)", GpuPacking::params(),
+       make<GpuPacking>()},
+      {"best-fit-frac", "fractional GPUs: the device left with the least free share and memory",
+       "the Best-fit baseline of FGD (Weng et al., USENIX ATC'23)", BestFitFrac::params(),
+       make<BestFitFrac>()},
   };
   return registry;
 }

@@ -44,12 +44,17 @@ void SlotPolicy::init(const ClusterView& view)
   slots_.assign(n, 0);
   capacity_.resize(n);
   mem_free_.resize(n);
+  milli_used_.assign(n, 0);
   for (DeviceIndex d = 0; d < n; ++d) {
     const auto dv = view.device(d);
     capacity_[d] = capacity_for(dv.mode);
     mem_free_[d] = dv.memory_bytes;
     max_memory_ = std::max(max_memory_, dv.memory_bytes);
     slots_[d] = dv.residents;
+    for (const JobIndex r : view.residents(d)) { // jobs already running when the policy starts
+      mem_free_[d] -= job_mem(view, r);
+      milli_used_[d] += view.job(r).gpu_milli;
+    }
   }
   index_ = FitIndex(n);
   initialised_ = true;
@@ -75,11 +80,15 @@ void SlotPolicy::occupy(const ClusterView& view, JobIndex j, const std::vector<D
                         int sign)
 {
   const double m = job_mem(view, j);
+  const int milli = view.job(j).gpu_milli;
   for (auto d : devices) {
     slots_[d] = static_cast<std::uint32_t>(static_cast<int>(slots_[d]) + sign);
     mem_free_[d] -= sign * m;
-    device_changed(d);
+    milli_used_[d] += sign * milli;
   }
+  on_job_moved(view, j, devices, sign);
+  for (auto d : devices)
+    device_changed(d);
 }
 
 void SlotPolicy::device_changed(DeviceIndex d)
@@ -93,6 +102,8 @@ std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<cons
   if (!initialised_) init(view);
   placed_now_.clear();
   std::vector<Decision> out;
+  for (const auto& e : events)
+    if (const auto* s = std::get_if<JobSubmitted>(&e)) on_submitted(view, s->job);
   queue_.handle(
       view, events, out,
       [&](JobIndex j, const std::vector<DeviceIndex>& devices) { occupy(view, j, devices, -1); },
@@ -115,7 +126,7 @@ std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<cons
     for (auto d : devices)
       placed_now_[d].push_back(j);
     queue_.erase(j);
-    out.push_back(Place{j, std::move(devices)});
+    out.push_back(Place{j, std::move(devices), thread_share(view, j)});
   }
   return out;
 }

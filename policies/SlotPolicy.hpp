@@ -1,7 +1,8 @@
 #pragma once
-// Shared bookkeeping of the co-locating policies (first-fit, best-fit, interference-aware): per device, the
-// jobs this policy placed, the slots its sharing mode allows (max_per_device, capped by the mode's own
-// limit) and the free memory by the chosen memory notion; the FCFS queue; and the handling of submissions,
+// Shared bookkeeping of the co-locating policies (first-fit, best-fit, interference-aware, and the
+// fractional-GPU family through FractionalPolicy): per device, the jobs this policy placed, the slots its
+// sharing mode allows (max_per_device, capped by the mode's own limit), the free memory by the chosen memory
+// notion and the milli-GPU share its jobs requested; the FCFS queue; and the handling of submissions,
 // completions, failures and repartitions. A subclass only chooses devices (choose()).
 #include "models/Params.hpp"
 #include "policies/FcfsQueue.hpp"
@@ -28,11 +29,26 @@ protected:
   /// Called whenever a device's free slots or memory change (after the base class updated them).
   virtual void on_device_changed(DeviceIndex) {}
   virtual void initialised(const ClusterView&) {}
+  /// Called for every submitted job (before it is queued or rejected): policies that learn the workload.
+  virtual void on_submitted(const ClusterView&, JobIndex) {}
+  /// Called when job j starts (sign +1) or leaves (−1) `devices`, after the base class's counts changed and
+  /// before on_device_changed() for each of them.
+  virtual void on_job_moved(const ClusterView&, JobIndex, const std::vector<DeviceIndex>&, int) {}
+  /// Place::thread_share for job j (the MPS active-thread fraction; ignored by other sharing modes).
+  virtual double thread_share(const ClusterView&, JobIndex) const { return 1.0; }
   /// The lowest device at or after `from` with a free slot and at least `mem` free, or FitIndex::NONE:
   /// O(log D).
   std::size_t first_fitting(double mem, std::size_t from = 0) const { return index_.find_first(mem, from); }
 
   bool has_slot(DeviceIndex d) const { return slots_[d] < capacity_[d]; }
+  std::uint32_t slots_left(DeviceIndex d) const
+  {
+    return slots_[d] < capacity_[d] ? capacity_[d] - slots_[d] : 0;
+  }
+  /// Unallocated share of device d in milli-GPU (1000 − Σ gpu_milli of its jobs; may be negative for
+  /// policies that do not check shares).
+  int milli_free(DeviceIndex d) const { return MILLI_PER_DEVICE - milli_used_[d]; }
+  static constexpr int MILLI_PER_DEVICE = 1000;
   /// Jobs placed on device d earlier in the current decide() call (not yet residents in the view).
   std::span<const JobIndex> placed_now(DeviceIndex d) const
   {
@@ -56,6 +72,7 @@ private:
   std::vector<std::uint32_t> slots_;                        ///< jobs this policy has placed per device
   std::vector<std::uint32_t> capacity_;                     ///< slots per device
   std::vector<double> mem_free_;                            ///< by the memory notion
+  std::vector<int> milli_used_;                             ///< Σ gpu_milli of the jobs on each device
   std::map<DeviceIndex, std::vector<JobIndex>> placed_now_; ///< this decide() call's placements
   double max_memory_ = 0;
   FitIndex index_; ///< free memory of devices with a free slot

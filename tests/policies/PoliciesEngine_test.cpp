@@ -1,8 +1,8 @@
-// Each policy's characteristic choice on a small hand-checkable scenario, through the real engine
-// (fixtures in tests/data/sim/: a 2-tile test card; calibration-test.yaml; profiles-test.yaml).
+// Engine tier: policies' characteristic choices on small hand-checkable scenarios, through the real engine
+// (fixtures in tests/data/sim/: a 2-tile test card; calibration-test.yaml; profiles-test.yaml). The unit
+// tier (FakeClusterView, no engine) is in the other *_test.cpp files here.
 #include "tests/CatchCompat.hpp"
 
-#include "policies/FitIndex.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
@@ -35,20 +35,6 @@ std::map<std::string, JobRecord> run(const std::string& trace, const std::string
   return c.jobs;
 }
 } // namespace
-
-TEST_CASE("FitIndex finds the lowest slot with enough capacity", "[policies][fit-index]")
-{
-  FitIndex index(5);
-  for (std::size_t i = 0; i < 5; ++i)
-    index.set(i, 10.0 * static_cast<double>(i)); // 0, 10, 20, 30, 40
-  CHECK(index.find_first(25) == 3);
-  CHECK(index.find_first(25, 4) == 4);
-  CHECK(index.find_first(0) == 0);
-  CHECK(index.find_first(41) == FitIndex::NONE);
-  index.set(3, FitIndex::UNAVAILABLE);
-  CHECK(index.find_first(25) == 4);
-  CHECK(index.find_first(5, 5) == FitIndex::NONE);
-}
 
 TEST_CASE("best-fit picks the tightest device, first-fit the lowest", "[policies][best-fit]")
 {

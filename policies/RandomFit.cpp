@@ -1,0 +1,52 @@
+#include "policies/RandomFit.hpp"
+
+#include <algorithm>
+
+namespace colocsim {
+
+std::vector<ParamSpec> RandomFit::params()
+{
+  auto specs = fractional_params();
+  specs.push_back(ParamSpec{.name = "seed",
+                            .type = ParamType::INT,
+                            .default_text = "1",
+                            .help = "seed of the generator that draws the devices",
+                            .min = 0,
+                            .max = 9007199254740992.0}); // 2^53: every integer exact
+  return specs;
+}
+
+RandomFit::RandomFit(const ParamSet& p)
+    : FractionalPolicy(p, false), rng_(static_cast<std::uint64_t>(p.integer("seed")))
+{
+}
+
+std::vector<DeviceIndex> RandomFit::choose(const ClusterView& view, JobIndex j, double mem)
+{
+  const Request r = request(view, j, mem);
+  const auto need = static_cast<std::size_t>(r.devices);
+  std::vector<const Bucket*> pool;
+  std::vector<std::size_t> ends; // cumulative member counts
+  std::size_t total = 0;
+  for (auto it = buckets().lower_bound(BucketKey{r.milli, false, 0}); it != buckets().end(); ++it) {
+    pool.push_back(&it->second);
+    total += it->second.members.size();
+    ends.push_back(total);
+  }
+  std::vector<DeviceIndex> devices;
+  auto taken = [&](DeviceIndex d) { return std::find(devices.begin(), devices.end(), d) != devices.end(); };
+  for (std::size_t tries = 0; total > 0 && devices.size() < need && tries < 64 * need; ++tries) {
+    const std::size_t k = static_cast<std::size_t>(rng_() % total); // mt19937_64 is specified: portable
+    const auto b = static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), k) - ends.begin());
+    const DeviceIndex d = pool[b]->members[k - (b == 0 ? 0 : ends[b - 1])];
+    if (mem_free(d) >= mem && !taken(d)) devices.push_back(d);
+  }
+  for (const Bucket* b : pool)
+    for (auto it = b->by_memory.lower_bound({mem, DeviceIndex{0}});
+         it != b->by_memory.end() && devices.size() < need; ++it)
+      if (!taken(it->second)) devices.push_back(it->second);
+  if (devices.size() < need) return {};
+  return devices;
+}
+
+} // namespace colocsim

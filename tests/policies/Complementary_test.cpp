@@ -1,0 +1,81 @@
+// complementary (Costa et al., SSCAD 2025): waiting jobs paired by a maximum-weight matching of the device
+// time each pair saves, w(a, b) = t_a + t_b − max(t_a·s_a, t_b·s_b); pairs with w ≤ 0 are not formed.
+#include "tests/CatchCompat.hpp"
+#include "tests/policies/FakeClusterView.hpp"
+
+using namespace colocsim;
+using namespace colocsim::test;
+
+namespace {
+/// Which jobs share a device: the sorted job lists of the devices in use.
+std::set<std::vector<JobIndex>> groups(const FakeClusterView& view)
+{
+  std::set<std::vector<JobIndex>> out;
+  for (DeviceIndex d = 0; d < view.device_count(); ++d) {
+    auto r = view.residents(d);
+    if (r.empty()) continue;
+    std::vector<JobIndex> g(r.begin(), r.end());
+    std::sort(g.begin(), g.end());
+    out.insert(g);
+  }
+  return out;
+}
+} // namespace
+
+TEST_CASE("complementary pairs low-duty-cycle jobs and never two compute-bound ones",
+          "[policies][complementary]")
+{
+  // Time-slice, θ = 1, 100 s each. Light = duty 0.25, busy = duty 1:
+  //   light+light: s = max(0.5, 1 + 0.25·0.25) = 1.0625 → w = 200 − 106.25 = 93.75 > 0: paired;
+  //   busy+busy:   s = max(2, 1 + 1·1) = 2 → w = 200 − 200 = 0: no edge, each runs alone.
+  FakeClusterView view;
+  for (int i = 0; i < 4; ++i)
+    view.add_device();
+  const auto b1 = view.add_job(make_job(), busy_signature());
+  const auto b2 = view.add_job(make_job(), busy_signature());
+  const auto l1 = view.add_job(make_job(), light_signature());
+  const auto l2 = view.add_job(make_job(), light_signature());
+  auto policy = make_policy("complementary");
+  view.submit(*policy, {b1, b2});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{b1}, {b2}});
+  view.submit(*policy, {l1, l2});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{b1}, {b2}, {l1, l2}});
+}
+
+TEST_CASE("complementary's matching prefers two light+busy pairs to one light+light pair",
+          "[policies][complementary]")
+{
+  //   light+busy: s_l = max(1.25, 1 + 0.25·1) = 1.25, s_b = max(1.25, 1 + 1·0.25) = 1.25 → w = 200 − 125
+  //   = 75.
+  // Matchings of {b1, l1, b2, l2}: {l1–b1, l2–b2} (or the crossed one) = 150 > {l1–l2} = 93.75 (b1–b2 has
+  // no edge). A greedy pairing of the best edge first would pick l1–l2 and leave b1, b2 alone.
+  FakeClusterView view;
+  view.add_device();
+  view.add_device();
+  const auto b1 = view.add_job(make_job(), busy_signature());
+  const auto l1 = view.add_job(make_job(), light_signature());
+  const auto b2 = view.add_job(make_job(), busy_signature());
+  const auto l2 = view.add_job(make_job(), light_signature());
+  auto policy = make_policy("complementary");
+  view.submit(*policy, {b1, l1, b2, l2});
+  const auto g = groups(view);
+  REQUIRE(g.size() == 2);
+  for (const auto& pair : g) {
+    REQUIRE(pair.size() == 2);
+    const bool one_light = (pair[0] == l1 || pair[0] == l2) != (pair[1] == l1 || pair[1] == l2);
+    CHECK(one_light);
+  }
+}
+
+TEST_CASE("complementary does not pair jobs whose footprints overflow the device",
+          "[policies][complementary]")
+{
+  FakeClusterView view;
+  view.add_device(SharingMode::TIME_SLICE, 0, 64e9);
+  view.add_device(SharingMode::TIME_SLICE, 0, 64e9);
+  const auto l1 = view.add_job(make_job(), light_signature(40e9));
+  const auto l2 = view.add_job(make_job(), light_signature(40e9));
+  auto policy = make_policy("complementary");
+  view.submit(*policy, {l1, l2});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{l1}, {l2}});
+}

@@ -1,0 +1,215 @@
+// Test double for unit tests of policies (no engine): a ClusterView over plain vectors. Devices, jobs with
+// their signatures, residents and the clock are public data; predict() applies the real sharing model
+// (models/Interference: time-slice θ = 1, ε = 0, no interference model on top) and the real footprints;
+// decide() hands events to a policy and applies its Place decisions as residents, checking them as the
+// engine does (exactly job.devices distinct devices, the sharing mode's resident limit, a waiting job) and,
+// optionally, that no device's Σ gpu_milli exceeds 1000.
+#pragma once
+#include "models/Interference.hpp"
+#include "policies/Policy.hpp"
+#include "policies/PolicyRegistry.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace colocsim::test {
+
+/// A job as a trace row: `devices` devices at `gpu_milli` each, declared memory `mem_bytes`.
+inline Job make_job(int devices = 1, int gpu_milli = 1000, double duration_s = 100, double mem_bytes = 0)
+{
+  Job j;
+  j.devices = devices;
+  j.gpu_milli = gpu_milli;
+  j.duration_s = duration_s;
+  j.mem_request_bytes = mem_bytes;
+  return j;
+}
+
+/// Signatures: compute-bound (busy the whole time) and light (a low duty cycle, e.g. small-batch inference).
+inline ResourceSignature busy_signature(double mem_bytes = 0)
+{
+  ResourceSignature s;
+  s.job_class = JobClass::C;
+  s.duty_cycle = 1.0;
+  s.vec_util = 1.0;
+  s.mem_bytes = mem_bytes;
+  return s;
+}
+inline ResourceSignature light_signature(double mem_bytes = 0)
+{
+  ResourceSignature s;
+  s.job_class = JobClass::L;
+  s.duty_cycle = 0.25;
+  s.vec_util = 0.25;
+  s.mem_bytes = mem_bytes;
+  return s;
+}
+
+/// A registered policy from "name" or "name:key=value,...", exactly as `--policy` parses it (InputError on
+/// an unknown name or a bad parameter).
+inline std::unique_ptr<Policy> make_policy(const std::string& spec)
+{
+  const auto colon = spec.find(':');
+  const auto& info = find_policy(spec.substr(0, colon));
+  DiagnosticSink sink;
+  std::map<std::string, GivenValue> given;
+  if (colon != std::string::npos) given = split_assignments(spec.substr(colon + 1), "--policy", sink);
+  const ParamSet params = parse_params(info.params, given, "policy.params", sink);
+  sink.throw_if_any();
+  return info.factory(params);
+}
+
+class FakeClusterView final : public ClusterView {
+public:
+  double now_s = 0;
+  bool check_milli = false; ///< also refuse placements that exceed a device's 1000 milli-GPU
+  TimeSliceParams time_slice{Sourced{1.0}, Sourced{0.0}};
+
+  DeviceIndex add_device(SharingMode mode = SharingMode::TIME_SLICE, std::uint32_t node = 0,
+                         double memory_bytes = 64e9)
+  {
+    DeviceView d;
+    d.index = static_cast<DeviceIndex>(devices_.size());
+    d.node = node;
+    d.card = d.index;
+    d.mode = mode;
+    d.memory_bytes = memory_bytes;
+    devices_.push_back(d);
+    on_device_.emplace_back();
+    return d.index;
+  }
+  /// A job known to the view (submit it with submit(), or start it before the policy with run_before()).
+  JobIndex add_job(Job job, ResourceSignature sig = busy_signature())
+  {
+    if (job.id.empty()) job.id = "j" + std::to_string(jobs_.size());
+    jobs_.push_back(std::move(job));
+    sigs_.push_back(sig);
+    placed_.emplace_back();
+    return static_cast<JobIndex>(jobs_.size() - 1);
+  }
+  /// Job j already runs on `devices` when the policy first looks (it never sees its submission).
+  void run_before(JobIndex j, const std::vector<DeviceIndex>& devices)
+  {
+    for (auto d : devices)
+      on_device_[d].push_back(j);
+    placed_[j] = devices;
+  }
+
+  /// Hands `events` to the policy and applies its decisions; returns them.
+  std::vector<Decision> decide(Policy& policy, const std::vector<Event>& events)
+  {
+    auto decisions = policy.decide(*this, events);
+    for (const auto& d : decisions)
+      if (const auto* p = std::get_if<Place>(&d)) apply(*p);
+    return decisions;
+  }
+  std::vector<Decision> submit(Policy& policy, const std::vector<JobIndex>& jobs)
+  {
+    std::vector<Event> events;
+    for (auto j : jobs) {
+      waiting_.push_back(j);
+      events.push_back(JobSubmitted{j});
+    }
+    return decide(policy, events);
+  }
+  std::vector<Decision> complete(Policy& policy, JobIndex j)
+  {
+    const auto devices = placed_.at(j);
+    if (devices.empty()) throw std::logic_error("job " + std::to_string(j) + " is not running");
+    for (auto d : devices)
+      std::erase(on_device_[d], j);
+    placed_[j].clear();
+    return decide(policy, {JobCompleted{j, devices}});
+  }
+
+  /// Devices job j runs on (empty if it does not run).
+  const std::vector<DeviceIndex>& devices_of(JobIndex j) const { return placed_.at(j); }
+  int milli_used(DeviceIndex d) const
+  {
+    int m = 0;
+    for (auto r : on_device_[d])
+      m += jobs_[r].gpu_milli;
+    return m;
+  }
+
+  // ClusterView
+  double now() const override { return now_s; }
+  std::size_t device_count() const override { return devices_.size(); }
+  DeviceView device(DeviceIndex d) const override
+  {
+    DeviceView v = devices_.at(d);
+    v.residents = static_cast<std::uint32_t>(on_device_[d].size());
+    return v;
+  }
+  const Job& job(JobIndex j) const override { return jobs_.at(j); }
+  std::span<const JobIndex> residents(DeviceIndex d) const override { return on_device_.at(d); }
+  const ResourceSignature& signature(JobIndex j) const override { return sigs_.at(j); }
+  PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
+                              std::span<const JobIndex> also) const override
+  {
+    PlacementPrediction p;
+    for (const DeviceIndex d : devices) {
+      std::vector<const ResourceSignature*> sigs;
+      double mem = 0;
+      for (auto r : on_device_.at(d)) {
+        sigs.push_back(&sigs_[r]);
+        mem += sigs_[r].mem_bytes;
+      }
+      for (auto r : also) {
+        sigs.push_back(&sigs_.at(r));
+        mem += sigs_[r].mem_bytes;
+      }
+      sigs.push_back(&sigs_.at(j));
+      std::vector<double> slow(sigs.size());
+      compute_slowdowns(devices_[d].mode, time_slice, interference_, sigs, slow);
+      p.job_slowdown = std::max(p.job_slowdown, slow.back());
+      for (std::size_t i = 0; i + 1 < slow.size(); ++i)
+        p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
+      if (mem + sigs_[j].mem_bytes > devices_[d].memory_bytes) p.fits_memory = false;
+    }
+    return p;
+  }
+
+private:
+  void apply(const Place& p)
+  {
+    auto fail = [&](const std::string& why) { throw std::logic_error(describe(Decision{p}) + ": " + why); };
+    auto w = std::find(waiting_.begin(), waiting_.end(), p.job);
+    if (w == waiting_.end()) fail("the job is not waiting");
+    if (p.devices.size() != static_cast<std::size_t>(jobs_[p.job].devices)) fail("wrong device count");
+    for (std::size_t i = 0; i < p.devices.size(); ++i) {
+      const DeviceIndex d = p.devices[i];
+      if (d >= devices_.size()) fail("no such device");
+      if (std::count(p.devices.begin(), p.devices.end(), d) > 1) fail("a device is listed twice");
+      const unsigned limit = max_residents(devices_[d].mode);
+      if (limit != 0 && on_device_[d].size() >= limit) fail("the device is at its sharing mode's limit");
+      if (check_milli && milli_used(d) + jobs_[p.job].gpu_milli > 1000) fail("more than 1000 milli-GPU");
+    }
+    waiting_.erase(w);
+    for (auto d : p.devices)
+      on_device_[d].push_back(p.job);
+    placed_[p.job] = p.devices;
+  }
+
+  std::vector<DeviceView> devices_;
+  std::vector<Job> jobs_;
+  std::vector<ResourceSignature> sigs_;
+  std::vector<std::vector<JobIndex>> on_device_;
+  std::vector<std::vector<DeviceIndex>> placed_;
+  std::vector<JobIndex> waiting_;
+  NoInterference interference_;
+};
+
+/// The Place decisions among `decisions`, as job → devices.
+inline std::map<JobIndex, std::vector<DeviceIndex>> placements(const std::vector<Decision>& decisions)
+{
+  std::map<JobIndex, std::vector<DeviceIndex>> out;
+  for (const auto& d : decisions)
+    if (const auto* p = std::get_if<Place>(&d)) out[p->job] = p->devices;
+  return out;
+}
+
+} // namespace colocsim::test
