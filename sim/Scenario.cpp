@@ -4,9 +4,8 @@
 
 #include "models/Yaml.hpp"
 #include "sim/Resources.hpp"
-#include "workloads/ItpCsvReader.hpp"
 #include "workloads/NativeCsv.hpp"
-#include "workloads/SwfReader.hpp"
+#include "workloads/TraceFormats.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -106,20 +105,31 @@ const std::vector<ParamSpec>& workload_specs()
       {.name = "format",
        .type = ParamType::CHOICE,
        .default_text = "native",
-       .help =
-           "trace format: native (docs/formats/native-csv.md), swf (Standard Workload Format, swf.md), itp "
-           "(Microsoft ITP / ElasticFlow CSV, itp-csv.md); `colocsim formats` lists them",
-       .choices = {"native", "swf", "itp"}},
+       .help = "trace format (workloads/TraceFormats.cpp; one page each in docs/formats/); "
+               "`colocsim formats` lists them with their options",
+       .choices = trace_format_names()},
+      {.name = "options",
+       .type = ParamType::STRING,
+       .default_text = "",
+       .help = "the format's options, \"key=value,...\" (e.g. \"devices_per_proc=12,status=completed\" "
+               "for swf); `colocsim formats` lists them"},
+      {.name = "transforms",
+       .type = ParamType::STRING,
+       .default_text = "",
+       .help = "transforms applied in order, \"name=value,...\": window=A..B, rebase, load=F, sample=P, "
+               "inflate=X (docs/formats/transforms.md)"},
       {.name = "procs_per_device",
        .type = ParamType::INT,
        .default_text = "1",
-       .help = "swf: processors (or nodes) of a trace job per simulated device",
+       .help = "swf: processors (or nodes) of a trace job per simulated device (the same as options "
+               "procs_per_device)",
        .min = 1,
        .max = 1e6},
       {.name = "profile_map",
        .type = ParamType::STRING,
        .default_text = "",
-       .help = "itp: model_name=profile,... for the ElasticFlow variant's model_name column"},
+       .help = "profile map for jobs whose trace names no profile: class:A=P,...; qos:LS=P,...; "
+               "draw:P=W,...; none. Empty: the format's default map (docs/formats/profile-map.md)"},
       {.name = "profiles",
        .type = ParamType::STRING,
        .default_text = "default",
@@ -294,6 +304,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.trace_format = workload.text("format");
   s.procs_per_device = static_cast<int>(workload.integer("procs_per_device"));
   s.profile_map = workload.text_or("profile_map", "");
+  s.trace_options = workload.text_or("options", "");
+  s.transforms = workload.text_or("transforms", "");
   s.profiles = workload.text("profiles");
   s.default_profile = workload.text_or("default_profile", "");
   s.oom_delay_s = memory.real("oom_delay");
@@ -500,21 +512,41 @@ RunInputs build_run(const Scenario& s)
   else
     in.interference = std::make_unique<NoInterference>();
 
-  if (s.synthetic) {
-    in.reader = std::make_unique<SyntheticReader>(*s.synthetic, &in.profiles);
-  } else {
-    const std::string path =
-        s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' ? s.trace : base + "/" + s.trace;
-    if (s.trace_format == "swf") {
-      in.reader = open_swf(path, s.procs_per_device);
-    } else if (s.trace_format == "itp") {
-      in.reader = open_itp_csv(path, parse_profile_map(s.profile_map, SourceLocation{s.file}));
-    } else if (path.rfind("builtin:", 0) == 0) {
-      in.reader = std::make_unique<InMemoryCsvReader>(read_text_file(path).text, path);
-    } else {
-      in.reader = open_native_csv(path);
-    }
+  // The workload: the format's reader (or the synthetic generator / the embedded trace), then the transforms,
+  // then the profile map (workloads/TraceFormats.hpp).
+  WorkloadSpec w;
+  w.format = s.synthetic ? "native" : s.trace_format;
+  if (!s.synthetic)
+    w.path = s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' ? s.trace : base + "/" + s.trace;
+  w.profile_map = s.profile_map;
+  w.transforms = s.transforms;
+  w.seed = static_cast<std::uint64_t>(s.seed);
+  w.capacity_devices = static_cast<double>(in.platform.devices.size());
+  w.catalog = &in.profiles;
+  w.where = at;
+  const auto& format = find_trace_format(w.format, at);
+  for (const auto& o : format.options)
+    if (o.name == "procs_per_device" && s.procs_per_device != 1)
+      w.options[o.name] = GivenValue{std::to_string(s.procs_per_device), at};
+  {
+    DiagnosticSink sink;
+    for (auto& [k, v] : split_assignments(s.trace_options, s.file, sink))
+      w.options[k] = GivenValue{v.text, at};
+    sink.throw_if_any();
   }
+  std::function<std::unique_ptr<JobReader>()> base_reader;
+  if (s.synthetic) {
+    w.source_label = "synthetic (seed " + std::to_string(s.synthetic->seed) + ", " +
+                     std::to_string(s.synthetic->jobs) + " jobs)";
+    base_reader = [&in, spec = *s.synthetic] {
+      return std::make_unique<SyntheticReader>(spec, &in.profiles);
+    };
+  } else if (w.path.rfind("builtin:", 0) == 0) {
+    base_reader = [text = read_text_file(w.path).text, path = w.path] {
+      return std::make_unique<InMemoryCsvReader>(text, path);
+    };
+  }
+  in.reader = open_workload(w, base_reader);
   const auto& info = find_policy(s.policy);
   in.policy = info.factory(s.policy_params);
   return in;

@@ -38,8 +38,10 @@ struct Scenario {
   // workload
   std::string trace;
   std::string trace_format;
-  int procs_per_device = 1; ///< swf
-  std::string profile_map;  ///< itp: model_name=profile,...
+  int procs_per_device = 1;  ///< swf
+  std::string profile_map;   ///< profile map (workloads/ProfileMapper.hpp); empty = the format's default
+  std::string trace_options; ///< the format's options, "key=value,..." (workloads/TraceFormats.hpp)
+  std::string transforms;    ///< "window=A..B,load=F,..." (workloads/JobTransforms.hpp)
   std::string profiles;
   std::string default_profile;
   std::optional<SyntheticSpec> synthetic; ///< instead of a trace

@@ -93,6 +93,7 @@ std::optional<Job> ItpCsvReader::next()
     last_submit_ = job.submit_s;
     if (model_ >= 0) {
       const auto& model = f[static_cast<std::size_t>(model_)];
+      job.trace_class = model;
       if (auto it = model_profiles_.find(model); it != model_profiles_.end()) job.profile = it->second;
     }
     job.origin = at;

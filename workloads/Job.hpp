@@ -17,6 +17,12 @@ struct Job {
   std::string profile;          ///< profile name (catalog key)
   std::string qos;              ///< free text from the trace (e.g. LS, BE); may be empty
   SourceLocation origin;        ///< file:line the job was read from (for messages)
+  /// Device types the job may run on, `|`-separated as in the trace (Alibaba openb gpu_spec, PAI gpu_type,
+  /// e.g. "V100M16|V100M32"); empty = any. Kept for heterogeneous platforms; the engine does not read it yet.
+  std::string gpu_types;
+  /// The trace's own label for the kind of job (ElasticFlow model_name, Batsim profile name, PAI task_name);
+  /// empty if none. The profile mapping (ProfileMapper) reads it; the engine does not.
+  std::string trace_class;
 };
 
 } // namespace colocsim

@@ -16,6 +16,9 @@ public:
   virtual std::optional<Job> next() = 0;
   /// Documented tolerances applied so far (rows skipped or reordered), one line each, for the user.
   virtual std::vector<std::string> warnings() const { return {}; }
+  /// One line saying where the jobs come from and how they were changed (format, options, transforms,
+  /// profile mapping), for recording in the outputs. Empty if the reader has nothing to add.
+  virtual std::string describe() const { return {}; }
 };
 
 } // namespace colocsim

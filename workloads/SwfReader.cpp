@@ -4,49 +4,74 @@
 
 #include <cmath>
 #include <fstream>
-#include <sstream>
 
 namespace colocsim {
 
+namespace {
+/// Value of a `; Key: value` header line, if the line carries `key`.
+void header_value(const std::string& text, const char* key, long long& out)
+{
+  const auto at = text.find(key);
+  if (at == std::string::npos) return;
+  std::string rest = text.substr(at + std::char_traits<char>::length(key));
+  const auto b = rest.find_first_not_of(" \t");
+  const auto e = rest.find_last_not_of(" \t");
+  if (b == std::string::npos) return;
+  if (auto v = parse_int(rest.substr(b, e - b + 1))) out = *v;
+}
+} // namespace
+
+SwfReader::SwfReader(std::istream& in, std::string file_name, SwfOptions options)
+    : in_(in), file_(std::move(file_name)), options_(options),
+      window_(options.reorder_window, "submit", "sort the file by field 2 (e.g. sort -n -k2)")
+{
+  if (options_.procs_per_device < 1)
+    throw InputError(SourceLocation{file_}, "procs_per_device", "expected an integer >= 1");
+  if (options_.devices_per_proc < 1)
+    throw InputError(SourceLocation{file_}, "devices_per_proc", "expected an integer >= 1");
+}
+
 SwfReader::SwfReader(std::istream& in, std::string file_name, int procs_per_device,
                      std::size_t reorder_window)
-    : in_(in), file_(std::move(file_name)), procs_per_device_(procs_per_device), window_(reorder_window)
+    : SwfReader(in, std::move(file_name),
+                SwfOptions{.procs_per_device = procs_per_device, .reorder_window = reorder_window})
 {
-  if (procs_per_device_ < 1)
-    throw InputError(SourceLocation{file_}, "procs_per_device", "expected an integer >= 1");
 }
 
 bool SwfReader::read_row()
 {
-  std::string text;
-  while (std::getline(in_, text)) {
+  std::array<std::string, 18> f;
+  while (std::getline(in_, text_)) {
     ++line_;
-    if (!text.empty() && text.back() == '\r') text.pop_back();
-    const auto first = text.find_first_not_of(" \t");
+    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
+    const auto first = text_.find_first_not_of(" \t");
     if (first == std::string::npos) continue;
-    if (text[first] == ';') {
-      // Header metadata, e.g. "; MaxProcs: 4360".
-      const auto key = text.find("MaxProcs:");
-      if (key != std::string::npos)
-        if (auto v = parse_int(text.substr(key + 9))) max_procs_ = *v;
+    if (text_[first] == ';') {
+      header_value(text_, "MaxProcs:", max_procs_);
+      header_value(text_, "MaxNodes:", max_nodes_);
       continue;
     }
-    std::istringstream fields(text);
-    std::vector<std::string> f;
-    for (std::string x; fields >> x;)
-      f.push_back(x);
+    // Split on blanks without allocating per row beyond the 18 reused strings.
+    std::size_t n = 0, i = first;
+    while (i < text_.size()) {
+      const auto end = text_.find_first_of(" \t", i);
+      const auto stop = end == std::string::npos ? text_.size() : end;
+      if (n < f.size()) f[n].assign(text_, i, stop - i);
+      ++n;
+      i = text_.find_first_not_of(" \t", stop);
+      if (i == std::string::npos) break;
+    }
     const SourceLocation at{file_, line_};
-    if (f.size() != 18)
+    if (n != 18)
       throw InputError(at, "row",
-                       "expected 18 whitespace-separated SWF fields (got " + std::to_string(f.size()) + ")");
+                       "expected 18 whitespace-separated SWF fields (got " + std::to_string(n) + ")");
     auto number = [&](int field, const char* name) {
       auto v = parse_double(f[static_cast<std::size_t>(field - 1)]);
       if (!v)
         throw InputError(at, name,
                          "not a number (got '" + f[static_cast<std::size_t>(field - 1)] +
-                             "'); expected a number "
-                             "or -1 for unknown (SWF field " +
-                             std::to_string(field) + ")");
+                             "'); expected a number or -1 for unknown (SWF field " + std::to_string(field) +
+                             ")");
       return *v;
     };
     Job job;
@@ -57,19 +82,21 @@ bool SwfReader::read_row()
     if (procs < 0) procs = number(8, "requested_processors");
     const double status = number(11, "status");
     if (runtime <= 0 || procs <= 0) {
-      ++skipped_;
+      ++skipped_no_run_;
+      continue;
+    }
+    if ((options_.status == SwfStatusRule::NOT_CANCELLED && status == 5) ||
+        (options_.status == SwfStatusRule::COMPLETED && status != 1 && status != -1)) {
+      ++skipped_status_;
       continue;
     }
     if (job.submit_s < 0)
       throw InputError(at, "submit", "negative submit time (got " + f[1] + "); expected seconds >= 0");
     job.duration_s = runtime;
-    job.devices = static_cast<int>(std::ceil(procs / procs_per_device_));
+    job.devices = static_cast<int>(std::ceil(procs * options_.devices_per_proc / options_.procs_per_device));
     job.qos = "status=" + f[10];
-    (void)status;
     job.origin = at;
-    if (job.submit_s < last_read_) ++reordered_;
-    last_read_ = std::max(last_read_, job.submit_s);
-    buffer_.push(std::move(job));
+    window_.push(std::move(job));
     return true;
   }
   return false;
@@ -77,29 +104,23 @@ bool SwfReader::read_row()
 
 std::optional<Job> SwfReader::next()
 {
-  while (!eof_ && buffer_.size() < window_)
+  while (!eof_ && !window_.full())
     if (!read_row()) eof_ = true;
-  if (buffer_.empty()) return std::nullopt;
-  Job job = buffer_.top();
-  buffer_.pop();
-  if (job.submit_s < last_out_)
-    throw InputError(job.origin, "submit",
-                     "submit time " + std::to_string(job.submit_s) +
-                         " is earlier than a job already replayed (" + std::to_string(last_out_) +
-                         ") and beyond the reorder window of " + std::to_string(window_) +
-                         " rows; sort the file by field 2 (e.g. sort -n -k2)");
-  last_out_ = job.submit_s;
-  return job;
+  if (window_.empty()) return std::nullopt;
+  return window_.pop();
 }
 
 std::vector<std::string> SwfReader::warnings() const
 {
   std::vector<std::string> w;
-  if (skipped_)
-    w.push_back(file_ + ": skipped " + std::to_string(skipped_) +
+  if (skipped_no_run_)
+    w.push_back(file_ + ": skipped " + std::to_string(skipped_no_run_) +
                 " row(s) with no run time or no processor count (SWF -1 or 0)");
-  if (reordered_)
-    w.push_back(file_ + ": " + std::to_string(reordered_) +
+  if (skipped_status_)
+    w.push_back(file_ + ": skipped " + std::to_string(skipped_status_) + " row(s) by their status (status=" +
+                (options_.status == SwfStatusRule::COMPLETED ? "completed" : "not-cancelled") + ")");
+  if (window_.reordered())
+    w.push_back(file_ + ": " + std::to_string(window_.reordered()) +
                 " row(s) were out of submit order and were replayed in order (non-canonical SWF)");
   return w;
 }
@@ -107,8 +128,8 @@ std::vector<std::string> SwfReader::warnings() const
 namespace {
 class OwningSwfReader final : public JobReader {
 public:
-  OwningSwfReader(const std::string& path, int procs_per_device)
-      : in_(path), reader_((check(path), in_), path, procs_per_device)
+  OwningSwfReader(const std::string& path, SwfOptions options)
+      : in_(path), reader_((check(path), in_), path, options)
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
@@ -124,9 +145,14 @@ private:
 };
 } // namespace
 
+std::unique_ptr<JobReader> open_swf(const std::string& path, SwfOptions options)
+{
+  return std::make_unique<OwningSwfReader>(path, options);
+}
+
 std::unique_ptr<JobReader> open_swf(const std::string& path, int procs_per_device)
 {
-  return std::make_unique<OwningSwfReader>(path, procs_per_device);
+  return open_swf(path, SwfOptions{.procs_per_device = procs_per_device});
 }
 
 } // namespace colocsim

@@ -145,3 +145,20 @@ TEST_CASE("the SWF and ITP format pages quote the real slices", "[workloads][doc
     CHECK(doc.find(head) != std::string::npos);
   }
 }
+
+TEST_CASE("SWF: a canonical PWA log with its full header", "[workloads][swf]")
+{
+  std::ifstream in(DIR + "swf/nasa-ipsc-head20.swf");
+  SwfReader r(in, "nasa.swf", SwfOptions{.devices_per_proc = 2});
+  const auto jobs = read_all(r);
+  REQUIRE(jobs.size() == 20);
+  CHECK(r.max_nodes() == 128);
+  CHECK(r.max_procs() == 128);
+  //     1        0     -1   1451  128     -1    -1   -1     -1    -1 -1   1   1  -1 -1 -1 -1 -1
+  CHECK(jobs[0].id == "1");
+  CHECK(jobs[0].duration_s == 1451);
+  CHECK(jobs[0].devices == 256); // 128 processors x 2 devices each
+  CHECK(jobs[0].qos == "status=-1");
+  CHECK(jobs[0].origin.line == 33);
+  CHECK(r.warnings().empty());
+}

@@ -1,0 +1,133 @@
+// Workload transforms as reader decorators: time window, rebase, load scaling, seeded sampling and FGD-style
+// inflation, each checked against hand-computed results.
+#include "tests/workloads/WorkloadsTestSupport.hpp"
+
+#include "workloads/JobTransforms.hpp"
+
+using namespace colocsim;
+using namespace colocsim::test;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+Job job(const std::string& id, double submit, int devices = 1, int milli = 1000)
+{
+  Job j;
+  j.id = id;
+  j.submit_s = submit;
+  j.duration_s = 10;
+  j.devices = devices;
+  j.gpu_milli = milli;
+  return j;
+}
+
+/// Ten jobs submitted at 100, 200, ..., 1000 s.
+std::vector<Job> ten()
+{
+  std::vector<Job> jobs;
+  for (int i = 1; i <= 10; ++i)
+    jobs.push_back(job("j" + std::to_string(i), 100.0 * i));
+  return jobs;
+}
+
+std::unique_ptr<JobReader> chain(const std::string& text, std::vector<Job> jobs, TransformContext ctx = {})
+{
+  const auto t = TransformChain::parse(text, SourceLocation{"s.yaml"});
+  auto make = t.apply([jobs] { return std::make_unique<VectorReader>(jobs); }, ctx);
+  return make();
+}
+
+std::vector<double> submits(JobReader& r)
+{
+  std::vector<double> out;
+  for (const auto& j : drain(r))
+    out.push_back(j.submit_s);
+  return out;
+}
+} // namespace
+
+TEST_CASE("transforms: window, rebase and load", "[workloads][transforms]")
+{
+  auto w = chain("window=250..7min", ten());
+  CHECK(submits(*w) == std::vector<double>{300, 400});
+  CHECK_THAT(w->describe(),
+             ContainsSubstring("window 250..420 s (kept 2, 2 before, stopped at the first job after)"));
+  auto open_end = chain("window=950..", ten());
+  CHECK(submits(*open_end) == std::vector<double>{1000});
+
+  auto rebased = chain("window=300..,rebase", ten());
+  CHECK(submits(*rebased) == std::vector<double>{0, 100, 200, 300, 400, 500, 600, 700});
+
+  // t0 = 100: submit' = 100 + (t - 100) / 4
+  auto faster = chain("load=4", ten());
+  const auto s = submits(*faster);
+  CHECK(s.front() == 100);
+  CHECK(s[1] == 125);
+  CHECK(s.back() == 325);
+}
+
+TEST_CASE("transforms: seeded sampling keeps the same jobs whatever comes before", "[workloads][transforms]")
+{
+  std::vector<Job> many;
+  for (int i = 0; i < 10000; ++i)
+    many.push_back(job("p" + std::to_string(i), i));
+  auto half = chain("sample=0.3", many, TransformContext{.seed = 5});
+  const auto kept = drain(*half);
+  CHECK_THAT(kept.size() / 10000.0, Catch::Matchers::WithinAbs(0.3, 0.015));
+  // Windowing after or before sampling keeps the same jobs.
+  auto a = chain("sample=0.3,window=2000..3000", many, TransformContext{.seed = 5});
+  auto b = chain("window=2000..3000,sample=0.3", many, TransformContext{.seed = 5});
+  CHECK(submits(*a) == submits(*b));
+  CHECK_THAT(half->describe(), ContainsSubstring("sample p=0.3 seed 5 (kept " + std::to_string(kept.size())));
+}
+
+TEST_CASE("transforms: inflation clones jobs up to a share of the platform", "[workloads][transforms]")
+{
+  // Ten 1-device jobs on 100 devices; 150% → each job 15 times.
+  auto r = chain("inflate=150%", ten(), TransformContext{.seed = 1, .capacity_devices = 100});
+  const auto jobs = drain(*r);
+  REQUIRE(jobs.size() == 150);
+  CHECK(jobs[0].id == "j1");
+  CHECK(jobs[1].id == "j1#2");
+  CHECK(jobs[14].id == "j1#15");
+  CHECK(jobs[14].submit_s == 100);
+  CHECK(jobs[15].id == "j2");
+  for (std::size_t i = 1; i < jobs.size(); ++i)
+    CHECK(jobs[i].submit_s >= jobs[i - 1].submit_s);
+
+  // A fractional ratio: 400 half-device jobs request 200; 1.25 x 400 devices = 500 → ratio 2.5.
+  std::vector<Job> halves;
+  for (int i = 0; i < 400; ++i)
+    halves.push_back(job("h" + std::to_string(i), i, 1, 500));
+  auto f = chain("inflate=1.25", halves, TransformContext{.seed = 3, .capacity_devices = 400});
+  double requested = 0;
+  for (const auto& j : drain(*f))
+    requested += j.devices * j.gpu_milli / 1000.0;
+  CHECK_THAT(requested, Catch::Matchers::WithinAbs(500, 25));
+  CHECK_THAT(f->describe(),
+             ContainsSubstring("inflate to 1.25 x 400 devices (trace requests 200, ratio 2.5"));
+
+  // Already above the target: nothing is cloned, and the user is told.
+  auto none = chain("inflate=0.05", ten(), TransformContext{.capacity_devices = 100});
+  CHECK(drain(*none).size() == 10);
+  CHECK_THAT(none->warnings().at(0), ContainsSubstring("no job was cloned"));
+}
+
+TEST_CASE("transforms: bad lists name the transform and what was expected", "[workloads][transforms][errors]")
+{
+  const SourceLocation at{"s.yaml"};
+  CHECK_THAT(
+      input_error_of([&] { TransformChain::parse("shuffle=1", at); }),
+      ContainsSubstring("s.yaml: transforms: unknown transform 'shuffle' (got 'shuffle=1'); valid: window, "
+                        "rebase, load, sample, inflate"));
+  CHECK_THAT(
+      input_error_of([&] { TransformChain::parse("window=5..1", at); }),
+      ContainsSubstring("transforms.window: bad value (got '5..1'); expected A..B with durations A < B"));
+  CHECK_THAT(
+      input_error_of([&] { TransformChain::parse("load=0,sample=2", at); }),
+      ContainsSubstring("transforms.load: bad value (got '0'); expected a factor > 0") &&
+          ContainsSubstring("transforms.sample: bad value (got '2'); expected a probability in (0, 1]"));
+  CHECK_THAT(input_error_of([&] { chain("inflate=2", ten()); }),
+             ContainsSubstring("transforms.inflate: needs the platform's device count"));
+  CHECK(TransformChain::parse("window=1h..1d, rebase ,load=2", at).text() ==
+        "window=3600..86400,rebase,load=2");
+}

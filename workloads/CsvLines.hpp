@@ -1,0 +1,57 @@
+#pragma once
+// Line-by-line reader for the plain comma-separated files public traces ship (Alibaba openb and PAI,
+// Microsoft ITP): no quoting, one record per line. Keeps each field's 1-based column so that a bad value
+// is reported as `file:line:col: field: what is wrong (got 'x'); expected ...`. One line in memory.
+#include "models/Errors.hpp"
+
+#include <cstddef>
+#include <istream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace colocsim {
+
+class CsvLines {
+public:
+  /// The stream must outlive the reader.
+  CsvLines(std::istream& in, std::string file);
+
+  /// Reads the next line that is not blank and splits it; false at the end of the stream. A trailing '\r'
+  /// (CRLF files) is dropped.
+  bool next();
+
+  std::size_t size() const { return count_; }
+  const std::string& operator[](std::size_t i) const { return fields_[i]; }
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  SourceLocation at() const { return SourceLocation{file_, line_}; } ///< the current line
+  SourceLocation at(std::size_t i) const { return SourceLocation{file_, line_, cols_[i]}; }
+
+  /// Field i as a number in [min, max] (and whole if `whole`). On a bad value adds
+  /// `field: not a number|out of range|not a whole number|empty (got 'x'); expected <expected>` to `sink`
+  /// at the field's column and returns nullopt.
+  std::optional<double> number(std::size_t i, std::string_view field, const std::string& expected,
+                               DiagnosticSink& sink, double min = -std::numeric_limits<double>::infinity(),
+                               double max = std::numeric_limits<double>::infinity(),
+                               bool whole = false) const;
+  /// Adds `field: <what> (got '<field i>'); expected <expected>` to `sink` at the field's column.
+  void bad(std::size_t i, std::string_view field, const std::string& what, const std::string& expected,
+           DiagnosticSink& sink) const;
+
+private:
+  std::istream& in_;
+  std::string file_;
+  std::string text_;
+  std::vector<std::string> fields_; ///< capacity reused across lines
+  std::vector<int> cols_;
+  std::size_t count_ = 0;
+  int line_ = 0;
+};
+
+/// Index of `name` in a header row, or -1.
+int column_index(const CsvLines& header, std::string_view name);
+
+} // namespace colocsim

@@ -1,0 +1,358 @@
+#include "workloads/JobTransforms.hpp"
+
+#include "models/Units.hpp"
+#include "workloads/StableHash.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace colocsim {
+
+const std::vector<TransformInfo>& transform_infos()
+{
+  static const std::vector<TransformInfo> infos{
+      {"window", "A..B", "keep jobs submitted in [A, B) (e.g. 0..7d, 2h.., ..1d); stops reading at B"},
+      {"rebase", "", "shift submit times so that the first job is submitted at 0"},
+      {"load", "F", "compress inter-arrival times by F > 0 (2 = twice the arrival rate, same jobs)"},
+      {"sample", "P", "keep each job with probability P in (0, 1] (seeded per job id)"},
+      {"inflate", "X",
+       "clone jobs until they request X times the platform's devices (1.3 or 130%), as in FGD"},
+  };
+  return infos;
+}
+
+namespace {
+
+std::string number_text(double v)
+{
+  std::ostringstream os;
+  os.precision(12);
+  os << v;
+  return os.str();
+}
+
+/// Requested devices of a job (a fractional request counts its share).
+double requested(const Job& j)
+{
+  return j.devices * j.gpu_milli / 1000.0;
+}
+
+class Decorator : public JobReader {
+public:
+  explicit Decorator(std::unique_ptr<JobReader> inner) : inner_(std::move(inner)) {}
+  std::vector<std::string> warnings() const override { return inner_->warnings(); }
+  std::string describe() const override
+  {
+    const std::string inner = inner_->describe();
+    return inner.empty() ? what() : inner + "; " + what();
+  }
+
+protected:
+  virtual std::string what() const = 0;
+  std::unique_ptr<JobReader> inner_;
+};
+
+class WindowReader final : public Decorator {
+public:
+  WindowReader(std::unique_ptr<JobReader> inner, TransformChain::Step s) : Decorator(std::move(inner)), s_(s)
+  {
+  }
+  std::optional<Job> next() override
+  {
+    while (!done_) {
+      auto job = inner_->next();
+      if (!job) break;
+      if (s_.has_b && job->submit_s >= s_.b) {
+        done_ = true; // the trace is in submit order: nothing later can fall inside
+        ++after_;
+        break;
+      }
+      if (s_.has_a && job->submit_s < s_.a) {
+        ++before_;
+        continue;
+      }
+      ++kept_;
+      return job;
+    }
+    return std::nullopt;
+  }
+
+private:
+  std::string what() const override
+  {
+    return "window " + (s_.has_a ? number_text(s_.a) : std::string()) + ".." +
+           (s_.has_b ? number_text(s_.b) : std::string()) + " s (kept " + std::to_string(kept_) + ", " +
+           std::to_string(before_) + " before" + (after_ ? ", stopped at the first job after" : "") + ")";
+  }
+  TransformChain::Step s_;
+  bool done_ = false;
+  std::size_t kept_ = 0, before_ = 0, after_ = 0;
+};
+
+class RebaseReader final : public Decorator {
+public:
+  using Decorator::Decorator;
+  std::optional<Job> next() override
+  {
+    auto job = inner_->next();
+    if (!job) return job;
+    if (!origin_) origin_ = job->submit_s;
+    job->submit_s -= *origin_;
+    return job;
+  }
+
+private:
+  std::string what() const override { return "rebase by -" + number_text(origin_.value_or(0)) + " s"; }
+  std::optional<double> origin_;
+};
+
+class LoadReader final : public Decorator {
+public:
+  LoadReader(std::unique_ptr<JobReader> inner, double factor) : Decorator(std::move(inner)), factor_(factor)
+  {
+  }
+  std::optional<Job> next() override
+  {
+    auto job = inner_->next();
+    if (!job) return job;
+    if (!t0_) t0_ = job->submit_s;
+    job->submit_s = *t0_ + (job->submit_s - *t0_) / factor_;
+    return job;
+  }
+
+private:
+  std::string what() const override
+  {
+    return "load x" + number_text(factor_) + " (inter-arrival times / " + number_text(factor_) + ")";
+  }
+  double factor_;
+  std::optional<double> t0_;
+};
+
+class SampleReader final : public Decorator {
+public:
+  SampleReader(std::unique_ptr<JobReader> inner, double p, std::uint64_t seed)
+      : Decorator(std::move(inner)), p_(p), seed_(seed)
+  {
+  }
+  std::optional<Job> next() override
+  {
+    while (auto job = inner_->next()) {
+      if (unit_draw(seed_, "sample", job->id) < p_) {
+        ++kept_;
+        return job;
+      }
+      ++dropped_;
+    }
+    return std::nullopt;
+  }
+
+private:
+  std::string what() const override
+  {
+    return "sample p=" + number_text(p_) + " seed " + std::to_string(seed_) + " (kept " +
+           std::to_string(kept_) + ", dropped " + std::to_string(dropped_) + ")";
+  }
+  double p_;
+  std::uint64_t seed_;
+  std::size_t kept_ = 0, dropped_ = 0;
+};
+
+class InflateReader final : public Decorator {
+public:
+  InflateReader(const ReaderFactory& make, double target_fraction, double capacity, std::uint64_t seed)
+      : Decorator(nullptr), fraction_(target_fraction), capacity_(capacity), seed_(seed)
+  {
+    // Sizing pass: what the trace requests in total.
+    auto sizing = make();
+    while (auto job = sizing->next())
+      requested_ += requested(*job);
+    inner_ = make();
+    ratio_ = requested_ > 0 ? fraction_ * capacity_ / requested_ : 1.0;
+    if (ratio_ < 1) ratio_ = 1; // inflation never removes jobs (use sample=P for that)
+  }
+  std::optional<Job> next() override
+  {
+    if (copies_left_ > 0) {
+      --copies_left_;
+      Job clone = current_;
+      clone.id = current_.id + "#" + std::to_string(++copy_index_);
+      emitted_ += requested(clone);
+      ++clones_;
+      return clone;
+    }
+    auto job = inner_->next();
+    if (!job) return job;
+    const double whole = std::floor(ratio_);
+    const double extra = unit_draw(seed_, "inflate", job->id) < ratio_ - whole ? 1 : 0;
+    copies_left_ = static_cast<long long>(whole + extra) - 1;
+    copy_index_ = 1;
+    current_ = *job;
+    emitted_ += requested(*job);
+    return job;
+  }
+  std::vector<std::string> warnings() const override
+  {
+    auto w = inner_->warnings();
+    if (requested_ >= fraction_ * capacity_)
+      w.push_back("inflate=" + number_text(fraction_) + ": the trace already requests " +
+                  number_text(requested_) + " devices, at least " + number_text(fraction_) + " x " +
+                  number_text(capacity_) + "; no job was cloned");
+    return w;
+  }
+
+private:
+  std::string what() const override
+  {
+    return "inflate to " + number_text(fraction_) + " x " + number_text(capacity_) +
+           " devices (trace requests " + number_text(requested_) + ", ratio " + number_text(ratio_) + ", " +
+           std::to_string(clones_) + " clones, " + number_text(emitted_) + " requested)";
+  }
+  double fraction_, capacity_;
+  std::uint64_t seed_;
+  double requested_ = 0, ratio_ = 1, emitted_ = 0;
+  Job current_;
+  long long copies_left_ = 0, copy_index_ = 1;
+  std::size_t clones_ = 0;
+};
+
+std::optional<double> duration(const std::string& text)
+{
+  return parse_quantity(text, Unit::SECONDS);
+}
+
+} // namespace
+
+TransformChain TransformChain::parse(const std::string& text, const SourceLocation& where,
+                                     const std::string& path)
+{
+  TransformChain chain;
+  chain.where_ = where;
+  chain.path_ = path;
+  DiagnosticSink sink;
+  std::vector<std::string> names;
+  for (const auto& t : transform_infos())
+    names.push_back(t.name);
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = std::min(text.find(',', start), text.size());
+    std::string item = text.substr(start, end - start);
+    start = end + 1;
+    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b == std::string::npos) continue;
+    item = item.substr(b, e - b + 1);
+    const auto eq = item.find('=');
+    Step s;
+    s.name = item.substr(0, eq);
+    const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
+    auto bad = [&](const std::string& expected) {
+      sink.add(where, path + "." + s.name, "bad value (got '" + value + "'); expected " + expected);
+    };
+    if (s.name == "window") {
+      const auto dots = value.find("..");
+      if (dots == std::string::npos) {
+        bad("A..B with durations A < B, either may be left out (e.g. 0..7d, 2h..)");
+        continue;
+      }
+      const std::string a = value.substr(0, dots), bb = value.substr(dots + 2);
+      bool ok = true;
+      if (!a.empty()) {
+        if (auto v = duration(a); v && *v >= 0) {
+          s.a = *v;
+          s.has_a = true;
+        } else
+          ok = false;
+      }
+      if (!bb.empty()) {
+        if (auto v = duration(bb); v && *v >= 0) {
+          s.b = *v;
+          s.has_b = true;
+        } else
+          ok = false;
+      }
+      if (!ok || (s.has_a && s.has_b && s.b <= s.a)) {
+        bad("A..B with durations A < B, " + unit_help(Unit::SECONDS) + ", either may be left out");
+        continue;
+      }
+    } else if (s.name == "rebase") {
+      if (!value.empty()) {
+        bad("nothing (write just 'rebase')");
+        continue;
+      }
+    } else if (s.name == "load") {
+      auto v = parse_double(value);
+      if (!v || *v <= 0) {
+        bad("a factor > 0 (2 = twice the arrival rate)");
+        continue;
+      }
+      s.a = *v;
+    } else if (s.name == "sample") {
+      auto v = parse_double(value);
+      if (!v || *v <= 0 || *v > 1) {
+        bad("a probability in (0, 1]");
+        continue;
+      }
+      s.a = *v;
+    } else if (s.name == "inflate") {
+      std::optional<double> v;
+      if (!value.empty() && value.back() == '%') {
+        if (auto p = parse_double(value.substr(0, value.size() - 1))) v = *p / 100.0;
+      } else {
+        v = parse_double(value);
+      }
+      if (!v || *v <= 0) {
+        bad("a fraction of the platform's devices > 0, e.g. 1.3 or 130%");
+        continue;
+      }
+      s.a = *v;
+    } else {
+      sink.add(where, path, "unknown transform '" + s.name + "' (got '" + item + "'); valid: " + join(names));
+      continue;
+    }
+    chain.steps_.push_back(s);
+  }
+  sink.throw_if_any();
+  return chain;
+}
+
+ReaderFactory TransformChain::apply(ReaderFactory base, const TransformContext& context) const
+{
+  ReaderFactory make = std::move(base);
+  for (const Step& s : steps_) {
+    if (s.name == "window")
+      make = [make, s] { return std::make_unique<WindowReader>(make(), s); };
+    else if (s.name == "rebase")
+      make = [make] { return std::make_unique<RebaseReader>(make()); };
+    else if (s.name == "load")
+      make = [make, f = s.a] { return std::make_unique<LoadReader>(make(), f); };
+    else if (s.name == "sample")
+      make = [make, p = s.a, seed = context.seed] { return std::make_unique<SampleReader>(make(), p, seed); };
+    else if (s.name == "inflate") {
+      if (context.capacity_devices <= 0)
+        throw InputError(where_, path_ + ".inflate",
+                         "needs the platform's device count, which is unknown here");
+      make = [make, x = s.a, cap = context.capacity_devices, seed = context.seed] {
+        return std::make_unique<InflateReader>(make, x, cap, seed);
+      };
+    }
+  }
+  return make;
+}
+
+std::string TransformChain::text() const
+{
+  std::string out;
+  for (const Step& s : steps_) {
+    if (!out.empty()) out += ',';
+    out += s.name;
+    if (s.name == "window")
+      out += "=" + (s.has_a ? number_text(s.a) : std::string()) + ".." +
+             (s.has_b ? number_text(s.b) : std::string());
+    else if (s.name != "rebase")
+      out += "=" + number_text(s.a);
+  }
+  return out;
+}
+
+} // namespace colocsim
