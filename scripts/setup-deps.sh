@@ -20,6 +20,6 @@ if [[ $(id -u) -ne 0 ]]; then
   command -v sudo >/dev/null || { echo "colocsim: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
   sudo="sudo"
 fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# env: sudo resets the environment, and apt must never prompt (CI has no stdin).
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
