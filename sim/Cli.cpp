@@ -225,8 +225,8 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   if (!quiet) {
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json"
-        << (scenario.outputs.jobs ? ", jobs.csv" : "") << (scenario.outputs.timeseries ? ", timeseries.csv" : "")
-        << ")\n";
+        << (scenario.outputs.jobs ? ", jobs.csv" : "")
+        << (scenario.outputs.timeseries ? ", timeseries.csv" : "") << ")\n";
   }
   return 0;
 }
