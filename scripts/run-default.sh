@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# Command 1 of the README: install what is missing, build colocsim (Release, in build/), and run the
-# embedded default scenario. Extra arguments go to `colocsim run` (e.g. --force, -o DIR, --set k=v).
+# Command 1 of the README: install the missing Debian packages, build colocsim (Release, in build/) and run
+# the embedded default scenario, writing ./colocsim-out/ (in the current directory).
+#   scripts/run-default.sh                      rerunnable: overwrites ./colocsim-out with the same results
+#   scripts/run-default.sh ARGS...              `colocsim run ARGS...`, e.g. --set policy=exclusive-fcfs -o out-exclusive
+# COLOCSIM_JOBS=N sets the build's parallelism (default: the number of cores).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jobs="${COLOCSIM_JOBS:-$(nproc)}"
+step() { echo "+ $*"; "$@"; }
+
 "$root/scripts/setup-deps.sh"
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DCOLOCSIM_TESTS=OFF
-cmake --build "$root/build" -j"$(nproc)" --target colocsim
-exec "$root/build/sim/colocsim" run "$@"
+step cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release
+step cmake --build "$root/build" -j "$jobs" --target colocsim
+# Without arguments the script is rerunnable: the run is deterministic, so overwriting colocsim-out loses
+# nothing. With arguments, colocsim's own rule holds: an earlier run's results need --force.
+[[ $# -eq 0 ]] && set -- --force
+step "$root/build/sim/colocsim" run "$@"

@@ -1,25 +1,46 @@
 #!/usr/bin/env bash
-# Installs the Debian packages of scripts/deps.txt that are missing (nothing else). Idempotent.
-# Runs apt-get as root, or through sudo when not root.
+# Installs the Debian packages of scripts/deps.txt that are missing, and nothing else. Idempotent: when
+# everything is there it only says so (no apt-get, no network). Runs apt-get as root, or through sudo.
+# Called by run-default.sh and test.sh; COLOCSIM_DEPS=FILE reads another list (used to test this script).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+deps="${COLOCSIM_DEPS:-$here/deps.txt}"
+
+if ! command -v dpkg-query >/dev/null; then
+  echo "colocsim: dpkg-query not found: this script installs Debian 12 packages; install the packages of" >&2
+  echo "          $deps with your system's package manager, then run cmake yourself (README.md)" >&2
+  exit 1
+fi
+
 missing=()
-while read -r pkg; do
-  [[ -z "$pkg" || "$pkg" == \#* ]] && continue
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+wanted=0
+while IFS= read -r line || [[ -n "$line" ]]; do
+  pkg="${line%%#*}"           # drop comments
+  pkg="${pkg//[[:space:]]/}"  # and blanks
+  [[ -z "$pkg" ]] && continue
+  wanted=$((wanted + 1))
+  if [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != "install ok installed" ]]; then
     missing+=("$pkg")
   fi
-done < "$here/deps.txt"
+done < "$deps"
+
 if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "colocsim: all required packages are installed"
+  echo "colocsim: all $wanted packages of $deps are installed"
   exit 0
 fi
-echo "colocsim: installing missing packages: ${missing[*]}"
-sudo=""
+
+sudo=()
 if [[ $(id -u) -ne 0 ]]; then
-  command -v sudo >/dev/null || { echo "colocsim: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
+  if ! command -v sudo >/dev/null; then
+    echo "colocsim: not root and no sudo: cannot install ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=(sudo)
 fi
 # env: sudo resets the environment, and apt must never prompt (CI has no stdin).
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+echo "colocsim: installing the missing packages: ${missing[*]}"
+echo "+ ${apt[*]} update -q"
+"${apt[@]}" update -q
+echo "+ ${apt[*]} install -y -q --no-install-recommends ${missing[*]}"
+"${apt[@]}" install -y -q --no-install-recommends "${missing[@]}"

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Command 2 of the README: install what is missing, build everything with the tests (Release, in
-# build-test/), and run the whole suite with CTest. Exits with CTest's status.
+# Command 2 of the README: install the missing Debian packages, build everything with the tests (Release,
+# in build-test/) and run the whole suite with CTest. Exits with CTest's status. CI runs this (.ci/run).
+#   scripts/test.sh                  all tests
+#   scripts/test.sh -R '^sim/'       extra arguments go to ctest
+# COLOCSIM_JOBS=N sets the parallelism of the build and of ctest (default: the number of cores).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jobs="${COLOCSIM_JOBS:-$(nproc)}"
+step() { echo "+ $*"; "$@"; }
+
 "$root/scripts/setup-deps.sh"
-cmake -S "$root" -B "$root/build-test" -DCMAKE_BUILD_TYPE=Release -DCOLOCSIM_TESTS=ON
-cmake --build "$root/build-test" -j"$(nproc)"
-cd "$root/build-test"
-ctest --output-on-failure -j"$(nproc)" "$@"
+step cmake -S "$root" -B "$root/build-test" -DCMAKE_BUILD_TYPE=Release -DCOLOCSIM_TESTS=ON
+step cmake --build "$root/build-test" -j "$jobs"
+step ctest --test-dir "$root/build-test" --output-on-failure -j "$jobs" "$@"
