@@ -222,6 +222,12 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   write_summary_json(s, scenario.outputs.dir / "summary.json");
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
+  if (s.jobs_never_started > 0)
+    std::cerr
+        << "colocsim: warning: " << s.jobs_never_started << " of " << s.jobs_read
+        << " jobs never started: policy '" << s.policy
+        << "' left them waiting when nothing was running and nothing was left to arrive (its rules refuse "
+           "them on this platform); makespan, energy and the time metrics cover only the jobs that ran\n";
   if (!quiet) {
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json"
@@ -342,6 +348,8 @@ const std::vector<CliCommand>& cli_commands()
        cmd_replay},
       {"formats", "list the trace formats and their options", cmd_formats},
       {"generate", "write a synthetic trace (native CSV) from a seed", cmd_generate},
+      {"sweep", "run a scenario over axes of parameters and seeds, N processes at a time; gather sweep.csv",
+       cmd_sweep},
       {"bench", "replay a synthetic trace and print speed figures (key=value lines)", cmd_bench},
       {"calibrate", "measure a device (run), fit a calibration (fit), check it on held-out co-runs (check)",
        cmd_calibrate},

@@ -9,7 +9,7 @@ using namespace colocsim;
 using namespace colocsim::test;
 using Devices = std::vector<DeviceIndex>;
 
-TEST_CASE("fgd keeps the device a typical task still fits; best-fit-frac takes the tightest one",
+TEST_CASE("fgd keeps the device a typical task still fits, best-fit-frac takes the tightest one",
           "[policies][fgd]")
 {
   // Two GPUs. j0 (400 milli) goes to GPU 0 (both idle, Δ equal: the lower index). Then j1 (200) and three

@@ -455,7 +455,7 @@ private:
 };
 } // namespace
 
-TEST_CASE("powering a node down saves its baseline and idle power; powering up takes the boot delay",
+TEST_CASE("powering a node down saves its baseline and idle power, powering up takes the boot delay",
           "[engine][power]")
 {
   // Two nodes of one card (2 tiles) each; node 1 is off from t=0. The pair (busy, 100 s each) shares

@@ -1,0 +1,691 @@
+// `colocsim sweep SPEC -j N`: runs a scenario over the cartesian product of parameter axes and seeds, one
+// process per run (DESIGN.md §3: one SimGrid engine per process; §5: a sweep scales with the processes),
+// and gathers every run's summary.json into one sweep.csv and a table of means over seeds.
+// Spec format and outputs: docs/formats/sweep.md.
+//
+// Why processes and not threads: SimGrid 3.32 allows one engine per process, and a second engine in the
+// same process inherits the first one's clock (sim/README.md). Each run is exactly `colocsim run` with
+// the run's --set/--policy arguments, so a sweep row can always be reproduced by hand (runs.txt lists the
+// command of every run).
+#include "sim/CliCommands.hpp"
+
+#include "models/Errors.hpp"
+#include "models/Yaml.hpp"
+#include "sim/Outputs.hpp"
+#include "sim/Resources.hpp"
+#include "sim/Scenario.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+extern char** environ;
+
+namespace colocsim {
+
+namespace {
+namespace fs = std::filesystem;
+
+const char* const SWEEP_HELP = R"(usage: colocsim sweep SPEC [options]
+
+Runs the scenario named in SPEC (a YAML file, docs/formats/sweep.md) once for every combination of the
+values of its axes and of its seeds, N runs at a time, each in its own process (`colocsim run` with the
+run's --set/--policy arguments). Every run writes its results to DIR/run-NNNN/; when all are done the sweep
+writes DIR/sweep.csv (one row per run: axis values, seed, status and every number of summary.json) and
+prints the mean of chosen metrics over the seeds of each combination.
+
+options:
+  -o, --output DIR   output directory (default: sweep-out/<spec name>)
+  -j, --jobs N       runs at a time (default: the number of cores)
+  --resume           DIR holds an unfinished sweep of the same SPEC: run only the runs without results
+  --force            DIR holds an earlier sweep: run everything again and overwrite its results
+  --dry-run          check SPEC and every run's scenario, print the runs and their commands, run nothing
+  --quiet            no table on stdout (progress still goes to stderr)
+
+exit status: 0 all runs succeeded, 1 some run failed (see DIR/run-NNNN/log.txt), 2 bad SPEC or usage.
+)";
+
+struct Axis {
+  std::string key; ///< "policy" (a --policy value) or a scenario key for --set
+  std::vector<std::string> values;
+  std::vector<SourceLocation> where; ///< of each value in the spec
+};
+
+struct SweepSpec {
+  std::string file, text;
+  std::string name;
+  std::string scenario;          ///< resolved path or builtin: name
+  std::vector<std::string> sets; ///< fixed --set assignments
+  std::string policy;            ///< fixed --policy, may be empty
+  std::vector<Axis> axes;
+  std::vector<long long> seeds;
+  std::vector<std::string> metrics;
+  std::vector<SourceLocation> metric_where;
+};
+
+struct RunSpec {
+  std::size_t index = 0;           ///< 0-based
+  std::vector<std::size_t> choice; ///< value index per axis
+  long long seed = 1;
+  std::vector<std::string> sets;
+  std::string policy;
+  std::string id() const
+  {
+    std::ostringstream os;
+    os << "run-" << std::setw(4) << std::setfill('0') << index + 1;
+    return os.str();
+  }
+};
+
+const std::vector<std::string>& default_metrics()
+{
+  static const std::vector<std::string> m{"makespan_s",  "energy_total_j",        "jct_mean_s",
+                                          "wait_mean_s", "bounded_slowdown_mean", "utilization",
+                                          "oom_events"};
+  return m;
+}
+
+SweepSpec load_spec(const std::string& path)
+{
+  const TextFile text = read_text_file(path);
+  const std::string& f = text.name;
+  const YAML::Node root = load_yaml(text.text, f);
+  DiagnosticSink sink;
+  SweepSpec s;
+  s.file = f;
+  s.text = text.text;
+  if (!root.IsMap()) {
+    sink.add(location_of(root, f), "",
+             "expected a sweep map (name, scenario, set, policy, axes, seeds, metrics)");
+    sink.throw_if_any();
+  }
+  check_keys(root, {"name", "description", "scenario", "set", "policy", "axes", "seeds", "metrics"}, f, "",
+             sink);
+
+  s.name = fs::path(path).stem().string();
+  if (const auto n = root["name"]; n.IsDefined()) {
+    if (!n.IsScalar() || n.Scalar().empty() || n.Scalar().find('/') != std::string::npos)
+      sink.add(location_of(n, f), "name",
+               "expected a non-empty name without '/' (it names the output folder)");
+    else
+      s.name = n.Scalar();
+  }
+
+  // The scenario: relative to the spec file's folder; "default" or absent = the embedded default scenario.
+  s.scenario = DEFAULT_SCENARIO;
+  if (const auto n = root["scenario"]; n.IsDefined()) {
+    if (!n.IsScalar() || n.Scalar().empty())
+      sink.add(location_of(n, f), "scenario", "expected a scenario file path (or 'default')");
+    else if (n.Scalar() != "default") {
+      const std::string v = n.Scalar();
+      if (v.rfind("builtin:", 0) == 0 || fs::path(v).is_absolute() || f.rfind("builtin:", 0) == 0)
+        s.scenario = v;
+      else
+        s.scenario = (fs::path(path).parent_path() / v).lexically_normal().string();
+      if (s.scenario.rfind("builtin:", 0) != 0 && !fs::exists(s.scenario))
+        sink.add(location_of(n, f), "scenario", "scenario file not found: " + s.scenario);
+    }
+  }
+
+  auto scalar_list = [&](const YAML::Node& n, const std::string& key) {
+    std::vector<std::pair<std::string, SourceLocation>> out;
+    if (n.IsScalar())
+      out.emplace_back(n.Scalar(), location_of(n, f));
+    else if (n.IsSequence() && n.size() > 0) {
+      for (std::size_t i = 0; i < n.size(); ++i) {
+        if (!n[i].IsScalar())
+          sink.add(location_of(n[i], f), key + "[" + std::to_string(i) + "]", "expected a single value");
+        else
+          out.emplace_back(n[i].Scalar(), location_of(n[i], f));
+      }
+    } else
+      sink.add(location_of(n, f), key, "expected a value or a non-empty list of values");
+    return out;
+  };
+
+  if (const auto n = root["set"]; n.IsDefined()) {
+    if (!n.IsMap())
+      sink.add(location_of(n, f), "set",
+               "expected a map of scenario keys to values, e.g. interference: contention");
+    else
+      for (const auto& kv : n) {
+        const auto key = kv.first.as<std::string>();
+        if (!kv.second.IsScalar())
+          sink.add(location_of(kv.second, f), "set." + key, "expected a single value");
+        else
+          s.sets.push_back(key + "=" + kv.second.Scalar());
+      }
+  }
+  if (const auto n = root["policy"]; n.IsDefined()) {
+    if (!n.IsScalar())
+      sink.add(location_of(n, f), "policy", "expected NAME or NAME:K=V,... as for --policy");
+    else
+      s.policy = n.Scalar();
+  }
+
+  if (const auto n = root["axes"]; n.IsDefined()) {
+    if (!n.IsMap())
+      sink.add(location_of(n, f), "axes", "expected a map of scenario keys to lists of values");
+    else
+      for (const auto& kv : n) {
+        Axis a;
+        a.key = kv.first.as<std::string>();
+        for (auto& [v, where] : scalar_list(kv.second, "axes." + a.key)) {
+          if (std::find(a.values.begin(), a.values.end(), v) != a.values.end())
+            sink.add(where, "axes." + a.key, "value '" + v + "' appears twice");
+          a.values.push_back(v);
+          a.where.push_back(where);
+        }
+        if (a.key == "seed")
+          sink.add(location_of(kv.first, f), "axes.seed", "seeds are listed under `seeds:`, not as an axis");
+        s.axes.push_back(std::move(a));
+      }
+  }
+
+  if (const auto n = root["seeds"]; n.IsDefined()) {
+    if (n.IsMap()) {
+      check_keys(n, {"first", "count"}, f, "seeds", sink);
+      long long first = 1, count = 0;
+      try {
+        first = n["first"].IsDefined() ? n["first"].as<long long>() : 1;
+        count = n["count"].as<long long>();
+      } catch (const YAML::Exception&) {
+        count = 0;
+      }
+      if (count < 1 || count > 100000)
+        sink.add(location_of(n, f), "seeds", "expected {first: integer, count: 1..100000}");
+      else
+        for (long long i = 0; i < count; ++i)
+          s.seeds.push_back(first + i);
+    } else
+      for (auto& [v, where] : scalar_list(n, "seeds")) {
+        const auto x = parse_double(v);
+        if (!x || *x != std::floor(*x))
+          sink.add(where, "seeds", "expected an integer seed (got '" + v + "')");
+        else if (std::find(s.seeds.begin(), s.seeds.end(), static_cast<long long>(*x)) != s.seeds.end())
+          sink.add(where, "seeds", "seed " + v + " appears twice");
+        else
+          s.seeds.push_back(static_cast<long long>(*x));
+      }
+  }
+
+  s.metrics = default_metrics();
+  s.metric_where.assign(s.metrics.size(), SourceLocation{f});
+  if (const auto n = root["metrics"]; n.IsDefined()) {
+    s.metrics.clear();
+    s.metric_where.clear();
+    for (auto& [v, where] : scalar_list(n, "metrics")) {
+      s.metrics.push_back(v); // checked against summary.json's fields in cmd_sweep
+      s.metric_where.push_back(where);
+    }
+  }
+  sink.throw_if_any();
+  return s;
+}
+
+/// "file:line:col: axes.key: <the scenario's complaint>" — a value from the spec is checked by loading the
+/// scenario with it, and any problem is reported at the value's place in the spec.
+void check_value(const SweepSpec& spec, const std::string& key, const std::string& value,
+                 const SourceLocation& where, DiagnosticSink& sink)
+{
+  try {
+    if (key == "policy")
+      (void)load_scenario(spec.scenario, spec.sets, value);
+    else
+      (void)load_scenario(spec.scenario, {key + "=" + value}, spec.policy);
+  } catch (const InputError& e) {
+    for (const auto& d : e.diagnostics())
+      sink.add(where, "axes." + key, (d.path.empty() || d.path == key ? "" : d.path + ": ") + d.message);
+  }
+}
+
+std::vector<RunSpec> expand(const SweepSpec& spec, long long scenario_seed)
+{
+  std::vector<RunSpec> runs;
+  std::vector<std::size_t> choice(spec.axes.size(), 0);
+  const std::vector<long long> seeds =
+      spec.seeds.empty() ? std::vector<long long>{scenario_seed} : spec.seeds;
+  for (;;) {
+    for (long long seed : seeds) {
+      RunSpec r;
+      r.index = runs.size();
+      r.choice = choice;
+      r.seed = seed;
+      r.sets = spec.sets;
+      r.policy = spec.policy;
+      for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+        const auto& v = spec.axes[a].values[choice[a]];
+        if (spec.axes[a].key == "policy")
+          r.policy = v;
+        else
+          r.sets.push_back(spec.axes[a].key + "=" + v);
+      }
+      r.sets.push_back("seed=" + std::to_string(seed));
+      runs.push_back(std::move(r));
+    }
+    // Next combination: the last axis varies fastest.
+    std::size_t a = spec.axes.size();
+    while (a > 0) {
+      --a;
+      if (++choice[a] < spec.axes[a].values.size()) break;
+      choice[a] = 0;
+      if (a == 0) return runs;
+    }
+    if (spec.axes.empty()) return runs;
+  }
+}
+
+std::vector<std::string> run_args(const SweepSpec& spec, const RunSpec& r, const fs::path& dir)
+{
+  std::vector<std::string> args{"run", spec.scenario};
+  for (const auto& s : r.sets) {
+    args.push_back("--set");
+    args.push_back(s);
+  }
+  if (!r.policy.empty()) {
+    args.push_back("--policy");
+    args.push_back(r.policy);
+  }
+  args.insert(args.end(), {"-o", dir.string(), "--force", "--quiet"});
+  return args;
+}
+
+std::string shell_quote(const std::string& s)
+{
+  if (!s.empty() &&
+      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@") ==
+          std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// The colocsim executable to run (this process's own binary; COLOCSIM_EXE overrides it for callers that
+/// embed the CLI in another program, such as the in-process tests).
+std::string self_exe()
+{
+  if (const char* e = std::getenv("COLOCSIM_EXE"); e && *e) return e;
+  std::error_code ec;
+  const auto p = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find the colocsim executable (/proc/self/exe): " + ec.message());
+  return p.string();
+}
+
+pid_t spawn_run(const std::string& exe, const std::vector<std::string>& args, const fs::path& log)
+{
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<std::string> all{exe};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
+  return pid;
+}
+
+/// The numbers of a summary.json, in file order (strings such as the policy name are skipped).
+std::vector<std::pair<std::string, double>> read_summary(const fs::path& file)
+{
+  std::vector<std::pair<std::string, double>> out;
+  const TextFile text = read_text_file(file.string());
+  const YAML::Node root = load_yaml(text.text, text.name);
+  for (const auto& kv : root) {
+    if (!kv.second.IsScalar()) continue;
+    const auto x = parse_double(kv.second.Scalar());
+    if (x && kv.second.Tag() != "!") out.emplace_back(kv.first.as<std::string>(), *x);
+  }
+  return out;
+}
+
+std::string last_line(const fs::path& file)
+{
+  std::ifstream in(file);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last;
+}
+
+std::string csv_field(const std::string& s)
+{
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s)
+    q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+/// A table cell: 6 significant digits, never an exponent for the magnitudes of summary.json (joules).
+std::string table_number(double x)
+{
+  std::ostringstream os;
+  const double a = std::fabs(x);
+  if (a >= 1e5 && a < 1e15)
+    os << std::fixed << std::setprecision(0) << x;
+  else
+    os << std::setprecision(6) << x;
+  return os.str();
+}
+
+struct Outcome {
+  bool done = false, ok = false, skipped = false;
+  double wall_s = 0;
+  std::string message;
+  std::vector<std::pair<std::string, double>> numbers;
+};
+
+} // namespace
+
+int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
+{
+  std::optional<std::string> spec_file, out_dir;
+  long long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  bool resume = false, force = false, dry_run = false, quiet = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--help" || a == "-h") {
+      out << SWEEP_HELP;
+      return 0;
+    }
+    if (a == "-o" || a == "--output")
+      out_dir = next_arg(args, i);
+    else if (a == "-j" || a == "--jobs") {
+      const auto v = next_arg(args, i);
+      const auto x = parse_double(v);
+      if (!x || *x < 1 || *x != std::floor(*x) || *x > 1024)
+        throw UsageError("option " + a + " expects a number of runs at a time, 1..1024 (got '" + v + "')");
+      jobs = static_cast<long long>(*x);
+    } else if (a == "--resume")
+      resume = true;
+    else if (a == "--force")
+      force = true;
+    else if (a == "--dry-run")
+      dry_run = true;
+    else if (a == "--quiet")
+      quiet = true;
+    else if (!a.empty() && a[0] == '-')
+      throw UsageError("unknown option '" + a + "' (see colocsim sweep --help)");
+    else if (spec_file)
+      throw UsageError("more than one sweep spec given ('" + *spec_file + "' and '" + a + "')");
+    else
+      spec_file = a;
+  }
+  if (!spec_file) throw UsageError("sweep needs a SPEC file (see colocsim sweep --help)");
+  if (resume && force) throw UsageError("--resume and --force exclude each other");
+
+  const SweepSpec spec = load_spec(*spec_file);
+  // Check the base scenario, then every axis value on its own (errors point into the spec), then every run.
+  const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy);
+  {
+    DiagnosticSink sink;
+    for (const auto& axis : spec.axes)
+      for (std::size_t v = 0; v < axis.values.size(); ++v)
+        check_value(spec, axis.key, axis.values[v], axis.where[v], sink);
+    sink.throw_if_any();
+  }
+  {
+    // The metrics of the table must be numbers of summary.json: the fields an empty summary writes.
+    const fs::path probe =
+        fs::temp_directory_path() / ("colocsim-sweep-fields-" + std::to_string(::getpid()) + ".json");
+    write_summary_json(Summary{}, probe);
+    std::vector<std::string> fields;
+    for (const auto& [k, v] : read_summary(probe))
+      fields.push_back(k);
+    std::error_code rm;
+    fs::remove(probe, rm);
+    DiagnosticSink sink;
+    for (std::size_t i = 0; i < spec.metrics.size(); ++i)
+      if (std::find(fields.begin(), fields.end(), spec.metrics[i]) == fields.end())
+        sink.add(spec.metric_where[i], "metrics",
+                 "unknown metric '" + spec.metrics[i] +
+                     "'; valid (the numbers of summary.json): " + join(fields));
+    sink.throw_if_any();
+  }
+  const std::vector<RunSpec> runs = expand(spec, base.seed);
+  for (const auto& r : runs)
+    (void)load_scenario(spec.scenario, r.sets, r.policy);
+
+  const fs::path dir = out_dir ? fs::path(*out_dir) : fs::path("sweep-out") / spec.name;
+  const std::string exe = dry_run ? std::string("colocsim") : self_exe();
+  auto command_line = [&](const RunSpec& r) {
+    std::string c = "colocsim";
+    for (const auto& a : run_args(spec, r, dir / r.id()))
+      c += " " + shell_quote(a);
+    return c;
+  };
+  if (dry_run) {
+    out << "sweep '" << spec.name << "': " << runs.size() << " runs of " << spec.scenario << " (";
+    for (const auto& a : spec.axes)
+      out << a.key << " × " << a.values.size() << ", ";
+    out << (spec.seeds.empty() ? 1 : spec.seeds.size()) << " seed(s)) → " << dir.string() << "/\n";
+    for (const auto& r : runs)
+      out << r.id() << "  " << command_line(r) << "\n";
+    return 0;
+  }
+
+  // The output directory: a sweep's results are never overwritten without --force; --resume needs the
+  // same spec text (the runs are numbered by the spec).
+  std::error_code ec;
+  const fs::path spec_copy = dir / "sweep.yaml";
+  if (fs::exists(spec_copy, ec)) {
+    if (resume) {
+      if (read_text_file(spec_copy.string()).text != spec.text)
+        throw InputError(SourceLocation{dir.string()}, "",
+                         "holds a sweep of a different spec (sweep.yaml differs from " + spec.file +
+                             "); --resume needs the same spec; use --force to rerun everything, or -o DIR");
+    } else if (!force)
+      throw InputError(SourceLocation{dir.string()}, "",
+                       "already holds a sweep (sweep.yaml); pass --resume to run only the unfinished runs, "
+                       "--force to rerun everything, or -o DIR to write elsewhere");
+  } else if (fs::exists(dir, ec) && !fs::is_empty(dir, ec) && !force)
+    throw InputError(SourceLocation{dir.string()}, "",
+                     "exists and is not empty; pass --force to write the sweep there anyway, or -o DIR");
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw InputError(SourceLocation{dir.string()}, "", "cannot create output directory: " + ec.message());
+  fs::remove(dir / "sweep.csv", ec);
+  {
+    std::ofstream f(spec_copy, std::ios::binary);
+    f << spec.text;
+    std::ofstream cmds(dir / "runs.txt");
+    cmds << "# the command of every run of sweep '" << spec.name
+         << "' (run in the directory colocsim sweep ran in)\n";
+    for (const auto& r : runs)
+      cmds << r.id() << "  " << command_line(r) << "\n";
+    if (!f || !cmds) throw InputError(SourceLocation{dir.string()}, "", "cannot write sweep.yaml / runs.txt");
+  }
+
+  // Run: at most `jobs` children at a time, in run order.
+  std::vector<Outcome> outcomes(runs.size());
+  std::map<pid_t, std::pair<std::size_t, std::chrono::steady_clock::time_point>> running;
+  std::size_t next = 0, finished = 0, skipped = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto label = [&](const RunSpec& r) {
+    std::string s;
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+      s += spec.axes[a].key + "=" + spec.axes[a].values[r.choice[a]] + " ";
+    return s + "seed=" + std::to_string(r.seed);
+  };
+  auto report = [&](std::size_t i) {
+    ++finished;
+    std::cerr << "colocsim: sweep [" << finished << "/" << runs.size() << "] " << runs[i].id() << " "
+              << (outcomes[i].skipped ? "done earlier"
+                  : outcomes[i].ok    ? "ok"
+                                      : "FAILED")
+              << " (" << label(runs[i]) << ")";
+    if (!outcomes[i].skipped)
+      std::cerr << " " << std::fixed << std::setprecision(2) << outcomes[i].wall_s << " s";
+    std::cerr << std::defaultfloat << (outcomes[i].ok ? "" : ": " + outcomes[i].message) << "\n";
+  };
+  while (finished < runs.size()) {
+    while (next < runs.size() && static_cast<long long>(running.size()) < jobs) {
+      const std::size_t i = next++;
+      const fs::path rdir = dir / runs[i].id();
+      if (resume && fs::exists(rdir / "summary.json", ec)) {
+        outcomes[i].done = outcomes[i].ok = outcomes[i].skipped = true;
+        ++skipped;
+        report(i);
+        continue;
+      }
+      fs::create_directories(rdir, ec);
+      const pid_t pid = spawn_run(exe, run_args(spec, runs[i], rdir), rdir / "log.txt");
+      running[pid] = {i, std::chrono::steady_clock::now()};
+    }
+    if (running.empty()) continue;
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    }
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const auto [i, started] = it->second;
+    running.erase(it);
+    Outcome& o = outcomes[i];
+    o.done = true;
+    o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const fs::path rdir = dir / runs[i].id();
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(rdir / "summary.json", ec))
+      o.ok = true;
+    else {
+      o.message = (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                       : "exit status " + std::to_string(WEXITSTATUS(status))) +
+                  ": " + last_line(rdir / "log.txt") + " (" + (rdir / "log.txt").string() + ")";
+    }
+    report(i);
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // Gather: the numeric fields of the first successful run's summary.json are the columns.
+  std::vector<std::string> columns;
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!outcomes[i].ok) {
+      ++failed;
+      continue;
+    }
+    outcomes[i].numbers = read_summary(dir / runs[i].id() / "summary.json");
+    if (columns.empty())
+      for (const auto& [k, v] : outcomes[i].numbers)
+        if (k != "seed") columns.push_back(k);
+  }
+  {
+    std::ofstream csv(dir / "sweep.csv");
+    csv << "run,status";
+    for (const auto& a : spec.axes)
+      csv << "," << csv_field(a.key);
+    csv << ",seed";
+    for (const auto& c : columns)
+      csv << "," << c;
+    csv << "\n";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      csv << runs[i].id() << "," << (outcomes[i].ok ? "ok" : "failed");
+      for (std::size_t a = 0; a < spec.axes.size(); ++a)
+        csv << "," << csv_field(spec.axes[a].values[runs[i].choice[a]]);
+      csv << "," << runs[i].seed;
+      std::map<std::string, double> values(outcomes[i].numbers.begin(), outcomes[i].numbers.end());
+      for (const auto& c : columns) {
+        csv << ",";
+        if (const auto v = values.find(c); v != values.end()) csv << format_double(v->second);
+      }
+      csv << "\n";
+    }
+    if (!csv) throw std::runtime_error("cannot write " + (dir / "sweep.csv").string());
+  }
+
+  // The table: one row per combination, the mean over its successful seeds (± sample sd with 2+ seeds).
+  if (!quiet) {
+    const std::size_t per_combo = spec.seeds.empty() ? 1 : spec.seeds.size();
+    out << "sweep '" << spec.name << "': " << runs.size() << " runs (" << runs.size() - failed << " ok, "
+        << failed << " failed, " << skipped << " done earlier), " << std::fixed << std::setprecision(1)
+        << wall << " s with -j " << jobs << std::defaultfloat << "\n";
+    std::vector<std::vector<std::string>> table;
+    std::vector<std::string> head;
+    for (const auto& a : spec.axes)
+      head.push_back(a.key);
+    head.push_back("ok");
+    for (const auto& m : spec.metrics)
+      head.push_back(m);
+    table.push_back(head);
+    for (std::size_t first = 0; first < runs.size(); first += per_combo) {
+      std::vector<std::string> row;
+      for (std::size_t a = 0; a < spec.axes.size(); ++a)
+        row.push_back(spec.axes[a].values[runs[first].choice[a]]);
+      std::size_t ok = 0;
+      for (std::size_t k = first; k < first + per_combo; ++k)
+        ok += outcomes[k].ok ? 1 : 0;
+      row.push_back(std::to_string(ok) + "/" + std::to_string(per_combo));
+      for (const auto& m : spec.metrics) {
+        std::vector<double> xs;
+        for (std::size_t k = first; k < first + per_combo; ++k)
+          for (const auto& [key, v] : outcomes[k].numbers)
+            if (key == m) xs.push_back(v);
+        std::ostringstream cell;
+        if (xs.empty())
+          cell << "-";
+        else {
+          double mean = 0;
+          for (double x : xs)
+            mean += x;
+          mean /= static_cast<double>(xs.size());
+          cell << table_number(mean);
+          if (xs.size() > 1) {
+            double ss = 0;
+            for (double x : xs)
+              ss += (x - mean) * (x - mean);
+            cell << " ± " << table_number(std::sqrt(ss / static_cast<double>(xs.size() - 1)));
+          }
+        }
+        row.push_back(cell.str());
+      }
+      table.push_back(row);
+    }
+    std::vector<std::size_t> width(head.size(), 0);
+    for (const auto& row : table)
+      for (std::size_t c = 0; c < row.size(); ++c)
+        width[c] = std::max(width[c], row[c].size());
+    for (const auto& row : table) {
+      out << " ";
+      for (std::size_t c = 0; c < row.size(); ++c)
+        out << " " << row[c] << std::string(width[c] - row[c].size(), ' ');
+      out << "\n";
+    }
+    if (per_combo > 1) out << "  (mean ± sample standard deviation over " << per_combo << " seeds)\n";
+    out << "  results in " << dir.string() << "/ (sweep.csv, runs.txt, run-NNNN/)\n";
+  }
+  if (failed > 0) {
+    std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed:";
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (!outcomes[i].ok) std::cerr << " " << runs[i].id();
+    std::cerr << " (their log.txt says why; --resume reruns only them)\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace colocsim

@@ -1,0 +1,230 @@
+// `colocsim sweep`: the product of axes and seeds, runs that are exactly `colocsim run`, the output-directory
+// rules (--resume, --force), a failing run, and spec errors at their place in the spec. The sweep runs in
+// process through run_cli(); its runs are real colocsim processes (COLOCSIM_EXE points at the binary).
+#include "tests/CatchCompat.hpp"
+
+#include "sim/Cli.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using colocsim::run_cli;
+using colocsim::test::ContainsSubstring;
+using colocsim::test::slurp;
+
+namespace {
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result cli(std::vector<std::string> args)
+{
+  ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1);
+  std::ostringstream out, err;
+  const int status = run_cli(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+fs::path fresh_dir(const std::string& name)
+{
+  auto d = fs::temp_directory_path() / ("colocsim-sweep-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+void write(const fs::path& file, const std::string& text)
+{
+  std::ofstream f(file);
+  f << text;
+}
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& file)
+{
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');)
+      row.push_back(cell);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::size_t column(const std::vector<std::string>& header, const std::string& name)
+{
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  FAIL("no column " << name);
+  return 0;
+}
+
+const char* const SPEC = R"(name: policies
+description: two policies x two sharing modes x two seeds on the default scenario
+set:
+  outputs.timeseries: false
+axes:
+  policy: [first-fit, exclusive-fcfs]
+  platform.sharing: [time-slice, ccs-2]
+seeds: [1, 2]
+metrics: [makespan_s, wait_mean_s]
+)";
+} // namespace
+
+TEST_CASE("sweep runs every combination of axes and seeds, each exactly as colocsim run", "[cli][sweep]")
+{
+  const auto dir = fresh_dir("product");
+  write(dir / "spec.yaml", SPEC);
+  const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", (dir / "out").string()});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, ContainsSubstring("8 runs (8 ok, 0 failed, 0 done earlier)"));
+
+  const auto rows = read_csv(dir / "out" / "sweep.csv");
+  REQUIRE(rows.size() == 9);
+  const auto& h = rows[0];
+  CHECK(h[0] == "run");
+  CHECK(h[1] == "status");
+  CHECK(h[2] == "policy");
+  CHECK(h[3] == "platform.sharing");
+  CHECK(h[4] == "seed");
+  // Run order: the first axis varies slowest, the seeds fastest.
+  CHECK(rows[1][0] == "run-0001");
+  CHECK(rows[1][2] == "first-fit");
+  CHECK(rows[1][3] == "time-slice");
+  CHECK(rows[1][4] == "1");
+  CHECK(rows[2][4] == "2");
+  CHECK(rows[3][3] == "ccs-2");
+  CHECK(rows[5][2] == "exclusive-fcfs");
+  CHECK(rows[5][3] == "time-slice");
+  CHECK(rows[8][0] == "run-0008");
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    CHECK(rows[i][1] == "ok");
+
+  // run-0007 (exclusive-fcfs, ccs-2, seed 1) is the run `colocsim run` gives with the same arguments.
+  const auto direct = dir / "direct";
+  const std::string cmd = std::string(COLOCSIM_BINARY) +
+                          " run --set outputs.timeseries=false --set platform.sharing=ccs-2 --set seed=1 "
+                          "--policy exclusive-fcfs --quiet -o " +
+                          direct.string();
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  CHECK(slurp((direct / "jobs.csv").string()) == slurp((dir / "out" / "run-0007" / "jobs.csv").string()));
+  CHECK(slurp((direct / "summary.json").string()).substr(0, 300) ==
+        slurp((dir / "out" / "run-0007" / "summary.json").string()).substr(0, 300));
+  // Sharing changes the result: the sweep did not run one configuration eight times.
+  const auto m = column(h, "makespan_s");
+  CHECK(rows[1][m] != rows[3][m]);
+  CHECK(rows[1][m] != rows[5][m]);
+  CHECK(rows[1][m] == rows[2][m]); // a trace-driven scenario: the seed changes nothing here
+  CHECK_THAT(slurp((dir / "out" / "runs.txt").string()),
+             ContainsSubstring("run-0007  colocsim run builtin:experiments/scenarios/default/scenario.yaml"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("sweep never overwrites an earlier sweep unless asked, --resume runs only what is missing",
+          "[cli][sweep]")
+{
+  const auto dir = fresh_dir("resume");
+  write(dir / "spec.yaml", SPEC);
+  const auto spec = (dir / "spec.yaml").string(), out = (dir / "out").string();
+  REQUIRE(cli({"sweep", spec, "-j", "2", "-o", out, "--quiet"}).status == 0);
+  const std::string before = slurp((dir / "out" / "run-0004" / "summary.json").string());
+
+  const auto again = cli({"sweep", spec, "-o", out});
+  CHECK(again.status == 2);
+  CHECK_THAT(again.err, ContainsSubstring("already holds a sweep") && ContainsSubstring("--resume"));
+  CHECK(slurp((dir / "out" / "run-0004" / "summary.json").string()) == before);
+
+  fs::remove_all(dir / "out" / "run-0004");
+  const auto resumed = cli({"sweep", spec, "-o", out, "--resume"});
+  INFO(resumed.err);
+  CHECK(resumed.status == 0);
+  CHECK_THAT(resumed.out, ContainsSubstring("8 runs (8 ok, 0 failed, 7 done earlier)"));
+  CHECK(slurp((dir / "out" / "run-0004" / "summary.json").string()).substr(0, 300) == before.substr(0, 300));
+  CHECK(read_csv(dir / "out" / "sweep.csv").size() == 9);
+
+  // --resume needs the same spec; --force reruns everything.
+  write(dir / "spec.yaml", std::string(SPEC) + "# changed\n");
+  const auto other = cli({"sweep", spec, "-o", out, "--resume"});
+  CHECK(other.status == 2);
+  CHECK_THAT(other.err, ContainsSubstring("different spec"));
+  const auto forced = cli({"sweep", spec, "-o", out, "--force", "-j", "2"});
+  CHECK(forced.status == 0);
+  CHECK_THAT(forced.out, ContainsSubstring("(8 ok, 0 failed, 0 done earlier)"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a failing run is reported with its log and the other runs still complete", "[cli][sweep]")
+{
+  const auto dir = fresh_dir("fail");
+  write(dir / "spec.yaml", "name: f\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
+                           "axes:\n  workload.trace: [builtin:experiments/scenarios/default/jobs.csv, " +
+                               (dir / "missing.csv").string() + "]\n");
+  const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
+  CHECK(r.status == 1);
+  CHECK_THAT(r.out, ContainsSubstring("2 runs (1 ok, 1 failed, 0 done earlier)"));
+  const auto rows = read_csv(dir / "out" / "sweep.csv");
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[1][1] == "ok");
+  CHECK(rows[2][1] == "failed");
+  CHECK_THAT(slurp((dir / "out" / "run-0002" / "log.txt").string()), ContainsSubstring("missing.csv"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("sweep spec errors name the spec file, line, column and key", "[cli][sweep]")
+{
+  const auto dir = fresh_dir("errors");
+  const auto spec = (dir / "spec.yaml").string();
+  write(spec, "name: e\naxes:\n  platform.sharing: [time-slice, bogus]\n  policy: [first-fit, nosuch]\n");
+  auto r = cli({"sweep", spec, "--dry-run"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("spec.yaml:3:34: axes.platform.sharing: unknown value (got 'bogus')") &&
+                        ContainsSubstring("valid: exclusive, time-slice") &&
+                        ContainsSubstring("spec.yaml:4:23: axes.policy: unknown policy 'nosuch'"));
+
+  write(spec, "name: e\ncolour: red\nseeds: [1, x, 1]\naxes:\n  platform.sharing: []\n");
+  r = cli({"sweep", spec});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("spec.yaml:2:1: colour: unknown key") &&
+                        ContainsSubstring("spec.yaml:3:12: seeds: expected an integer seed (got 'x')") &&
+                        ContainsSubstring("spec.yaml:3:15: seeds: seed 1 appears twice") &&
+                        ContainsSubstring(
+                            "spec.yaml:5:21: axes.platform.sharing: expected a value or a non-empty list"));
+
+  write(spec, "metrics: [makespan_s, energy_kwh]\n");
+  r = cli({"sweep", spec});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("spec.yaml:1:23: metrics: unknown metric 'energy_kwh'") &&
+                        ContainsSubstring("energy_total_j"));
+
+  write(spec, "axes: {policy: [first-fit, exclusive-fcfs]}\nseeds: {first: 5, count: 3}\n");
+  r = cli({"sweep", spec, "--dry-run", "-o", "x"});
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, ContainsSubstring("6 runs") && ContainsSubstring("run-0006  colocsim run") &&
+                        ContainsSubstring("--set seed=7 --policy exclusive-fcfs -o x/run-0006"));
+  CHECK_FALSE(fs::exists("x"));
+
+  CHECK(cli({"sweep"}).status == 2);
+  CHECK(cli({"sweep", spec, "-j", "0"}).status == 2);
+  CHECK(cli({"sweep", spec, "--resume", "--force"}).status == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the sweep page shows the bundled example spec, which checks and expands to 24 runs",
+          "[cli][sweep]")
+{
+  const std::string file = "experiments/sweeps/default-sharing.yaml";
+  CHECK(colocsim::test::doc_example("docs/formats/sweep.md", file) == colocsim::test::read_source_file(file));
+  const auto r = cli({"sweep", std::string(COLOCSIM_SOURCE_DIR) + "/" + file, "--dry-run"});
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, ContainsSubstring("24 runs") && ContainsSubstring("run-0024  colocsim run"));
+}
