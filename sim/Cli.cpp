@@ -222,6 +222,12 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   write_summary_json(s, scenario.outputs.dir / "summary.json");
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
+  if (totals.dependencies_ignored > 0)
+    std::cerr << "colocsim: warning: " << totals.dependencies_ignored
+              << " dependencies named no earlier job of the replayed trace and were ignored (first: "
+              << totals.first_ignored_dependency
+              << "); dependencies must name jobs that come earlier in the trace, and transforms such as "
+                 "window or sample may have dropped them\n";
   if (s.jobs_never_started > 0)
     std::cerr
         << "colocsim: warning: " << s.jobs_never_started << " of " << s.jobs_read

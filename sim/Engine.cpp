@@ -14,6 +14,8 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 namespace sg4 = simgrid::s4u;
 
@@ -34,6 +36,10 @@ std::string_view to_string(JobStatus s)
     return "rejected";
   case JobStatus::NEVER_STARTED:
     return "never-started";
+  case JobStatus::BLOCKED:
+    return "blocked";
+  case JobStatus::CANCELLED:
+    return "cancelled";
   }
   return "unknown";
 }
@@ -75,9 +81,11 @@ struct JobState {
   double first_start = -1, attempt_start = -1, end = -1;
   double energy_j = 0;
   int attempts = 0;
-  bool oom_pending = false;  ///< this attempt overflowed device memory: it will fail
-  double thread_share = 1.0; ///< MPS active-thread fraction of this attempt
-  bool ending = false;       ///< set by the job actor once its execs are done or canceled
+  bool oom_pending = false;       ///< this attempt overflowed device memory: it will fail
+  double thread_share = 1.0;      ///< MPS active-thread fraction of this attempt
+  bool ending = false;            ///< set by the job actor once its execs are done or canceled
+  double submitted = 0;           ///< sim time it was submitted to the policy (after its dependencies)
+  std::uint32_t deps_pending = 0; ///< BLOCKED: dependencies not yet completed
 };
 
 enum class NoticeKind { FINISHED, OUT_OF_MEMORY };
@@ -177,7 +185,15 @@ private:
   std::uint32_t busy_devices_ = 0;
   std::uint32_t running_ = 0;
   std::uint32_t waiting_ = 0;
-  std::set<double> wakeups_;                              ///< sim times
+  std::set<double> wakeups_; ///< sim times
+  // Dependencies (Job::depends_on), only for readers that may have them.
+  bool index_ids_ = false;
+  std::unordered_map<std::string_view, JobIndex> id_index_; ///< views into jobs_[j].job.id (a deque: stable)
+  std::unordered_map<JobIndex, std::vector<JobIndex>> dependents_; ///< job → blocked jobs waiting for it
+  std::set<std::pair<double, JobIndex>> releases_; ///< (sim time, job): dependencies done, think time running
+  void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
+  void release_dependents(JobIndex j, std::vector<Event>& events);
+  void cancel_dependents(JobIndex j);
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
   std::vector<Notice> notices_;
   sg4::SemaphorePtr wake_controller_;
@@ -296,7 +312,7 @@ RunTotals Simulation::run()
   totals_.energy_node_j = node_energy_j_;
   // Jobs left waiting when nothing could run any more.
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
-    if (jobs_[j].status == JobStatus::WAITING) {
+    if (jobs_[j].status == JobStatus::WAITING || jobs_[j].status == JobStatus::BLOCKED) {
       jobs_[j].status = JobStatus::NEVER_STARTED;
       ++totals_.never_started;
       record_end(j);
@@ -314,7 +330,10 @@ bool Simulation::read_next_job()
     reader_done_ = true;
     return false;
   }
-  if (totals_.jobs_read == 0) origin_ = lookahead_->submit_s;
+  if (totals_.jobs_read == 0) {
+    origin_ = lookahead_->submit_s;
+    index_ids_ = setup_.reader->may_have_dependencies(); // known once the first job (the header) is read
+  }
   return true;
 }
 
@@ -341,6 +360,23 @@ void Simulation::controller()
       ++totals_.engine_events;
       call_policy({DeviceRepartitioned{d, devices_[d].mode}});
     }
+    if (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
+      std::vector<Event> batch;
+      while (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
+        const JobIndex j = releases_.begin()->second;
+        releases_.erase(releases_.begin());
+        auto& js = jobs_[j];
+        if (js.status != JobStatus::BLOCKED) continue; // cancelled meanwhile
+        js.status = JobStatus::WAITING;
+        js.submitted = now;
+        ++waiting_;
+        batch.push_back(JobSubmitted{j});
+      }
+      if (!batch.empty()) {
+        ++totals_.engine_events;
+        call_policy(std::move(batch));
+      }
+    }
     while (!wakeups_.empty() && *wakeups_.begin() <= now + time_slack(now)) {
       const double at = *wakeups_.begin();
       wakeups_.erase(wakeups_.begin());
@@ -353,6 +389,7 @@ void Simulation::controller()
     if (!wakeups_.empty()) next = std::min(next, *wakeups_.begin());
     if (!repartitions_.empty()) next = std::min(next, repartitions_.begin()->first);
     if (!boots_.empty()) next = std::min(next, boots_.begin()->first);
+    if (!releases_.empty()) next = std::min(next, releases_.begin()->first);
     if (running_ == 0 && std::isinf(next))
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
     if (std::isinf(next))
@@ -393,12 +430,117 @@ void Simulation::handle_arrivals()
     js.job = std::move(job);
     js.job.profile = name;
     js.sig = &profile.sig;
+    js.submitted = t;
+    const auto j = static_cast<JobIndex>(jobs_.size() - 1);
+    if (index_ids_) id_index_.emplace(js.job.id, j); // the first job of an id wins
+    if (!js.job.depends_on.empty()) {
+      resolve_dependencies(j, batch);
+      continue;
+    }
     ++waiting_;
-    batch.push_back(JobSubmitted{static_cast<JobIndex>(jobs_.size() - 1)});
+    batch.push_back(JobSubmitted{j});
   }
   if (!batch.empty()) {
     ++totals_.engine_events;
     call_policy(std::move(batch));
+  }
+}
+
+/// A job with depends_on has just been read (sim time = its submit time): it is submitted now if every
+/// dependency has completed and the think time has passed, held (BLOCKED) otherwise, or cancelled if a
+/// dependency failed for good, was rejected or cancelled. Ids no earlier job had are ignored and counted.
+void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
+{
+  auto& js = jobs_[j];
+  double ready = js.submitted;
+  bool cancel = false;
+  for (const auto& id : js.job.depends_on) {
+    const auto it = id_index_.find(id);
+    if (it == id_index_.end() || it->second == j) {
+      if (totals_.dependencies_ignored++ == 0)
+        totals_.first_ignored_dependency =
+            "job '" + js.job.id + "' (" + js.job.origin.to_string() + ") depends on '" + id + "'";
+      continue;
+    }
+    const auto& dep = jobs_[it->second];
+    switch (dep.status) {
+    case JobStatus::COMPLETED:
+      ready = std::max(ready, dep.end + js.job.think_time_s);
+      break;
+    case JobStatus::FAILED:
+    case JobStatus::REJECTED:
+    case JobStatus::CANCELLED:
+    case JobStatus::NEVER_STARTED:
+      cancel = true;
+      break;
+    default: // waiting, running, blocked
+      ++js.deps_pending;
+      dependents_[it->second].push_back(j);
+    }
+  }
+  if (cancel) {
+    js.status = JobStatus::CANCELLED;
+    js.end = sim_now();
+    ++totals_.cancelled;
+    record_end(j);
+    cancel_dependents(j);
+    return;
+  }
+  js.submitted = ready;
+  if (js.deps_pending > 0 || ready > sim_now() + time_slack(sim_now())) {
+    js.status = JobStatus::BLOCKED;
+    if (js.deps_pending == 0) releases_.emplace(ready, j);
+    return;
+  }
+  ++waiting_;
+  batch.push_back(JobSubmitted{j});
+}
+
+/// Job j completed: its blocked dependents whose last dependency this was are submitted (now, or after
+/// their think time).
+void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
+{
+  const auto it = dependents_.find(j);
+  if (it == dependents_.end()) return;
+  const std::vector<JobIndex> waiting = std::move(it->second);
+  dependents_.erase(it);
+  const double now = sim_now();
+  for (JobIndex k : waiting) {
+    auto& ks = jobs_[k];
+    if (ks.status != JobStatus::BLOCKED) continue;
+    ks.submitted = std::max(ks.submitted, now + ks.job.think_time_s);
+    if (--ks.deps_pending > 0) continue;
+    if (ks.submitted > now + time_slack(now)) {
+      releases_.emplace(ks.submitted, k);
+      continue;
+    }
+    ks.status = JobStatus::WAITING;
+    ks.submitted = now;
+    ++waiting_;
+    events.push_back(JobSubmitted{k});
+  }
+}
+
+/// Job j will never complete: every job that (transitively) waits for it is cancelled now.
+void Simulation::cancel_dependents(JobIndex j)
+{
+  std::vector<JobIndex> stack{j};
+  while (!stack.empty()) {
+    const JobIndex k = stack.back();
+    stack.pop_back();
+    const auto it = dependents_.find(k);
+    if (it == dependents_.end()) continue;
+    const std::vector<JobIndex> blocked = std::move(it->second);
+    dependents_.erase(it);
+    for (JobIndex b : blocked) {
+      auto& bs = jobs_[b];
+      if (bs.status != JobStatus::BLOCKED) continue;
+      bs.status = JobStatus::CANCELLED;
+      bs.end = sim_now();
+      ++totals_.cancelled;
+      record_end(b);
+      stack.push_back(b);
+    }
   }
 }
 
@@ -414,7 +556,9 @@ void Simulation::handle_notice(const Notice& n)
     js.end = sim_now();
     ++totals_.completed;
     record_end(n.job);
-    call_policy({JobCompleted{n.job, devs}});
+    std::vector<Event> events{JobCompleted{n.job, devs}};
+    release_dependents(n.job, events);
+    call_policy(std::move(events));
     return;
   }
   ++totals_.oom_events;
@@ -427,6 +571,7 @@ void Simulation::handle_notice(const Notice& n)
     js.end = sim_now();
     ++totals_.failed;
     record_end(n.job);
+    cancel_dependents(n.job);
   }
   call_policy({JobFailed{n.job, devs, "out of memory", requeue}});
 }
@@ -486,6 +631,7 @@ void Simulation::apply(const Decision& decision)
           --waiting_;
           ++totals_.rejected;
           record_end(d.job);
+          cancel_dependents(d.job);
         } else if constexpr (std::is_same_v<T, SetNodePower>) {
           if (d.node >= node_state_.size()) fail("node " + std::to_string(d.node) + " does not exist");
           auto& state = node_state_[d.node];
@@ -811,6 +957,7 @@ void Simulation::record_end(JobIndex j)
   JobRecord r;
   r.job = &js.job;
   r.status = js.status;
+  r.submit_s = origin_ + js.submitted;
   r.start_s = js.first_start < 0 ? -1 : origin_ + js.first_start;
   r.end_s = js.end < 0 ? -1 : origin_ + js.end;
   r.devices = js.devices;

@@ -25,7 +25,9 @@
 
 namespace colocsim {
 
-enum class JobStatus { WAITING, RUNNING, COMPLETED, FAILED, REJECTED, NEVER_STARTED };
+/// BLOCKED: read, but held back until its dependencies complete (policies do not see it yet).
+/// CANCELLED: one of its dependencies failed for good, was rejected or cancelled, so it never ran.
+enum class JobStatus { WAITING, RUNNING, COMPLETED, FAILED, REJECTED, NEVER_STARTED, BLOCKED, CANCELLED };
 std::string_view to_string(JobStatus s);
 
 struct RunSetup {
@@ -50,6 +52,9 @@ struct RunSetup {
 struct JobRecord {
   const Job* job = nullptr;
   JobStatus status = JobStatus::WAITING;
+  /// When the job was submitted to the scheduler (trace time): the trace's submit time, or later for a job
+  /// held by its dependencies (the last one's end + think time). Wait and JCT count from here.
+  double submit_s = 0;
   double start_s = -1; ///< first start (trace time); -1 if never started
   double end_s = -1;
   std::vector<DeviceIndex> devices; ///< devices of the last attempt
@@ -86,6 +91,9 @@ struct RunTotals {
   std::uint64_t engine_events = 0; ///< arrivals + completions + failures + wake-ups
   std::uint64_t rate_updates = 0;  ///< co-runner rate changes pushed to SimGrid
   std::uint64_t jobs_read = 0, completed = 0, failed = 0, rejected = 0, never_started = 0, oom_events = 0;
+  std::uint64_t cancelled = 0;            ///< jobs whose dependency failed, was rejected or cancelled
+  std::uint64_t dependencies_ignored = 0; ///< depends_on ids that named no earlier job of the replayed trace
+  std::string first_ignored_dependency;   ///< e.g. "job 'x' (trace.csv:12)", for the warning
 };
 
 /// Runs one simulation. Several runs may happen in one process, one after the other. Throws InputError

@@ -16,9 +16,9 @@ double percentile(std::vector<double> values, double q)
 
 void MetricsCollector::add(const JobRecord& r)
 {
-  if (r.start_s >= 0) wait_.push_back(r.start_s - r.job->submit_s);
+  if (r.start_s >= 0) wait_.push_back(r.start_s - r.submit_s);
   if (r.status != JobStatus::COMPLETED) return;
-  const double jct = r.end_s - r.job->submit_s;
+  const double jct = r.end_s - r.submit_s;
   jct_.push_back(jct);
   bsld_sum_ += std::max(1.0, jct / std::max(r.job->duration_s, 10.0));
   slowdown_sum_ += r.slowdown;
@@ -38,6 +38,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   s.jobs_failed = t.failed;
   s.jobs_rejected = t.rejected;
   s.jobs_never_started = t.never_started;
+  s.jobs_cancelled = t.cancelled;
   s.oom_events = t.oom_events;
   const auto mean = [](const std::vector<double>& v) {
     return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());

@@ -2,7 +2,9 @@
 // Run metrics (DESIGN.md §4): collects job outcomes as the engine reports them and derives the summary.
 // Definitions (also in docs/formats/outputs.md):
 //   makespan_s      last event − first submission
-//   jct             end − submit, completed jobs;  wait = first start − submit, started jobs
+//   jct             end − submit, completed jobs;  wait = first start − submit, started jobs (submit: when
+//                   the job reached the scheduler — later than the trace's submit time for a job that
+//                   waited for its dependencies)
 //   bounded slowdown max(1, jct / max(duration, 10 s))  (Feitelson's τ = 10 s)
 //   utilization     Σ device busy time / (devices × makespan)  (busy: at least one resident job)
 //   colocation_mean Σ residents × time / Σ busy time  (mean jobs per busy device)
@@ -21,6 +23,7 @@ struct Summary {
   double energy_gpu_j = 0, energy_node_j = 0, energy_total_j = 0, pue = 1;
   double edp_js = 0;
   std::uint64_t jobs_read = 0, jobs_completed = 0, jobs_failed = 0, jobs_rejected = 0, jobs_never_started = 0;
+  std::uint64_t jobs_cancelled = 0; ///< a dependency failed, was rejected or cancelled
   std::uint64_t oom_events = 0;
   double jct_mean_s = 0, jct_p50_s = 0, jct_p95_s = 0, jct_p99_s = 0;
   double wait_mean_s = 0, wait_p95_s = 0;

@@ -102,12 +102,12 @@ void OutputWriter::on_job_end(const JobRecord& r)
     devs += (devs.empty() ? "" : ";") + std::to_string(d);
   const bool started = r.start_s >= 0, ended = r.end_s >= 0;
   const bool completed = r.status == JobStatus::COMPLETED;
-  jobs_ << csv_field(r.job->id) << ',' << format_double(r.job->submit_s) << ','
+  jobs_ << csv_field(r.job->id) << ',' << format_double(r.submit_s) << ','
         << (started ? format_double(r.start_s) : "") << ',' << (ended ? format_double(r.end_s) : "") << ','
         << to_string(r.status) << ',' << r.attempts << ',' << devs << ',' << csv_field(r.job->profile) << ','
         << (completed ? format_double(r.slowdown) : "") << ',' << format_double(r.energy_j) << ','
-        << (completed ? format_double(r.end_s - r.job->submit_s) : "") << ','
-        << (started ? format_double(r.start_s - r.job->submit_s) : "") << '\n';
+        << (completed ? format_double(r.end_s - r.submit_s) : "") << ','
+        << (started ? format_double(r.start_s - r.submit_s) : "") << '\n';
 }
 
 void OutputWriter::on_timepoint(const TimePoint& p)
@@ -161,6 +161,7 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   num("jobs_failed", static_cast<double>(s.jobs_failed));
   num("jobs_rejected", static_cast<double>(s.jobs_rejected));
   num("jobs_never_started", static_cast<double>(s.jobs_never_started));
+  num("jobs_cancelled", static_cast<double>(s.jobs_cancelled));
   num("oom_events", static_cast<double>(s.oom_events));
   num("jct_mean_s", s.jct_mean_s);
   num("jct_p50_s", s.jct_p50_s);
@@ -196,9 +197,11 @@ void print_summary(const Summary& s, std::ostream& os)
   row("makespan", fixed(s.makespan_s, 1) + " s (" + fixed(s.makespan_s / 3600.0, 2) + " h)");
   row("energy total", fixed(s.energy_total_j / 3.6e6, 3) + " kWh (GPU " + fixed(s.energy_gpu_j / 3.6e6, 3) +
                           ", node " + fixed(s.energy_node_j / 3.6e6, 3) + ", PUE " + fixed(s.pue, 2) + ")");
-  row("jobs", std::to_string(s.jobs_completed) + " completed of " + std::to_string(s.jobs_read) + " (" +
-                  std::to_string(s.jobs_failed) + " failed, " + std::to_string(s.jobs_rejected) +
-                  " rejected, " + std::to_string(s.jobs_never_started) + " never started)");
+  row("jobs",
+      std::to_string(s.jobs_completed) + " completed of " + std::to_string(s.jobs_read) + " (" +
+          std::to_string(s.jobs_failed) + " failed, " + std::to_string(s.jobs_rejected) + " rejected, " +
+          std::to_string(s.jobs_never_started) + " never started" +
+          (s.jobs_cancelled ? ", " + std::to_string(s.jobs_cancelled) + " cancelled" : std::string()) + ")");
   row("JCT mean / p95", fixed(s.jct_mean_s, 1) + " / " + fixed(s.jct_p95_s, 1) + " s");
   row("wait mean / p95", fixed(s.wait_mean_s, 1) + " / " + fixed(s.wait_p95_s, 1) + " s");
   row("co-run slowdown mean", fixed(s.corun_slowdown_mean, 3));

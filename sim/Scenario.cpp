@@ -398,6 +398,7 @@ public:
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
+  bool may_have_dependencies() const override { return reader_.may_have_dependencies(); }
 
 private:
   std::istringstream stream_;

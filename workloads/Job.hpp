@@ -4,6 +4,7 @@
 #include "models/Errors.hpp"
 
 #include <string>
+#include <vector>
 
 namespace colocsim {
 
@@ -20,6 +21,15 @@ struct Job {
   /// Device types the job may run on, `|`-separated as in the trace (Alibaba openb gpu_spec, PAI gpu_type,
   /// e.g. "V100M16|V100M32"); empty = any. Kept for heterogeneous platforms; the engine does not read it yet.
   std::string gpu_types;
+  /// Jobs (by id) that must complete before this one is submitted (a DAG: each names a job that came earlier
+  /// in the trace). The engine holds the job until they have all completed, then submits it after
+  /// `think_time_s`; if one of them fails for good, is rejected or cancelled, this job is cancelled.
+  std::vector<std::string> depends_on;
+  double think_time_s = 0;   ///< delay between the last dependency's completion and this job's submission
+  std::string user;          ///< who submitted it (user, group or virtual cluster); may be empty
+  std::string trace_status;  ///< its outcome in the trace (e.g. completed, failed, killed); may be empty
+  double cpus = 0;           ///< host CPU cores requested; 0 = not stated
+  double host_mem_bytes = 0; ///< host memory requested; 0 = not stated
   /// The trace's own label for the kind of job (ElasticFlow model_name, Batsim profile name, PAI task_name);
   /// empty if none. The profile mapping (ProfileMapper) reads it; the engine does not.
   std::string trace_class;

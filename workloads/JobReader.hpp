@@ -19,6 +19,9 @@ public:
   /// One line saying where the jobs come from and how they were changed (format, options, transforms,
   /// profile mapping), for recording in the outputs. Empty if the reader has nothing to add.
   virtual std::string describe() const { return {}; }
+  /// True if jobs may carry depends_on (then the engine indexes job ids to resolve them). Readers that
+  /// wrap another reader forward it.
+  virtual bool may_have_dependencies() const { return false; }
 };
 
 } // namespace colocsim

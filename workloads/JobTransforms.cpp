@@ -42,6 +42,7 @@ class Decorator : public JobReader {
 public:
   explicit Decorator(std::unique_ptr<JobReader> inner) : inner_(std::move(inner)) {}
   std::vector<std::string> warnings() const override { return inner_->warnings(); }
+  bool may_have_dependencies() const override { return inner_->may_have_dependencies(); }
   std::string describe() const override
   {
     const std::string inner = inner_->describe();

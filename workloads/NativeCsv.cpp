@@ -33,6 +33,16 @@ const std::vector<NativeCsvColumn>& native_csv_columns()
        "0 = not stated"},
       {"profile", false, "", "profile name in the profile catalog; empty = bound later (scenario mapping)"},
       {"qos", false, "", "free text, e.g. LS or BE; may be empty"},
+      {"user", false, "", "who submitted the job (user, group, virtual cluster); free text, may be empty"},
+      {"status", false, "",
+       "the job's outcome in the trace, e.g. completed or failed; free text, not replayed"},
+      {"cpus", false, "0", "host CPU cores requested, a number >= 0; 0 = not stated"},
+      {"host_mem", false, "0",
+       "host memory requested: a size such as 64GB, bare numbers are bytes; 0 = not stated"},
+      {"depends_on", false, "",
+       "ids of earlier jobs that must complete before this one is submitted, separated by '|'; empty = none"},
+      {"think_time_s", false, "0",
+       "seconds between the completion of the last of depends_on and this job's submission, >= 0"},
   };
   return columns;
 }
@@ -290,6 +300,42 @@ Job NativeCsvReader::parse_row()
   }
   if (const std::string* t = text(PROFILE)) job.profile = *t;
   if (const std::string* t = text(QOS)) job.qos = *t;
+  if (const std::string* t = text(USER)) job.user = *t;
+  if (const std::string* t = text(STATUS)) job.trace_status = *t;
+  if (const std::string* t = text(CPUS)) {
+    if (auto v = parse_double(*t); !v || *v < 0)
+      bad(CPUS, "not a number >= 0", "host CPU cores, a number >= 0");
+    else
+      job.cpus = *v;
+  }
+  if (const std::string* t = text(HOST_MEM)) {
+    if (auto v = parse_quantity(*t, Unit::BYTES); !v || *v < 0)
+      bad(HOST_MEM, "not a size >= 0", unit_help(Unit::BYTES) + " >= 0");
+    else
+      job.host_mem_bytes = *v;
+  }
+  if (const std::string* t = text(DEPENDS_ON)) {
+    std::size_t start = 0;
+    while (start <= t->size()) {
+      const auto bar = std::min(t->find('|', start), t->size());
+      std::string id = t->substr(start, bar - start);
+      if (id.empty())
+        bad(DEPENDS_ON, "empty job id", "job ids separated by '|', e.g. job-1|job-2");
+      else if (id == job.id)
+        bad(DEPENDS_ON, "the job depends on itself", "ids of other, earlier jobs");
+      else
+        job.depends_on.push_back(std::move(id));
+      start = bar + 1;
+    }
+  }
+  if (const std::string* t = text(THINK_TIME_S)) {
+    if (auto v = parse_double(*t); !v || *v < 0)
+      bad(THINK_TIME_S, "not a number >= 0", "seconds >= 0");
+    else if (*v > 0 && job.depends_on.empty())
+      bad(THINK_TIME_S, "a think time without depends_on", "0 or empty when the job depends on no job");
+    else
+      job.think_time_s = *v;
+  }
 
   if (submit_ok && previous_line_ > 0 && job.submit_s < previous_submit_s_)
     sink.add(where(SUBMIT_S), "submit_s",
@@ -313,6 +359,7 @@ public:
   explicit NativeCsvFileReader(const std::string& path) : file_(path), reader_(file_, path) {}
   bool is_open() const { return file_.is_open(); }
   std::optional<Job> next() override { return reader_.next(); }
+  bool may_have_dependencies() const override { return reader_.may_have_dependencies(); }
 
 private:
   std::ifstream file_; // declared before reader_, which keeps a reference to it
@@ -398,6 +445,24 @@ void NativeCsvWriter::write(const Job& job)
   append_text(job.profile, "profile");
   buffer_ += ',';
   append_text(job.qos, "qos");
+  buffer_ += ',';
+  append_text(job.user, "user");
+  buffer_ += ',';
+  append_text(job.trace_status, "status");
+  buffer_ += ',';
+  append_number(job.cpus);
+  buffer_ += ',';
+  append_number(job.host_mem_bytes);
+  buffer_ += ',';
+  std::string deps;
+  for (const auto& d : job.depends_on) {
+    if (d.find('|') != std::string::npos)
+      throw std::invalid_argument("native CSV: dependency id '" + d + "' contains '|', the separator");
+    deps += (deps.empty() ? "" : "|") + d;
+  }
+  append_text(deps, "depends_on");
+  buffer_ += ',';
+  append_number(job.think_time_s);
   buffer_ += '\n';
   out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   ++rows_;

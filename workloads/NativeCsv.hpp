@@ -33,12 +33,30 @@ class NativeCsvReader final : public JobReader {
 public:
   NativeCsvReader(std::istream& in, std::string file_name);
   std::optional<Job> next() override;
+  /// True if the header has a depends_on column (known after the first next()).
+  bool may_have_dependencies() const override { return column_of_[DEPENDS_ON] >= 0; }
 
   /// Number of the last line read (1-based), 0 before the first read.
   int line() const { return line_; }
 
 private:
-  enum Field { ID, SUBMIT_S, DURATION_S, DEVICES, GPU_MILLI, MEM, PROFILE, QOS, FIELD_COUNT };
+  enum Field {
+    ID,
+    SUBMIT_S,
+    DURATION_S,
+    DEVICES,
+    GPU_MILLI,
+    MEM,
+    PROFILE,
+    QOS,
+    USER,
+    STATUS,
+    CPUS,
+    HOST_MEM,
+    DEPENDS_ON,
+    THINK_TIME_S,
+    FIELD_COUNT
+  };
 
   bool read_record();                       ///< next non-blank, non-comment line split into fields_
   void split_line(const std::string& text); ///< fills fields_ and field_cols_; throws on a bad quote

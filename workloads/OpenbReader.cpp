@@ -89,9 +89,16 @@ bool OpenbPodReader::read_row()
       job.gpu_types = spec;
     }
 
+    if (col_[CPU] >= 0 && !csv_[idx(CPU)].empty())
+      if (const auto cpu = csv_.number(idx(CPU), "cpu_milli", "thousandths of a CPU core, >= 0", sink, 0))
+        job.cpus = *cpu / 1000.0;
+    if (col_[MEM] >= 0 && !csv_[idx(MEM)].empty())
+      if (const auto mem = csv_.number(idx(MEM), "memory_mib", "MiB of host memory, >= 0", sink, 0))
+        job.host_mem_bytes = *mem * 1024.0 * 1024.0;
     bool pending = false;
     if (timed_) {
       job.qos = csv_[idx(QOS)];
+      job.trace_status = csv_[idx(PHASE)];
       const std::string& phase = csv_[idx(PHASE)];
       if (phase != "Running" && phase != "Succeeded" && phase != "Failed" && phase != "Pending")
         csv_.bad(idx(PHASE), "pod_phase", "unknown phase", "Running, Succeeded, Failed or Pending", sink);

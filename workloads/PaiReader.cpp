@@ -116,6 +116,7 @@ bool PaiReader::read_row()
     job.submit_s = *start;
     job.duration_s = *end - *start;
     job.qos = "status=" + status;
+    job.trace_status = status;
     if (job.duration_s <= 0) {
       ++zero_runtime_;
       continue;

@@ -68,6 +68,7 @@ public:
   ProfileMapper(std::unique_ptr<JobReader> inner, ProfileMap map, std::uint64_t seed);
   std::optional<Job> next() override;
   std::vector<std::string> warnings() const override { return inner_->warnings(); }
+  bool may_have_dependencies() const override { return inner_->may_have_dependencies(); }
   /// The inner reader's description, then "; profiles: <rules with how many jobs each binding took>".
   std::string describe() const override;
 

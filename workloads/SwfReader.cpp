@@ -95,6 +95,20 @@ bool SwfReader::read_row()
     job.duration_s = runtime;
     job.devices = static_cast<int>(std::ceil(procs * options_.devices_per_proc / options_.procs_per_device));
     job.qos = "status=" + f[10];
+    // SWF field 11 codes (Feitelson's definition): 0 failed, 1 completed, 5 cancelled; -1 unknown.
+    job.trace_status = status == 1    ? "completed"
+                       : status == 0  ? "failed"
+                       : status == 5  ? "cancelled"
+                       : status == -1 ? ""
+                                      : "status " + f[10];
+    if (f[11] != "-1") job.user = f[11];
+    // Fields 17-18: the job may only be submitted `think time` seconds after its preceding job ended.
+    const double preceding = number(17, "preceding_job");
+    if (preceding > 0) {
+      job.depends_on.push_back(f[16]);
+      const double think = number(18, "think_time");
+      job.think_time_s = think > 0 ? think : 0;
+    }
     job.origin = at;
     window_.push(std::move(job));
     return true;
@@ -134,6 +148,7 @@ public:
   }
   std::optional<Job> next() override { return reader_.next(); }
   std::vector<std::string> warnings() const override { return reader_.warnings(); }
+  bool may_have_dependencies() const override { return true; }
 
 private:
   void check(const std::string& path)

@@ -45,6 +45,8 @@ public:
             std::size_t reorder_window = DEFAULT_REORDER_WINDOW);
   std::optional<Job> next() override;
   std::vector<std::string> warnings() const override;
+  /// SWF fields 17-18 (preceding job, think time) may name a dependency on any row.
+  bool may_have_dependencies() const override { return true; }
   long long max_procs() const { return max_procs_; } ///< from the `; MaxProcs:` header, 0 if absent
   long long max_nodes() const { return max_nodes_; } ///< from the `; MaxNodes:` header, 0 if absent
 

@@ -54,6 +54,7 @@ public:
   }
   std::optional<Job> next() override { return inner_->next(); }
   std::vector<std::string> warnings() const override { return inner_->warnings(); }
+  bool may_have_dependencies() const override { return inner_->may_have_dependencies(); }
   std::string describe() const override
   {
     const std::string inner = inner_->describe();

@@ -186,13 +186,22 @@ TEST_CASE("native CSV: writer -> reader round-trips every field exactly", "[work
   jobs[3] = Job{" spaced ", 1e-300 + 1.0, 1e-9, 1, 999, 1e300, " a ", "b ", {}};
   jobs[4] = Job{"big", 12902960.123456789, 6.02214076e23, 64, 1000, 9007199254740993.0, "x", "", {}};
   jobs[5] = Job{"last", 12902960.123456789, std::nextafter(1.0, 2.0), 1, 1000, 3.0, "y", "BE", {}};
+  jobs[1].user = "alice, bob";
+  jobs[1].trace_status = "completed";
+  jobs[1].cpus = 0.25;
+  jobs[1].host_mem_bytes = 64e9;
+  jobs[5].depends_on = {"plain", "with,comma"};
+  jobs[5].think_time_s = 0.5;
 
   std::ostringstream out;
   NativeCsvWriter writer(out);
   for (const auto& j : jobs)
     writer.write(j);
   CHECK(writer.rows_written() == jobs.size());
-  CHECK(out.str().rfind("id,submit_s,duration_s,devices,gpu_milli,mem,profile,qos\n", 0) == 0);
+  CHECK(out.str().rfind(
+            "id,submit_s,duration_s,devices,gpu_milli,mem,profile,qos,user,status,cpus,host_mem,depends_on,"
+            "think_time_s\n",
+            0) == 0);
 
   const auto back = read_text(out.str(), "roundtrip.csv");
   REQUIRE(back.size() == jobs.size());
@@ -206,6 +215,12 @@ TEST_CASE("native CSV: writer -> reader round-trips every field exactly", "[work
     CHECK(back[i].mem_request_bytes == jobs[i].mem_request_bytes);
     CHECK(back[i].profile == jobs[i].profile);
     CHECK(back[i].qos == jobs[i].qos);
+    CHECK(back[i].user == jobs[i].user);
+    CHECK(back[i].trace_status == jobs[i].trace_status);
+    CHECK(back[i].cpus == jobs[i].cpus);
+    CHECK(back[i].host_mem_bytes == jobs[i].host_mem_bytes);
+    CHECK(back[i].depends_on == jobs[i].depends_on);
+    CHECK(back[i].think_time_s == jobs[i].think_time_s);
     CHECK(back[i].origin.line == static_cast<int>(i) + 2);
   }
 }
@@ -229,11 +244,45 @@ TEST_CASE("native CSV: the column table matches the writer's header", "[workload
   for (const auto& c : native_csv_columns())
     header += (header.empty() ? "" : ",") + c.name;
   CHECK(out.str() == header + "\n");
-  CHECK(native_csv_columns().size() == 8);
+  CHECK(native_csv_columns().size() == 14);
 }
 
 TEST_CASE("native CSV: the format page shows the tested example", "[workloads][csv][docs]")
 {
   const std::string page = test::slurp(std::string(COLOCSIM_SOURCE_DIR) + "/docs/formats/native-csv.md");
   CHECK(page.find(test::slurp(DATA + "native-example.csv")) != std::string::npos);
+}
+
+TEST_CASE("native CSV: dependencies, think time and the host request are read and checked",
+          "[workloads][csv]")
+{
+  const auto jobs = read_text("id,submit_s,duration_s,user,status,cpus,host_mem,depends_on,think_time_s\n"
+                              "a,0,10,u1,completed,8,64GB,,\n"
+                              "b,0,10,,,,,a,30\n"
+                              "c,5,10,,,,,a|b,\n",
+                              "deps.csv");
+  REQUIRE(jobs.size() == 3);
+  CHECK(jobs[0].user == "u1");
+  CHECK(jobs[0].trace_status == "completed");
+  CHECK(jobs[0].cpus == 8);
+  CHECK(jobs[0].host_mem_bytes == 64e9);
+  CHECK(jobs[0].depends_on.empty());
+  CHECK(jobs[1].depends_on == std::vector<std::string>{"a"});
+  CHECK(jobs[1].think_time_s == 30);
+  CHECK(jobs[2].depends_on == std::vector<std::string>{"a", "b"});
+  CHECK(jobs[2].think_time_s == 0);
+
+  auto error = [](const std::string& row) {
+    try {
+      read_text("id,submit_s,duration_s,cpus,depends_on,think_time_s\n" + row + "\n", "bad.csv");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error("a,0,10,,a,"), ContainsSubstring("bad.csv:2:9: depends_on: the job depends on itself"));
+  CHECK_THAT(error("a,0,10,,x||y,"), ContainsSubstring("depends_on: empty job id"));
+  CHECK_THAT(error("a,0,10,,,5"),
+             ContainsSubstring("think_time_s: a think time without depends_on (got '5')"));
+  CHECK_THAT(error("a,0,10,-1,,"), ContainsSubstring("bad.csv:2:8: cpus: not a number >= 0 (got '-1')"));
 }

@@ -1,0 +1,113 @@
+// Job dependencies (Job::depends_on, think time): the real engine holds a job until its dependencies have
+// completed, submits it after the think time, cancels it when a dependency can never complete, and ignores
+// (and counts) dependencies on jobs the trace does not have. Schedules computed by hand.
+#include "tests/CatchCompat.hpp"
+
+#include "sim/Engine.hpp"
+#include "sim/Scenario.hpp"
+#include "workloads/SwfReader.hpp"
+
+#include <map>
+#include <sstream>
+
+using namespace colocsim;
+using colocsim::test::WithinAbs;
+
+namespace {
+
+const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+
+struct Outcome {
+  RunTotals totals;
+  std::map<std::string, JobRecord> jobs;
+};
+
+class Collect final : public RunObserver {
+public:
+  explicit Collect(Outcome& o) : o_(o) {}
+  void on_job_end(const JobRecord& r) override { o_.jobs[r.job->id] = r; }
+
+private:
+  Outcome& o_;
+};
+
+Outcome run(const std::string& trace)
+{
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=" + trace}, "exclusive-fcfs"));
+  Outcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  for (auto& [id, r] : o.jobs)
+    r.job = nullptr;
+  return o;
+}
+
+} // namespace
+
+TEST_CASE("a job waits for its dependencies and their think time, and its wait counts from then",
+          "[engine][dependencies]")
+{
+  // a: tile 0, 0..100; b: tile 1, 0..50. d (submitted at 20) waits for b: submitted at 50, runs 50..90 on
+  // tile 1. c (submitted at 10) waits for a and b plus 20 s: max(50, 100) + 20 = 120, runs 120..150.
+  const auto o = run("deps.csv");
+  REQUIRE(o.jobs.size() == 4);
+  for (const auto& [id, r] : o.jobs)
+    CHECK(r.status == JobStatus::COMPLETED);
+  const auto& c = o.jobs.at("c");
+  const auto& d = o.jobs.at("d");
+  CHECK_THAT(d.submit_s, WithinAbs(50.0, 1e-6));
+  CHECK_THAT(d.start_s, WithinAbs(50.0, 1e-6));
+  CHECK_THAT(d.end_s, WithinAbs(90.0, 1e-6));
+  CHECK(d.devices == std::vector<DeviceIndex>{1});
+  CHECK_THAT(c.submit_s, WithinAbs(120.0, 1e-6));
+  CHECK_THAT(c.start_s, WithinAbs(120.0, 1e-6));
+  CHECK_THAT(c.end_s, WithinAbs(150.0, 1e-6));
+  CHECK_THAT(o.jobs.at("a").submit_s, WithinAbs(0.0, 1e-12));
+  CHECK_THAT(o.totals.t_end_s - o.totals.t_first_submit_s, WithinAbs(150.0, 1e-6));
+  CHECK(o.totals.cancelled == 0);
+  CHECK(o.totals.dependencies_ignored == 0);
+}
+
+TEST_CASE("a rejected job cancels the jobs that depend on it, transitively", "[engine][dependencies]")
+{
+  const auto o = run("deps-cancel.csv");
+  REQUIRE(o.jobs.size() == 5);
+  CHECK(o.jobs.at("big").status == JobStatus::REJECTED);
+  CHECK(o.jobs.at("f").status == JobStatus::CANCELLED);
+  CHECK(o.jobs.at("g").status == JobStatus::CANCELLED);
+  CHECK_THAT(o.jobs.at("f").end_s, WithinAbs(0.0, 1e-9)); // when big was rejected
+  CHECK_THAT(o.jobs.at("g").end_s, WithinAbs(5.0, 1e-9)); // on arrival: f was already cancelled
+  CHECK(o.jobs.at("f").start_s < 0);
+  const auto& h = o.jobs.at("h");
+  CHECK(h.status == JobStatus::COMPLETED);
+  CHECK_THAT(h.end_s, WithinAbs(15.0, 1e-6));
+  // x names no job of the trace: the dependency is ignored (and counted), x runs on arrival.
+  CHECK(o.jobs.at("x").status == JobStatus::COMPLETED);
+  CHECK_THAT(o.jobs.at("x").start_s, WithinAbs(6.0, 1e-6));
+  CHECK(o.totals.cancelled == 2);
+  CHECK(o.totals.rejected == 1);
+  CHECK(o.totals.completed == 2);
+  CHECK(o.totals.dependencies_ignored == 1);
+  CHECK(o.totals.first_ignored_dependency.find("job 'x'") != std::string::npos);
+  CHECK(o.totals.first_ignored_dependency.find("'nosuch'") != std::string::npos);
+}
+
+TEST_CASE("SWF fields 17-18 become a dependency with its think time", "[workloads][swf][dependencies]")
+{
+  // 18 fields: job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue
+  // partition preceding_job think_time
+  std::istringstream in("1 0 0 100 4 -1 -1 4 -1 -1 1 7 -1 -1 -1 -1 -1 -1\n"
+                        "2 10 0 50 4 -1 -1 4 -1 -1 0 8 -1 -1 -1 -1 1 30\n");
+  SwfReader reader(in, "deps.swf");
+  const auto first = reader.next();
+  const auto second = reader.next();
+  REQUIRE(first);
+  REQUIRE(second);
+  CHECK(first->depends_on.empty());
+  CHECK(first->user == "7");
+  CHECK(first->trace_status == "completed");
+  CHECK(second->depends_on == std::vector<std::string>{"1"});
+  CHECK(second->think_time_s == 30);
+  CHECK(second->trace_status == "failed");
+  CHECK(reader.may_have_dependencies());
+}
