@@ -7,6 +7,7 @@
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"
+#include "workloads/JobDag.hpp"
 
 #include <sys/resource.h>
 
@@ -256,7 +257,9 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
   RunInputs inputs = build_run(scenario);
   std::size_t jobs = 0;
   std::map<std::string, std::size_t> per_profile;
+  JobDag dag; // only for traces that may have dependencies (it holds every job's id)
   while (auto job = inputs.reader->next()) {
+    if (inputs.reader->may_have_dependencies()) dag.add(*job);
     const std::string name = job->profile.empty() ? scenario.default_profile : job->profile;
     if (name.empty())
       throw InputError(job->origin, "profile",
@@ -266,11 +269,26 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
     ++per_profile[name];
     ++jobs;
   }
+  const DagSummary deps = dag.summarize();
+  if (!deps.cycle.empty())
+    throw InputError(SourceLocation{scenario.trace}, "depends_on",
+                     "the dependencies form a cycle: " + join(deps.cycle, " -> ") +
+                         "; expected each job to depend only on jobs that come earlier in the trace");
   out << "ok: " << scenario.file << ": scenario '" << scenario.name << "', " << inputs.platform.devices.size()
       << " devices (" << inputs.platform.nodes << " nodes of " << inputs.device->name << "), " << jobs
       << " jobs, policy " << scenario.policy << "\n";
   for (const auto& [name, n] : per_profile)
     out << "  " << name << ": " << n << " jobs\n";
+  if (deps.with_dependencies > 0) {
+    out << "  dependencies: " << deps.with_dependencies << " jobs depend on others (" << deps.edges
+        << " dependencies); critical path " << deps.critical_path_s << " s through "
+        << deps.critical_chain.size() << " jobs (" << join(deps.critical_chain, " -> ") << ")\n";
+    for (const auto& p : deps.problems)
+      std::cerr << "colocsim: warning: " << p << "\n";
+    if (deps.missing + deps.forward > deps.problems.size())
+      std::cerr << "colocsim: warning: " << deps.missing + deps.forward - deps.problems.size()
+                << " more dependencies on missing or later jobs\n";
+  }
   return 0;
 }
 

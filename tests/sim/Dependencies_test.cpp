@@ -3,14 +3,17 @@
 // (and counts) dependencies on jobs the trace does not have. Schedules computed by hand.
 #include "tests/CatchCompat.hpp"
 
+#include "sim/Cli.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 #include "workloads/SwfReader.hpp"
 
 #include <map>
 #include <sstream>
+#include <tuple>
 
 using namespace colocsim;
+using colocsim::test::ContainsSubstring;
 using colocsim::test::WithinAbs;
 
 namespace {
@@ -110,4 +113,24 @@ TEST_CASE("SWF fields 17-18 become a dependency with its think time", "[workload
   CHECK(second->think_time_s == 30);
   CHECK(second->trace_status == "failed");
   CHECK(reader.may_have_dependencies());
+}
+
+TEST_CASE("validate prints the critical path of the dependencies and refuses a cycle", "[cli][dependencies]")
+{
+  const auto run_validate = [](const std::string& trace) {
+    std::ostringstream out, err;
+    const int status =
+        run_cli({"validate", DATA + "base.yaml", "--set", "workload.trace=" + DATA + trace}, out, err);
+    return std::make_tuple(status, out.str(), err.str());
+  };
+  auto [status, out, err] = run_validate("deps.csv");
+  CHECK(status == 0);
+  // a (100) → c (think 20, 30 s): 150 s through a and c.
+  CHECK_THAT(out,
+             ContainsSubstring("dependencies: 2 jobs depend on others (3 dependencies); critical path 150 s "
+                               "through 2 jobs (a -> c)"));
+  std::tie(status, out, err) = run_validate("deps-cycle.csv");
+  CHECK(status == 2);
+  CHECK_THAT(err, ContainsSubstring("deps-cycle.csv: depends_on: the dependencies form a cycle: "));
+  CHECK(out.empty());
 }
