@@ -5,12 +5,14 @@ namespace colocsim {
 std::vector<ParamSpec> InterferenceAware::params()
 {
   auto specs = slot_params("4");
-  specs.push_back(ParamSpec{.name = "max_slowdown",
-                            .type = ParamType::REAL,
-                            .default_text = "1.5",
-                            .help = "largest predicted slowdown accepted for the new job or any co-runner",
-                            .min = 1.0,
-                            .max = 100.0});
+  specs.push_back(ParamSpec{
+      .name = "max_slowdown",
+      .type = ParamType::REAL,
+      .default_text = "1.5",
+      .help = "largest predicted slowdown due to sharing (relative to running alone on the device in its "
+              "mode) accepted for the new job or any co-runner",
+      .min = 1.0,
+      .max = 100.0});
   specs.push_back(ParamSpec{.name = "candidates",
                             .type = ParamType::INT,
                             .default_text = "64",
@@ -42,7 +44,7 @@ std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobI
     from = d + 1;
     const DeviceIndex dev = static_cast<DeviceIndex>(d);
     const auto p = view.predict(j, std::span<const DeviceIndex>(&dev, 1), placed_now(dev));
-    if (p.job_slowdown <= max_slowdown_ && p.max_corunner_slowdown <= max_slowdown_ &&
+    if (p.job_interference <= max_slowdown_ && p.max_corunner_interference <= max_slowdown_ &&
         (!check_memory_ || p.fits_memory))
       devices.push_back(dev);
   }

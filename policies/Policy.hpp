@@ -41,8 +41,13 @@ struct DeviceView {
 struct PlacementPrediction {
   double job_slowdown = 1;          ///< the job's slowdown (on its slowest device)
   double max_corunner_slowdown = 1; ///< worst slowdown among the devices' current residents afterwards
-  double added_power_w = 0;         ///< increase of the devices' power draw
-  bool fits_memory = true;          ///< the real footprints stay within every device's memory
+  /// The part of the slowdowns due to sharing with others: slowdown ÷ the slowdown the same job would have
+  /// alone on the device in its current mode (a compute-saturating job alone in one ccs-2 partition is 2×
+  /// slower than on the whole tile, but its interference is 1). Both ≥ 1.
+  double job_interference = 1;          ///< the new job's, on its worst device
+  double max_corunner_interference = 1; ///< the worst among the current residents afterwards
+  double added_power_w = 0;             ///< increase of the devices' power draw
+  bool fits_memory = true;              ///< the real footprints stay within every device's memory
 };
 
 /// Read-only view of the cluster, implemented by the engine.

@@ -237,9 +237,21 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     slow.resize(sigs.size());
     compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs, slow, caps);
     p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
+    // Each job alone on this device in its mode (with its MPS cap): what sharing adds is the ratio.
+    auto alone = [&](std::size_t i) {
+      const ResourceSignature* one[] = {sigs[i]};
+      const double cap[] = {caps[i]};
+      double s = 1;
+      compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, one, std::span<double>(&s, 1), cap);
+      return s;
+    };
+    p.job_interference = std::max(p.job_interference, slow.back() / alone(sigs.size() - 1));
     loads.clear();
     for (std::size_t i = 0; i < sigs.size(); ++i) {
-      if (i + 1 < sigs.size()) p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
+      if (i + 1 < sigs.size()) {
+        p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
+        p.max_corunner_interference = std::max(p.max_corunner_interference, slow[i] / alone(i));
+      }
       loads.push_back(PowerLoad{sigs[i], 1.0 / slow[i]});
     }
     p.added_power_w += device_power(setup_.power, loads, freq_ratio(d)).total_w - ds.power_w;

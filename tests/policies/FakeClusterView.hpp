@@ -166,8 +166,17 @@ public:
       std::vector<double> slow(sigs.size());
       compute_slowdowns(devices_[d].mode, time_slice, interference_, sigs, slow);
       p.job_slowdown = std::max(p.job_slowdown, slow.back());
-      for (std::size_t i = 0; i + 1 < slow.size(); ++i)
+      auto alone = [&](std::size_t i) {
+        const ResourceSignature* one[] = {sigs[i]};
+        double s = 1;
+        compute_slowdowns(devices_[d].mode, time_slice, interference_, one, std::span<double>(&s, 1));
+        return s;
+      };
+      p.job_interference = std::max(p.job_interference, slow.back() / alone(sigs.size() - 1));
+      for (std::size_t i = 0; i + 1 < slow.size(); ++i) {
         p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
+        p.max_corunner_interference = std::max(p.max_corunner_interference, slow[i] / alone(i));
+      }
       if (mem + sigs_[j].mem_bytes > devices_[d].memory_bytes) p.fits_memory = false;
     }
     return p;

@@ -51,3 +51,18 @@ TEST_CASE("interference-aware accepts a light pair and refuses one that overflow
   // h2: device 0 would hold 82 GB > 64 GB → refused; device 1 (empty) takes it.
   CHECK(placements(view.submit(*policy, {h1, h2})) == std::map<JobIndex, Devices>{{h1, {0}}, {h2, {1}}});
 }
+
+TEST_CASE(
+    "interference-aware counts only what sharing adds: a static CCS partition's own cost is not refused",
+    "[policies][interference-aware]")
+{
+  // ccs-2: a compute-saturating job gets half the EUs whatever its neighbour: slowdown max(1, 1·2) = 2 alone
+  // and 2 next to another one in the other partition. Its interference is 2 / 2 = 1 ≤ 1.5, so both share
+  // device 0 (bounding the absolute slowdown, 2 > 1.5, would leave them waiting for ever).
+  FakeClusterView view;
+  view.add_device(SharingMode::CCS_2);
+  view.add_device(SharingMode::CCS_2);
+  const auto a = view.add_job(make_job(), busy_signature()), b = view.add_job(make_job(), busy_signature());
+  auto policy = make_policy("interference-aware:max_slowdown=1.5");
+  CHECK(placements(view.submit(*policy, {a, b})) == std::map<JobIndex, Devices>{{a, {0}}, {b, {0}}});
+}
