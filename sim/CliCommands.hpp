@@ -33,6 +33,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out);
 int cmd_formats(const std::vector<std::string>& args, std::ostream& out);
 int cmd_generate(const std::vector<std::string>& args, std::ostream& out);
 int cmd_sweep(const std::vector<std::string>& args, std::ostream& out);
+int cmd_plot(const std::vector<std::string>& args, std::ostream& out);
 
 struct Scenario;
 /// Runs a loaded scenario into its output directory and prints the summary (shared by run and replay).
