@@ -60,8 +60,9 @@ exit status: 0 all runs succeeded, 1 some run failed (see DIR/run-NNNN/log.txt),
 )";
 
 struct Axis {
-  std::string key; ///< "policy" (a --policy value) or a scenario key for --set
-  std::vector<std::string> values;
+  std::string key;                   ///< "policy" (a --policy value) or a scenario key for --set
+  std::vector<std::string> values;   ///< as passed to colocsim run (file names resolved)
+  std::vector<std::string> labels;   ///< as written in the spec (sweep.csv, the table)
   std::vector<SourceLocation> where; ///< of each value in the spec
 };
 
@@ -97,6 +98,20 @@ const std::vector<std::string>& default_metrics()
                                           "wait_mean_s", "bounded_slowdown_mean", "utilization",
                                           "oom_events"};
   return m;
+}
+
+/// A value that names a file next to the spec (e.g. `workload.trace: [light.csv]`) is passed as that file's
+/// path, so that specs and their files can live together; any other value is passed unchanged (scenario
+/// keys themselves resolve paths relative to the scenario file).
+std::string resolve_value(const std::string& spec_path, const std::string& value)
+{
+  if (value.empty() || value.rfind("builtin:", 0) == 0 || fs::path(value).is_absolute() ||
+      spec_path.rfind("builtin:", 0) == 0)
+    return value;
+  const fs::path candidate = fs::path(spec_path).parent_path() / value;
+  std::error_code ec;
+  if (fs::is_regular_file(candidate, ec)) return fs::absolute(candidate).lexically_normal().string();
+  return value;
 }
 
 SweepSpec load_spec(const std::string& path)
@@ -167,7 +182,7 @@ SweepSpec load_spec(const std::string& path)
         if (!kv.second.IsScalar())
           sink.add(location_of(kv.second, f), "set." + key, "expected a single value");
         else
-          s.sets.push_back(key + "=" + kv.second.Scalar());
+          s.sets.push_back(key + "=" + resolve_value(path, kv.second.Scalar()));
       }
   }
   if (const auto n = root["policy"]; n.IsDefined()) {
@@ -185,9 +200,10 @@ SweepSpec load_spec(const std::string& path)
         Axis a;
         a.key = kv.first.as<std::string>();
         for (auto& [v, where] : scalar_list(kv.second, "axes." + a.key)) {
-          if (std::find(a.values.begin(), a.values.end(), v) != a.values.end())
+          if (std::find(a.labels.begin(), a.labels.end(), v) != a.labels.end())
             sink.add(where, "axes." + a.key, "value '" + v + "' appears twice");
-          a.values.push_back(v);
+          a.labels.push_back(v);
+          a.values.push_back(a.key == "policy" ? v : resolve_value(path, v));
           a.where.push_back(where);
         }
         if (a.key == "seed")
@@ -243,10 +259,10 @@ void check_value(const SweepSpec& spec, const std::string& key, const std::strin
                  const SourceLocation& where, DiagnosticSink& sink)
 {
   try {
-    if (key == "policy")
-      (void)load_scenario(spec.scenario, spec.sets, value);
-    else
-      (void)load_scenario(spec.scenario, {key + "=" + value}, spec.policy);
+    // build_run also opens the files a value names (trace, profiles, calibration, platform).
+    std::vector<std::string> sets = spec.sets;
+    if (key != "policy") sets.push_back(key + "=" + value);
+    (void)build_run(load_scenario(spec.scenario, sets, key == "policy" ? value : spec.policy));
   } catch (const InputError& e) {
     for (const auto& d : e.diagnostics())
       sink.add(where, "axes." + key, (d.path.empty() || d.path == key ? "" : d.path + ": ") + d.message);
@@ -527,7 +543,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   auto label = [&](const RunSpec& r) {
     std::string s;
     for (std::size_t a = 0; a < spec.axes.size(); ++a)
-      s += spec.axes[a].key + "=" + spec.axes[a].values[r.choice[a]] + " ";
+      s += spec.axes[a].key + "=" + spec.axes[a].labels[r.choice[a]] + " ";
     return s + "seed=" + std::to_string(r.seed);
   };
   auto report = [&](std::size_t i) {
@@ -606,7 +622,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     for (std::size_t i = 0; i < runs.size(); ++i) {
       csv << runs[i].id() << "," << (outcomes[i].ok ? "ok" : "failed");
       for (std::size_t a = 0; a < spec.axes.size(); ++a)
-        csv << "," << csv_field(spec.axes[a].values[runs[i].choice[a]]);
+        csv << "," << csv_field(spec.axes[a].labels[runs[i].choice[a]]);
       csv << "," << runs[i].seed;
       std::map<std::string, double> values(outcomes[i].numbers.begin(), outcomes[i].numbers.end());
       for (const auto& c : columns) {
@@ -635,7 +651,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     for (std::size_t first = 0; first < runs.size(); first += per_combo) {
       std::vector<std::string> row;
       for (std::size_t a = 0; a < spec.axes.size(); ++a)
-        row.push_back(spec.axes[a].values[runs[first].choice[a]]);
+        row.push_back(spec.axes[a].labels[runs[first].choice[a]]);
       std::size_t ok = 0;
       for (std::size_t k = first; k < first + per_combo; ++k)
         ok += outcomes[k].ok ? 1 : 0;

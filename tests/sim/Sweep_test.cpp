@@ -164,10 +164,13 @@ TEST_CASE("sweep never overwrites an earlier sweep unless asked, --resume runs o
 
 TEST_CASE("a failing run is reported with its log and the other runs still complete", "[cli][sweep]")
 {
+  // bad.csv opens fine (the spec check passes) but its second row is wrong: that run fails while it runs.
   const auto dir = fresh_dir("fail");
-  write(dir / "spec.yaml", "name: f\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
-                           "axes:\n  workload.trace: [builtin:experiments/scenarios/default/jobs.csv, " +
-                               (dir / "missing.csv").string() + "]\n");
+  write(dir / "bad.csv",
+        "id,submit_s,duration_s,profile\nj1,0,10,resnet50-infer-bs1\nj2,5,-3,resnet50-infer-bs1\n");
+  write(dir / "spec.yaml",
+        "name: f\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
+        "axes:\n  workload.trace: [builtin:experiments/scenarios/default/jobs.csv, bad.csv]\n");
   const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, ContainsSubstring("2 runs (1 ok, 1 failed, 0 done earlier)"));
@@ -175,7 +178,18 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
   REQUIRE(rows.size() == 3);
   CHECK(rows[1][1] == "ok");
   CHECK(rows[2][1] == "failed");
-  CHECK_THAT(slurp((dir / "out" / "run-0002" / "log.txt").string()), ContainsSubstring("missing.csv"));
+  CHECK(rows[2][2] == "bad.csv"); // the value as written in the spec
+  CHECK_THAT(slurp((dir / "out" / "run-0002" / "log.txt").string()),
+             ContainsSubstring("bad.csv:3:") && ContainsSubstring("duration_s"));
+  // bad.csv was passed as the file next to the spec (values naming a file there are resolved).
+  CHECK_THAT(slurp((dir / "out" / "runs.txt").string()), ContainsSubstring((dir / "bad.csv").string()));
+  // A file that does not exist is refused before anything runs, at its place in the spec.
+  write(dir / "spec.yaml", "name: f\naxes:\n  workload.trace: [missing.csv]\n");
+  const auto missing = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string()});
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.err, ContainsSubstring("spec.yaml:3:20: axes.workload.trace:") &&
+                              ContainsSubstring("no such bundled file"));
+  CHECK_FALSE(fs::exists(dir / "out2"));
   fs::remove_all(dir);
 }
 
