@@ -16,7 +16,7 @@ const std::vector<std::string> TOP_KEYS{"format", "name",       "device",       
                                         "power",  "time_slice", "node_baseline", "interference"};
 const std::vector<std::string> POWER_KEYS{"idle", "context", "vec", "xmx", "bw", "gamma"};
 const std::vector<std::string> TIME_SLICE_KEYS{"collision", "switch_overhead"};
-const std::vector<std::string> INTERFERENCE_KEYS{"tag", "source", "classes", "table"};
+const std::vector<std::string> INTERFERENCE_KEYS{"tag", "source", "classes", "table", "modes"};
 
 std::string class_list()
 {
@@ -255,6 +255,23 @@ Calibration parse(std::string_view yaml_text, const std::string& file)
       c.table_source = s.Scalar();
     read_classes(i, file, sink);
     read_table(i, file, sink, reader, c);
+    if (const YAML::Node m = i["modes"]; m.IsDefined()) {
+      const std::string valid = "a list of sharing modes from " + join(sharing_mode_names());
+      if (!m.IsSequence() || m.size() == 0)
+        sink.add(location_of(m, file), "interference.modes", "expected " + valid);
+      else {
+        c.table_modes.clear();
+        for (const auto& e : m) {
+          const auto mode = e.IsScalar() ? parse_sharing_mode(e.Scalar()) : std::nullopt;
+          if (!mode)
+            sink.add(location_of(e, file), "interference.modes",
+                     "unknown sharing mode '" + (e.IsScalar() ? e.Scalar() : std::string("?")) +
+                         "'; valid: " + join(sharing_mode_names()));
+          else if (std::find(c.table_modes.begin(), c.table_modes.end(), *mode) == c.table_modes.end())
+            c.table_modes.push_back(*mode);
+        }
+      }
+    }
     for (auto& row : c.table_entries)
       for (auto& e : row)
         if (e.source.empty()) e.evidence = c.table_evidence;
@@ -289,7 +306,7 @@ Calibration load_calibration_file(const std::string& path)
 
 TableInterference make_table_interference(const Calibration& calibration)
 {
-  return TableInterference(calibration.table, calibration.table_source);
+  return TableInterference(calibration.table, calibration.table_source, calibration.table_modes);
 }
 
 } // namespace colocsim

@@ -33,6 +33,8 @@ struct Calibration {
   TableInterference::Table table{};
   std::string table_source;                     ///< provenance of the table as a whole
   Evidence table_evidence = Evidence::ESTIMATE; ///< evidence tag of the table as a whole
+  /// Sharing modes the table applies in (interference.modes; default: the modes where kernels overlap).
+  std::vector<SharingMode> table_modes = TableInterference::overlapping_modes();
   /// Per-entry provenance where an entry was written `{value, tag, source}`; an empty source means the
   /// entry is a bare number and table_source / table_evidence apply to it.
   std::array<std::array<Sourced, JOB_CLASS_COUNT>, JOB_CLASS_COUNT> table_entries{};

@@ -70,7 +70,10 @@ std::string format_calibration(const Calibration& c, const std::vector<std::stri
       << "interference:\n"
       << "  tag: " << to_string(c.table_evidence) << "\n"
       << "  source: " << quoted(c.table_source) << "\n"
-      << "  classes: [";
+      << "  modes: [";
+  for (std::size_t i = 0; i < c.table_modes.size(); ++i)
+    out << (i ? ", " : "") << to_string(c.table_modes[i]);
+  out << "]\n  classes: [";
   for (int i = 0; i < JOB_CLASS_COUNT; ++i)
     out << (i ? ", " : "") << to_string(static_cast<JobClass>(i));
   out << "]\n  table:\n";

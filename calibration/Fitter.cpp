@@ -458,6 +458,11 @@ FitResult fit_calibration(const MeasurementSet& data, const FitOptions& o)
       rep << "  T[" << to_string(key.first) << "][" << to_string(key.second) << "] = " << fmt(cell.value, 4)
           << " (" << cell_how << ")\n";
     }
+    // The cells are the excess over the time-slice factor measured in time-sliced co-runs: the table now
+    // applies under time-slice too.
+    if (!f.table.empty() && std::find(cal.table_modes.begin(), cal.table_modes.end(),
+                                      SharingMode::TIME_SLICE) == cal.table_modes.end())
+      cal.table_modes.push_back(SharingMode::TIME_SLICE);
     fitted.push_back("interference.table (" + std::to_string(f.table.size()) + " of " +
                      std::to_string(JOB_CLASS_COUNT * JOB_CLASS_COUNT) + " cells)");
     rep << "  residuals (run, job | co-runners, solo duty cycles, observed, predicted):\n";

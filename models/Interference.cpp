@@ -6,8 +6,9 @@
 namespace colocsim {
 
 double TableInterference::factor(const ResourceSignature& job,
-                                 std::span<const ResourceSignature* const> others, SharingMode) const
+                                 std::span<const ResourceSignature* const> others, SharingMode mode) const
 {
+  if (std::find(modes_.begin(), modes_.end(), mode) == modes_.end()) return 1.0;
   double f = 1.0;
   for (const auto* o : others)
     f += pair(job.job_class, o->job_class) - 1.0;

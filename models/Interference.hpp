@@ -71,10 +71,24 @@ public:
 /// `table`: measured or estimated pairwise slowdowns by class. T[row][col] is the factor of a row-class
 /// job next to one col-class job. Rule for 3+ co-runners (additive excess, documented in
 /// models/README.md): factor_j = 1 + Σ_{i≠j} (T[c_j][c_i] − 1).
+///
+/// A table applies only in the sharing modes it was made for (`modes`). Reference §6.3's default table is
+/// the contention of kernels that run AT THE SAME TIME (ccs-2, ccs-4, mps: "excluding the partition
+/// factor"); under time-slicing kernels never overlap and the sharing factor already is the whole slowdown,
+/// so applying that table there would count the co-runners twice. A table fitted from time-sliced co-runs
+/// (the calibration fitter: the excess over the time-slice factor) applies to time-slice.
 class TableInterference final : public InterferenceModel {
 public:
   using Table = std::array<std::array<double, JOB_CLASS_COUNT>, JOB_CLASS_COUNT>;
-  TableInterference(Table table, std::string source) : table_(table), source_(std::move(source)) {}
+  /// The modes reference §6.3's table is for: kernels of the co-runners overlap.
+  static std::vector<SharingMode> overlapping_modes()
+  {
+    return {SharingMode::CCS_2, SharingMode::CCS_4, SharingMode::MPS};
+  }
+  TableInterference(Table table, std::string source, std::vector<SharingMode> modes = overlapping_modes())
+      : table_(table), source_(std::move(source)), modes_(std::move(modes))
+  {
+  }
   std::string_view name() const override { return "table"; }
   double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
                 SharingMode mode) const override;
@@ -83,10 +97,12 @@ public:
     return table_[static_cast<int>(row)][static_cast<int>(col)];
   }
   const std::string& source() const { return source_; }
+  const std::vector<SharingMode>& modes() const { return modes_; }
 
 private:
   Table table_;
   std::string source_;
+  std::vector<SharingMode> modes_;
 };
 
 /// `contention`: a roofline-style model of the resources that stay shared when kernels of several jobs run

@@ -301,6 +301,8 @@ std::vector<MeasurementRow> synthetic_campaign()
       for (int b = 0; b < JOB_CLASS_COUNT; ++b)
         truth.table[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] =
             T(static_cast<JobClass>(a), static_cast<JobClass>(b));
+    // The synthetic device's table is an excess over the time-slice factor, as the fitter assumes.
+    truth.table_modes = {SharingMode::TIME_SLICE, SharingMode::CCS_2, SharingMode::CCS_4};
     std::vector<double> s(jobs.size());
     compute_slowdowns(mode, TimeSliceParams{Sourced{theta}, Sourced{eps}}, make_table_interference(truth),
                       res, s);

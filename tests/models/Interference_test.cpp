@@ -116,29 +116,44 @@ TEST_CASE("table: pairs and the additive rule for 3+ co-runners", "[interference
   const auto m = job(JobClass::M, 1.0), c = job(JobClass::C, 1.0), ms = job(JobClass::MS, 1.0),
              l = job(JobClass::L, 1.0);
   const std::vector<const ResourceSignature*> one{&ms};
-  CHECK_THAT(table.factor(m, one, SharingMode::TIME_SLICE), WithinAbs(1.2, 1e-12));
+  CHECK_THAT(table.factor(m, one, SharingMode::CCS_2), WithinAbs(1.2, 1e-12));
   // M next to C, MS and L: 1 + (1.05 − 1) + (1.2 − 1) + (1.05 − 1) = 1.30
   const std::vector<const ResourceSignature*> three{&c, &ms, &l};
-  CHECK_THAT(table.factor(m, three, SharingMode::TIME_SLICE), WithinAbs(1.30, 1e-12));
+  CHECK_THAT(table.factor(m, three, SharingMode::CCS_4), WithinAbs(1.30, 1e-12));
+  CHECK_THAT(table.factor(m, three, SharingMode::MPS), WithinAbs(1.30, 1e-12));
   // MS next to two other MS jobs: 1 + 0.8 + 0.8 = 2.6
   const std::vector<const ResourceSignature*> two_ms{&ms, &ms};
   CHECK_THAT(table.factor(ms, two_ms, SharingMode::CCS_2), WithinAbs(2.6, 1e-12));
   CHECK(NoInterference{}.factor(m, three, SharingMode::MPS) == 1.0);
 }
 
-TEST_CASE("slowdown = sharing factor × table factor", "[interference]")
+TEST_CASE("slowdown = sharing factor × table factor, in the modes the table is for", "[interference]")
 {
+  // Reference §6.3's table is the contention of kernels that run at the same time: it applies in ccs-2,
+  // ccs-4 and mps, not under time-slicing, where kernels never overlap and the sharing factor is the whole
+  // slowdown (applying both made two decode jobs 1.645x slower than running one after the other).
   const TableInterference table(default_table(), "test");
-  // C and L at d = 0.3 time-sliced: sharing 1.1009 (above);
-  //   C: 1.1009 · T[C][L] = 1.1009 · 1.02 = 1.122918;  L: 1.1009 · T[L][C] = 1.1009 · 1.06 = 1.166954
-  const auto s =
-      slowdowns(SharingMode::TIME_SLICE, ts(), table, {job(JobClass::C, 0.3), job(JobClass::L, 0.3)});
-  CHECK_THAT(s[0], WithinAbs(1.122918, 1e-9));
-  CHECK_THAT(s[1], WithinAbs(1.166954, 1e-9));
-  // Exclusive mode still applies the model's factor if a caller passes co-runners; the engine never does.
-  const auto e =
-      slowdowns(SharingMode::EXCLUSIVE, ts(), table, {job(JobClass::C, 0.3), job(JobClass::L, 0.3)});
-  CHECK_THAT(e[0], WithinAbs(1.02, 1e-12));
+  const auto c = job(JobClass::C, 0.3), l = job(JobClass::L, 0.3);
+  // Time-sliced, d = 0.3 each: sharing max(0.6, 1 + 0.3·0.3) · 1.01 = 1.1009, and nothing more.
+  const auto s = slowdowns(SharingMode::TIME_SLICE, ts(), table, {c, l});
+  CHECK_THAT(s[0], WithinAbs(1.1009, 1e-12));
+  CHECK_THAT(s[1], WithinAbs(1.1009, 1e-12));
+  // Two MS decode jobs (d = 0.9) time-sliced: max(1.8, 1 + 0.81) · 1.01 = 1.8281 — not × T[MS][MS] = 1.8.
+  const auto ms = job(JobClass::MS, 0.9);
+  const auto decode = slowdowns(SharingMode::TIME_SLICE, ts(), table, {ms, ms});
+  CHECK_THAT(decode[0], WithinAbs(1.8281, 1e-12));
+  // ccs-2 (compute_share 0.4 → partition factor max(1, 0.8) = 1): C: T[C][L] = 1.02; L: T[L][C] = 1.06.
+  auto c2 = c, l2 = l;
+  c2.compute_share = l2.compute_share = 0.4;
+  const auto p = slowdowns(SharingMode::CCS_2, ts(), table, {c2, l2});
+  CHECK_THAT(p[0], WithinAbs(1.02, 1e-12));
+  CHECK_THAT(p[1], WithinAbs(1.06, 1e-12));
+  // A table made for time-sliced co-runs (what the calibration fitter writes) applies there.
+  const TableInterference fitted(default_table(), "fitted", {SharingMode::TIME_SLICE});
+  const auto f = slowdowns(SharingMode::TIME_SLICE, ts(), fitted, {c, l});
+  CHECK_THAT(f[0], WithinAbs(1.1009 * 1.02, 1e-12));
+  CHECK_THAT(f[1], WithinAbs(1.1009 * 1.06, 1e-12));
+  CHECK(fitted.factor(c2, std::vector<const ResourceSignature*>{&l2}, SharingMode::CCS_2) == 1.0);
 }
 
 TEST_CASE("sharing_factor addresses one resident", "[interference]")
