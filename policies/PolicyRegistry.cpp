@@ -24,9 +24,10 @@ template <class P> std::function<std::unique_ptr<Policy>(const ParamSet&)> make(
 }
 } // namespace
 
-const std::vector<PolicyInfo>& policy_registry()
+namespace {
+std::vector<PolicyInfo>& registry_storage()
 {
-  static const std::vector<PolicyInfo> registry = {
+  static std::vector<PolicyInfo> registry = {
       {"exclusive-fcfs", "every job gets whole devices of its own, strict submission order",
        "FCFS batch scheduling; the no-sharing baseline of Costa et al. (SSCAD 2025)", ExclusiveFcfs::params(),
        make<ExclusiveFcfs>()},
@@ -64,6 +65,18 @@ const std::vector<PolicyInfo>& policy_registry()
   };
   return registry;
 }
+} // namespace
+
+const std::vector<PolicyInfo>& policy_registry()
+{
+  return registry_storage();
+}
+
+void register_policies(const std::vector<PolicyInfo>& policies)
+{
+  auto& r = registry_storage();
+  r.insert(r.end(), policies.begin(), policies.end());
+}
 
 const PolicyInfo& find_policy(const std::string& name, const SourceLocation& where)
 {
@@ -73,7 +86,9 @@ const PolicyInfo& find_policy(const std::string& name, const SourceLocation& whe
     std::vector<std::string> names;
     for (const auto& p : reg)
       names.push_back(p.name);
-    throw InputError(where, "policy", "unknown policy '" + name + "'; valid: " + join(names));
+    throw InputError(where, "policy",
+                     "unknown policy '" + name + "'; valid: " + join(names) +
+                         " (a policy from a plugin needs --policy-plugin FILE or the scenario key plugins)");
   }
   return *it;
 }

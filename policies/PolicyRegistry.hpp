@@ -20,7 +20,11 @@ struct PolicyInfo {
   std::function<std::unique_ptr<Policy>(const ParamSet&)> factory;
 };
 
+/// The built-in policies, then those of the loaded plugins (policies/PluginLoader.hpp), in that order.
 const std::vector<PolicyInfo>& policy_registry();
+
+/// Adds policies (from a plugin) after the built-in ones. The caller checks that the names are new.
+void register_policies(const std::vector<PolicyInfo>& policies);
 
 /// Looks up a policy; throws InputError "unknown policy 'x'; valid: a, b" at `where`.
 const PolicyInfo& find_policy(const std::string& name, const SourceLocation& where = {});

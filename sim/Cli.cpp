@@ -2,6 +2,7 @@
 #include "sim/Cli.hpp"
 #include "sim/CliCommands.hpp"
 
+#include "policies/PluginLoader.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
@@ -48,6 +49,7 @@ options:
   --set KEY=VALUE         override a scenario key, e.g. --set policy=exclusive-fcfs,
                           --set platform.nodes=4, --set policy.params.max_per_device=3 (repeatable)
   --policy NAME[:K=V,..]  choose the policy and its parameters, e.g. --policy first-fit:max_per_device=3
+  --policy-plugin FILE    load policies from a plugin built out of tree (policies/README.md; repeatable)
   --quiet                 no summary table on stdout
   --help-scenario         list every scenario key with its type, default and help
 
@@ -55,7 +57,7 @@ outputs (in DIR): summary.json, jobs.csv, timeseries.csv (docs/formats/outputs.m
 )";
 
 const char* const VALIDATE_HELP =
-    R"(usage: colocsim validate SCENARIO [--set KEY=VALUE]... [--policy NAME[:K=V,..]]
+    R"(usage: colocsim validate SCENARIO [--set KEY=VALUE]... [--policy NAME[:K=V,..]] [--policy-plugin FILE]
 
 Loads SCENARIO and everything it refers to (platform, device, calibration, profiles, policy) and reads every
 trace row, reporting all problems as file:line:col: key: message. Exit status 0 if valid, 2 otherwise.
@@ -89,11 +91,27 @@ double peak_rss_mb()
   return static_cast<double>(ru.ru_maxrss) / 1024.0; // Linux: kilobytes
 }
 
+void load_plugins(const std::vector<std::string>& paths)
+{
+  for (const auto& p : paths)
+    load_policy_plugin(p, SourceLocation{"command line --policy-plugin"});
+}
+
 int cmd_policies(const std::vector<std::string>& args, std::ostream& out)
 {
+  std::vector<std::string> plugins, rest;
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (args[i] == "--policy-plugin")
+      plugins.push_back(next_arg(args, i));
+    else
+      rest.push_back(args[i]);
   if (no_options_or_help(
-          args, "usage: colocsim policies\n\nLists every policy with its source and parameters.\n", out))
+          rest,
+          "usage: colocsim policies [--policy-plugin FILE]...\n\nLists every policy (built in, "
+          "then those of the plugins) with its source and parameters.\n",
+          out))
     return 0;
+  load_plugins(plugins);
   for (const auto& p : policy_registry()) {
     out << p.name << " — " << p.description << "\n  source: " << p.source << "\n";
     if (p.params.empty())
@@ -139,6 +157,7 @@ int cmd_devices(const std::vector<std::string>& args, std::ostream& out)
 struct ScenarioArgs {
   std::optional<std::string> file;
   std::vector<std::string> sets;
+  std::vector<std::string> plugins;
   std::string policy;
   std::optional<std::string> output;
   bool force = false, quiet = false;
@@ -155,6 +174,8 @@ ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allo
       a.sets.push_back(s.substr(6));
     else if (s == "--policy")
       a.policy = next_arg(args, i);
+    else if (s == "--policy-plugin")
+      a.plugins.push_back(next_arg(args, i));
     else if (allow_outputs && (s == "-o" || s == "--output"))
       a.output = next_arg(args, i);
     else if (allow_outputs && s == "--force")
@@ -168,6 +189,7 @@ ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allo
     else
       a.file = s;
   }
+  load_plugins(a.plugins);
   return a;
 }
 

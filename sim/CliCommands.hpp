@@ -44,6 +44,8 @@ int cmd_calibrate(const std::vector<std::string>& args, std::ostream& out);
 std::string next_arg(const std::vector<std::string>& args, std::size_t& i);
 /// True if --help was asked (help printed); UsageError for any other argument.
 bool no_options_or_help(const std::vector<std::string>& args, const char* help, std::ostream& out);
+/// Loads policy plugins named on the command line (--policy-plugin); InputError if one cannot be loaded.
+void load_plugins(const std::vector<std::string>& paths);
 /// Peak resident memory of this process in MiB (getrusage).
 double peak_rss_mb();
 

@@ -31,6 +31,7 @@ options:
   --nodes N               number of nodes (overrides the preset)
   --sharing MODE          exclusive, time-slice, ccs-2, ccs-4, mps (default time-slice)
   --policy NAME[:K=V,..]  policy and parameters (default first-fit)
+  --policy-plugin FILE    load policies from a plugin built out of tree (repeatable; recorded in the scenario)
   --procs-per-device N    swf: trace processors per device (the same as --option procs_per_device=N)
   --seed N                seed of the profile draw, sampling and inflation (default 1)
   --set KEY=VALUE         any other scenario key (repeatable)
@@ -62,7 +63,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   std::string trace, format, platform, sharing = "time-slice", policy = "first-fit",
                                        profile = "resnet50-train-bs32", profile_map, output = "colocsim-out",
                                        nodes, procs = "1", seed = "1";
-  std::vector<std::string> sets, options, transforms;
+  std::vector<std::string> sets, options, transforms, plugins;
   bool force = false, quiet = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
@@ -84,6 +85,8 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
       sharing = next_arg(args, i);
     else if (a == "--policy")
       policy = next_arg(args, i);
+    else if (a == "--policy-plugin")
+      plugins.push_back(next_arg(args, i));
     else if (a == "--profile")
       profile = next_arg(args, i);
     else if (a == "--profile-map")
@@ -133,7 +136,10 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   {
     std::ofstream f(scenario_file);
     if (!f) throw InputError(SourceLocation{scenario_file.string()}, "", "cannot open for writing");
-    f << "# Written by `colocsim replay`; rerun with: colocsim run " << scenario_file.string() << " -o DIR\n"
+    std::string rerun = "colocsim run " + scenario_file.string();
+    for (const auto& s : sets)
+      rerun += " --set " + s;
+    f << "# Written by `colocsim replay`; rerun with: " << rerun << " -o DIR\n"
       << "name: " << yaml_quote("replay-" + std::filesystem::path(trace).stem().string()) << "\n"
       << "seed: " << yaml_quote(seed) << "\n"
       << "platform:\n  preset: " << yaml_quote(platform) << "\n  sharing: " << yaml_quote(sharing) << "\n";
@@ -144,9 +150,24 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
     if (!options.empty()) f << "  options: " << yaml_quote(joined(options)) << "\n";
     if (!transforms.empty()) f << "  transforms: " << yaml_quote(joined(transforms)) << "\n";
     if (!profile_map.empty()) f << "  profile_map: " << yaml_quote(profile_map) << "\n";
-    f << "policy: first-fit\n";
+    if (!plugins.empty()) {
+      f << "plugins:\n";
+      for (const auto& pl : plugins)
+        f << "  - " << yaml_quote(std::filesystem::absolute(pl).string()) << "\n";
+    }
+    // The policy as chosen (name, then its parameters).
+    const auto colon = policy.find(':');
+    f << "policy:\n  name: " << yaml_quote(policy.substr(0, colon)) << "\n";
+    if (colon != std::string::npos) {
+      DiagnosticSink bad;
+      const auto params = split_assignments(policy.substr(colon + 1), "--policy", bad);
+      bad.throw_if_any();
+      f << "  params:\n";
+      for (const auto& [k, v] : params)
+        f << "    " << k << ": " << yaml_quote(v.text) << "\n";
+    }
   }
-  Scenario scenario = load_scenario(scenario_file.string(), sets, policy);
+  Scenario scenario = load_scenario(scenario_file.string(), sets);
   scenario.outputs.dir = outputs.dir;
   scenario.outputs.force = true; // prepared above
   if (!quiet) {

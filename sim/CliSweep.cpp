@@ -55,6 +55,7 @@ options:
   --force            DIR holds an earlier sweep: run everything again and overwrite its results
   --dry-run          check SPEC and every run's scenario, print the runs and their commands, run nothing
   --quiet            no table on stdout (progress still goes to stderr)
+  --policy-plugin F  load policies from a plugin built out of tree (repeatable; passed on to every run)
 
 exit status: 0 all runs succeeded, 1 some run failed (see DIR/run-NNNN/log.txt), 2 bad SPEC or usage.
 )";
@@ -305,9 +306,14 @@ std::vector<RunSpec> expand(const SweepSpec& spec, long long scenario_seed)
   }
 }
 
-std::vector<std::string> run_args(const SweepSpec& spec, const RunSpec& r, const fs::path& dir)
+std::vector<std::string> run_args(const SweepSpec& spec, const RunSpec& r, const fs::path& dir,
+                                  const std::vector<std::string>& plugins)
 {
   std::vector<std::string> args{"run", spec.scenario};
+  for (const auto& p : plugins) {
+    args.push_back("--policy-plugin");
+    args.push_back(fs::absolute(p).string());
+  }
   for (const auto& s : r.sets) {
     args.push_back("--set");
     args.push_back(s);
@@ -421,6 +427,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   std::optional<std::string> spec_file, out_dir;
   long long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   bool resume = false, force = false, dry_run = false, quiet = false;
+  std::vector<std::string> plugins;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -443,6 +450,8 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
       dry_run = true;
     else if (a == "--quiet")
       quiet = true;
+    else if (a == "--policy-plugin")
+      plugins.push_back(next_arg(args, i));
     else if (!a.empty() && a[0] == '-')
       throw UsageError("unknown option '" + a + "' (see colocsim sweep --help)");
     else if (spec_file)
@@ -453,6 +462,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   if (!spec_file) throw UsageError("sweep needs a SPEC file (see colocsim sweep --help)");
   if (resume && force) throw UsageError("--resume and --force exclude each other");
 
+  load_plugins(plugins);
   const SweepSpec spec = load_spec(*spec_file);
   // Check the base scenario, then every axis value on its own (errors point into the spec), then every run.
   const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy);
@@ -489,7 +499,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   const std::string exe = dry_run ? std::string("colocsim") : self_exe();
   auto command_line = [&](const RunSpec& r) {
     std::string c = "colocsim";
-    for (const auto& a : run_args(spec, r, dir / r.id()))
+    for (const auto& a : run_args(spec, r, dir / r.id(), plugins))
       c += " " + shell_quote(a);
     return c;
   };
@@ -568,7 +578,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
         continue;
       }
       fs::create_directories(rdir, ec);
-      const pid_t pid = spawn_run(exe, run_args(spec, runs[i], rdir), rdir / "log.txt");
+      const pid_t pid = spawn_run(exe, run_args(spec, runs[i], rdir, plugins), rdir / "log.txt");
       running[pid] = {i, std::chrono::steady_clock::now()};
     }
     if (running.empty()) continue;

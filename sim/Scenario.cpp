@@ -2,6 +2,8 @@
 // loading of everything a run needs. Format reference: docs/formats/scenario.md.
 #include "sim/Scenario.hpp"
 
+#include "policies/PluginLoader.hpp"
+
 #include "models/Yaml.hpp"
 #include "sim/Resources.hpp"
 #include "workloads/NativeCsv.hpp"
@@ -190,7 +192,8 @@ const std::vector<ParamSpec>& output_specs()
 
 const std::vector<std::string>& section_names()
 {
-  static const std::vector<std::string> names{"platform", "workload", "policy", "memory", "power", "outputs"};
+  static const std::vector<std::string> names{"platform", "workload", "policy", "memory",
+                                              "power",    "outputs",  "plugins"};
   return names;
 }
 
@@ -355,6 +358,30 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     given = given_map(pol["params"], f, "policy.params", sink);
   } else {
     sink.add(pol_where, "policy", "expected a policy name or {name, params}");
+  }
+  // Policy plugins first: the policy may be one of theirs.
+  if (const YAML::Node plugins = root["plugins"]; plugins.IsDefined()) {
+    if (!plugins.IsSequence())
+      sink.add(location_of(plugins, f), "plugins",
+               "expected a list of policy plugin files (shared libraries)");
+    else
+      for (const auto& p : plugins) {
+        if (!p.IsScalar() || p.Scalar().empty()) {
+          sink.add(location_of(p, f), "plugins", "expected the path of a policy plugin");
+          continue;
+        }
+        const std::string& path = p.Scalar();
+        const std::string dir = parent_dir(s.file);
+        const std::string resolved =
+            path.front() == '/' || dir.rfind("builtin:", 0) == 0 ? path : dir + "/" + path;
+        try {
+          load_policy_plugin(resolved, location_of(p, f));
+          s.plugins.push_back(resolved);
+        } catch (const InputError& e) {
+          for (const auto& d : e.diagnostics())
+            sink.add(d);
+        }
+      }
   }
   if (!s.policy.empty()) {
     try {

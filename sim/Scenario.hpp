@@ -23,6 +23,8 @@ namespace colocsim {
 struct Scenario {
   std::string file; ///< where it was read from (a path, or builtin:<path>)
   std::string name, description;
+  std::vector<std::string>
+      plugins; ///< policy plugins the scenario loads (paths resolved from the file's folder)
   long long seed = 1;
   // platform
   std::string platform_preset;

@@ -139,16 +139,25 @@ TEST_CASE("a run that fails on a bad trace row leaves no partial results behind"
 TEST_CASE("replay runs a trace file end to end and saves its scenario", "[cli][replay]")
 {
   const auto dir = fresh_dir("replay");
-  const auto r =
-      cli({"replay", std::string(COLOCSIM_TEST_DATA) + "/workloads/itp/cluster10-head30.csv", "--format",
-           "itp", "--platform", "aurora-node", "--nodes", "2", "-o", dir.string(), "--quiet"});
+  const auto r = cli({"replay", std::string(COLOCSIM_TEST_DATA) + "/workloads/itp/cluster10-head30.csv",
+                      "--format", "itp", "--platform", "aurora-node", "--nodes", "2", "--policy",
+                      "first-fit:max_per_device=3", "-o", dir.string(), "--quiet"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(slurp((dir / "summary.json").string()), ContainsSubstring("\"jobs_completed\": 30"));
-  CHECK_THAT(slurp((dir / "scenario.yaml").string()), ContainsSubstring("format: \"itp\""));
+  // The saved scenario records the policy as chosen, so rerunning it gives the same run.
+  const std::string saved = slurp((dir / "scenario.yaml").string());
+  CHECK_THAT(saved, ContainsSubstring("format: \"itp\"") && ContainsSubstring("name: \"first-fit\"") &&
+                        ContainsSubstring("max_per_device: \"3\""));
   const auto again =
       cli({"run", (dir / "scenario.yaml").string(), "-o", (dir / "again").string(), "--quiet"});
   CHECK(again.status == 0);
+  const auto params = [](const std::string& summary) {
+    return summary.substr(summary.find("\"policy_params\"")).substr(0, 60);
+  };
+  CHECK(params(slurp((dir / "again" / "summary.json").string())) ==
+        params(slurp((dir / "summary.json").string())));
+  CHECK_THAT(slurp((dir / "again" / "summary.json").string()), ContainsSubstring("max_per_device=3"));
   CHECK(cli({"replay", "x.csv"}).status == 2); // --format is required
   const auto f = cli({"formats"});
   CHECK_THAT(f.out, ContainsSubstring("native") && ContainsSubstring("swf") && ContainsSubstring("itp"));
