@@ -34,6 +34,23 @@ DeviceIndex Complementary::take()
   return d;
 }
 
+void Complementary::drop_unavailable(const ClusterView& view)
+{
+  // Devices being repartitioned or on nodes that are off wait aside until they are available again.
+  for (auto it = free_.begin(); it != free_.end();)
+    if (!view.device(*it).available) {
+      aside_.insert(*it);
+      it = free_.erase(it);
+    } else
+      ++it;
+  for (auto it = aside_.begin(); it != aside_.end();)
+    if (view.device(*it).available) {
+      free_.insert(*it);
+      it = aside_.erase(it);
+    } else
+      ++it;
+}
+
 std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<const Event> events)
 {
   if (!initialised_) {
@@ -45,6 +62,7 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
   std::vector<Decision> out;
   queue_.handle(view, events, out,
                 [&](JobIndex, const std::vector<DeviceIndex>& devices) { release(devices); });
+  drop_unavailable(view);
   auto place = [&](JobIndex j, std::vector<DeviceIndex> devices) {
     for (auto d : devices)
       ++occupants_[d];

@@ -29,10 +29,12 @@ public:
 private:
   void release(const std::vector<DeviceIndex>& devices);
   DeviceIndex take();
+  void drop_unavailable(const ClusterView& view); ///< O(free devices): moves them to/from aside_
   std::size_t window_;
   bool initialised_ = false;
   FcfsQueue queue_;
-  std::set<DeviceIndex> free_;           ///< devices with none of our jobs
+  std::set<DeviceIndex> free_;           ///< devices with none of our jobs, available
+  std::set<DeviceIndex> aside_;          ///< devices with none of our jobs, unavailable now
   std::vector<std::uint32_t> occupants_; ///< our jobs per device
 };
 

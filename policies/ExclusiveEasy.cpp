@@ -30,8 +30,9 @@ bool ExclusiveEasy::start(const ClusterView& view, JobIndex j, std::vector<Decis
   const auto need = static_cast<std::size_t>(view.job(j).devices);
   if (free_.size() < need) return false;
   std::vector<DeviceIndex> devices;
-  for (auto it = free_.begin(); devices.size() < need; ++it)
-    devices.push_back(*it);
+  for (auto it = free_.begin(); it != free_.end() && devices.size() < need; ++it)
+    if (view.device(*it).available) devices.push_back(*it); // not repartitioning, node on
+  if (devices.size() < need) return false;
   const double end = view.now() + view.job(j).duration_s * view.predict(j, devices).job_slowdown;
   if (end_s && *end_s < end) return false; // the caller's limit (the shadow time) would be exceeded
   for (auto d : devices)

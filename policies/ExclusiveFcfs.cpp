@@ -28,10 +28,11 @@ std::vector<Decision> ExclusiveFcfs::decide(const ClusterView& view, std::span<c
     const auto need = static_cast<std::size_t>(view.job(j).devices);
     if (free_.size() < need) break;
     Place p{j, {}};
-    for (std::size_t k = 0; k < need; ++k) {
-      p.devices.push_back(*free_.begin());
-      free_.erase(free_.begin());
-    }
+    for (auto it = free_.begin(); it != free_.end() && p.devices.size() < need; ++it)
+      if (view.device(*it).available) p.devices.push_back(*it); // not repartitioning, node on
+    if (p.devices.size() < need) break;
+    for (auto d : p.devices)
+      free_.erase(d);
     queue_.erase(j);
     out.emplace_back(std::move(p));
   }

@@ -10,8 +10,9 @@ std::vector<DeviceIndex> FirstFit::choose(const ClusterView& view, JobIndex j, d
   while (devices.size() < need) {
     const std::size_t d = first_fitting(mem, from);
     if (d == FitIndex::NONE) return {};
-    devices.push_back(static_cast<DeviceIndex>(d));
     from = d + 1;
+    if (!view.device(static_cast<DeviceIndex>(d)).available) continue; // repartitioning, or its node is off
+    devices.push_back(static_cast<DeviceIndex>(d));
   }
   return devices;
 }

@@ -11,6 +11,7 @@
 #include "policies/GpuClustering.hpp"
 #include "policies/GpuPacking.hpp"
 #include "policies/InterferenceAware.hpp"
+#include "policies/PowerAware.hpp"
 #include "policies/RandomFit.hpp"
 
 #include <algorithm>
@@ -62,6 +63,11 @@ std::vector<PolicyInfo>& registry_storage()
       {"best-fit-frac", "fractional GPUs: the device left with the least free share and memory",
        "the Best-fit baseline of FGD (Weng et al., USENIX ATC'23)", BestFitFrac::params(),
        make<BestFitFrac>()},
+      {"power-aware", "any placement policy, plus powering idle nodes off and back on for waiting jobs",
+       "idle-node shutdown of HPC resource managers (SLURM power saving: SuspendTime, ResumeTimeout); "
+       "Pinheiro "
+       "et al., COLP 2001",
+       PowerAware::params(), make<PowerAware>()},
   };
   return registry;
 }

@@ -12,6 +12,7 @@
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::WithinAbs;
+using colocsim::test::WithinRel;
 
 namespace {
 const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
@@ -132,4 +133,37 @@ TEST_CASE("complementary pairs light jobs with compute-bound ones by maximum-wei
     CHECK_THAT(comp.at(id).end_s, WithinAbs(125.0, 1e-6));
   const auto ff = run("complementary.csv", "first-fit");
   CHECK_THAT(ff.at("b2").end_s, WithinAbs(250.0, 1e-6));
+}
+
+TEST_CASE("power-aware powers an idle node off after idle_s and back on for a burst",
+          "[policies][power-aware]")
+{
+  // Two nodes of 2 tiles, exclusive placement underneath. Idle gap: a (0..100 s) on node 0; node 1, empty
+  // since 0, goes off at 600 s; node 0 stays on (min_on = 1) and runs b (2000..2050 s). Node 1 saved its
+  // 500 W baseline and 2 × 100 W idle tiles from 600 to 2050 s: 725,000 J of node and 290,000 J of device
+  // energy against exclusive-fcfs alone.
+  const std::vector<std::string> sets{"platform.nodes=2", "platform.node_boot=300s",
+                                      "workload.trace=power-idle.csv"};
+  auto totals = [&](const std::string& policy) {
+    RunInputs in = build_run(load_scenario(DATA + "base.yaml", sets, policy));
+    Collect c;
+    const auto t = run_simulation(in.setup(), c);
+    return std::make_pair(t, c.jobs);
+  };
+  const auto [plain, plain_jobs] = totals("exclusive-fcfs");
+  const auto [pa, pa_jobs] = totals("power-aware:inner=exclusive-fcfs,idle_s=600,min_on=1");
+  CHECK_THAT(pa_jobs.at("b").start_s, WithinAbs(2000.0, 1e-6));
+  CHECK_THAT(pa.t_end_s, WithinAbs(2050.0, 1e-6));
+  CHECK_THAT(plain.energy_node_j - pa.energy_node_j, WithinRel(725000.0, 1e-9));
+  CHECK_THAT(plain.energy_device_j - pa.energy_device_j, WithinRel(290000.0, 1e-9));
+
+  // Burst: four 1000 s jobs at 2000 s; two fit on node 0, the other two wait while node 1 boots (300 s).
+  const auto burst = run("power-burst.csv", "power-aware:inner=exclusive-fcfs,idle_s=600,min_on=1",
+                         {"platform.nodes=2", "platform.node_boot=300s"});
+  for (const char* id : {"b1", "b2"})
+    CHECK_THAT(burst.at(id).start_s, WithinAbs(2000.0, 1e-6));
+  for (const char* id : {"b3", "b4"}) {
+    CHECK_THAT(burst.at(id).start_s, WithinAbs(2300.0, 1e-6));
+    CHECK(burst.at(id).devices.front() >= 2); // on node 1
+  }
 }

@@ -21,7 +21,8 @@ TEST_CASE("every policy is registered with a description, a source and parameter
   const std::vector<std::string> expected{
       "exclusive-fcfs", "exclusive-easy",     "first-fit",   "best-fit",
       "complementary",  "interference-aware", "fgd",         "random",
-      "dot-product",    "gpu-clustering",     "gpu-packing", "best-fit-frac"};
+      "dot-product",    "gpu-clustering",     "gpu-packing", "best-fit-frac",
+      "power-aware"};
   CHECK(names == expected);
 }
 
@@ -69,8 +70,10 @@ TEST_CASE("every policy keeps the decision contract and runs a mixed workload to
     auto record = [&](const std::vector<Decision>& out) {
       for (const auto& [j, devices] : placements(out))
         running.push_back(j);
-      for (const auto& d : out)
-        CHECK(std::holds_alternative<Place>(d));
+      for (const auto& d : out) // power-aware also powers nodes and asks to be woken
+        CHECK((std::holds_alternative<Place>(d) ||
+               (info.name == "power-aware" &&
+                (std::holds_alternative<SetNodePower>(d) || std::holds_alternative<WakeAt>(d)))));
     };
     for (std::size_t b = 0; b < jobs.size(); b += 10) {
       view.now_s = static_cast<double>(b);

@@ -1,0 +1,42 @@
+#pragma once
+// power-aware: idle-node power-down on top of any placement policy (issue 5). Source: the idle-node
+// shutdown of HPC resource managers — SLURM's power saving (`SuspendTime`: a node idle that long is
+// powered down; `ResumeTimeout`: the boot delay; the scheduler powers nodes up for pending jobs), and
+// Pinheiro et al., "Load balancing and unbalancing for power and performance in cluster-based systems"
+// (COLP 2001), which turns nodes off when the load allows and on when it rises.
+//
+// The inner policy (`inner`, any registered policy, with `inner_params` "k=v;k=v") places jobs exactly as it
+// would alone: it sees devices of nodes that are off or booting as unavailable. On top:
+//   * a node whose devices have all been empty for `idle_s` seconds is powered off (SetNodePower), the
+//     highest-numbered first, keeping at least `min_on` nodes on (or booting);
+//   * when jobs wait after the inner policy's decisions and some nodes are off, enough nodes are powered on
+//     for the waiting jobs' device requests (at most `max_boots` per decision); they accept jobs after the
+//     platform's node boot delay (NodePowered), when the inner policy is called again.
+// A node off draws nothing; one booting draws its baseline and idle device power (sim/Engine.cpp).
+#include "policies/Policy.hpp"
+#include "policies/PolicyRegistry.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace colocsim {
+
+class PowerAware final : public Policy {
+public:
+  static std::vector<ParamSpec> params();
+  explicit PowerAware(const ParamSet& params);
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
+
+private:
+  enum class Node { ON, OFF, BOOTING };
+  std::unique_ptr<Policy> inner_;
+  double idle_s_;
+  std::size_t min_on_, max_boots_;
+  std::vector<Node> state_;
+  std::vector<double> idle_since_;        ///< per node: when it last became empty (< 0: busy)
+  std::vector<std::size_t> node_devices_; ///< devices per node
+  std::vector<JobIndex> waiting_;         ///< submitted (or requeued), not yet placed or rejected
+  double wake_at_ = -1;                   ///< the wake-up already asked for
+};
+
+} // namespace colocsim
