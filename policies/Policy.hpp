@@ -35,6 +35,8 @@ struct DeviceView {
   double power_w = 0;          ///< current power draw
   double freq_hz = 0;          ///< effective frequency (the policy's setting, lowered by the card power cap)
   bool available = true;       ///< false while the device is being repartitioned or its node is off/booting
+  double freq_min_hz = 0;      ///< the range SetFrequency accepts (the device's pstates)
+  double freq_max_hz = 0;
 };
 
 /// What the active models (sharing mode, interference, power) predict if a job were placed now.

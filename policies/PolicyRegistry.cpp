@@ -10,6 +10,7 @@
 #include "policies/FirstFit.hpp"
 #include "policies/GpuClustering.hpp"
 #include "policies/GpuPacking.hpp"
+#include "policies/Heshare.hpp"
 #include "policies/InterferenceAware.hpp"
 #include "policies/PowerAware.hpp"
 #include "policies/RandomFit.hpp"
@@ -63,6 +64,10 @@ std::vector<PolicyInfo>& registry_storage()
       {"best-fit-frac", "fractional GPUs: the device left with the least free share and memory",
        "the Best-fit baseline of FGD (Weng et al., USENIX ATC'23)", BestFitFrac::params(),
        make<BestFitFrac>()},
+      {"heshare", "energy-aware packing with per-job MPS shares and per-device DVFS",
+       "HeShare (Jiang et al., IEEE Transactions on Computers 2026; reference §3.2), our reading of its "
+       "abstract",
+       Heshare::params(), make<Heshare>()},
       {"power-aware", "any placement policy, plus powering idle nodes off and back on for waiting jobs",
        "idle-node shutdown of HPC resource managers (SLURM power saving: SuspendTime, ResumeTimeout); "
        "Pinheiro "

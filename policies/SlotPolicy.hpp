@@ -21,7 +21,7 @@ public:
   static std::vector<ParamSpec> slot_params(const std::string& default_max_per_device);
 
   explicit SlotPolicy(const ParamSet& params);
-  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) final;
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
 
 protected:
   /// Devices for waiting job j (job.devices of them), or an empty list if it cannot start now.

@@ -115,7 +115,9 @@ public:
                       static_cast<std::uint32_t>(ds.residents.size()),
                       ds.power_w,
                       ds.freq_hz,
-                      device_available(d)};
+                      device_available(d),
+                      pd.spec->freq_min_hz.value,
+                      pd.spec->freq_max_hz.value};
   }
   const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }

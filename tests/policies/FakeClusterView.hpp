@@ -77,6 +77,9 @@ public:
     d.card = d.index;
     d.mode = mode;
     d.memory_bytes = memory_bytes;
+    d.freq_min_hz = 0.8e9; // A100-like range (models/devices/a100-40gb.yaml rounds to these)
+    d.freq_max_hz = 1.4e9;
+    d.freq_hz = d.freq_max_hz;
     devices_.push_back(d);
     on_device_.emplace_back();
     return d.index;
@@ -102,8 +105,15 @@ public:
   std::vector<Decision> decide(Policy& policy, const std::vector<Event>& events)
   {
     auto decisions = policy.decide(*this, events);
-    for (const auto& d : decisions)
+    for (const auto& d : decisions) {
       if (const auto* p = std::get_if<Place>(&d)) apply(*p);
+      if (const auto* f = std::get_if<SetFrequency>(&d)) {
+        auto& dev = devices_.at(f->device);
+        if (f->freq_hz < dev.freq_min_hz || f->freq_hz > dev.freq_max_hz)
+          throw std::logic_error(describe(Decision{*f}) + ": outside the device's range");
+        dev.freq_hz = f->freq_hz;
+      }
+    }
     return decisions;
   }
   std::vector<Decision> submit(Policy& policy, const std::vector<JobIndex>& jobs)

@@ -22,7 +22,7 @@ TEST_CASE("every policy is registered with a description, a source and parameter
       "exclusive-fcfs", "exclusive-easy",     "first-fit",   "best-fit",
       "complementary",  "interference-aware", "fgd",         "random",
       "dot-product",    "gpu-clustering",     "gpu-packing", "best-fit-frac",
-      "power-aware"};
+      "heshare",        "power-aware"};
   CHECK(names == expected);
 }
 
@@ -72,6 +72,7 @@ TEST_CASE("every policy keeps the decision contract and runs a mixed workload to
         running.push_back(j);
       for (const auto& d : out) // power-aware also powers nodes and asks to be woken
         CHECK((std::holds_alternative<Place>(d) ||
+               (info.name == "heshare" && std::holds_alternative<SetFrequency>(d)) ||
                (info.name == "power-aware" &&
                 (std::holds_alternative<SetNodePower>(d) || std::holds_alternative<WakeAt>(d)))));
     };
