@@ -6,7 +6,7 @@ namespace colocsim {
 
 namespace {
 constexpr SharingMode ALL_MODES[] = {SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE, SharingMode::CCS_2,
-                                     SharingMode::CCS_4, SharingMode::MPS};
+                                     SharingMode::CCS_4,     SharingMode::MPS,        SharingMode::MIG};
 }
 
 std::string_view to_string(SharingMode m)
@@ -22,6 +22,8 @@ std::string_view to_string(SharingMode m)
     return "ccs-4";
   case SharingMode::MPS:
     return "mps";
+  case SharingMode::MIG:
+    return "mig";
   }
   return "exclusive";
 }
@@ -47,6 +49,8 @@ unsigned max_residents(SharingMode m)
     return 4;
   case SharingMode::MPS:
     return 48;
+  case SharingMode::MIG:
+    return 7; // one job per GPU instance, at most 7 instances on A100/H100 [V] NV-MIG (the table's limit)
   }
   return 1;
 }

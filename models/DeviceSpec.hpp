@@ -15,7 +15,9 @@ namespace colocsim {
 ///  CCS_2/CCS_4 Intel Max: static split of a tile's EUs into 2 / 4 compute command streamers, one process
 ///              each, no borrowing of idle EUs; bandwidth, L2, HBM and power stay shared
 ///  MPS         NVIDIA Multi-Process Service: kernels of up to 48 clients run concurrently on the SMs
-enum class SharingMode { EXCLUSIVE, TIME_SLICE, CCS_2, CCS_4, MPS };
+///  MIG         NVIDIA Multi-Instance GPU: isolated GPU instances of a legal layout (models/Mig.hpp), one job
+///              each; they share the GPU's power budget, nothing else
+enum class SharingMode { EXCLUSIVE, TIME_SLICE, CCS_2, CCS_4, MPS, MIG };
 std::string_view to_string(SharingMode m);
 std::optional<SharingMode> parse_sharing_mode(std::string_view text);
 std::vector<std::string> sharing_mode_names();

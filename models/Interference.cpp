@@ -19,7 +19,10 @@ double ContentionInterference::factor(const ResourceSignature& job,
                                       std::span<const ResourceSignature* const> others,
                                       SharingMode mode) const
 {
-  if (others.empty() || mode == SharingMode::EXCLUSIVE || mode == SharingMode::TIME_SLICE) return 1.0;
+  // Kernels never overlap under time-slice (the sharing factor has it all); MIG instances are isolated.
+  if (others.empty() || mode == SharingMode::EXCLUSIVE || mode == SharingMode::TIME_SLICE ||
+      mode == SharingMode::MIG)
+    return 1.0;
   double bw = 1.0;
   if (job.bw_util > 0) {
     double sum_b = job.bw_util;
@@ -32,7 +35,7 @@ double ContentionInterference::factor(const ResourceSignature& job,
 
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
                       std::span<const ResourceSignature* const> residents, std::size_t i,
-                      std::span<const double> caps)
+                      std::span<const double> caps, std::span<const double> mem_shares)
 {
   const auto cap_of = [&](std::size_t k) { return caps.empty() ? 1.0 : caps[k]; };
   const auto& job = *residents[i];
@@ -49,6 +52,10 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
       demand += residents[k]->duty_cycle * std::min(residents[k]->compute_share, cap_of(k));
     return std::max({1.0, job.compute_share / cap_of(i), demand});
   }
+  case SharingMode::MIG: {
+    const double s = cap_of(i), m = mem_shares.empty() ? cap_of(i) : mem_shares[i];
+    return std::max({1.0, job.compute_share / s, job.bw_util / m});
+  }
   case SharingMode::TIME_SLICE:
     break;
   }
@@ -64,7 +71,7 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
 
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
                        std::span<const ResourceSignature* const> residents, std::span<double> out,
-                       std::span<const double> caps)
+                       std::span<const double> caps, std::span<const double> mem_shares)
 {
   // Reused across calls: this runs at every engine event (one thread per engine).
   thread_local std::vector<const ResourceSignature*> others;
@@ -72,7 +79,8 @@ void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const Interf
     others.clear();
     for (std::size_t k = 0; k < residents.size(); ++k)
       if (k != i) others.push_back(residents[k]);
-    out[i] = sharing_factor(mode, ts, residents, i, caps) * model.factor(*residents[i], others, mode);
+    out[i] =
+        sharing_factor(mode, ts, residents, i, caps, mem_shares) * model.factor(*residents[i], others, mode);
   }
 }
 

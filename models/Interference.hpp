@@ -30,6 +30,16 @@
 //   device (light kernels share well, saturating ones degrade to time-slicing: "MPS effective when kernels
 //   are light", ITU collocation talk, reference seeds).
 //
+// mig (NVIDIA; reference §4.2, DESIGN.md §1): each job owns a GPU instance with a fraction s of the GPU's SMs
+// and a fraction m of its memory slices (and so of its bandwidth and L2); instances do not interfere:
+//
+//   sharing_factor_j = max(1, c_j / s_j, b_j / m_j)        (c: compute_share, b: bw_util; s, m per instance)
+//
+//   the CCS rule with the instance's own compute and memory fractions. Consistency check against NJIT-MIG
+//   (reference, A100-80GB GROMACS: 118.6 ns/day full, 115.5 on 3g, 81.2 on 2g, 43.3 on 1g): with c = 0.4
+//   [estimate, chosen to match], the rule gives full speed on 3g (s = 3/7: 0.93 < 1; measured 97 %), 1.4×
+//   slower on 2g (measured 1.46×) and 2.8× on 1g (measured 2.74×).
+//
 // exclusive: one job per device, factor 1.
 #include "models/DeviceSpec.hpp"
 #include "models/ResourceSignature.hpp"
@@ -129,14 +139,15 @@ private:
 
 /// Sharing factor of resident i (see the header comment). residents holds every job on the device;
 /// caps[i] is resident i's MPS active-thread fraction p_i in (0, 1] (empty: all 1; ignored by other modes).
+/// mig: caps[i] is resident i's SM fraction s and mem_shares[i] its memory-slice fraction m.
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
                       std::span<const ResourceSignature* const> residents, std::size_t i,
-                      std::span<const double> caps = {});
+                      std::span<const double> caps = {}, std::span<const double> mem_shares = {});
 
 /// Slowdowns of all residents of one device: out[i] = sharing_factor × interference factor.
 /// Cost O(n²) in the residents of that device only.
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
                        std::span<const ResourceSignature* const> residents, std::span<double> out,
-                       std::span<const double> caps = {});
+                       std::span<const double> caps = {}, std::span<const double> mem_shares = {});
 
 } // namespace colocsim

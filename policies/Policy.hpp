@@ -9,11 +9,13 @@
 // returned decisions in order before time advances. Every decision is checked; an infeasible one raises
 // DecisionError naming the policy and the decision.
 #include "models/DeviceSpec.hpp"
+#include "models/Mig.hpp"
 #include "models/ResourceSignature.hpp"
 #include "workloads/Job.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -37,6 +39,13 @@ struct DeviceView {
   bool available = true;       ///< false while the device is being repartitioned or its node is off/booting
   double freq_min_hz = 0;      ///< the range SetFrequency accepts (the device's pstates)
   double freq_max_hz = 0;
+};
+
+/// One GPU instance of a device in `mig` mode, as policies see it.
+struct MigSlot {
+  MigInstance gi;              ///< profile (index into the device's MigGeometry) and start memory slice
+  std::optional<JobIndex> job; ///< the job on it (one per instance), if any
+  bool ready = true;           ///< false while the reconfiguration that created it is still running
 };
 
 /// What the active models (sharing mode, interference, power) predict if a job were placed now.
@@ -71,6 +80,11 @@ public:
   /// engine applies decisions only after decide() returns, so they are not residents yet).
   virtual PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
                                       std::span<const JobIndex> also = {}) const = 0;
+  /// Devices in `mig` mode: the GPU's MIG geometry (profiles, legal layouts and changes) and its current
+  /// instances, in layout order (Place::instances and ReconfigureMig index into it). Others: none.
+  /// For a mig device, predict() assumes the largest empty, ready instance.
+  virtual const MigGeometry* mig_geometry(DeviceIndex) const { return nullptr; }
+  virtual std::vector<MigSlot> mig_instances(DeviceIndex) const { return {}; }
 };
 
 // ---- events (engine → policy) ----
@@ -109,8 +123,11 @@ using Event = std::variant<JobSubmitted, JobCompleted, JobFailed, Wakeup, Device
 struct Place {
   JobIndex job;
   std::vector<DeviceIndex> devices;
-  /// On mps devices: the job's active-thread fraction (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE / 100), (0, 1].
+  /// On mps devices: the job's active-thread fraction (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE / 100), [0.01, 1].
   double thread_share = 1.0;
+  /// On mig devices: the GPU instance (index into ClusterView::mig_instances) on each of `devices`; it must
+  /// be empty and ready. Empty for devices in other modes.
+  std::vector<std::uint32_t> instances = {};
 };
 /// Refuse a waiting job for good (it is reported as rejected).
 struct Reject {
@@ -139,7 +156,15 @@ struct SetNodePower {
   std::uint32_t node;
   bool on;
 };
-using Decision = std::variant<Place, Reject, WakeAt, SetFrequency, Repartition, SetNodePower>;
+/// Reconfigure the MIG layout of a `mig` device (models/Mig.hpp MigChange: destroy these instances, create
+/// those). Legal only if MigGeometry::check_change accepts it (the destroyed instances are empty, the result
+/// is a legal layout); the created instances become ready after the table's reconfiguration latency, when
+/// DeviceRepartitioned{device, mig} is sent; the other instances keep running.
+struct ReconfigureMig {
+  DeviceIndex device;
+  MigChange change;
+};
+using Decision = std::variant<Place, Reject, WakeAt, SetFrequency, Repartition, SetNodePower, ReconfigureMig>;
 
 std::string describe(const Decision& d); ///< for error messages: "place job 3 on devices [1, 2]"
 

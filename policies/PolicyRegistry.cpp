@@ -12,6 +12,7 @@
 #include "policies/GpuPacking.hpp"
 #include "policies/Heshare.hpp"
 #include "policies/InterferenceAware.hpp"
+#include "policies/MigManager.hpp"
 #include "policies/PowerAware.hpp"
 #include "policies/RandomFit.hpp"
 
@@ -68,6 +69,12 @@ std::vector<PolicyInfo>& registry_storage()
        "HeShare (Jiang et al., IEEE Transactions on Computers 2026; reference §3.2), our reading of its "
        "abstract",
        Heshare::params(), make<Heshare>()},
+      {"mig-manager",
+       "NVIDIA MIG: instance per job by memory estimate, fission and fusion of instances, OOM restart",
+       "Saraha et al., Managing Multi Instance GPUs for High Throughput and Energy Savings (arXiv "
+       "2508.18556, "
+       "2025; reference §3.3), our reading of its abstract",
+       MigManager::params(), make<MigManager>()},
       {"power-aware", "any placement policy, plus powering idle nodes off and back on for waiting jobs",
        "idle-node shutdown of HPC resource managers (SLURM power saving: SuspendTime, ResumeTimeout); "
        "Pinheiro "

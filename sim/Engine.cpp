@@ -64,6 +64,10 @@ struct DeviceState {
   double freq_hz = 0;        ///< effective: freq_set_hz lowered by the card power cap
   SharingMode mode = SharingMode::EXCLUSIVE;
   bool repartitioning = false;
+  // mig mode (RunSetup::mig): the GPU instances, the job on each (-1: none) and when each is usable
+  MigLayout layout;
+  std::vector<std::int64_t> gi_job;
+  std::vector<double> gi_ready;
   double last_t = 0; ///< energy integrated up to here (sim time)
   double energy_j = 0;
   double busy_s = 0;
@@ -81,11 +85,12 @@ struct JobState {
   double first_start = -1, attempt_start = -1, end = -1;
   double energy_j = 0;
   int attempts = 0;
-  bool oom_pending = false;       ///< this attempt overflowed device memory: it will fail
-  double thread_share = 1.0;      ///< MPS active-thread fraction of this attempt
-  bool ending = false;            ///< set by the job actor once its execs are done or canceled
-  double submitted = 0;           ///< sim time it was submitted to the policy (after its dependencies)
-  std::uint32_t deps_pending = 0; ///< BLOCKED: dependencies not yet completed
+  bool oom_pending = false;             ///< this attempt overflowed device memory: it will fail
+  double thread_share = 1.0;            ///< MPS active-thread fraction of this attempt
+  bool ending = false;                  ///< set by the job actor once its execs are done or canceled
+  double submitted = 0;                 ///< sim time it was submitted to the policy (after its dependencies)
+  std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of `devices`
+  std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
 };
 
 enum class NoticeKind { FINISHED, OUT_OF_MEMORY };
@@ -196,6 +201,47 @@ private:
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   void release_dependents(JobIndex j, std::vector<Event>& events);
   void cancel_dependents(JobIndex j);
+  // MIG (models/Mig.hpp): a device's instances, and the fractions of the GPU an instance holds
+  void set_mig_layout(DeviceState& ds, const MigLayout& layout) const
+  {
+    if (!setup_.mig) throw std::invalid_argument("a device in mig mode needs RunSetup::mig (its MIG table)");
+    ds.layout = layout;
+    ds.gi_job.assign(layout.size(), -1);
+    ds.gi_ready.assign(layout.size(), 0.0);
+  }
+  double mig_sm_share(const MigInstance& gi) const
+  {
+    unsigned full = 0;
+    for (const auto& p : setup_.mig->profiles())
+      full = std::max(full, p.sms);
+    return static_cast<double>(setup_.mig->profiles()[gi.profile].sms) / full;
+  }
+  double mig_mem_share(const MigInstance& gi) const
+  {
+    return static_cast<double>(setup_.mig->profiles()[gi.profile].memory_slices) /
+           setup_.mig->memory_slices();
+  }
+  std::vector<double> mem_shares_; ///< scratch: mig memory-slice fractions of a device's residents
+
+public:
+  const MigGeometry* mig_geometry(DeviceIndex d) const override
+  {
+    return devices_.at(d).mode == SharingMode::MIG ? setup_.mig : nullptr;
+  }
+  std::vector<MigSlot> mig_instances(DeviceIndex d) const override
+  {
+    const auto& ds = devices_.at(d);
+    std::vector<MigSlot> out;
+    if (ds.mode != SharingMode::MIG) return out;
+    for (std::size_t i = 0; i < ds.layout.size(); ++i) {
+      MigSlot s{ds.layout[i], std::nullopt, ds.gi_ready[i] <= sim_now() + time_slack(sim_now())};
+      if (ds.gi_job[i] >= 0) s.job = static_cast<JobIndex>(ds.gi_job[i]);
+      out.push_back(s);
+    }
+    return out;
+  }
+
+private:
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
   std::vector<Notice> notices_;
   sg4::SemaphorePtr wake_controller_;
@@ -222,6 +268,34 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
   for (const DeviceIndex d : devices) {
     const auto& ds = devices_.at(d);
     const auto& pd = setup_.platform->devices[d];
+    if (ds.mode == SharingMode::MIG) {
+      // The largest empty, ready instance (instances are isolated: nobody else is affected); power as the
+      // GPU's curve with the job added.
+      std::optional<std::size_t> best;
+      for (std::size_t i = 0; i < ds.layout.size(); ++i)
+        if (ds.gi_job[i] < 0 && ds.gi_ready[i] <= sim_now() + time_slack(sim_now()) &&
+            (!best || setup_.mig->profiles()[ds.layout[i].profile].sms >
+                          setup_.mig->profiles()[ds.layout[*best].profile].sms))
+          best = i;
+      if (!best) {
+        p.fits_memory = false;
+        p.job_slowdown = std::max(p.job_slowdown, 1e9);
+        continue;
+      }
+      const auto& gi = ds.layout[*best];
+      const ResourceSignature* one[] = {js.sig};
+      const double cap[] = {mig_sm_share(gi)}, mem[] = {mig_mem_share(gi)};
+      double s = 1;
+      compute_slowdowns(SharingMode::MIG, setup_.time_slice, *setup_.interference, one,
+                        std::span<double>(&s, 1), cap, mem);
+      p.job_slowdown = std::max(p.job_slowdown, s * time_factor(*js.sig, d));
+      loads.clear();
+      load_of(d, loads);
+      loads.push_back(PowerLoad{js.sig, 1.0 / s});
+      p.added_power_w += device_power(setup_.power, loads, freq_ratio(d)).total_w - ds.power_w;
+      if (js.sig->mem_bytes > setup_.mig->profiles()[gi.profile].memory_bytes) p.fits_memory = false;
+      continue;
+    }
     sigs.clear();
     std::vector<double> caps;
     double mem = ds.mem_used_bytes;
@@ -281,6 +355,7 @@ void Simulation::build_platform()
     auto& ds = devices_[d];
     ds.freq_set_hz = ds.freq_hz = platform.devices[d].spec->freq_default_hz.value;
     ds.mode = platform.devices[d].mode;
+    if (ds.mode == SharingMode::MIG) set_mig_layout(ds, setup_.mig_layout);
     ds.power_w = device_power(setup_.power, {}, freq_ratio(d)).total_w;
     total_device_power_w_ += ds.power_w;
     const auto card = platform.devices[d].card;
@@ -614,7 +689,10 @@ void Simulation::apply(const Decision& decision)
             fail("the job is " + std::string(to_string(js.status)) + ", not waiting");
           if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
             fail("the job requests " + std::to_string(js.job.devices) + " device(s)");
-          if (!(d.thread_share > 0 && d.thread_share <= 1)) fail("thread_share must be in (0, 1]");
+          if (!(d.thread_share >= 0.01 && d.thread_share <= 1))
+            fail("thread_share must be in [0.01, 1] (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE 1..100)");
+          if (!d.instances.empty() && d.instances.size() != d.devices.size())
+            fail("instances must name one MIG instance per device");
           for (std::size_t i = 0; i < d.devices.size(); ++i) {
             const DeviceIndex dev = d.devices[i];
             if (dev >= devices_.size())
@@ -634,8 +712,29 @@ void Simulation::apply(const Decision& decision)
               fail("device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
                    " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
                    " job(s), its limit");
+            if (mode == SharingMode::MIG) {
+              const auto& ds = devices_[dev];
+              if (d.instances.empty())
+                fail("device " + std::to_string(dev) +
+                     " is in mig mode: name its GPU instance (Place::instances)");
+              const auto gi = d.instances[i];
+              if (gi >= ds.layout.size())
+                fail("device " + std::to_string(dev) + " has " + std::to_string(ds.layout.size()) +
+                     " MIG instance(s), no instance " + std::to_string(gi));
+              if (ds.gi_job[gi] >= 0)
+                fail("MIG instance " + std::to_string(gi) + " (" + setup_.mig->describe(ds.layout[gi]) +
+                     ") of device " + std::to_string(dev) + " already runs job " +
+                     std::to_string(ds.gi_job[gi]));
+              if (ds.gi_ready[gi] > sim_now() + time_slack(sim_now()))
+                fail("MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
+                     " is still being created (ready at t=" + std::to_string(origin_ + ds.gi_ready[gi]) +
+                     " s)");
+            } else if (!d.instances.empty()) {
+              fail("device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
+            }
           }
           jobs_[d.job].thread_share = d.thread_share;
+          jobs_[d.job].instances = d.instances;
           start_job(d.job, d.devices);
         } else if constexpr (std::is_same_v<T, Reject>) {
           if (d.job >= jobs_.size() || jobs_[d.job].status != JobStatus::WAITING)
@@ -678,9 +777,51 @@ void Simulation::apply(const Decision& decision)
             fail("the device still runs " + std::to_string(ds.residents.size()) + " job(s); drain it first");
           if (ds.repartitioning) fail("the device is already being repartitioned");
           // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
+          if (d.mode == SharingMode::MIG) {
+            if (!setup_.mig) fail("the scenario has no MIG table (platform.sharing: mig loads it)");
+            set_mig_layout(ds, setup_.mig_layout);
+          } else {
+            ds.layout.clear();
+            ds.gi_job.clear();
+            ds.gi_ready.clear();
+          }
           ds.mode = d.mode;
           ds.repartitioning = true;
           repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
+        } else if constexpr (std::is_same_v<T, ReconfigureMig>) {
+          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
+          auto& ds = devices_[d.device];
+          if (ds.mode != SharingMode::MIG) fail("the device is not in mig mode");
+          const auto& geo = *setup_.mig;
+          std::vector<bool> busy;
+          for (auto g : ds.gi_job)
+            busy.push_back(g >= 0);
+          const auto verdict = geo.check_change(ds.layout, busy, d.change);
+          if (!verdict.ok()) fail(verdict.reason);
+          // Kept instances keep their jobs and their (shifted) indices; created ones are usable after the
+          // table's reconfiguration latency; the other instances keep running meanwhile.
+          std::vector<std::int64_t> remap(ds.layout.size(), -1);
+          std::vector<std::int64_t> job;
+          std::vector<double> ready;
+          for (std::size_t i = 0; i < ds.layout.size(); ++i)
+            if (std::find(d.change.destroy.begin(), d.change.destroy.end(), i) == d.change.destroy.end()) {
+              remap[i] = static_cast<std::int64_t>(job.size());
+              job.push_back(ds.gi_job[i]);
+              ready.push_back(ds.gi_ready[i]);
+            }
+          const double at = sim_now() + geo.reconfiguration_latency_s();
+          for (std::size_t c = 0; c < d.change.create.size(); ++c) {
+            job.push_back(-1);
+            ready.push_back(at);
+          }
+          for (std::size_t r = 0; r < ds.residents.size(); ++r) {
+            auto& rs = jobs_[ds.residents[r]];
+            rs.instances[ds.slot[r]] = static_cast<std::uint32_t>(remap[rs.instances[ds.slot[r]]]);
+          }
+          ds.layout = geo.apply(ds.layout, d.change);
+          ds.gi_job = std::move(job);
+          ds.gi_ready = std::move(ready);
+          if (!d.change.create.empty()) repartitions_.insert({at, d.device});
         } else if constexpr (std::is_same_v<T, SetFrequency>) {
           if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
           const auto& spec = *setup_.platform->devices[d.device].spec;
@@ -734,8 +875,16 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
     ds.slot.push_back(pos);
     ds.share_w.push_back(0);
     ds.mem_used_bytes += js.sig->mem_bytes;
-    // The job whose arrival overflows the device's memory is the one that fails (DESIGN.md §1 Memory).
-    if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value) js.oom_pending = true;
+    if (ds.mode == SharingMode::MIG) {
+      // One job per GPU instance; its memory is the instance's (MIG isolates memory).
+      const auto gi = js.instances[pos];
+      ds.gi_job[gi] = j;
+      if (js.sig->mem_bytes > setup_.mig->profiles()[ds.layout[gi].profile].memory_bytes)
+        js.oom_pending = true;
+    } else if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value) {
+      // The job whose arrival overflows the device's memory is the one that fails (DESIGN.md §1 Memory).
+      js.oom_pending = true;
+    }
   }
   for (auto d : devs)
     recompute_device(d, dirty);
@@ -786,6 +935,7 @@ void Simulation::remove_job(JobIndex j)
     auto& ds = devices_[d];
     auto it = std::find(ds.residents.begin(), ds.residents.end(), j);
     const auto i = static_cast<std::size_t>(it - ds.residents.begin());
+    if (ds.mode == SharingMode::MIG) ds.gi_job[js.instances[ds.slot[i]]] = -1;
     ds.residents.erase(it);
     ds.slot.erase(ds.slot.begin() + static_cast<long>(i));
     ds.share_w.erase(ds.share_w.begin() + static_cast<long>(i));
@@ -827,12 +977,20 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   if (n == 0) return;
   sigs_.clear();
   caps_.clear();
-  for (auto r : ds.residents) {
-    sigs_.push_back(jobs_[r].sig);
-    caps_.push_back(jobs_[r].thread_share);
+  mem_shares_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& rs = jobs_[ds.residents[i]];
+    sigs_.push_back(rs.sig);
+    if (ds.mode == SharingMode::MIG) { // the instance's fractions of the GPU's SMs and memory slices
+      const auto& gi = ds.layout[rs.instances[ds.slot[i]]];
+      caps_.push_back(mig_sm_share(gi));
+      mem_shares_.push_back(mig_mem_share(gi));
+    } else {
+      caps_.push_back(rs.thread_share);
+    }
   }
   slowdowns_.resize(n);
-  compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_, caps_);
+  compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_, caps_, mem_shares_);
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
     js.device_rate[ds.slot[i]] = 1.0 / (slowdowns_[i] * time_factor(*js.sig, d));

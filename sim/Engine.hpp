@@ -44,6 +44,8 @@ struct RunSetup {
   int max_retries = 3;              ///< requeues after out-of-memory failures before the job fails for good
   double repartition_delay_s = 5.0; ///< time an empty device is unavailable while its sharing mode changes
   double node_boot_s = 300.0;       ///< time from powering a node on until it accepts jobs
+  const MigGeometry* mig = nullptr; ///< devices in mig mode: their MIG table
+  MigLayout mig_layout;             ///< devices in mig mode: the instances each starts with
   bool record_timeseries = true;
   double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
 };

@@ -85,6 +85,13 @@ const std::vector<ParamSpec>& platform_specs()
            "instances takes seconds]",
        .min = 0,
        .unit = Unit::SECONDS},
+      {.name = "mig_layout",
+       .type = ParamType::STRING,
+       .default_text = "",
+       .help = "sharing mig: the GPU instances every GPU starts with, profiles separated by ',' (e.g. "
+               "3g.20gb,2g.10gb,1g.5gb,1g.5gb), each at its lowest legal start in turn; empty = one "
+               "instance of the largest profile (the whole GPU). Checked against the device's MIG table "
+               "(docs/formats/mig.md)"},
       {.name = "node_boot",
        .type = ParamType::REAL,
        .default_text = "300s",
@@ -303,6 +310,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.repartition_delay_s = platform.real("repartition_delay");
   s.node_boot_s = platform.real("node_boot");
+  s.mig_layout = platform.text_or("mig_layout", "");
   s.trace = workload.text_or("trace", "");
   s.trace_format = workload.text("format");
   s.procs_per_device = static_cast<int>(workload.integer("procs_per_device"));
@@ -412,6 +420,8 @@ RunSetup RunInputs::setup()
   r.max_retries = scenario.max_retries;
   r.repartition_delay_s = scenario.repartition_delay_s;
   r.node_boot_s = scenario.node_boot_s;
+  r.mig = mig.get();
+  r.mig_layout = mig_layout;
   r.record_timeseries = scenario.outputs.timeseries;
   return r;
 }
@@ -480,6 +490,53 @@ RunInputs build_run(const Scenario& s)
     throw InputError(at, "platform.sharing",
                      "device '" + in.device->name + "' does not support sharing mode '" +
                          std::string(to_string(s.sharing)) + "'");
+
+  if (s.sharing == SharingMode::MIG) {
+    // The device's MIG table: the bundled one made for it.
+    for (const auto& name : bundled_names("models/mig")) {
+      const auto f = read_text_file("builtin:models/mig/" + name + ".yaml");
+      const auto table = load_mig_table(f.text, f.name);
+      if (table.device == in.device->name) in.mig = std::make_shared<MigGeometry>(table);
+    }
+    if (!in.mig)
+      throw InputError(at, "platform.sharing",
+                       "device '" + in.device->name +
+                           "' has no bundled MIG table (models/mig/); mig needs one");
+    const auto& geo = *in.mig;
+    std::vector<std::string> names;
+    std::stringstream items(s.mig_layout);
+    for (std::string item; std::getline(items, item, ',');)
+      if (!item.empty()) names.push_back(item);
+    if (names.empty()) { // the whole GPU: the profile with the most compute slices
+      std::size_t best = 0;
+      for (std::size_t p = 1; p < geo.profiles().size(); ++p)
+        if (geo.profiles()[p].compute_slices > geo.profiles()[best].compute_slices) best = p;
+      names.push_back(geo.profiles()[best].name);
+    }
+    std::vector<std::string> valid;
+    for (const auto& p : geo.profiles())
+      valid.push_back(p.name);
+    for (const auto& n : names) {
+      const auto p = geo.find_profile(n);
+      if (!p)
+        throw InputError(at, "platform.mig_layout",
+                         "unknown MIG profile '" + n + "' for " + geo.name() + "; valid: " + join(valid));
+      const auto start = geo.lowest_start(in.mig_layout, *p);
+      if (!start) {
+        MigLayout with = in.mig_layout;
+        with.push_back(
+            MigInstance{*p, geo.profiles()[*p].starts.empty() ? 0u : geo.profiles()[*p].starts[0]});
+        const auto verdict = geo.check(with);
+        throw InputError(at, "platform.mig_layout",
+                         "no room for " + n + " after " + geo.describe(in.mig_layout) +
+                             (verdict.ok() ? std::string() : " (" + verdict.reason + ")") +
+                             "; expected a legal layout of " + geo.name() + " (docs/formats/mig.md)");
+      }
+      in.mig_layout.push_back(MigInstance{*p, *start});
+    }
+  } else if (!s.mig_layout.empty()) {
+    throw InputError(at, "platform.mig_layout", "a MIG layout needs platform.sharing: mig");
+  }
 
   TextFile cal_file;
   if (s.calibration == "auto") {

@@ -34,6 +34,7 @@ struct Scenario {
   SharingMode sharing = SharingMode::TIME_SLICE;
   double repartition_delay_s = 5.0;
   double node_boot_s = 300.0;
+  std::string mig_layout; ///< sharing mig: the initial GPU instances, "profile,profile,..."; empty = whole GPU
   // models
   std::string calibration;
   std::string interference;
@@ -76,6 +77,8 @@ struct RunInputs {
   std::unique_ptr<InterferenceModel> interference;
   std::unique_ptr<JobReader> reader;
   std::unique_ptr<Policy> policy;
+  std::shared_ptr<const MigGeometry> mig; ///< sharing mig: the device's MIG table
+  MigLayout mig_layout;                   ///< sharing mig: every GPU's initial instances
 
   RunSetup setup(); ///< engine setup pointing into this object
 };

@@ -131,7 +131,8 @@ TEST_CASE("sharing mode names", "[device]")
 {
   CHECK(parse_sharing_mode("time-slice") == SharingMode::TIME_SLICE);
   CHECK(parse_sharing_mode("exclusive") == SharingMode::EXCLUSIVE);
-  CHECK_FALSE(parse_sharing_mode("mig").has_value());
+  CHECK(parse_sharing_mode("mig") == SharingMode::MIG);
+  CHECK_FALSE(parse_sharing_mode("mig-2").has_value());
   CHECK(to_string(SharingMode::TIME_SLICE) == "time-slice");
 }
 

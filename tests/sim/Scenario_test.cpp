@@ -102,8 +102,8 @@ TEST_CASE("bad scenarios give located messages naming the valid values", "[scena
              ContainsSubstring("out-of-range.yaml:3:10: platform.nodes: out of range (got '0'); expected an "
                                "integer in [1, 1e+06]"));
   CHECK_THAT(load_error(BAD + "bad-choice.yaml"),
-             ContainsSubstring("bad-choice.yaml:3:12: platform.sharing: unknown value (got 'mig'); valid: "
-                               "exclusive, time-slice, ccs-2, ccs-4, mps"));
+             ContainsSubstring("bad-choice.yaml:3:12: platform.sharing: unknown value (got 'mig-7'); valid: "
+                               "exclusive, time-slice, ccs-2, ccs-4, mps, mig"));
   const auto params = load_error(BAD + "bad-policy-param.yaml");
   CHECK_THAT(params,
              ContainsSubstring("bad-policy-param.yaml:7:21: policy.params.max_per_device: out of range "

@@ -1,0 +1,160 @@
+#include "policies/MigManager.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace colocsim {
+
+std::vector<ParamSpec> MigManager::params()
+{
+  return {ParamSpec{.name = "growth",
+                    .type = ParamType::REAL,
+                    .default_text = "2",
+                    .help = "after an out-of-memory failure the estimate grows at least by this factor",
+                    .min = 1.0,
+                    .max = 100.0},
+          ParamSpec{.name = "early_restart",
+                    .type = ParamType::BOOL,
+                    .default_text = "true",
+                    .help = "a job that ran out of memory is restarted ahead of the queue",
+                    .choices = {}},
+          ParamSpec{.name = "memory",
+                    .type = ParamType::CHOICE,
+                    .default_text = "declared",
+                    .help = "initial estimate: the trace's declared memory, or the profile's real footprint "
+                            "(an oracle, for comparison)",
+                    .choices = {"declared", "profile"}}};
+}
+
+MigManager::MigManager(const ParamSet& p)
+    : growth_(p.real("growth")), early_restart_(p.flag("early_restart")),
+      use_declared_(p.text("memory") == "declared")
+{
+}
+
+std::optional<std::size_t> MigManager::profile_for(const MigGeometry& geo, double bytes)
+{
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < geo.profiles().size(); ++i) {
+    const auto& p = geo.profiles()[i];
+    if (p.memory_bytes < bytes) continue;
+    if (!best) {
+      best = i;
+      continue;
+    }
+    const auto& b = geo.profiles()[*best];
+    if (p.compute_slices < b.compute_slices ||
+        (p.compute_slices == b.compute_slices && p.memory_bytes < b.memory_bytes))
+      best = i;
+  }
+  return best;
+}
+
+bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Decision>& out)
+{
+  // The devices in mig mode, in index order (all share one MIG table: one device type per platform).
+  const MigGeometry* geo = nullptr;
+  std::vector<DeviceIndex> migs;
+  for (DeviceIndex d = 0; d < view.device_count(); ++d)
+    if (const auto* g = view.mig_geometry(d); g && view.device(d).available) {
+      geo = g;
+      migs.push_back(d);
+    }
+  if (!geo) {
+    out.push_back(Reject{j, "mig-manager needs devices in mig mode (platform.sharing: mig)"});
+    return true;
+  }
+  const auto profile = profile_for(*geo, estimate_[j]);
+  if (!profile) {
+    out.push_back(Reject{j, "its memory estimate exceeds the largest MIG instance"});
+    return true;
+  }
+  if (view.job(j).devices != 1) {
+    out.push_back(Reject{j, "mig-manager places single-GPU jobs (one instance each)"});
+    return true;
+  }
+  // (1) An empty, ready instance of the profile.
+  for (DeviceIndex d : migs) {
+    const auto slots = view.mig_instances(d);
+    for (std::uint32_t i = 0; i < slots.size(); ++i)
+      if (!slots[i].job && slots[i].ready && slots[i].gi.profile == *profile && !taken_now_.count({d, i})) {
+        Place p{j, {d}};
+        p.instances = {i};
+        out.push_back(std::move(p));
+        running_on_[j] = {d, i};
+        taken_now_.insert({d, i});
+        return true;
+      }
+  }
+  // (2)-(4): change the layout of one device (not one already reconfiguring).
+  for (DeviceIndex d : migs) {
+    if (reconfiguring_.count(d)) continue;
+    const auto slots = view.mig_instances(d);
+    MigLayout layout;
+    std::vector<bool> busy;
+    for (std::uint32_t i = 0; i < slots.size(); ++i) {
+      layout.push_back(slots[i].gi);
+      busy.push_back(slots[i].job.has_value() || !slots[i].ready || taken_now_.count({d, i}) > 0);
+    }
+    std::optional<MigChange> change;
+    if (geo->lowest_start(layout, *profile)) { // (2) free memory slices
+      change = geo->make_room(layout, busy, *profile);
+    } else { // (3) fission: the smallest empty instance larger than needed
+      std::optional<std::size_t> bigger;
+      for (std::size_t i = 0; i < layout.size(); ++i) {
+        const auto& p = geo->profiles()[layout[i].profile];
+        if (busy[i] || p.compute_slices <= geo->profiles()[*profile].compute_slices) continue;
+        if (!bigger || p.compute_slices < geo->profiles()[layout[*bigger].profile].compute_slices) bigger = i;
+      }
+      if (bigger) change = geo->split(layout, *bigger, *profile);
+      if (!change) change = geo->make_room(layout, busy, *profile); // (4) fusion
+    }
+    if (change && geo->check_change(layout, busy, *change).ok()) {
+      out.push_back(ReconfigureMig{d, *change});
+      reconfiguring_.insert(d);
+      return false; // the job waits for the new instance (DeviceRepartitioned)
+    }
+  }
+  return false;
+}
+
+std::vector<Decision> MigManager::decide(const ClusterView& view, std::span<const Event> events)
+{
+  for (const auto& e : events) {
+    if (const auto* s = std::get_if<JobSubmitted>(&e)) {
+      queue_.push_back(s->job);
+      estimate_[s->job] =
+          use_declared_ ? view.job(s->job).mem_request_bytes : view.signature(s->job).mem_bytes;
+    } else if (const auto* f = std::get_if<JobFailed>(&e)) {
+      double instance_bytes = 0;
+      if (const auto it = running_on_.find(f->job); it != running_on_.end()) {
+        const auto slots = view.mig_instances(it->second.first);
+        if (const auto* g = view.mig_geometry(it->second.first); g && it->second.second < slots.size())
+          instance_bytes = g->profiles()[slots[it->second.second].gi.profile].memory_bytes;
+        running_on_.erase(it);
+      }
+      if (f->requeued) {
+        // Learn: more than the instance it outgrew, and at least `growth` times the old estimate.
+        estimate_[f->job] = std::max(estimate_[f->job] * growth_, instance_bytes * 1.0001);
+        if (early_restart_)
+          queue_.push_front(f->job);
+        else
+          queue_.push_back(f->job);
+      }
+    } else if (const auto* c = std::get_if<JobCompleted>(&e)) {
+      running_on_.erase(c->job);
+    } else if (const auto* r = std::get_if<DeviceRepartitioned>(&e)) {
+      reconfiguring_.erase(r->device);
+    }
+  }
+  std::vector<Decision> out;
+  taken_now_.clear();
+  while (!queue_.empty()) {
+    const JobIndex j = queue_.front();
+    if (!place_head(view, j, out)) break; // strict order: the head waits, the rest behind it
+    queue_.pop_front();
+  }
+  return out;
+}
+
+} // namespace colocsim

@@ -1,0 +1,175 @@
+// NVIDIA MIG in the engine (sharing mode mig, models/Mig.hpp) and the mig-manager policy, on one A100-40GB
+// (tests/data/sim/mig.yaml). Hand-computed schedules: a job on an instance with SM fraction s and
+// memory-slice fraction m runs max(1, c/s, b/m) times slower (A100: 14 of 98 SMs per slice, 8 memory
+// slices); reconfigurations take the table's 5 s; instances are isolated.
+//   resnet50-infer-bs1: c = 0.25, b = 0.08 → on 1g.5gb (s = 1/7, m = 1/8): max(1.75, 0.64) = 1.75
+//   bert-base-train-bs32: c = 0.9, b = 0.4, real memory 19.83 GB → on 3g.20gb (s = 3/7, m = 4/8): 2.1
+#include "tests/CatchCompat.hpp"
+
+#include "sim/Engine.hpp"
+#include "sim/Scenario.hpp"
+
+#include <map>
+
+using namespace colocsim;
+using colocsim::test::ContainsSubstring;
+using colocsim::test::WithinAbs;
+
+namespace {
+
+const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+
+struct Outcome {
+  RunTotals totals;
+  std::map<std::string, JobRecord> jobs;
+};
+
+class Collect final : public RunObserver {
+public:
+  explicit Collect(Outcome& o) : o_(o) {}
+  void on_job_end(const JobRecord& r) override
+  {
+    o_.jobs[r.job->id] = r;
+    o_.jobs[r.job->id].job = nullptr;
+  }
+
+private:
+  Outcome& o_;
+};
+
+Outcome run(std::vector<std::string> sets, const std::string& policy = {},
+            std::unique_ptr<Policy> custom = {})
+{
+  RunInputs in = build_run(load_scenario(DATA + "mig.yaml", sets, policy));
+  if (custom) in.policy = std::move(custom);
+  Outcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  return o;
+}
+
+/// Places every submitted job on the given instance of device 0, and optionally asks for one change first.
+class Pin final : public Policy {
+public:
+  std::vector<std::uint32_t> instance_of; ///< by job index
+  std::optional<MigChange> change;
+  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    if (change) {
+      out.push_back(ReconfigureMig{0, *change});
+      change.reset();
+    }
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) {
+        Place p{s->job, {0}};
+        p.instances = {instance_of.at(s->job)};
+        out.push_back(std::move(p));
+      }
+    return out;
+  }
+};
+} // namespace
+
+TEST_CASE("mig-manager splits a whole GPU for small jobs and fuses empty instances for a big one",
+          "[engine][mig][mig-manager]")
+{
+  // t=0: s1..s3 need 1g.5gb; the GPU is one empty 7g.40gb → FISSION into 7 × 1g.5gb, ready at 5 s; each runs
+  // 100 s of work at 1.75 → ends at 180 s. t=10: `big` needs 3g.20gb; 1g@4, @5, @6 are empty → FUSION into
+  // 3g.20gb@4, ready at 15 s; 100 s at 2.1 → ends at 225 s.
+  const auto o = run({});
+  for (const char* id : {"s1", "s2", "s3"}) {
+    CHECK_THAT(o.jobs.at(id).start_s, WithinAbs(5.0, 1e-6));
+    CHECK_THAT(o.jobs.at(id).slowdown, WithinAbs(1.75, 1e-9));
+    CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(180.0, 1e-6));
+  }
+  CHECK_THAT(o.jobs.at("big").start_s, WithinAbs(15.0, 1e-6));
+  CHECK_THAT(o.jobs.at("big").slowdown, WithinAbs(2.1, 1e-9));
+  CHECK_THAT(o.jobs.at("big").end_s, WithinAbs(225.0, 1e-6));
+  CHECK(o.totals.oom_events == 0);
+}
+
+TEST_CASE("mig-manager restarts a job that ran out of memory on a larger instance, at once",
+          "[engine][mig][mig-manager]")
+{
+  // `o` declares 4 GB but needs 19.83 GB. 1g.5gb (fission, ready 5 s) → out of memory 60 s later (65 s);
+  // estimate 8 GB → 1g.10gb@6 (1g@6 destroyed, ready 70 s) → out of memory at 130 s; estimate 16 GB →
+  // 3g.20gb@4 (fusion, ready 135 s) → 100 s at 2.1 → ends at 345 s. Three attempts, two OOM events.
+  const auto o = run({"workload.trace=mig-oom.csv"});
+  const auto& r = o.jobs.at("o");
+  CHECK(r.status == JobStatus::COMPLETED);
+  CHECK(r.attempts == 3);
+  CHECK_THAT(r.start_s, WithinAbs(5.0, 1e-6));
+  CHECK_THAT(r.end_s, WithinAbs(345.0, 1e-6));
+  CHECK(o.totals.oom_events == 2);
+}
+
+TEST_CASE("MIG instances are isolated: a job's speed depends only on its own instance", "[engine][mig]")
+{
+  // Layout 3g.20gb@0 + 1g.5gb@4. Job 0 (resnet50-infer) alone on 1g.5gb: 1.75; with job 1 (bert training) on
+  // the 3g.20gb next to it: still 1.75, and bert runs at 2.1 whatever its neighbour.
+  auto pin = std::make_unique<Pin>();
+  pin->instance_of = {1, 0};
+  const auto o =
+      run({"platform.mig_layout=3g.20gb,1g.5gb", "workload.trace=mig-pair.csv"}, {}, std::move(pin));
+  CHECK_THAT(o.jobs.at("infer").slowdown, WithinAbs(1.75, 1e-9));
+  CHECK_THAT(o.jobs.at("train").slowdown, WithinAbs(2.1, 1e-9));
+  CHECK_THAT(o.jobs.at("infer").end_s, WithinAbs(175.0, 1e-6));
+  CHECK_THAT(o.jobs.at("train").end_s, WithinAbs(210.0, 1e-6));
+}
+
+TEST_CASE("MIG decisions the engine refuses, and layouts a scenario may not start with", "[engine][mig]")
+{
+  // No instance named on a mig device.
+  class NoInstance final : public Policy {
+  public:
+    std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+    {
+      std::vector<Decision> out;
+      for (const auto& e : events)
+        if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {0}});
+      return out;
+    }
+  };
+  REQUIRE_THROWS_WITH(run({"workload.trace=mig-pair.csv"}, {}, std::make_unique<NoInstance>()),
+                      ContainsSubstring("is in mig mode: name its GPU instance"));
+  // Two jobs on one instance.
+  auto same = std::make_unique<Pin>();
+  same->instance_of = {0, 0};
+  REQUIRE_THROWS_WITH(run({"workload.trace=mig-pair.csv"}, {}, std::move(same)),
+                      ContainsSubstring("MIG instance 0 (7g.40gb@0) of device 0 already runs job 0"));
+  // Destroying an instance that runs a job (placed by the first decision, changed by the second).
+  class PlaceThenChange final : public Policy {
+  public:
+    int calls = 0;
+    std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+    {
+      std::vector<Decision> out;
+      for (const auto& e : events)
+        if (const auto* s = std::get_if<JobSubmitted>(&e)) {
+          if (calls++ == 0) {
+            Place p{s->job, {0}};
+            p.instances = {0};
+            out.push_back(std::move(p));
+          } else {
+            const auto* geo = view.mig_geometry(0);
+            out.push_back(ReconfigureMig{0, MigChange{{0}, {geo->instance("1g.5gb", 0)}}});
+          }
+        }
+      return out;
+    }
+  };
+  REQUIRE_THROWS_WITH(run({"workload.trace=mig-pair.csv"}, {}, std::make_unique<PlaceThenChange>()),
+                      ContainsSubstring("reconfigure MIG on device 0") &&
+                          ContainsSubstring("cannot destroy 7g.40gb@0: it holds jobs"));
+  // Scenario layouts.
+  REQUIRE_THROWS_WITH(build_run(load_scenario(DATA + "mig.yaml", {"platform.mig_layout=4g.20gb,4g.20gb"})),
+                      ContainsSubstring("platform.mig_layout: no room for 4g.20gb after {4g.20gb@0}"));
+  REQUIRE_THROWS_WITH(build_run(load_scenario(DATA + "mig.yaml", {"platform.mig_layout=2g.99gb"})),
+                      ContainsSubstring("unknown MIG profile '2g.99gb' for a100-40gb; valid: 1g.5gb"));
+  REQUIRE_THROWS_WITH(build_run(load_scenario(DATA + "mig.yaml", {"platform.preset=aurora-node"})),
+                      ContainsSubstring("does not support sharing mode 'mig'"));
+  REQUIRE_THROWS_WITH(
+      build_run(load_scenario(DATA + "mig.yaml", {"platform.sharing=mps", "platform.mig_layout=1g.5gb"})),
+      ContainsSubstring("a MIG layout needs platform.sharing: mig"));
+}
