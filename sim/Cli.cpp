@@ -241,6 +241,7 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   s.sharing = std::string(to_string(scenario.sharing));
   s.interference = scenario.interference;
   s.calibration = inputs.calibration_file;
+  s.workload = inputs.reader->describe();
   s.seed = scenario.seed;
   write_summary_json(s, scenario.outputs.dir / "summary.json");
   for (const auto& w : inputs.reader->warnings())

@@ -859,7 +859,8 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   js.ending = false;
   js.oom_pending = false;
   // SimGrid wakes the controller within its precision of a date: never start before the submission.
-  js.attempt_start = std::max(sim_now(), js.job.submit_s - origin_);
+  // (For a job held by its dependencies, `submitted` is when they released it: its wait is never negative.)
+  js.attempt_start = std::max(sim_now(), js.submitted);
   if (js.first_start < 0) js.first_start = js.attempt_start;
   ++js.attempts;
   --waiting_;

@@ -18,6 +18,7 @@ namespace colocsim {
 
 struct Summary {
   std::string scenario, policy, policy_params, sharing, interference, calibration;
+  std::string workload; ///< where the jobs came from: format, options, transforms, profile mapping
   long long seed = 0;
   double makespan_s = 0;
   double energy_gpu_j = 0, energy_node_j = 0, energy_total_j = 0, pue = 1;

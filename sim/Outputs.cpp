@@ -149,6 +149,7 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   str("sharing", s.sharing);
   str("interference", s.interference);
   str("calibration", s.calibration);
+  str("workload", s.workload);
   f << "  \"seed\": " << s.seed << ",\n";
   num("makespan_s", s.makespan_s);
   num("energy_total_j", s.energy_total_j);

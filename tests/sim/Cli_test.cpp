@@ -145,6 +145,10 @@ TEST_CASE("replay runs a trace file end to end and saves its scenario", "[cli][r
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(slurp((dir / "summary.json").string()), ContainsSubstring("\"jobs_completed\": 30"));
+  // summary.json records where the jobs came from (format, file, profile mapping).
+  CHECK_THAT(slurp((dir / "summary.json").string()),
+             ContainsSubstring("\"workload\": \"itp ") &&
+                 ContainsSubstring("cluster10-head30.csv; profiles: "));
   // The saved scenario records the policy as chosen, so rerunning it gives the same run.
   const std::string saved = slurp((dir / "scenario.yaml").string());
   CHECK_THAT(saved, ContainsSubstring("format: \"itp\"") && ContainsSubstring("name: \"first-fit\"") &&
