@@ -459,7 +459,7 @@ void Simulation::controller()
         js.status = JobStatus::WAITING;
         js.submitted = now;
         ++waiting_;
-        batch.push_back(JobSubmitted{j});
+        batch.emplace_back(std::in_place_type<JobSubmitted>, j);
       }
       if (!batch.empty()) {
         ++totals_.engine_events;
@@ -527,7 +527,7 @@ void Simulation::handle_arrivals()
       continue;
     }
     ++waiting_;
-    batch.push_back(JobSubmitted{j});
+    batch.emplace_back(std::in_place_type<JobSubmitted>, j);
   }
   if (!batch.empty()) {
     ++totals_.engine_events;
@@ -582,7 +582,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
     return;
   }
   ++waiting_;
-  batch.push_back(JobSubmitted{j});
+  batch.emplace_back(std::in_place_type<JobSubmitted>, j);
 }
 
 /// Job j completed: its blocked dependents whose last dependency this was are submitted (now, or after
@@ -606,7 +606,7 @@ void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
     ks.status = JobStatus::WAITING;
     ks.submitted = now;
     ++waiting_;
-    events.push_back(JobSubmitted{k});
+    events.emplace_back(std::in_place_type<JobSubmitted>, k);
   }
 }
 
@@ -645,7 +645,8 @@ void Simulation::handle_notice(const Notice& n)
     js.end = sim_now();
     ++totals_.completed;
     record_end(n.job);
-    std::vector<Event> events{JobCompleted{n.job, devs}};
+    std::vector<Event> events;
+    events.emplace_back(std::in_place_type<JobCompleted>, n.job, devs);
     release_dependents(n.job, events);
     call_policy(std::move(events));
     return;
