@@ -2,6 +2,7 @@
 // How a job behaves on its reference device when it runs alone (DESIGN.md §1 Jobs): the resource
 // signature the interference and power models consume. Traces say what was asked; a profile (from the
 // workloads catalog) says how the job behaves and carries this signature.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,15 @@ struct ResourceSignature {
   /// (occupancy × issue efficiency, reference §6.3), (0, 1]. Decides the static-partition factor of
   /// ccs-2/ccs-4 and the SM sharing of mps. 1 = saturating (the conservative default).
   double compute_share = 1.0;
+  /// s of the gang scaling-efficiency curve e(n) = 1 / (s · n + 1 − s) (Amdahl: the fraction of a step that
+  /// does not shrink with more devices, communication included), [0, 1]. 0 = perfect scaling (e = 1).
+  double scaling_serial = 0.0;
+
+  /// Scaling efficiency on n devices (n >= 1): the gang's progress rate is the slowest device's rate × e(n).
+  double scaling_efficiency(std::size_t n) const
+  {
+    return n <= 1 ? 1.0 : 1.0 / (scaling_serial * static_cast<double>(n) + 1.0 - scaling_serial);
+  }
 };
 
 } // namespace colocsim

@@ -81,7 +81,7 @@ struct JobState {
   std::vector<DeviceIndex> devices;
   std::vector<double> device_rate; ///< 1 / (slowdown · time factor of the device's frequency), per device
   std::vector<sg4::ExecPtr> execs; ///< filled by the job actor when it starts
-  double rate = 0;                 ///< effective rate: the slowest device's
+  double rate = 0;                 ///< effective rate: the slowest device's × e(n)
   double first_start = -1, attempt_start = -1, end = -1;
   double energy_j = 0;
   int attempts = 0;
@@ -996,7 +996,9 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
     js.device_rate[ds.slot[i]] = 1.0 / (slowdowns_[i] * time_factor(*js.sig, d));
-    const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end());
+    // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone).
+    const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end()) *
+                        js.sig->scaling_efficiency(js.device_rate.size());
     if (rate == js.rate) continue;
     js.rate = rate;
     // The job's rate changes on all of its devices (gang jobs progress at the slowest device's rate).
@@ -1131,9 +1133,11 @@ void Simulation::record_end(JobIndex j)
   JobRecord r;
   r.job = &js.job;
   r.status = js.status;
-  r.submit_s = origin_ + js.submitted;
-  r.start_s = js.first_start < 0 ? -1 : origin_ + js.first_start;
-  r.end_s = js.end < 0 ? -1 : origin_ + js.end;
+  // Clamped in trace time: origin_ + (submit − origin_) can round below submit (e.g. 95.256 and 501.075
+  // give a wait of −5.7e-14 s, printed −0.0), so wait and JCT could come out negative.
+  r.submit_s = trace_time(origin_, js.submitted, js.job.submit_s);
+  r.start_s = js.first_start < 0 ? -1 : trace_time(origin_, js.first_start, r.submit_s);
+  r.end_s = js.end < 0 ? -1 : trace_time(origin_, js.end, std::max(r.start_s, r.submit_s));
   r.devices = js.devices;
   r.energy_j = js.energy_j;
   r.attempts = js.attempts;

@@ -19,6 +19,7 @@
 #include "workloads/JobReader.hpp"
 #include "workloads/ProfileCatalog.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,6 +65,13 @@ struct JobRecord {
   double energy_j = 0;              ///< device energy attributed to the job over all attempts
   int attempts = 0;
 };
+
+/// Trace time of sim time `sim_s` (origin_s = trace time of sim time 0), never before `not_before_s`:
+/// converting back can round a start below its submit time by an ulp; wait and JCT are never negative.
+inline double trace_time(double origin_s, double sim_s, double not_before_s)
+{
+  return std::max(not_before_s, origin_s + sim_s);
+}
 
 /// Cluster state after an event (for timeseries.csv).
 struct TimePoint {

@@ -18,9 +18,9 @@ namespace {
 
 const std::vector<std::string>& profile_keys()
 {
-  static const std::vector<std::string> keys{"description", "class",          "duty_cycle",
-                                             "vec_util",    "xmx_util",       "bw_util",
-                                             "mem",         "freq_sensitive", "compute_share"};
+  static const std::vector<std::string> keys{"description",   "class",         "duty_cycle", "vec_util",
+                                             "xmx_util",      "bw_util",       "mem",        "freq_sensitive",
+                                             "compute_share", "scaling_serial"};
   return keys;
 }
 
@@ -64,6 +64,8 @@ const NumberKey NUMBER_KEYS[] = {
      &ResourceSignature::freq_sensitive},
     {"compute_share", Unit::NONE, 0.0, true, 1.0, "a fraction in (0, 1]", &ResourceSignature::compute_share,
      false},
+    {"scaling_serial", Unit::NONE, 0.0, false, 1.0, "a fraction in [0, 1]",
+     &ResourceSignature::scaling_serial, false},
 };
 
 std::optional<Profile> read_profile(const std::string& name, const YAML::Node& node, const std::string& file,

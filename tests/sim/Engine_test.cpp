@@ -146,6 +146,32 @@ TEST_CASE("a gang job progresses at its slowest device's rate", "[engine]")
   CHECK(o.totals.rate_updates == 2);
 }
 
+TEST_CASE("a gang job progresses at its slowest device's rate times its scaling efficiency", "[engine]")
+{
+  // As above, but g's profile has s = 0.25: e(2) = 1 / (0.25·2 + 0.75) = 0.8. On tile 0 g's slowdown is
+  // 1.25, so g runs at min(1/1.25, 1/1) · 0.8 = 0.64; s runs at 0.8 and ends at 50/0.8 = 62.5, when g has
+  // done 62.5 · 0.64 = 40 of its 100 s. Alone on its tiles g runs at 1 · 0.8: the remaining 60 s take 75 s,
+  // so g ends at 137.5 (with e = 1 it ended at 112.5).
+  const auto o = run_fixture("gang-scaling.csv");
+  CHECK_THAT(o.jobs.at("s").end_s, WithinAbs(62.5, 1e-6));
+  CHECK_THAT(o.jobs.at("g").end_s, WithinAbs(137.5, 1e-6));
+  // slowdown of the last attempt: 137.5 / 100
+  CHECK_THAT(o.jobs.at("g").slowdown, WithinAbs(1.375, 1e-9));
+}
+
+TEST_CASE("trace time: a start never rounds below its submit", "[engine]")
+{
+  // origin 95.256, submit 501.075: sim submit = 405.81899999999996, and 95.256 + that = 501.07499999999993,
+  // a wait of −5.7e-14 s (printed −0.0) without the clamp.
+  const double origin = 95.256, submit = 501.075;
+  const double sim_submit = submit - origin;
+  REQUIRE(origin + sim_submit < submit); // the rounding this guards against
+  CHECK(trace_time(origin, sim_submit, submit) == submit);
+  CHECK(trace_time(origin, sim_submit, submit) - submit == 0.0);
+  CHECK(!std::signbit(trace_time(origin, sim_submit, submit) - submit));
+  CHECK(trace_time(origin, 500.0, submit) == 595.256); // later times pass through
+}
+
 TEST_CASE("out of memory: the job that overflows fails, is requeued, then fails for good", "[engine]")
 {
   // huge jobs need 40 GB each but declare 1 GB; first-fit (memory: none) puts both on the 64 GB tile 0.

@@ -9,6 +9,7 @@
 
 using namespace colocsim;
 using Catch::Matchers::ContainsSubstring;
+using colocsim::test::WithinAbs;
 
 namespace {
 
@@ -55,7 +56,8 @@ TEST_CASE("profile catalog: the bundled default catalog loads and every profile 
     CHECK(s.mem_bytes <= 64e9); // fits one Max 1550 tile
     CHECK(s.compute_share > 0);
     CHECK(s.compute_share <= 1);
-    CHECK(p.sources.size() == 7); // every number of the bundled catalog, compute_share included, is sourced
+    // Every number of the bundled catalog, compute_share and scaling_serial included, is sourced.
+    CHECK(p.sources.size() == (s.scaling_serial > 0 ? 8u : 7u));
     // Classes as defined in hardware-and-papers.md §6.3.
     switch (s.job_class) {
     case JobClass::MS:
@@ -250,4 +252,23 @@ TEST_CASE("profile catalog: the format page shows the tested example and lists e
     INFO(name);
     CHECK(page.find("| `" + name + "` |") != std::string::npos);
   }
+}
+
+TEST_CASE("profile catalog: scaling curves fitted to MLPerf Training v4.0", "[workloads][profiles]")
+{
+  const auto catalog = ProfileCatalog::load_file(DEFAULT_CATALOG);
+  // resnet50-train-bs128: s = 0.00841 (calibration/tools/fit_mlperf_scaling.py, resnet on NVIDIA eos).
+  const auto& r = catalog.at("resnet50-train-bs128", {}).sig;
+  CHECK(r.scaling_serial == 0.00841);
+  CHECK(r.scaling_efficiency(1) == 1.0);
+  // e(8) = 1 / (0.00841·8 + 0.99159) = 1 / 1.05887 = 0.944403...
+  CHECK_THAT(r.scaling_efficiency(8), WithinAbs(1.0 / 1.05887, 1e-12));
+  // Profiles without a curve scale perfectly (e = 1): gpt2-large's CARMA time is already measured on 2 GPUs.
+  CHECK(catalog.at("gpt2-large-train-bs8", {}).sig.scaling_efficiency(2) == 1.0);
+  // Out of range is an error at the value.
+  const std::string bad =
+      catalog_with(GOOD_BODY + "    scaling_serial: {value: 1.5, tag: estimate, source: s}\n");
+  CHECK_THROWS_WITH(ProfileCatalog::load(bad, "bad.yaml"),
+                    ContainsSubstring("profiles.p.scaling_serial.value: out of range (got '1.5'); expected a "
+                                      "fraction in [0, 1]"));
 }
