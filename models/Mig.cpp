@@ -512,6 +512,26 @@ bool MigGeometry::fits(const MigLayout& current, std::uint32_t used_mask, unsign
   return static_cast<unsigned>(same) < p.max_instances;
 }
 
+std::optional<MigLayout> MigGeometry::arrange(const std::vector<std::size_t>& profiles) const
+{
+  for (auto p : profiles)
+    if (p >= profiles_.size()) return std::nullopt;
+  MigLayout layout;
+  layout.reserve(profiles.size());
+  // Depth-first over the legal starts of each GI in turn; at most 7 GIs of at most 8 starts each.
+  const std::function<bool(std::size_t)> place = [&](std::size_t k) {
+    if (k == profiles.size()) return true;
+    for (auto s : legal_starts(layout, profiles[k])) {
+      layout.push_back(MigInstance{profiles[k], s});
+      if (place(k + 1)) return true;
+      layout.pop_back();
+    }
+    return false;
+  };
+  if (!place(0)) return std::nullopt;
+  return layout;
+}
+
 std::vector<unsigned> MigGeometry::legal_starts(const MigLayout& current, std::size_t profile) const
 {
   std::vector<unsigned> out;

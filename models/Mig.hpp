@@ -174,6 +174,12 @@ public:
   /// Is the layout legal? The first problem in MigProblem's order, with the instance it is about.
   MigVerdict check(const MigLayout& layout) const;
 
+  /// A legal layout made of these profiles (indices, e.g. from profile_indices({"3g.20gb", "2g.10gb"})), in
+  /// the given order, with the lexicographically lowest starts (a depth-first search over legal_starts, so
+  /// [1g.5gb, 3g.20gb] finds 1g@0 + 3g@4 as well as a greedy pass would not fail where another order of
+  /// starts works). nullopt if no arrangement is legal. For a platform's initial layout given by names.
+  std::optional<MigLayout> arrange(const std::vector<std::size_t>& profiles) const;
+
   // -- free space: where can one more GI of `profile` be created, keeping the layout legal --
   std::vector<unsigned> legal_starts(const MigLayout& current, std::size_t profile) const;
   std::optional<unsigned> lowest_start(const MigLayout& current, std::size_t profile) const;

@@ -516,23 +516,36 @@ RunInputs build_run(const Scenario& s)
     std::vector<std::string> valid;
     for (const auto& p : geo.profiles())
       valid.push_back(p.name);
+    std::vector<std::size_t> profiles;
     for (const auto& n : names) {
       const auto p = geo.find_profile(n);
       if (!p)
         throw InputError(at, "platform.mig_layout",
                          "unknown MIG profile '" + n + "' for " + geo.name() + "; valid: " + join(valid));
-      const auto start = geo.lowest_start(in.mig_layout, *p);
-      if (!start) {
-        MigLayout with = in.mig_layout;
-        with.push_back(
-            MigInstance{*p, geo.profiles()[*p].starts.empty() ? 0u : geo.profiles()[*p].starts[0]});
+      profiles.push_back(*p);
+    }
+    // Starts by a search over every legal arrangement (MigGeometry::arrange): a greedy lowest-start pass
+    // refuses legal layouts such as 3g.20gb, 2g.10gb, 1g.5gb, 1g.5gb (3g.20gb must go to slice 4).
+    if (auto arranged = geo.arrange(profiles)) {
+      in.mig_layout = std::move(*arranged);
+    } else {
+      // Name the first instance that cannot be added and the rule it breaks.
+      MigLayout prefix;
+      for (std::size_t k = 0; k < profiles.size(); ++k) {
+        std::vector<std::size_t> head(profiles.begin(),
+                                      profiles.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+        if (geo.arrange(head)) continue;
+        std::vector<std::size_t> before(profiles.begin(), profiles.begin() + static_cast<std::ptrdiff_t>(k));
+        prefix = before.empty() ? MigLayout{} : *geo.arrange(before);
+        MigLayout with = prefix;
+        const auto& pk = geo.profiles()[profiles[k]];
+        with.push_back(MigInstance{profiles[k], pk.starts.empty() ? 0u : pk.starts[0]});
         const auto verdict = geo.check(with);
         throw InputError(at, "platform.mig_layout",
-                         "no room for " + n + " after " + geo.describe(in.mig_layout) +
+                         "no room for " + names[k] + " after " + geo.describe(prefix) +
                              (verdict.ok() ? std::string() : " (" + verdict.reason + ")") +
                              "; expected a legal layout of " + geo.name() + " (docs/formats/mig.md)");
       }
-      in.mig_layout.push_back(MigInstance{*p, *start});
     }
   } else if (!s.mig_layout.empty()) {
     throw InputError(at, "platform.mig_layout", "a MIG layout needs platform.sharing: mig");

@@ -5,6 +5,7 @@
 // rules; MPS client limits; the NVIDIA device files; located errors for malformed tables; the format page's
 // example.
 #include "models/DeviceSpec.hpp"
+#include "models/Interference.hpp"
 #include "models/Mig.hpp"
 #include "tests/CatchCompat.hpp"
 
@@ -873,4 +874,82 @@ TEST_CASE("docs/formats/mig.md shows the bundled A100-40GB table verbatim", "[mi
   const auto shown = test::doc_example("docs/formats/mig.md", "models/mig/a100-40gb.yaml");
   CHECK_FALSE(shown.empty());
   CHECK(shown == read_source_file("models/mig/a100-40gb.yaml"));
+}
+
+TEST_CASE("mig slowdown rule on the bundled A100-80GB table against NJIT-MIG GROMACS", "[mig][interference]")
+{
+  // NJIT-MIG [M] (reference §4.2 table): GROMACS ns/day on an A100-80GB: 1g.10gb 43.28, 2g.20gb 81.21,
+  // 3g.40gb 115.51, full GPU 118.59. A GROMACS-like signature c = 0.40, b = 0.3 (below every slice's memory
+  // share, so compute decides), with the engine's fractions: s = GI SMs / 98 (the 7g.80gb instance),
+  // m = memory slices / 8. Hand values: 3g 0.40·98/42 = 0.933 -> factor 1, speed 1 (measured 0.974);
+  // 2g 0.40·98/28 = 1.4, speed 0.714 (measured 0.685); 1g 0.40·98/14 = 2.8, speed 0.357 (measured 0.365).
+  const MigGeometry g(load_bundled("a100-80gb"));
+  ResourceSignature gromacs;
+  gromacs.compute_share = 0.40;
+  gromacs.bw_util = 0.3;
+  const double full = 118.59;
+  const double whole_sms = g.profiles()[g.profile_index("7g.80gb")].sms;
+  REQUIRE(whole_sms == 98);
+  const std::vector<std::tuple<std::string, double, double>> rows{
+      {"1g.10gb", 43.28, 1.0 / 2.8}, {"2g.20gb", 81.21, 1.0 / 1.4}, {"3g.40gb", 115.51, 1.0}};
+  for (const auto& [name, measured, expected_speed] : rows) {
+    CAPTURE(name);
+    const auto& p = g.profiles()[g.profile_index(name)];
+    const std::vector<double> s{p.sms / whole_sms};
+    const std::vector<double> m{static_cast<double>(p.memory_slices) / g.memory_slices()};
+    const std::vector<const ResourceSignature*> alone{&gromacs};
+    const double speed = 1.0 / sharing_factor(SharingMode::MIG, TimeSliceParams{}, alone, 0, s, m);
+    CHECK_THAT(speed, WithinRel(expected_speed, 1e-9));
+    CHECK(std::abs(speed - measured / full) < 0.03); // the rule is within 3 points of the measurement
+  }
+}
+
+TEST_CASE("arrange finds starts for a layout given by profile names", "[mig]")
+{
+  const auto g = geometry("a100-40gb");
+  const auto idx = [&](std::vector<std::string> names) { return g.profile_indices(names); };
+  // 3g.20gb starts {0,4}, 2g.10gb {0,2,4}, 1g.5gb {0..6} (GONVML-A100). 3g@0 leaves 4-7, where 2g@4 and
+  // 1g@6 fit but the second 1g would need start 7: the search backs up to 3g@4 + 2g@0 + 1g@2 + 1g@3.
+  const auto mixed = g.arrange(idx({"3g.20gb", "2g.10gb", "1g.5gb", "1g.5gb"}));
+  REQUIRE(mixed.has_value());
+  CHECK(g.describe(*mixed) == "{3g.20gb@4, 2g.10gb@0, 1g.5gb@2, 1g.5gb@3}");
+  CHECK(g.check(*mixed).ok());
+  // A greedy lowest-start pass in the same order gets stuck at the second 1g.5gb.
+  MigLayout greedy{g.instance("3g.20gb", 0), g.instance("2g.10gb", 4), g.instance("1g.5gb", 6)};
+  CHECK_FALSE(g.lowest_start(greedy, g.profile_index("1g.5gb")).has_value());
+  // 4g.20gb only starts at 0, whatever the order.
+  CHECK(g.describe(*g.arrange(idx({"3g.20gb", "4g.20gb"}))) == "{3g.20gb@4, 4g.20gb@0}");
+  CHECK(g.describe(*g.arrange(idx({"4g.20gb", "3g.20gb"}))) == "{4g.20gb@0, 3g.20gb@4}");
+  // Illegal: two 4g (one start), 7g plus anything, eight 1g (7 GIs at most, 7 compute slices).
+  CHECK_FALSE(g.arrange(idx({"4g.20gb", "4g.20gb"})).has_value());
+  CHECK_FALSE(g.arrange(idx({"7g.40gb", "1g.5gb"})).has_value());
+  CHECK_FALSE(g.arrange(std::vector<std::size_t>(8, g.profile_index("1g.5gb"))).has_value());
+  CHECK_FALSE(g.arrange({g.profiles().size()}).has_value()); // unknown profile index
+  CHECK(g.arrange({}) == MigLayout{});
+}
+
+TEST_CASE("arrange accepts the profiles of every legal layout and only those", "[mig]")
+{
+  // Every layout of the enumeration, given as its profiles in reverse order, is arranged into a legal
+  // layout with the same profiles; adding a 7g.40gb to any of them makes it illegal.
+  for (const std::string name : {"a100-40gb", "a100-80gb", "h100-80gb"}) {
+    CAPTURE(name);
+    const auto g = geometry(name);
+    const auto seven = g.profiles().size() - 1; // the last profile is the whole GPU in every table
+    REQUIRE(g.profiles()[seven].memory_slices == g.memory_slices());
+    for (const auto& layout : g.all_layouts()) {
+      std::vector<std::size_t> profiles;
+      for (auto it = layout.rbegin(); it != layout.rend(); ++it)
+        profiles.push_back(it->profile);
+      const auto arranged = g.arrange(profiles);
+      REQUIRE(arranged.has_value());
+      CHECK(g.check(*arranged).ok());
+      std::vector<std::size_t> got;
+      for (const auto& gi : *arranged)
+        got.push_back(gi.profile);
+      CHECK(got == profiles);
+      profiles.push_back(seven);
+      CHECK_FALSE(g.arrange(profiles).has_value());
+    }
+  }
 }

@@ -173,3 +173,20 @@ TEST_CASE("MIG decisions the engine refuses, and layouts a scenario may not star
       build_run(load_scenario(DATA + "mig.yaml", {"platform.sharing=mps", "platform.mig_layout=1g.5gb"})),
       ContainsSubstring("a MIG layout needs platform.sharing: mig"));
 }
+
+TEST_CASE("a scenario's MIG layout gets the starts of a legal arrangement", "[engine][mig]")
+{
+  // 3g.20gb may start at 0 or 4 on an A100-40GB; at 0 the second 1g.5gb would need start 7 (not allowed),
+  // so the layout is legal only as 3g.20gb@4 + 2g.10gb@0 + 1g.5gb@2 + 1g.5gb@3 (GONVML-A100 placements).
+  const auto in =
+      build_run(load_scenario(DATA + "mig.yaml", {"platform.mig_layout=3g.20gb,2g.10gb,1g.5gb,1g.5gb"}));
+  REQUIRE(in.mig);
+  CHECK(in.mig->describe(in.mig_layout) == "{3g.20gb@4, 2g.10gb@0, 1g.5gb@2, 1g.5gb@3}");
+  // Eight instances never fit (7 at most): the error names the first one that has no room.
+  REQUIRE_THROWS_WITH(
+      build_run(
+          load_scenario(DATA + "mig.yaml",
+                        {"platform.mig_layout=1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb"})),
+      ContainsSubstring("platform.mig_layout: no room for 1g.5gb after {1g.5gb@0, 1g.5gb@1, 1g.5gb@2, "
+                        "1g.5gb@3, 1g.5gb@4, 1g.5gb@5, 1g.5gb@6}"));
+}
