@@ -34,7 +34,8 @@ struct Scenario {
   SharingMode sharing = SharingMode::TIME_SLICE;
   double repartition_delay_s = 5.0;
   double node_boot_s = 300.0;
-  std::string mig_layout; ///< sharing mig: the initial GPU instances, "profile,profile,..."; empty = whole GPU
+  std::string
+      mig_layout; ///< sharing mig: the initial GPU instances, "profile,profile,..."; empty = whole GPU
   // models
   std::string calibration;
   std::string interference;

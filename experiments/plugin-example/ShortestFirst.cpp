@@ -35,9 +35,8 @@ public:
     std::vector<DeviceIndex> free;
     for (DeviceIndex d = 0; d < view.device_count(); ++d)
       if (view.device(d).available && view.residents(d).empty()) free.push_back(d);
-    std::stable_sort(waiting_.begin(), waiting_.end(), [&](JobIndex a, JobIndex b) {
-      return view.job(a).duration_s < view.job(b).duration_s;
-    });
+    std::stable_sort(waiting_.begin(), waiting_.end(),
+                     [&](JobIndex a, JobIndex b) { return view.job(a).duration_s < view.job(b).duration_s; });
     std::vector<Decision> out;
     std::vector<JobIndex> still;
     long long started = 0;

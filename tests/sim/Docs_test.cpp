@@ -87,8 +87,8 @@ std::string table_row(const std::string& text, const std::string& key)
 
 std::string scratch_dir(const std::string& name)
 {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("colocsim-docs-" + std::to_string(::getpid()) + "-" + name);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("colocsim-docs-" + std::to_string(::getpid()) + "-" + name);
   std::filesystem::remove_all(dir);
   return dir.string();
 }
@@ -108,8 +108,8 @@ TEST_CASE("scenario.md has a row for every declared scenario key, with its defau
   REQUIRE(keys.size() >= 30); // the parse of describe_scenario_keys() found the keys
   for (const auto& k : keys) {
     const std::string heading = k.section == "top level" ? "Top level" : code(k.section);
-    INFO("docs/formats/scenario.md, section '### " << heading << "', key '" << k.name
-                                                   << "' (colocsim run --help-scenario shows the declaration)");
+    INFO("docs/formats/scenario.md, section '### "
+         << heading << "', key '" << k.name << "' (colocsim run --help-scenario shows the declaration)");
     const std::string row = table_row(subsection(page, heading), k.name);
     CHECK_FALSE(row.empty());
     if (row.empty()) continue;
@@ -157,7 +157,8 @@ TEST_CASE("outputs.md documents every field a run writes", "[docs]")
   const std::string summary = slurp(dir + "/summary.json");
   const std::regex key("\"([a-z0-9_]+)\":");
   int n = 0;
-  for (auto it = std::sregex_iterator(summary.begin(), summary.end(), key); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(summary.begin(), summary.end(), key); it != std::sregex_iterator();
+       ++it) {
     INFO((*it)[1].str());
     CHECK(page.find(code((*it)[1].str())) != std::string::npos);
     ++n;
