@@ -38,6 +38,15 @@ struct DeviceSpec {
   Sourced freq_min_hz;
   Sourced card_tdp_w;                     ///< card power limit (shared by the card's devices)
   std::vector<SharingMode> sharing_modes; ///< modes this device supports
+  /// Names job traces use for this device type (Alibaba openb `gpu_spec` such as "V100M16", PAI `gpu_type`):
+  /// a job whose Job::gpu_types lists one of them, or the catalog name, may run on it. Key `trace_names`.
+  std::vector<std::string> trace_names;
+  /// Speed on deep-learning work relative to an NVIDIA V100 (= 1), the unit of Gavel's measured solo
+  /// throughputs (../shared/traces/gavel-colocation). Only ratios matter: on a platform with several device
+  /// types, a trace job's duration is its time on the platform's reference type and it runs
+  /// relative_throughput(device) / relative_throughput(reference) times as fast elsewhere. Key
+  /// `relative_throughput`; value 0 = not given (such a device can only be in a single-type platform).
+  Sourced relative_throughput;
 };
 
 /// Parses a device catalog file (YAML text). Throws InputError with every problem found.
