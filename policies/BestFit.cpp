@@ -26,7 +26,7 @@ std::vector<DeviceIndex> BestFit::choose(const ClusterView& view, JobIndex j, do
   const auto need = static_cast<std::size_t>(view.job(j).devices);
   std::vector<DeviceIndex> devices;
   for (auto it = open_.lower_bound({mem, 0}); it != open_.end() && devices.size() < need; ++it)
-    if (view.device(it->second).available) devices.push_back(it->second);
+    if (view.device(it->second).available && view.allows(j, it->second)) devices.push_back(it->second);
   if (devices.size() < need) return {};
   return devices;
 }

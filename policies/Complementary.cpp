@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 namespace colocsim {
 
@@ -27,11 +28,15 @@ void Complementary::release(const std::vector<DeviceIndex>& devices)
     if (--occupants_[d] == 0) free_.insert(d);
 }
 
-DeviceIndex Complementary::take()
+std::optional<DeviceIndex> Complementary::take(const ClusterView& view, JobIndex a, std::optional<JobIndex> b)
 {
-  const DeviceIndex d = *free_.begin();
-  free_.erase(free_.begin());
-  return d;
+  for (auto it = free_.begin(); it != free_.end(); ++it)
+    if (view.allows(a, *it) && (!b || view.allows(*b, *it))) {
+      const DeviceIndex d = *it;
+      free_.erase(it);
+      return d;
+    }
+  return std::nullopt;
 }
 
 void Complementary::drop_unavailable(const ClusterView& view)
@@ -78,7 +83,14 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
       if (free_.size() < need) break;
       std::vector<DeviceIndex> devices;
       while (devices.size() < need)
-        devices.push_back(take());
+        if (const auto d = take(view, head))
+          devices.push_back(*d);
+        else
+          break;
+      if (devices.size() < need) { // not enough empty devices of the types it accepts: wait, in order
+        free_.insert(devices.begin(), devices.end());
+        break;
+      }
       place(head, std::move(devices));
       continue;
     }
@@ -87,7 +99,7 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
     std::size_t examined = 0;
     for (auto it = queue_.begin(); it != queue_.end() && examined < window_; ++it, ++examined)
       if (view.job(*it).devices == 1) jobs.push_back(*it);
-    const DeviceIndex probe = *free_.begin(); // an empty device stands for all of them
+    const DeviceIndex probe = *free_.begin(); // an empty device stands for all of them (of any type)
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
                                         boost::property<boost::edge_weight_t, long long>>;
     Graph g(jobs.size());
@@ -99,7 +111,12 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
         const double ta = view.job(jobs[a]).duration_s, tb = view.job(jobs[b]).duration_s;
         // predict: job_slowdown is a's, max_corunner_slowdown is b's (the only co-runner).
         const double saved = ta + tb - std::max(ta * p.job_slowdown, tb * p.max_corunner_slowdown);
-        if (saved > 0 && p.fits_memory)
+        // Jobs that name GPU types pair only if some empty device accepts both (a scan only for them).
+        const bool common_type = (view.job(jobs[a]).gpu_types.empty() && view.job(other).gpu_types.empty()) ||
+                                 std::any_of(free_.begin(), free_.end(), [&](DeviceIndex d) {
+                                   return view.allows(jobs[a], d) && view.allows(other, d);
+                                 });
+        if (saved > 0 && p.fits_memory && common_type)
           boost::add_edge(a, b, static_cast<long long>(std::llround(saved * 1000.0)), g); // integral weights
       }
     }
@@ -110,9 +127,11 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
     for (std::size_t a = 0; a < jobs.size() && !free_.empty(); ++a) {
       const auto m = mate[a];
       if (m != boost::graph_traits<Graph>::null_vertex() && m < a) continue; // placed with its partner
-      const DeviceIndex d = take();
-      place(jobs[a], {d});
-      if (m != boost::graph_traits<Graph>::null_vertex()) place(jobs[m], {d});
+      const bool paired = m != boost::graph_traits<Graph>::null_vertex();
+      const auto d = paired ? take(view, jobs[a], jobs[m]) : take(view, jobs[a]);
+      if (!d) continue; // no empty device of a type it (and its partner) accepts
+      place(jobs[a], {*d});
+      if (paired) place(jobs[m], {*d});
       placed = true;
     }
     if (!placed) break;

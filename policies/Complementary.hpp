@@ -15,6 +15,7 @@
 #include "policies/FcfsQueue.hpp"
 #include "policies/Policy.hpp"
 
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -28,7 +29,9 @@ public:
 
 private:
   void release(const std::vector<DeviceIndex>& devices);
-  DeviceIndex take();
+  /// The lowest empty device that accepts job a (and b, if given: ClusterView::allows), taken out of the
+  /// free set; nullopt if there is none.
+  std::optional<DeviceIndex> take(const ClusterView& view, JobIndex a, std::optional<JobIndex> b = {});
   void drop_unavailable(const ClusterView& view); ///< O(free devices): moves them to/from aside_
   std::size_t window_;
   bool initialised_ = false;

@@ -31,7 +31,8 @@ bool ExclusiveEasy::start(const ClusterView& view, JobIndex j, std::vector<Decis
   if (free_.size() < need) return false;
   std::vector<DeviceIndex> devices;
   for (auto it = free_.begin(); it != free_.end() && devices.size() < need; ++it)
-    if (view.device(*it).available) devices.push_back(*it); // not repartitioning, node on
+    if (view.device(*it).available && view.allows(j, *it)) // not repartitioning, node on, of its type
+      devices.push_back(*it);
   if (devices.size() < need) return false;
   const double end = view.now() + view.job(j).duration_s * view.predict(j, devices).job_slowdown;
   if (end_s && *end_s < end) return false; // the caller's limit (the shadow time) would be exceeded

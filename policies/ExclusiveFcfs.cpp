@@ -29,7 +29,8 @@ std::vector<Decision> ExclusiveFcfs::decide(const ClusterView& view, std::span<c
     if (free_.size() < need) break;
     Place p{j, {}};
     for (auto it = free_.begin(); it != free_.end() && p.devices.size() < need; ++it)
-      if (view.device(*it).available) p.devices.push_back(*it); // not repartitioning, node on
+      if (view.device(*it).available && view.allows(j, *it)) // not repartitioning, node on, of its type
+        p.devices.push_back(*it);
     if (p.devices.size() < need) break;
     for (auto d : p.devices)
       free_.erase(d);

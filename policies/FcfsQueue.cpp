@@ -10,10 +10,20 @@ void FcfsQueue::handle(const ClusterView& view, std::span<const Event> events, s
   for (const auto& e : events) {
     if (const auto* s = std::get_if<JobSubmitted>(&e)) {
       std::optional<std::string> why;
-      if (static_cast<std::size_t>(view.job(s->job).devices) > view.device_count())
+      const auto& job = view.job(s->job);
+      const auto need = static_cast<std::size_t>(job.devices);
+      if (need > view.device_count()) {
         why = "requests more devices than the platform has";
-      else if (never_runs)
-        why = never_runs(s->job);
+      } else if (!job.gpu_types.empty() && need > 1) {
+        // A gang that names GPU types needs that many devices of those types (a scan, for such jobs only).
+        std::size_t fit = 0;
+        for (DeviceIndex d = 0; d < view.device_count() && fit < need; ++d)
+          fit += view.allows(s->job, d) ? 1 : 0;
+        if (fit < need)
+          why = "requests " + std::to_string(need) + " devices of types '" + job.gpu_types +
+                "'; the platform has " + std::to_string(fit);
+      }
+      if (!why && never_runs) why = never_runs(s->job);
       if (why)
         out.push_back(Reject{s->job, *why});
       else

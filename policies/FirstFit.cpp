@@ -11,7 +11,9 @@ std::vector<DeviceIndex> FirstFit::choose(const ClusterView& view, JobIndex j, d
     const std::size_t d = first_fitting(mem, from);
     if (d == FitIndex::NONE) return {};
     from = d + 1;
-    if (!view.device(static_cast<DeviceIndex>(d)).available) continue; // repartitioning, or its node is off
+    // Repartitioning, its node off, or of a device type the job does not accept.
+    if (!view.device(static_cast<DeviceIndex>(d)).available || !view.allows(j, static_cast<DeviceIndex>(d)))
+      continue;
     devices.push_back(static_cast<DeviceIndex>(d));
   }
   return devices;

@@ -146,7 +146,7 @@ std::vector<DeviceIndex> FractionalPolicy::choose(const ClusterView& view, JobIn
   const auto need = static_cast<std::size_t>(r.devices);
   for (const auto& c : candidates)
     for (auto it = c.first; it != c.bucket->second.by_memory.end() && devices.size() < need; ++it)
-      if (view.device(it->second).available) devices.push_back(it->second);
+      if (view.device(it->second).available && view.allows(j, it->second)) devices.push_back(it->second);
   if (devices.size() < need) return {};
   return devices;
 }

@@ -86,13 +86,15 @@ std::vector<DeviceIndex> Heshare::choose(const ClusterView& view, JobIndex j, do
     from = d + 1;
     const DeviceIndex dev = static_cast<DeviceIndex>(d);
     const DeviceView dv = view.device(dev);
-    if (!dv.available) continue;
+    if (!dv.available || !view.allows(j, dev)) continue;
     const auto p = view.predict(j, std::span<const DeviceIndex>(&dev, 1), placed_now(dev));
     if (p.job_interference > max_slowdown_ || p.max_corunner_interference > max_slowdown_) continue;
     const double sharers = 1.0 + dv.residents + static_cast<double>(placed_now(dev).size());
     // The device power the job adds, plus its share of what the device draws already (static power is
     // shared among co-runners, DESIGN.md §1), over its predicted run time.
-    const double energy = (p.added_power_w + dv.power_w / sharers) * view.job(j).duration_s * p.job_slowdown;
+    // On a platform of several device types the run time also scales with the device's speed.
+    const double energy =
+        (p.added_power_w + dv.power_w / sharers) * view.job(j).duration_s * p.job_slowdown / dv.speed;
     options.push_back({energy, dev});
   }
   if (options.size() < need) return {};

@@ -43,7 +43,7 @@ std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobI
     if (d == FitIndex::NONE) break;
     from = d + 1;
     const DeviceIndex dev = static_cast<DeviceIndex>(d);
-    if (!view.device(dev).available) continue; // repartitioning, or its node is off
+    if (!view.device(dev).available || !view.allows(j, dev)) continue; // repartitioning, node off, other type
     const auto p = view.predict(j, std::span<const DeviceIndex>(&dev, 1), placed_now(dev));
     if (p.job_interference <= max_slowdown_ && p.max_corunner_interference <= max_slowdown_ &&
         (!check_memory_ || p.fits_memory))

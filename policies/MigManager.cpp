@@ -52,11 +52,13 @@ std::optional<std::size_t> MigManager::profile_for(const MigGeometry& geo, doubl
 
 bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Decision>& out)
 {
-  // The devices in mig mode, in index order (all share one MIG table: one device type per platform).
+  // The devices in mig mode that accept the job, in index order, of the first such device's MIG table (a
+  // platform of several MIG-capable types places a job on one type's GPUs).
   const MigGeometry* geo = nullptr;
   std::vector<DeviceIndex> migs;
   for (DeviceIndex d = 0; d < view.device_count(); ++d)
-    if (const auto* g = view.mig_geometry(d); g && view.device(d).available) {
+    if (const auto* g = view.mig_geometry(d);
+        g && (!geo || g == geo) && view.device(d).available && view.allows(j, d)) {
       geo = g;
       migs.push_back(d);
     }

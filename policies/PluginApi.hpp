@@ -25,7 +25,7 @@
 
 /// Bump when the policy API changes meaning without changing layout (new semantics of a field, a new
 /// decision the engine requires plugins to understand, ...). Layout changes are caught by the fingerprint.
-#define COLOCSIM_POLICY_ABI_VERSION 1u
+#define COLOCSIM_POLICY_ABI_VERSION 2u
 
 /// The function a plugin exports (extern "C", so no C++ name mangling).
 #define COLOCSIM_POLICY_PLUGIN_SYMBOL "colocsim_policy_plugin"

@@ -39,6 +39,10 @@ struct DeviceView {
   bool available = true;       ///< false while the device is being repartitioned or its node is off/booting
   double freq_min_hz = 0;      ///< the range SetFrequency accepts (the device's pstates)
   double freq_max_hz = 0;
+  std::uint16_t type = 0; ///< the device's type in the platform (0 on a single-type platform)
+  /// Speed relative to the platform's reference device type, on which trace durations are taken (1 on a
+  /// single-type platform; 0.5 on a type half as fast). PlacementPrediction slowdowns leave it out.
+  double speed = 1.0;
 };
 
 /// One GPU instance of a device in `mig` mode, as policies see it.
@@ -85,6 +89,9 @@ public:
   /// For a mig device, predict() assumes the largest empty, ready instance.
   virtual const MigGeometry* mig_geometry(DeviceIndex) const { return nullptr; }
   virtual std::vector<MigSlot> mig_instances(DeviceIndex) const { return {}; }
+  /// Whether job j may run on device d: its device type is one of those the job's gpu_types name (any type
+  /// when it names none). The engine refuses a Place on a device that does not allow the job. O(1).
+  virtual bool allows(JobIndex, DeviceIndex) const { return true; }
 };
 
 // ---- events (engine → policy) ----

@@ -15,15 +15,33 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 
 namespace colocsim {
 
 namespace {
-constexpr int EXIT_USAGE = 2;
+
+/// "max1550-aurora-tile", or for several types "v100-sxm2-16gb (reference), t4 (0.26x), ..." with their
+/// speeds.
+std::string device_types(const Platform& p)
+{
+  if (!p.heterogeneous()) return p.types.front().spec->name;
+  std::ostringstream os;
+  for (std::size_t t = 0; t < p.types.size(); ++t) {
+    os << (t ? ", " : "") << p.types[t].spec->name;
+    if (t == 0)
+      os << " (reference)";
+    else
+      os << " (" << std::setprecision(3) << p.types[t].speed << "x)";
+  }
+  return os.str();
 }
+constexpr int EXIT_USAGE = 2;
+} // namespace
 
 /// True if --help was asked (help printed); throws UsageError for any other argument.
 bool no_options_or_help(const std::vector<std::string>& args, const char* help, std::ostream& out)
@@ -240,7 +258,8 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   s.policy_params = scenario.policy_params.to_string();
   s.sharing = std::string(to_string(scenario.sharing));
   s.interference = scenario.interference;
-  s.calibration = inputs.calibration_file;
+  for (const auto& t : inputs.platform.types)
+    s.calibration += (s.calibration.empty() ? "" : "; ") + t.calibration_file;
   s.workload = inputs.reader->describe();
   s.seed = scenario.seed;
   write_summary_json(s, scenario.outputs.dir / "summary.json");
@@ -252,6 +271,12 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
               << totals.first_ignored_dependency
               << "); dependencies must name jobs that come earlier in the trace, and transforms such as "
                  "window or sample may have dropped them\n";
+  if (totals.rejected_gpu_types > 0)
+    std::cerr << "colocsim: warning: " << totals.rejected_gpu_types
+              << " jobs were rejected because their gpu_types name no device type of platform '"
+              << inputs.platform.name << "' (" << device_types(inputs.platform)
+              << "; first: " << totals.first_rejected_gpu_types
+              << "); replay on a platform with those types, or set workload.gpu_types: ignore\n";
   if (s.jobs_never_started > 0)
     std::cerr
         << "colocsim: warning: " << s.jobs_never_started << " of " << s.jobs_read
@@ -298,8 +323,8 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
                      "the dependencies form a cycle: " + join(deps.cycle, " -> ") +
                          "; expected each job to depend only on jobs that come earlier in the trace");
   out << "ok: " << scenario.file << ": scenario '" << scenario.name << "', " << inputs.platform.devices.size()
-      << " devices (" << inputs.platform.nodes << " nodes of " << inputs.device->name << "), " << jobs
-      << " jobs, policy " << scenario.policy << "\n";
+      << " devices (" << inputs.platform.nodes << " nodes of " << device_types(inputs.platform) << "), "
+      << jobs << " jobs, policy " << scenario.policy << "\n";
   for (const auto& [name, n] : per_profile)
     out << "  " << name << ": " << n << " jobs\n";
   if (deps.with_dependencies > 0) {

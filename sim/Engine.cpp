@@ -91,6 +91,7 @@ struct JobState {
   double submitted = 0;                 ///< sim time it was submitted to the policy (after its dependencies)
   std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of `devices`
   std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
+  std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
 };
 
 enum class NoticeKind { FINISHED, OUT_OF_MEMORY };
@@ -122,15 +123,22 @@ public:
                       ds.freq_hz,
                       device_available(d),
                       pd.spec->freq_min_hz.value,
-                      pd.spec->freq_max_hz.value};
+                      pd.spec->freq_max_hz.value,
+                      pd.type,
+                      setup_.platform->types[pd.type].speed};
   }
   const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
   const ResourceSignature& signature(JobIndex j) const override { return *jobs_.at(j).sig; }
   PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
                               std::span<const JobIndex> also) const override;
+  bool allows(JobIndex j, DeviceIndex d) const override
+  {
+    return (jobs_.at(j).type_mask >> setup_.platform->devices.at(d).type) & 1U;
+  }
 
 private:
+  const DeviceType& type(DeviceIndex d) const { return setup_.platform->type_of(d); }
   double sim_now() const { return sg4::Engine::get_clock() - clock_base_; }
 
   void build_platform();
@@ -165,6 +173,8 @@ private:
     return sig.freq_sensitive * f_ref / devices_[d].freq_hz + 1.0 - sig.freq_sensitive;
   }
   void load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const;
+  /// The device types job j may run on (Job::gpu_types); 0 when it names only types the platform lacks.
+  std::uint64_t type_mask_of(const Job& job) const;
   void emit_timepoint();
   void progress(bool force);
 
@@ -181,6 +191,7 @@ private:
   std::vector<NodeState> node_state_;
   std::vector<std::vector<DeviceIndex>> node_devices_;
   std::uint32_t nodes_powered_ = 0;              ///< ON or BOOTING: drawing their baseline
+  double powered_baseline_w_ = 0;                ///< Σ baselines of the nodes ON or BOOTING
   double node_energy_j_ = 0, node_energy_t_ = 0; ///< Σ baselines integrated up to node_energy_t_ (sim time)
   std::set<std::pair<double, std::uint32_t>> boots_; ///< (sim time ready, node)
   void touch_nodes();
@@ -202,31 +213,32 @@ private:
   void release_dependents(JobIndex j, std::vector<Event>& events);
   void cancel_dependents(JobIndex j);
   // MIG (models/Mig.hpp): a device's instances, and the fractions of the GPU an instance holds
-  void set_mig_layout(DeviceState& ds, const MigLayout& layout) const
+  void set_mig_layout(DeviceState& ds, DeviceIndex d) const
   {
-    if (!setup_.mig) throw std::invalid_argument("a device in mig mode needs RunSetup::mig (its MIG table)");
+    if (!type(d).mig)
+      throw std::invalid_argument("a device in mig mode needs its type's MIG table (DeviceType::mig)");
+    const auto& layout = type(d).mig_layout;
     ds.layout = layout;
     ds.gi_job.assign(layout.size(), -1);
     ds.gi_ready.assign(layout.size(), 0.0);
   }
-  double mig_sm_share(const MigInstance& gi) const
+  static double mig_sm_share(const MigGeometry& geo, const MigInstance& gi)
   {
     unsigned full = 0;
-    for (const auto& p : setup_.mig->profiles())
+    for (const auto& p : geo.profiles())
       full = std::max(full, p.sms);
-    return static_cast<double>(setup_.mig->profiles()[gi.profile].sms) / full;
+    return static_cast<double>(geo.profiles()[gi.profile].sms) / full;
   }
-  double mig_mem_share(const MigInstance& gi) const
+  static double mig_mem_share(const MigGeometry& geo, const MigInstance& gi)
   {
-    return static_cast<double>(setup_.mig->profiles()[gi.profile].memory_slices) /
-           setup_.mig->memory_slices();
+    return static_cast<double>(geo.profiles()[gi.profile].memory_slices) / geo.memory_slices();
   }
   std::vector<double> mem_shares_; ///< scratch: mig memory-slice fractions of a device's residents
 
 public:
   const MigGeometry* mig_geometry(DeviceIndex d) const override
   {
-    return devices_.at(d).mode == SharingMode::MIG ? setup_.mig : nullptr;
+    return devices_.at(d).mode == SharingMode::MIG ? type(d).mig.get() : nullptr;
   }
   std::vector<MigSlot> mig_instances(DeviceIndex d) const override
   {
@@ -268,14 +280,16 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
   for (const DeviceIndex d : devices) {
     const auto& ds = devices_.at(d);
     const auto& pd = setup_.platform->devices[d];
+    const auto& dt = type(d);
     if (ds.mode == SharingMode::MIG) {
       // The largest empty, ready instance (instances are isolated: nobody else is affected); power as the
       // GPU's curve with the job added.
+      const auto& geo = *dt.mig;
       std::optional<std::size_t> best;
       for (std::size_t i = 0; i < ds.layout.size(); ++i)
         if (ds.gi_job[i] < 0 && ds.gi_ready[i] <= sim_now() + time_slack(sim_now()) &&
-            (!best || setup_.mig->profiles()[ds.layout[i].profile].sms >
-                          setup_.mig->profiles()[ds.layout[*best].profile].sms))
+            (!best ||
+             geo.profiles()[ds.layout[i].profile].sms > geo.profiles()[ds.layout[*best].profile].sms))
           best = i;
       if (!best) {
         p.fits_memory = false;
@@ -284,16 +298,16 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       }
       const auto& gi = ds.layout[*best];
       const ResourceSignature* one[] = {js.sig};
-      const double cap[] = {mig_sm_share(gi)}, mem[] = {mig_mem_share(gi)};
+      const double cap[] = {mig_sm_share(geo, gi)}, mem[] = {mig_mem_share(geo, gi)};
       double s = 1;
-      compute_slowdowns(SharingMode::MIG, setup_.time_slice, *setup_.interference, one,
-                        std::span<double>(&s, 1), cap, mem);
+      compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, one, std::span<double>(&s, 1), cap,
+                        mem);
       p.job_slowdown = std::max(p.job_slowdown, s * time_factor(*js.sig, d));
       loads.clear();
       load_of(d, loads);
       loads.push_back(PowerLoad{js.sig, 1.0 / s});
-      p.added_power_w += device_power(setup_.power, loads, freq_ratio(d)).total_w - ds.power_w;
-      if (js.sig->mem_bytes > setup_.mig->profiles()[gi.profile].memory_bytes) p.fits_memory = false;
+      p.added_power_w += device_power(dt.power, loads, freq_ratio(d)).total_w - ds.power_w;
+      if (js.sig->mem_bytes > geo.profiles()[gi.profile].memory_bytes) p.fits_memory = false;
       continue;
     }
     sigs.clear();
@@ -311,14 +325,14 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     sigs.push_back(js.sig);
     caps.push_back(1.0);
     slow.resize(sigs.size());
-    compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs, slow, caps);
+    compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs, slow, caps);
     p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
     // Each job alone on this device in its mode (with its MPS cap): what sharing adds is the ratio.
     auto alone = [&](std::size_t i) {
       const ResourceSignature* one[] = {sigs[i]};
       const double cap[] = {caps[i]};
       double s = 1;
-      compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, one, std::span<double>(&s, 1), cap);
+      compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, one, std::span<double>(&s, 1), cap);
       return s;
     };
     p.job_interference = std::max(p.job_interference, slow.back() / alone(sigs.size() - 1));
@@ -330,7 +344,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       }
       loads.push_back(PowerLoad{sigs[i], 1.0 / slow[i]});
     }
-    p.added_power_w += device_power(setup_.power, loads, freq_ratio(d)).total_w - ds.power_w;
+    p.added_power_w += device_power(dt.power, loads, freq_ratio(d)).total_w - ds.power_w;
     if (mem + js.sig->mem_bytes > pd.spec->memory_bytes.value) p.fits_memory = false;
   }
   return p;
@@ -355,8 +369,8 @@ void Simulation::build_platform()
     auto& ds = devices_[d];
     ds.freq_set_hz = ds.freq_hz = platform.devices[d].spec->freq_default_hz.value;
     ds.mode = platform.devices[d].mode;
-    if (ds.mode == SharingMode::MIG) set_mig_layout(ds, setup_.mig_layout);
-    ds.power_w = device_power(setup_.power, {}, freq_ratio(d)).total_w;
+    if (ds.mode == SharingMode::MIG) set_mig_layout(ds, d);
+    ds.power_w = device_power(type(d).power, {}, freq_ratio(d)).total_w;
     total_device_power_w_ += ds.power_w;
     const auto card = platform.devices[d].card;
     if (card >= cards_.size()) cards_.resize(card + 1);
@@ -368,6 +382,9 @@ void Simulation::build_platform()
   totals_.device_count = static_cast<double>(devices_.size());
   node_state_.assign(std::max<std::size_t>(platform.nodes, node_devices_.size()), NodeState::ON);
   nodes_powered_ = static_cast<std::uint32_t>(node_state_.size());
+  for (std::size_t n = 0; n < node_state_.size(); ++n)
+    powered_baseline_w_ += n < platform.node_baseline_w.size() ? platform.node_baseline_w[n] : 0.0;
+  if (platform.types.size() > 64) throw std::invalid_argument("a platform has at most 64 device types");
 }
 
 RunTotals Simulation::run()
@@ -522,6 +539,19 @@ void Simulation::handle_arrivals()
     js.submitted = t;
     const auto j = static_cast<JobIndex>(jobs_.size() - 1);
     if (index_ids_) id_index_.emplace(js.job.id, j); // the first job of an id wins
+    js.type_mask = type_mask_of(js.job);
+    if (js.type_mask == 0) {
+      // No device of the platform is of a type the job accepts: it could only wait for ever (and hold up a
+      // FCFS queue), so it is refused now.
+      js.status = JobStatus::REJECTED;
+      js.end = t;
+      ++totals_.rejected;
+      if (totals_.rejected_gpu_types++ == 0)
+        totals_.first_rejected_gpu_types = "job '" + js.job.id + "' (" + js.job.origin.to_string() +
+                                           ") asks for gpu_types '" + js.job.gpu_types + "'";
+      record_end(j);
+      continue;
+    }
     if (!js.job.depends_on.empty()) {
       resolve_dependencies(j, batch);
       continue;
@@ -633,6 +663,23 @@ void Simulation::cancel_dependents(JobIndex j)
   }
 }
 
+std::uint64_t Simulation::type_mask_of(const Job& job) const
+{
+  const auto& types = setup_.platform->types;
+  const std::uint64_t all = types.size() >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << types.size()) - 1;
+  if (job.gpu_types.empty() || !setup_.honour_gpu_types) return all;
+  std::uint64_t mask = 0;
+  std::string_view rest = job.gpu_types;
+  while (!rest.empty()) {
+    const auto bar = rest.find('|');
+    const auto name = rest.substr(0, bar);
+    for (std::size_t t = 0; t < types.size(); ++t)
+      if (types[t].answers_to(name)) mask |= std::uint64_t{1} << t;
+    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+  }
+  return mask;
+}
+
 void Simulation::handle_notice(const Notice& n)
 {
   ++totals_.engine_events;
@@ -704,6 +751,9 @@ void Simulation::apply(const Decision& decision)
               fail("device " + std::to_string(dev) + " is listed twice");
             if (devices_[dev].repartitioning)
               fail("device " + std::to_string(dev) + " is being repartitioned");
+            if (!allows(d.job, dev))
+              fail("device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
+                   "', not one the job's gpu_types '" + js.job.gpu_types + "' name");
             if (node_state_[setup_.platform->devices[dev].node] != NodeState::ON)
               fail("device " + std::to_string(dev) + " is on node " +
                    std::to_string(setup_.platform->devices[dev].node) + ", which is off or still booting");
@@ -723,7 +773,7 @@ void Simulation::apply(const Decision& decision)
                 fail("device " + std::to_string(dev) + " has " + std::to_string(ds.layout.size()) +
                      " MIG instance(s), no instance " + std::to_string(gi));
               if (ds.gi_job[gi] >= 0)
-                fail("MIG instance " + std::to_string(gi) + " (" + setup_.mig->describe(ds.layout[gi]) +
+                fail("MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.layout[gi]) +
                      ") of device " + std::to_string(dev) + " already runs job " +
                      std::to_string(ds.gi_job[gi]));
               if (ds.gi_ready[gi] > sim_now() + time_slack(sim_now()))
@@ -760,10 +810,12 @@ void Simulation::apply(const Decision& decision)
           if (d.on) {
             state = NodeState::BOOTING; // draws its baseline and idle power while it boots
             ++nodes_powered_;
+            powered_baseline_w_ += setup_.platform->node_baseline_w[d.node];
             boots_.insert({sim_now() + setup_.node_boot_s, d.node});
           } else {
             state = NodeState::OFF;
             --nodes_powered_;
+            powered_baseline_w_ -= setup_.platform->node_baseline_w[d.node];
           }
           for (auto dev : node_devices_[d.node])
             refresh_power(dev);
@@ -779,8 +831,10 @@ void Simulation::apply(const Decision& decision)
           if (ds.repartitioning) fail("the device is already being repartitioned");
           // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
           if (d.mode == SharingMode::MIG) {
-            if (!setup_.mig) fail("the scenario has no MIG table (platform.sharing: mig loads it)");
-            set_mig_layout(ds, setup_.mig_layout);
+            if (!type(d.device).mig)
+              fail("device type '" + spec.name +
+                   "' has no MIG table loaded (platform.sharing: mig loads it)");
+            set_mig_layout(ds, d.device);
           } else {
             ds.layout.clear();
             ds.gi_job.clear();
@@ -793,7 +847,7 @@ void Simulation::apply(const Decision& decision)
           if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
           auto& ds = devices_[d.device];
           if (ds.mode != SharingMode::MIG) fail("the device is not in mig mode");
-          const auto& geo = *setup_.mig;
+          const auto& geo = *type(d.device).mig;
           std::vector<bool> busy;
           for (auto g : ds.gi_job)
             busy.push_back(g >= 0);
@@ -881,7 +935,7 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
       // One job per GPU instance; its memory is the instance's (MIG isolates memory).
       const auto gi = js.instances[pos];
       ds.gi_job[gi] = j;
-      if (js.sig->mem_bytes > setup_.mig->profiles()[ds.layout[gi].profile].memory_bytes)
+      if (js.sig->mem_bytes > type(d).mig->profiles()[ds.layout[gi].profile].memory_bytes)
         js.oom_pending = true;
     } else if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value) {
       // The job whose arrival overflows the device's memory is the one that fails (DESIGN.md §1 Memory).
@@ -985,17 +1039,18 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
     sigs_.push_back(rs.sig);
     if (ds.mode == SharingMode::MIG) { // the instance's fractions of the GPU's SMs and memory slices
       const auto& gi = ds.layout[rs.instances[ds.slot[i]]];
-      caps_.push_back(mig_sm_share(gi));
-      mem_shares_.push_back(mig_mem_share(gi));
+      caps_.push_back(mig_sm_share(*type(d).mig, gi));
+      mem_shares_.push_back(mig_mem_share(*type(d).mig, gi));
     } else {
       caps_.push_back(rs.thread_share);
     }
   }
   slowdowns_.resize(n);
-  compute_slowdowns(ds.mode, setup_.time_slice, *setup_.interference, sigs_, slowdowns_, caps_, mem_shares_);
+  const auto& dt = type(d);
+  compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs_, slowdowns_, caps_, mem_shares_);
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
-    js.device_rate[ds.slot[i]] = 1.0 / (slowdowns_[i] * time_factor(*js.sig, d));
+    js.device_rate[ds.slot[i]] = dt.speed / (slowdowns_[i] * time_factor(*js.sig, d));
     // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone).
     const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end()) *
                         js.sig->scaling_efficiency(js.device_rate.size());
@@ -1022,7 +1077,7 @@ void Simulation::load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const
   // less active here too).
   loads.clear();
   for (auto r : devices_[d].residents)
-    loads.push_back(PowerLoad{jobs_[r].sig, jobs_[r].rate * time_factor(*jobs_[r].sig, d)});
+    loads.push_back(PowerLoad{jobs_[r].sig, jobs_[r].rate * time_factor(*jobs_[r].sig, d) / type(d).speed});
 }
 
 void Simulation::refresh_power(DeviceIndex d)
@@ -1036,8 +1091,8 @@ void Simulation::refresh_power(DeviceIndex d)
   const double old = ds.power_w;
   ds.power_w = node_state_[setup_.platform->devices[d].node] == NodeState::OFF
                    ? 0.0
-                   : device_power(setup_.power, loads_, freq_ratio(d)).total_w;
-  attribute_power(setup_.power, loads_, freq_ratio(d), ds.share_w);
+                   : device_power(type(d).power, loads_, freq_ratio(d)).total_w;
+  attribute_power(type(d).power, loads_, freq_ratio(d), ds.share_w);
   total_device_power_w_ += ds.power_w - old;
 }
 
@@ -1090,7 +1145,7 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
     double p = 0;
     for (std::size_t i = 0; i < devs.size(); ++i) {
       const auto& pd = setup_.platform->devices[devs[i]];
-      p += device_power(setup_.power, loads[i],
+      p += device_power(setup_.platform->type_of(devs[i]).power, loads[i],
                         std::min(devices_[devs[i]].freq_set_hz, f) / pd.spec->freq_max_hz.value)
                .total_w;
     }
@@ -1122,7 +1177,7 @@ void Simulation::touch_nodes()
 {
   const double now = sim_now();
   if (now > node_energy_t_) {
-    node_energy_j_ += setup_.platform->node_baseline_w * nodes_powered_ * (now - node_energy_t_);
+    node_energy_j_ += powered_baseline_w_ * (now - node_energy_t_);
     node_energy_t_ = now;
   }
 }
@@ -1152,7 +1207,7 @@ void Simulation::emit_timepoint()
   TimePoint p;
   p.t_s = now();
   p.device_power_w = total_device_power_w_;
-  p.node_power_w = setup_.platform->node_baseline_w * nodes_powered_;
+  p.node_power_w = powered_baseline_w_;
   p.busy_devices = busy_devices_;
   p.running_jobs = running_;
   p.waiting_jobs = waiting_;
@@ -1197,8 +1252,11 @@ std::unique_ptr<sg4::Engine> make_engine()
 
 RunTotals run_simulation(const RunSetup& setup, RunObserver& observer)
 {
-  if (!setup.platform || !setup.interference || !setup.profiles || !setup.reader || !setup.policy)
+  if (!setup.platform || !setup.profiles || !setup.reader || !setup.policy || setup.platform->types.empty())
     throw std::invalid_argument("run_simulation: incomplete RunSetup");
+  for (const auto& t : setup.platform->types)
+    if (!t.spec || !t.interference || !(t.speed > 0))
+      throw std::invalid_argument("run_simulation: a device type without spec, interference model or speed");
   const auto engine = make_engine();
   Simulation sim(setup, observer);
   return sim.run();

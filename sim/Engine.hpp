@@ -31,11 +31,10 @@ namespace colocsim {
 enum class JobStatus { WAITING, RUNNING, COMPLETED, FAILED, REJECTED, NEVER_STARTED, BLOCKED, CANCELLED };
 std::string_view to_string(JobStatus s);
 
+/// What a run needs. The models of each device type (power, time-slice, interference, MIG table, speed) are
+/// in platform->types.
 struct RunSetup {
   const Platform* platform = nullptr;
-  PowerParams power;
-  TimeSliceParams time_slice;
-  const InterferenceModel* interference = nullptr;
   const ProfileCatalog* profiles = nullptr;
   std::string default_profile; ///< profile for trace jobs that name none (empty: such a job is an error)
   JobReader* reader = nullptr;
@@ -45,8 +44,9 @@ struct RunSetup {
   int max_retries = 3;              ///< requeues after out-of-memory failures before the job fails for good
   double repartition_delay_s = 5.0; ///< time an empty device is unavailable while its sharing mode changes
   double node_boot_s = 300.0;       ///< time from powering a node on until it accepts jobs
-  const MigGeometry* mig = nullptr; ///< devices in mig mode: their MIG table
-  MigLayout mig_layout;             ///< devices in mig mode: the instances each starts with
+  /// Jobs whose gpu_types name no device type of the platform are rejected when submitted (true), or their
+  /// gpu_types are ignored (false: e.g. a trace replayed on a platform of other GPU types).
+  bool honour_gpu_types = true;
   bool record_timeseries = true;
   double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
 };
@@ -104,6 +104,10 @@ struct RunTotals {
   std::uint64_t cancelled = 0;            ///< jobs whose dependency failed, was rejected or cancelled
   std::uint64_t dependencies_ignored = 0; ///< depends_on ids that named no earlier job of the replayed trace
   std::string first_ignored_dependency;   ///< e.g. "job 'x' (trace.csv:12)", for the warning
+  std::uint64_t rejected_gpu_types =
+      0; ///< of `rejected`: jobs whose gpu_types name no device type of the platform
+  std::string
+      first_rejected_gpu_types; ///< e.g. "job 'x' (trace.csv:12) asks for gpu_types 'T4'", for the warning
 };
 
 /// Runs one simulation. Several runs may happen in one process, one after the other. Throws InputError

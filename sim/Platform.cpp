@@ -1,22 +1,28 @@
 #include "sim/Platform.hpp"
 
+#include <algorithm>
+
 namespace colocsim {
 
-Platform Platform::homogeneous(std::string name, std::uint32_t nodes, std::uint32_t cards_per_node,
-                               std::shared_ptr<const DeviceSpec> spec, SharingMode mode)
+bool DeviceType::answers_to(std::string_view name) const
 {
-  Platform p;
-  p.name = std::move(name);
-  p.nodes = nodes;
-  p.cards_per_node = cards_per_node;
-  p.device_spec = std::move(spec);
-  const auto per_card = static_cast<std::uint32_t>(p.device_spec->devices_per_card);
-  p.devices.reserve(static_cast<std::size_t>(nodes) * cards_per_node * per_card);
-  for (std::uint32_t n = 0; n < nodes; ++n)
-    for (std::uint32_t c = 0; c < cards_per_node; ++c)
+  return name == spec->name ||
+         std::find(spec->trace_names.begin(), spec->trace_names.end(), name) != spec->trace_names.end();
+}
+
+void Platform::add_nodes(std::uint16_t type, std::uint32_t count, std::uint32_t cards_per_node,
+                         SharingMode mode, double baseline_w)
+{
+  const DeviceSpec* spec = types.at(type).spec.get();
+  const auto per_card = static_cast<std::uint32_t>(spec->devices_per_card);
+  std::uint32_t card = devices.empty() ? 0 : devices.back().card + 1;
+  devices.reserve(devices.size() + static_cast<std::size_t>(count) * cards_per_node * per_card);
+  for (std::uint32_t n = 0; n < count; ++n, ++nodes) {
+    for (std::uint32_t c = 0; c < cards_per_node; ++c, ++card)
       for (std::uint32_t t = 0; t < per_card; ++t)
-        p.devices.push_back(PlatformDevice{n, n * cards_per_node + c, t, p.device_spec.get(), mode});
-  return p;
+        devices.push_back(PlatformDevice{nodes, card, t, spec, mode, type});
+    node_baseline_w.push_back(baseline_w);
+  }
 }
 
 } // namespace colocsim

@@ -111,6 +111,13 @@ const std::vector<ParamSpec>& workload_specs()
        .type = ParamType::STRING,
        .default_text = "",
        .help = "trace file, relative to the scenario file (or use workload.synthetic)"},
+      {.name = "gpu_types",
+       .type = ParamType::CHOICE,
+       .default_text = "honour",
+       .help = "honour: a job runs only on the device types its trace's GPU-type constraint names (openb "
+               "gpu_spec, PAI gpu_type) and is rejected if the platform has none of them; ignore: any device "
+               "(e.g. a trace replayed on a platform of other GPU types)",
+       .choices = {"honour", "ignore"}},
       {.name = "format",
        .type = ParamType::CHOICE,
        .default_text = "native",
@@ -307,6 +314,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   if (platform.has("nodes")) s.nodes = platform.integer("nodes");
   if (platform.has("cards_per_node")) s.cards_per_node = platform.integer("cards_per_node");
   if (platform.has("devices_per_card")) s.devices_per_card = platform.integer("devices_per_card");
+  s.honour_gpu_types = workload.text("gpu_types") == "honour";
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.repartition_delay_s = platform.real("repartition_delay");
   s.node_boot_s = platform.real("node_boot");
@@ -408,9 +416,6 @@ RunSetup RunInputs::setup()
 {
   RunSetup r;
   r.platform = &platform;
-  r.power = calibration.power;
-  r.time_slice = calibration.time_slice;
-  r.interference = interference.get();
   r.profiles = &profiles;
   r.default_profile = scenario.default_profile;
   r.reader = reader.get();
@@ -420,8 +425,7 @@ RunSetup RunInputs::setup()
   r.max_retries = scenario.max_retries;
   r.repartition_delay_s = scenario.repartition_delay_s;
   r.node_boot_s = scenario.node_boot_s;
-  r.mig = mig.get();
-  r.mig_layout = mig_layout;
+  r.honour_gpu_types = scenario.honour_gpu_types;
   r.record_timeseries = scenario.outputs.timeseries;
   return r;
 }
@@ -442,10 +446,18 @@ private:
   NativeCsvReader reader_;
 };
 
-/// A platform file: format colocsim-platform/1 (docs/formats/platform.md).
-struct PlatformPreset {
-  std::string name, device;
+/// A platform file: format colocsim-platform/1 (docs/formats/platform.md). Either one device type
+/// (`device`, `nodes`, `cards_per_node`) or `groups` of nodes, each with its own device type.
+struct PlatformGroup {
+  std::string device;
   long long nodes = 1, cards_per_node = 1;
+  SourceLocation where;
+};
+struct PlatformPreset {
+  std::string name;
+  std::string reference_device; ///< empty: the first group's device
+  SourceLocation reference_where;
+  std::vector<PlatformGroup> groups;
 };
 
 PlatformPreset load_platform_preset(const TextFile& file)
@@ -453,23 +465,126 @@ PlatformPreset load_platform_preset(const TextFile& file)
   const YAML::Node root = load_yaml(file.text, file.name);
   DiagnosticSink sink;
   if (!expect_map(root, file.name, "", sink)) sink.throw_if_any();
-  check_keys(root, {"format", "name", "description", "device", "nodes", "cards_per_node"}, file.name, "",
-             sink);
+  check_keys(
+      root,
+      {"format", "name", "description", "device", "nodes", "cards_per_node", "groups", "reference_device"},
+      file.name, "", sink);
   if (auto fmt = root["format"]; !fmt.IsDefined() || fmt.Scalar() != "colocsim-platform/1")
     sink.add(location_of(fmt.IsDefined() ? fmt : root, file.name), "format",
              "expected 'colocsim-platform/1'");
   PlatformPreset p;
   if (auto n = root["name"]; n.IsScalar()) p.name = n.Scalar();
-  if (auto d = root["device"]; d.IsScalar())
-    p.device = d.Scalar();
-  else
-    sink.add(location_of(root, file.name), "device", "missing required key; expected a device catalog name");
-  if (auto n = read_sourced(root, "nodes", Unit::NONE, file.name, "", sink, true, 1, 1e6))
-    p.nodes = static_cast<long long>(n->value);
-  if (auto c = read_sourced(root, "cards_per_node", Unit::NONE, file.name, "", sink, true, 1, 64))
-    p.cards_per_node = static_cast<long long>(c->value);
+  // One group: its keys at the top level, or under `groups`, never both.
+  auto read_group = [&](const YAML::Node& node, const std::string& path) {
+    PlatformGroup g;
+    g.where = location_of(node, file.name);
+    if (auto d = node["device"]; d.IsScalar() && !d.Scalar().empty())
+      g.device = d.Scalar();
+    else
+      sink.add(location_of(d.IsDefined() ? d : node, file.name), path.empty() ? "device" : path + ".device",
+               "missing required key; expected a device catalog name or a device file");
+    if (auto n = read_sourced(node, "nodes", Unit::NONE, file.name, path, sink, true, 1, 1e6))
+      g.nodes = static_cast<long long>(n->value);
+    if (auto c = read_sourced(node, "cards_per_node", Unit::NONE, file.name, path, sink, true, 1, 64))
+      g.cards_per_node = static_cast<long long>(c->value);
+    return g;
+  };
+  const YAML::Node groups = root["groups"];
+  if (groups.IsDefined()) {
+    for (const char* key : {"device", "nodes", "cards_per_node"})
+      if (root[key].IsDefined())
+        sink.add(location_of(root[key], file.name), key,
+                 "given both at the top level and through groups; expected one of the two forms");
+    if (!groups.IsSequence() || groups.size() == 0) {
+      sink.add(location_of(groups, file.name), "groups", "expected a non-empty list of node groups");
+    } else {
+      for (std::size_t i = 0; i < groups.size(); ++i) {
+        const std::string path = "groups[" + std::to_string(i) + "]";
+        if (!expect_map(groups[i], file.name, path, sink)) continue;
+        check_keys(groups[i], {"device", "nodes", "cards_per_node", "description"}, file.name, path, sink);
+        p.groups.push_back(read_group(groups[i], path));
+      }
+    }
+  } else {
+    p.groups.push_back(read_group(root, ""));
+  }
+  if (auto r = root["reference_device"]; r.IsDefined()) {
+    p.reference_where = location_of(r, file.name);
+    if (r.IsScalar() && !r.Scalar().empty())
+      p.reference_device = r.Scalar();
+    else
+      sink.add(p.reference_where, "reference_device", "expected the device name of one of the groups");
+  }
   sink.throw_if_any();
   return p;
+}
+
+/// The GPU instances of `layout_text` ("profile,profile,..."; empty: the whole GPU) arranged legally on
+/// `geo`.
+MigLayout arrange_mig_layout(const MigGeometry& geo, const std::string& layout_text, const SourceLocation& at)
+{
+  std::vector<std::string> names;
+  std::stringstream items(layout_text);
+  for (std::string item; std::getline(items, item, ',');)
+    if (!item.empty()) names.push_back(item);
+  if (names.empty()) { // the whole GPU: the profile with the most compute slices
+    std::size_t best = 0;
+    for (std::size_t p = 1; p < geo.profiles().size(); ++p)
+      if (geo.profiles()[p].compute_slices > geo.profiles()[best].compute_slices) best = p;
+    names.push_back(geo.profiles()[best].name);
+  }
+  std::vector<std::string> valid;
+  for (const auto& p : geo.profiles())
+    valid.push_back(p.name);
+  std::vector<std::size_t> profiles;
+  for (const auto& n : names) {
+    const auto p = geo.find_profile(n);
+    if (!p)
+      throw InputError(at, "platform.mig_layout",
+                       "unknown MIG profile '" + n + "' for " + geo.name() + "; valid: " + join(valid));
+    profiles.push_back(*p);
+  }
+  // Starts by a search over every legal arrangement (MigGeometry::arrange): a greedy lowest-start pass
+  // refuses legal layouts such as 3g.20gb, 2g.10gb, 1g.5gb, 1g.5gb (3g.20gb must go to slice 4).
+  if (auto arranged = geo.arrange(profiles)) return std::move(*arranged);
+  // Name the first instance that cannot be added and the rule it breaks.
+  for (std::size_t k = 0; k < profiles.size(); ++k) {
+    std::vector<std::size_t> head(profiles.begin(), profiles.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+    if (geo.arrange(head)) continue;
+    std::vector<std::size_t> before(profiles.begin(), profiles.begin() + static_cast<std::ptrdiff_t>(k));
+    const MigLayout prefix = before.empty() ? MigLayout{} : *geo.arrange(before);
+    MigLayout with = prefix;
+    const auto& pk = geo.profiles()[profiles[k]];
+    with.push_back(MigInstance{profiles[k], pk.starts.empty() ? 0u : pk.starts[0]});
+    const auto verdict = geo.check(with);
+    throw InputError(at, "platform.mig_layout",
+                     "no room for " + names[k] + " after " + geo.describe(prefix) +
+                         (verdict.ok() ? std::string() : " (" + verdict.reason + ")") +
+                         "; expected a legal layout of " + geo.name() + " (docs/formats/mig.md)");
+  }
+  throw InputError(at, "platform.mig_layout", "no legal arrangement on " + geo.name());
+}
+
+/// The bundled calibration made for `device` (exactly one must be).
+TextFile auto_calibration(const std::string& device, const SourceLocation& at)
+{
+  std::vector<std::string> matching;
+  TextFile found;
+  for (const auto& name : bundled_names("calibration/data")) {
+    auto f = read_text_file("builtin:calibration/data/" + name + ".yaml");
+    if (load_calibration(f.text, f.name).device == device) {
+      matching.push_back(name);
+      if (matching.size() == 1) found = std::move(f);
+    }
+  }
+  if (matching.size() != 1)
+    throw InputError(at, "calibration",
+                     (matching.empty()
+                          ? "no bundled calibration is made for device '" + device + "'"
+                          : "several bundled calibrations fit device '" + device + "': " + join(matching)) +
+                         "; name one, or give a path to a calibration file. bundled: " +
+                         join(bundled_names("calibration/data")));
+  return found;
 }
 } // namespace
 
@@ -482,133 +597,154 @@ RunInputs build_run(const Scenario& s)
 
   const auto preset_file = load_named(s.platform_preset, "sim/platforms", "platform preset", base, at);
   const auto preset = load_platform_preset(preset_file);
-  const auto device_file = load_named(preset.device, "models/devices", "device", parent_dir(preset_file.name),
-                                      SourceLocation{preset_file.name});
-  in.device = std::make_shared<DeviceSpec>(load_device_spec(device_file.text, device_file.name));
-  if (std::find(in.device->sharing_modes.begin(), in.device->sharing_modes.end(), s.sharing) ==
-      in.device->sharing_modes.end())
-    throw InputError(at, "platform.sharing",
-                     "device '" + in.device->name + "' does not support sharing mode '" +
-                         std::string(to_string(s.sharing)) + "'");
+  if (preset.groups.size() > 1)
+    for (const auto& [key, given] : {std::pair<const char*, bool>{"nodes", s.nodes.has_value()},
+                                     {"cards_per_node", s.cards_per_node.has_value()},
+                                     {"devices_per_card", s.devices_per_card.has_value()}})
+      if (given)
+        throw InputError(
+            at, std::string("platform.") + key,
+            "platform '" + preset.name + "' has " + std::to_string(preset.groups.size()) + " node groups; " +
+                key + " overrides only a single-group platform (edit a copy of " + preset_file.name + ")");
 
-  if (s.sharing == SharingMode::MIG) {
-    // The device's MIG table: the bundled one made for it.
-    for (const auto& name : bundled_names("models/mig")) {
-      const auto f = read_text_file("builtin:models/mig/" + name + ".yaml");
-      const auto table = load_mig_table(f.text, f.name);
-      if (table.device == in.device->name) in.mig = std::make_shared<MigGeometry>(table);
+  // A scenario's named calibration is for its device's type; the other types use their bundled one.
+  TextFile named_cal;
+  std::optional<Calibration> named;
+  if (s.calibration != "auto") {
+    named_cal = load_named(s.calibration, "calibration/data", "calibration", base, at);
+    named = load_calibration(named_cal.text, named_cal.name);
+  }
+  std::vector<std::uint16_t> group_type;
+  std::vector<std::string> type_names;
+  Platform& platform = in.platform;
+  platform.name = preset.name;
+  std::vector<double> rel_throughput;
+  for (const auto& g : preset.groups) {
+    const SourceLocation gat = g.where;
+    const auto device_file =
+        load_named(g.device, "models/devices", "device", parent_dir(preset_file.name), gat);
+    auto spec = std::make_shared<DeviceSpec>(load_device_spec(device_file.text, device_file.name));
+    const auto known = std::find(type_names.begin(), type_names.end(), spec->name);
+    if (known != type_names.end()) {
+      group_type.push_back(static_cast<std::uint16_t>(known - type_names.begin()));
+      continue;
     }
-    if (!in.mig)
+    if (std::find(spec->sharing_modes.begin(), spec->sharing_modes.end(), s.sharing) ==
+        spec->sharing_modes.end()) {
+      std::vector<std::string> modes;
+      for (auto m : spec->sharing_modes)
+        modes.emplace_back(to_string(m));
       throw InputError(at, "platform.sharing",
-                       "device '" + in.device->name +
-                           "' has no bundled MIG table (models/mig/); mig needs one");
-    const auto& geo = *in.mig;
-    std::vector<std::string> names;
-    std::stringstream items(s.mig_layout);
-    for (std::string item; std::getline(items, item, ',');)
-      if (!item.empty()) names.push_back(item);
-    if (names.empty()) { // the whole GPU: the profile with the most compute slices
-      std::size_t best = 0;
-      for (std::size_t p = 1; p < geo.profiles().size(); ++p)
-        if (geo.profiles()[p].compute_slices > geo.profiles()[best].compute_slices) best = p;
-      names.push_back(geo.profiles()[best].name);
+                       "device '" + spec->name + "' (platform '" + preset.name +
+                           "') does not support sharing mode '" + std::string(to_string(s.sharing)) +
+                           "'; its modes: " + join(modes));
     }
-    std::vector<std::string> valid;
-    for (const auto& p : geo.profiles())
-      valid.push_back(p.name);
-    std::vector<std::size_t> profiles;
-    for (const auto& n : names) {
-      const auto p = geo.find_profile(n);
-      if (!p)
-        throw InputError(at, "platform.mig_layout",
-                         "unknown MIG profile '" + n + "' for " + geo.name() + "; valid: " + join(valid));
-      profiles.push_back(*p);
+    if (s.devices_per_card) {
+      if (*s.devices_per_card > spec->devices_per_card)
+        throw InputError(at, "platform.devices_per_card",
+                         "out of range (got " + std::to_string(*s.devices_per_card) + "); device '" +
+                             spec->name + "' has " + std::to_string(spec->devices_per_card) + " per card");
+      spec->devices_per_card = static_cast<int>(*s.devices_per_card);
     }
-    // Starts by a search over every legal arrangement (MigGeometry::arrange): a greedy lowest-start pass
-    // refuses legal layouts such as 3g.20gb, 2g.10gb, 1g.5gb, 1g.5gb (3g.20gb must go to slice 4).
-    if (auto arranged = geo.arrange(profiles)) {
-      in.mig_layout = std::move(*arranged);
-    } else {
-      // Name the first instance that cannot be added and the rule it breaks.
-      MigLayout prefix;
-      for (std::size_t k = 0; k < profiles.size(); ++k) {
-        std::vector<std::size_t> head(profiles.begin(),
-                                      profiles.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-        if (geo.arrange(head)) continue;
-        std::vector<std::size_t> before(profiles.begin(), profiles.begin() + static_cast<std::ptrdiff_t>(k));
-        prefix = before.empty() ? MigLayout{} : *geo.arrange(before);
-        MigLayout with = prefix;
-        const auto& pk = geo.profiles()[profiles[k]];
-        with.push_back(MigInstance{profiles[k], pk.starts.empty() ? 0u : pk.starts[0]});
-        const auto verdict = geo.check(with);
-        throw InputError(at, "platform.mig_layout",
-                         "no room for " + names[k] + " after " + geo.describe(prefix) +
-                             (verdict.ok() ? std::string() : " (" + verdict.reason + ")") +
-                             "; expected a legal layout of " + geo.name() + " (docs/formats/mig.md)");
-      }
-    }
-  } else if (!s.mig_layout.empty()) {
-    throw InputError(at, "platform.mig_layout", "a MIG layout needs platform.sharing: mig");
-  }
-
-  TextFile cal_file;
-  if (s.calibration == "auto") {
-    std::vector<std::string> matching;
-    for (const auto& name : bundled_names("calibration/data")) {
-      auto f = read_text_file("builtin:calibration/data/" + name + ".yaml");
-      if (load_calibration(f.text, f.name).device == in.device->name) {
-        matching.push_back(name);
-        if (matching.size() == 1) cal_file = std::move(f);
-      }
-    }
-    if (matching.size() != 1)
+    DeviceType t;
+    TextFile cal_file;
+    if (named && named->device == spec->name)
+      cal_file = named_cal;
+    else
+      cal_file = auto_calibration(spec->name, at);
+    const Calibration cal = load_calibration(cal_file.text, cal_file.name);
+    if (cal.device != spec->name)
+      throw InputError(SourceLocation{cal_file.name}, "device",
+                       "calibration is for device '" + cal.device + "' but the platform uses '" + spec->name +
+                           "'");
+    if (s.interference == "calibrated" && cal.table_evidence != Evidence::MICROBENCHMARK)
       throw InputError(
-          at, "calibration",
-          (matching.empty()
-               ? "no bundled calibration is made for device '" + in.device->name + "'"
-               : "several bundled calibrations fit device '" + in.device->name + "': " + join(matching)) +
-              "; name one, or give a path to a calibration file. bundled: " +
-              join(bundled_names("calibration/data")));
-  } else {
-    cal_file = load_named(s.calibration, "calibration/data", "calibration", base, at);
+          at, "interference",
+          "calibrated needs a calibration whose interference table was measured by the microbenchmark "
+          "(tag measured-by-microbenchmark); '" +
+              cal.name + "' (" + cal_file.name + ") is tagged " + std::string(to_string(cal.table_evidence)) +
+              ". Fit one with `colocsim calibrate fit`, or use interference: table");
+    if (s.interference == "table" || s.interference == "calibrated")
+      t.interference = std::make_shared<TableInterference>(make_table_interference(cal));
+    else if (s.interference == "contention")
+      t.interference = std::make_shared<ContentionInterference>();
+    else
+      t.interference = std::make_shared<NoInterference>();
+    if (s.sharing == SharingMode::MIG) {
+      // The device's MIG table: the bundled one made for it.
+      for (const auto& name : bundled_names("models/mig")) {
+        const auto f = read_text_file("builtin:models/mig/" + name + ".yaml");
+        const auto table = load_mig_table(f.text, f.name);
+        if (table.device == spec->name) t.mig = std::make_shared<MigGeometry>(table);
+      }
+      if (!t.mig)
+        throw InputError(at, "platform.sharing",
+                         "device '" + spec->name + "' has no bundled MIG table (models/mig/); mig needs one");
+      t.mig_layout = arrange_mig_layout(*t.mig, s.mig_layout, at);
+    }
+    t.power = cal.power;
+    t.time_slice = cal.time_slice;
+    t.node_baseline_w = cal.node_baseline_w.value;
+    t.calibration = cal.name;
+    t.calibration_file = cal_file.name;
+    t.spec = spec;
+    rel_throughput.push_back(spec->relative_throughput.value);
+    type_names.push_back(spec->name);
+    platform.types.push_back(std::move(t));
+    group_type.push_back(static_cast<std::uint16_t>(platform.types.size() - 1));
+    if (in.calibration.device.empty() || (named && named->device == spec->name)) {
+      in.calibration = cal;
+      in.calibration_file = cal_file.name;
+    }
   }
-  in.calibration = load_calibration(cal_file.text, cal_file.name);
-  in.calibration_file = cal_file.name;
-  if (in.calibration.device != in.device->name)
-    throw InputError(SourceLocation{cal_file.name}, "device",
-                     "calibration is for device '" + in.calibration.device + "' but the platform uses '" +
-                         in.device->name + "'");
+  if (s.sharing != SharingMode::MIG && !s.mig_layout.empty())
+    throw InputError(at, "platform.mig_layout", "a MIG layout needs platform.sharing: mig");
+  if (named && std::find(type_names.begin(), type_names.end(), named->device) == type_names.end())
+    throw InputError(SourceLocation{named_cal.name}, "device",
+                     "calibration is for device '" + named->device + "' but the platform uses " +
+                         (type_names.size() == 1 ? "'" + type_names[0] + "'" : "only " + join(type_names)));
+  if (platform.types.size() > 64)
+    throw InputError(SourceLocation{preset_file.name}, "groups", "at most 64 device types in one platform");
 
-  if (s.devices_per_card) {
-    if (*s.devices_per_card > in.device->devices_per_card)
-      throw InputError(at, "platform.devices_per_card",
-                       "out of range (got " + std::to_string(*s.devices_per_card) + "); device '" +
-                           in.device->name + "' has " + std::to_string(in.device->devices_per_card) +
-                           " per card");
-    in.device->devices_per_card = static_cast<int>(*s.devices_per_card);
+  // The reference type (trace durations are times on it) goes first; speeds are relative to it.
+  std::size_t ref = 0;
+  if (!preset.reference_device.empty()) {
+    const auto it = std::find(type_names.begin(), type_names.end(), preset.reference_device);
+    if (it == type_names.end())
+      throw InputError(preset.reference_where, "reference_device",
+                       "'" + preset.reference_device +
+                           "' is not a device of the platform; valid: " + join(type_names));
+    ref = static_cast<std::size_t>(it - type_names.begin());
   }
-  in.platform = Platform::homogeneous(
-      preset.name, static_cast<std::uint32_t>(s.nodes.value_or(preset.nodes)),
-      static_cast<std::uint32_t>(s.cards_per_node.value_or(preset.cards_per_node)), in.device, s.sharing);
-  in.platform.node_baseline_w = in.calibration.node_baseline_w.value;
+  if (platform.types.size() > 1) {
+    for (std::size_t t = 0; t < platform.types.size(); ++t)
+      if (!(rel_throughput[t] > 0))
+        throw InputError(SourceLocation{preset_file.name}, "groups",
+                         "device '" + type_names[t] +
+                             "' gives no relative_throughput, which a platform of several device types needs "
+                             "to convert trace durations between types (docs/formats/devices.md)");
+    for (std::size_t t = 0; t < platform.types.size(); ++t)
+      platform.types[t].speed = rel_throughput[t] / rel_throughput[ref];
+    if (ref != 0) {
+      std::swap(platform.types[0], platform.types[ref]);
+      for (auto& g : group_type)
+        g = g == ref ? 0 : g == 0 ? static_cast<std::uint16_t>(ref) : g;
+    }
+  }
+  in.device = std::const_pointer_cast<DeviceSpec>(platform.types[0].spec);
+  for (std::size_t i = 0; i < preset.groups.size(); ++i) {
+    const auto& g = preset.groups[i];
+    const auto& t = platform.types[group_type[i]];
+    platform.add_nodes(
+        group_type[i],
+        static_cast<std::uint32_t>(preset.groups.size() == 1 ? s.nodes.value_or(g.nodes) : g.nodes),
+        static_cast<std::uint32_t>(preset.groups.size() == 1 ? s.cards_per_node.value_or(g.cards_per_node)
+                                                             : g.cards_per_node),
+        s.sharing, t.node_baseline_w);
+  }
 
   const auto prof_file = load_named(s.profiles, "workloads/profiles", "profile catalog", base, at);
   in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
-
-  if (s.interference == "calibrated" && in.calibration.table_evidence != Evidence::MICROBENCHMARK)
-    throw InputError(
-        at, "interference",
-        "calibrated needs a calibration whose interference table was measured by the microbenchmark "
-        "(tag measured-by-microbenchmark); '" +
-            in.calibration.name + "' (" + cal_file.name + ") is tagged " +
-            std::string(to_string(in.calibration.table_evidence)) +
-            ". Fit one with `colocsim calibrate fit`, or use interference: table");
-  if (s.interference == "table" || s.interference == "calibrated")
-    in.interference = std::make_unique<TableInterference>(make_table_interference(in.calibration));
-  else if (s.interference == "contention")
-    in.interference = std::make_unique<ContentionInterference>();
-  else
-    in.interference = std::make_unique<NoInterference>();
 
   // The workload: the format's reader (or the synthetic generator / the embedded trace), then the transforms,
   // then the profile map (workloads/TraceFormats.hpp).
@@ -619,7 +755,7 @@ RunInputs build_run(const Scenario& s)
   w.profile_map = s.profile_map;
   w.transforms = s.transforms;
   w.seed = static_cast<std::uint64_t>(s.seed);
-  w.capacity_devices = static_cast<double>(in.platform.devices.size());
+  w.capacity_devices = static_cast<double>(platform.devices.size());
   w.catalog = &in.profiles;
   w.where = at;
   const auto& format = find_trace_format(w.format, at);

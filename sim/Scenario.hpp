@@ -42,6 +42,7 @@ struct Scenario {
   // workload
   std::string trace;
   std::string trace_format;
+  bool honour_gpu_types = true; ///< workload.gpu_types: honour (true) or ignore
   int procs_per_device = 1;  ///< swf
   std::string profile_map;   ///< profile map (workloads/ProfileMapper.hpp); empty = the format's default
   std::string trace_options; ///< the format's options, "key=value,..." (workloads/TraceFormats.hpp)
@@ -70,16 +71,13 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
 /// Everything a run needs, loaded and validated from a scenario.
 struct RunInputs {
   Scenario scenario;
-  std::shared_ptr<DeviceSpec> device;
-  Calibration calibration;
+  std::shared_ptr<DeviceSpec> device; ///< the platform's reference device type (platform.types[0])
+  Calibration calibration;            ///< the reference type's calibration (or the one the scenario names)
   std::string calibration_file;
-  Platform platform;
+  Platform platform; ///< with every device type's models (power, interference, MIG table, speed)
   ProfileCatalog profiles;
-  std::unique_ptr<InterferenceModel> interference;
   std::unique_ptr<JobReader> reader;
   std::unique_ptr<Policy> policy;
-  std::shared_ptr<const MigGeometry> mig; ///< sharing mig: the device's MIG table
-  MigLayout mig_layout;                   ///< sharing mig: every GPU's initial instances
 
   RunSetup setup(); ///< engine setup pointing into this object
 };

@@ -180,8 +180,9 @@ TEST_CASE("a scenario's MIG layout gets the starts of a legal arrangement", "[en
   // so the layout is legal only as 3g.20gb@4 + 2g.10gb@0 + 1g.5gb@2 + 1g.5gb@3 (GONVML-A100 placements).
   const auto in =
       build_run(load_scenario(DATA + "mig.yaml", {"platform.mig_layout=3g.20gb,2g.10gb,1g.5gb,1g.5gb"}));
-  REQUIRE(in.mig);
-  CHECK(in.mig->describe(in.mig_layout) == "{3g.20gb@4, 2g.10gb@0, 1g.5gb@2, 1g.5gb@3}");
+  REQUIRE(in.platform.types[0].mig);
+  CHECK(in.platform.types[0].mig->describe(in.platform.types[0].mig_layout) ==
+        "{3g.20gb@4, 2g.10gb@0, 1g.5gb@2, 1g.5gb@3}");
   // Eight instances never fit (7 at most): the error names the first one that has no room.
   REQUIRE_THROWS_WITH(
       build_run(

@@ -38,7 +38,7 @@ TEST_CASE("the embedded default scenario parses with its declared values", "[sce
   CHECK(s.oom_delay_s == 60.0);
   const auto in = build_run(s);
   CHECK(in.platform.devices.size() == 12); // one Aurora node: 6 cards × 2 tiles
-  CHECK(in.platform.node_baseline_w == in.calibration.node_baseline_w.value);
+  CHECK(in.platform.node_baseline_w == std::vector<double>{in.calibration.node_baseline_w.value});
   CHECK(in.device->name == "max1550-aurora-tile");
 }
 
@@ -174,7 +174,7 @@ TEST_CASE("interference: calibrated insists on a measured table", "[scenario]")
   // A calibration whose table carries the measured-by-microbenchmark tag is accepted.
   const auto in = build_run(load_scenario(
       DATA + "base.yaml", {"interference=calibrated", "calibration=calibration-measured.yaml"}));
-  CHECK(in.interference->name() == "table");
+  CHECK(in.platform.types[0].interference->name() == "table");
 }
 
 TEST_CASE("NVIDIA calibrations reproduce the LLM-Inference-Bench power they were solved from",
