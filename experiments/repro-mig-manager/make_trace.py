@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes ml.csv and llm.csv, the traces of experiments/repro-mig-manager (README.md): single-GPU jobs for
+"""Writes ml.csv, llm.csv and light.csv, the traces of experiments/repro-mig-manager (README.md): single-GPU jobs for
 one DGX A100 node (8 A100-SXM4-40GB GPUs), submitted over the first ~15 minutes so that a queue builds up.
 
 Each job: a profile of workloads/profiles/default.yaml, a run time alone on a whole GPU (duration_s), and a
@@ -15,7 +15,9 @@ ml.csv  (random.Random(2508185561), 64 jobs, mean gap 15 s, 10-40 min each):
                        maskrcnn-train (28.61 GB: only a whole 7g.40gb instance holds it).
 llm.csv (random.Random(2508185562), 32 jobs, mean gap 30 s, 20-60 min each):
   llama3-8b-decode-bs1 (18 GB) 45 %, llama3-8b-infer-bs64 (20 GB) 35 %, gpt2-large-train-bs8 (28.36 GB) 20 %.
-Usage: python3 make_trace.py   (writes both files next to this script)
+light.csv (random.Random(2508185563), 64 jobs, mean gap 15 s, 10-40 min each): the small-job mix, jobs that
+  use a fraction of a GPU: resnet50-infer-bs1, bert-base-infer-bs1, cifar-resnet18-train (1/3 each).
+Usage: python3 make_trace.py   (writes the three files next to this script)
 """
 import os
 import random
@@ -28,6 +30,7 @@ REAL_GB = {"resnet50-infer-bs1": 1.5, "bert-base-infer-bs1": 1.5, "stable-diffus
 ML = [(0.45, ["resnet50-infer-bs1", "bert-base-infer-bs1", "stable-diffusion-infer"]),
       (0.35, ["cifar-resnet18-train", "resnet50-train-bs32"]),
       (0.20, ["resnet50-train-bs128", "bert-base-train-bs32", "maskrcnn-train"])]
+LIGHT = [(1.0, ["resnet50-infer-bs1", "bert-base-infer-bs1", "cifar-resnet18-train"])]
 LLM = [(0.45, ["llama3-8b-decode-bs1"]), (0.35, ["llama3-8b-infer-bs64"]), (0.20, ["gpt2-large-train-bs8"])]
 
 
@@ -56,3 +59,4 @@ def write(name, seed, n, gap_s, min_s, max_s, mix):
 
 write("ml.csv", 2508185561, 64, 15, 600, 2400, ML)
 write("llm.csv", 2508185562, 32, 30, 1200, 3600, LLM)
+write("light.csv", 2508185563, 64, 15, 600, 2400, LIGHT)

