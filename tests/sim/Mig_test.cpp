@@ -194,9 +194,9 @@ TEST_CASE("a scenario's MIG layout gets the starts of a legal arrangement", "[en
 TEST_CASE("mig-manager with reconfigure=false keeps a static layout and best-fits jobs into it",
           "[engine][mig][mig-manager]")
 {
-  // Layout {3g.20gb@4, 2g.10gb@0, 1g.5gb@2, 1g.5gb@3}, no reconfiguration (no 5 s latency). s1, s2 (4 GB) take
-  // the two 1g.5gb (1.75: end 175 s); s3 the next smallest instance holding 4 GB, 2g.10gb (s = 2/7, m = 2/8:
-  // max(1, 0.875, 0.32) = 1: ends at 100 s); `big` (18 GB, at 10 s) the 3g.20gb (2.1: ends at 220 s).
+  // Layout {3g.20gb@4, 2g.10gb@0, 1g.5gb@2, 1g.5gb@3}, no reconfiguration (no 5 s latency). s1, s2 (4 GB)
+  // take the two 1g.5gb (1.75: end 175 s); s3 the next smallest instance holding 4 GB, 2g.10gb (s = 2/7, m =
+  // 2/8: max(1, 0.875, 0.32) = 1: ends at 100 s); `big` (18 GB, at 10 s) the 3g.20gb (2.1: ends at 220 s).
   const std::string layout = "platform.mig_layout=3g.20gb,2g.10gb,1g.5gb,1g.5gb";
   const auto o = run({layout}, "mig-manager:reconfigure=false");
   for (const char* id : {"s1", "s2"}) {
