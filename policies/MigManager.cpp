@@ -23,12 +23,19 @@ std::vector<ParamSpec> MigManager::params()
                     .default_text = "declared",
                     .help = "initial estimate: the trace's declared memory, or the profile's real footprint "
                             "(an oracle, for comparison)",
-                    .choices = {"declared", "profile"}}};
+                    .choices = {"declared", "profile"}},
+          ParamSpec{.name = "reconfigure",
+                    .type = ParamType::BOOL,
+                    .default_text = "true",
+                    .help = "change the instance layout (fission, fusion); false: a static layout, the "
+                            "scenario's platform.mig_layout, each job on the smallest empty instance that "
+                            "holds its estimate",
+                    .choices = {}}};
 }
 
 MigManager::MigManager(const ParamSet& p)
     : growth_(p.real("growth")), early_restart_(p.flag("early_restart")),
-      use_declared_(p.text("memory") == "declared")
+      use_declared_(p.text("memory") == "declared"), reconfigure_(p.flag("reconfigure"))
 {
 }
 
@@ -75,6 +82,7 @@ bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Dec
     out.push_back(Reject{j, "mig-manager places single-GPU jobs (one instance each)"});
     return true;
   }
+  if (!reconfigure_) return place_static(view, migs, *geo, j, out);
   // (1) An empty, ready instance of the profile.
   for (DeviceIndex d : migs) {
     const auto slots = view.mig_instances(d);
@@ -118,6 +126,41 @@ bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Dec
     }
   }
   return false;
+}
+
+bool MigManager::place_static(const ClusterView& view, const std::vector<DeviceIndex>& migs,
+                              const MigGeometry& geo, JobIndex j, std::vector<Decision>& out)
+{
+  // The smallest (fewest compute slices, then least memory) empty, ready instance holding the estimate.
+  const double need = estimate_[j];
+  bool any_holds = false;
+  std::optional<std::pair<DeviceIndex, std::uint32_t>> best;
+  auto smaller = [&](const MigProfile& a, const MigProfile& b) {
+    return a.compute_slices < b.compute_slices ||
+           (a.compute_slices == b.compute_slices && a.memory_bytes < b.memory_bytes);
+  };
+  for (DeviceIndex d : migs) {
+    const auto slots = view.mig_instances(d);
+    for (std::uint32_t i = 0; i < slots.size(); ++i) {
+      const auto& p = geo.profiles()[slots[i].gi.profile];
+      if (p.memory_bytes < need) continue;
+      any_holds = true;
+      if (slots[i].job || !slots[i].ready || taken_now_.count({d, i})) continue;
+      if (!best || smaller(p, geo.profiles()[view.mig_instances(best->first)[best->second].gi.profile]))
+        best = std::pair{d, i};
+    }
+  }
+  if (!any_holds) {
+    out.push_back(Reject{j, "no instance of the static MIG layout holds its memory estimate"});
+    return true;
+  }
+  if (!best) return false; // wait for one to empty
+  Place p{j, {best->first}};
+  p.instances = {best->second};
+  out.push_back(std::move(p));
+  running_on_[j] = *best;
+  taken_now_.insert(*best);
+  return true;
 }
 
 std::vector<Decision> MigManager::decide(const ClusterView& view, std::span<const Event> events)

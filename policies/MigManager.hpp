@@ -15,6 +15,9 @@
 //    instance into as many instances of the profile as fit; else (4) FUSION: destroy the fewest empty
 //    instances that make room for one (MigGeometry::make_room); else wait for a job to end. One
 //    reconfiguration per device at a time; the job waits for the table's reconfiguration latency;
+//  * static layouts (`reconfigure=false`, for comparison): no fission or fusion; the layout stays the
+//    scenario's `platform.mig_layout` and the head goes to the smallest empty instance that holds its
+//    estimate (rejected if no instance of the platform ever could);
 //  * restart — a job that ran out of memory is requeued by the engine; with `early_restart` it goes to the
 //    head of the queue (restarted at once on a larger instance) instead of the back.
 #include "policies/Policy.hpp"
@@ -35,10 +38,13 @@ private:
   /// The profile for an estimate: fewest compute slices, then least memory, holding `bytes`; nullopt if none.
   static std::optional<std::size_t> profile_for(const MigGeometry& geo, double bytes);
   bool place_head(const ClusterView& view, JobIndex j, std::vector<Decision>& out);
+  bool place_static(const ClusterView& view, const std::vector<DeviceIndex>& migs, const MigGeometry& geo,
+                    JobIndex j, std::vector<Decision>& out);
 
   double growth_;
   bool early_restart_;
   bool use_declared_;
+  bool reconfigure_;
   std::deque<JobIndex> queue_;
   std::map<JobIndex, double> estimate_;        ///< bytes
   std::map<JobIndex, double> failed_instance_; ///< memory of the instance the job last ran out of

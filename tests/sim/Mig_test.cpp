@@ -191,3 +191,32 @@ TEST_CASE("a scenario's MIG layout gets the starts of a legal arrangement", "[en
       ContainsSubstring("platform.mig_layout: no room for 1g.5gb after {1g.5gb@0, 1g.5gb@1, 1g.5gb@2, "
                         "1g.5gb@3, 1g.5gb@4, 1g.5gb@5, 1g.5gb@6}"));
 }
+
+TEST_CASE("mig-manager with reconfigure=false keeps a static layout and best-fits jobs into it",
+          "[engine][mig][mig-manager]")
+{
+  // Layout {3g.20gb@4, 2g.10gb@0, 1g.5gb@2, 1g.5gb@3}, no reconfiguration (no 5 s latency). s1, s2 (4 GB)
+  // take the two 1g.5gb (1.75: end 175 s); s3 the next smallest instance holding 4 GB, 2g.10gb (s = 2/7, m =
+  // 2/8: max(1, 0.875, 0.32) = 1: ends at 100 s); `big` (18 GB, at 10 s) the 3g.20gb (2.1: ends at 220 s).
+  const std::string layout = "platform.mig_layout=3g.20gb,2g.10gb,1g.5gb,1g.5gb";
+  const auto o = run({layout}, "mig-manager:reconfigure=false");
+  for (const char* id : {"s1", "s2"}) {
+    CHECK_THAT(o.jobs.at(id).start_s, WithinAbs(0.0, 1e-6));
+    CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(175.0, 1e-6));
+  }
+  CHECK_THAT(o.jobs.at("s3").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(o.jobs.at("big").start_s, WithinAbs(10.0, 1e-6));
+  CHECK_THAT(o.jobs.at("big").end_s, WithinAbs(220.0, 1e-6));
+  // Out of memory on a static layout: `o` (declares 4 GB, needs 19.83 GB) on 1g.5gb → OOM at 60 s; estimate
+  // 8 GB → 2g.10gb (no 1g.10gb in the layout) → OOM at 120 s; 16 GB → 3g.20gb: 100 s at 2.1 → ends at 330 s.
+  const auto oom = run({layout, "workload.trace=mig-oom.csv"}, "mig-manager:reconfigure=false");
+  CHECK(oom.jobs.at("o").attempts == 3);
+  CHECK_THAT(oom.jobs.at("o").end_s, WithinAbs(330.0, 1e-6));
+  CHECK(oom.totals.oom_events == 2);
+  // A job no instance of the layout can hold is rejected: on 7 × 1g.5gb, `big` (18 GB).
+  const auto small = run({"platform.mig_layout=1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb"},
+                         "mig-manager:reconfigure=false");
+  CHECK(small.jobs.at("big").status == JobStatus::REJECTED);
+  CHECK(small.totals.rejected == 1);
+  CHECK(small.totals.completed == 3);
+}
