@@ -26,8 +26,8 @@ options:
   --profile-map M         rules binding jobs to profiles: class:A=P,...;qos:LS=P,...;draw:P=W,...;none
                           (default: the format's own map, if it has one)
   --profile NAME          profile of jobs nothing binds (default resnet50-train-bs32)
-  --platform P            platform preset or file (default aurora: 127,488 Max 1550 tiles; for openb a
-                          homogeneous stand-in of 777 DGX-A100 nodes = 6,216 GPUs, the trace's cluster has 6,212)
+  --platform P            platform preset or file (default aurora: 127,488 Max 1550 tiles; for openb the
+                          trace's own cluster, preset openb: 1,213 nodes, 6,212 GPUs of 7 types)
   --nodes N               number of nodes (overrides the preset)
   --sharing MODE          exclusive, time-slice, ccs-2, ccs-4, mps (default time-slice)
   --policy NAME[:K=V,..]  policy and parameters (default first-fit)
@@ -115,16 +115,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
     throw UsageError("replay needs --format (" + join(trace_format_names()) + "; see colocsim formats)");
   find_trace_format(format, SourceLocation{"command line --format"});
   if (platform.empty()) {
-    if (format == "openb") {
-      // Until heterogeneous platforms land: as many whole GPUs as the openb cluster (6,212), all alike.
-      platform = "dgx-a100";
-      if (nodes.empty()) nodes = "777";
-      std::cerr
-          << "colocsim: note: openb replays on a homogeneous stand-in (777 DGX-A100 nodes, 6,216 GPUs) for "
-             "the trace's heterogeneous 6,212-GPU cluster; --platform overrides\n";
-    } else {
-      platform = "aurora";
-    }
+    platform = format == "openb" ? "openb" : "aurora"; // openb: the trace's own heterogeneous cluster
   }
 
   OutputOptions outputs;

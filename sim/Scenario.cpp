@@ -7,9 +7,11 @@
 #include "models/Yaml.hpp"
 #include "sim/Resources.hpp"
 #include "workloads/NativeCsv.hpp"
+#include "workloads/NodeInventory.hpp"
 #include "workloads/TraceFormats.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace colocsim {
@@ -455,6 +457,8 @@ struct PlatformGroup {
 };
 struct PlatformPreset {
   std::string name;
+  std::string node_list, node_list_format; ///< instead of groups: a trace's node table (path as written)
+  SourceLocation node_list_where;
   std::string reference_device; ///< empty: the first group's device
   SourceLocation reference_where;
   std::vector<PlatformGroup> groups;
@@ -465,10 +469,10 @@ PlatformPreset load_platform_preset(const TextFile& file)
   const YAML::Node root = load_yaml(file.text, file.name);
   DiagnosticSink sink;
   if (!expect_map(root, file.name, "", sink)) sink.throw_if_any();
-  check_keys(
-      root,
-      {"format", "name", "description", "device", "nodes", "cards_per_node", "groups", "reference_device"},
-      file.name, "", sink);
+  check_keys(root,
+             {"format", "name", "description", "device", "nodes", "cards_per_node", "groups", "node_list",
+              "reference_device"},
+             file.name, "", sink);
   if (auto fmt = root["format"]; !fmt.IsDefined() || fmt.Scalar() != "colocsim-platform/1")
     sink.add(location_of(fmt.IsDefined() ? fmt : root, file.name), "format",
              "expected 'colocsim-platform/1'");
@@ -490,7 +494,27 @@ PlatformPreset load_platform_preset(const TextFile& file)
     return g;
   };
   const YAML::Node groups = root["groups"];
-  if (groups.IsDefined()) {
+  if (const YAML::Node nl = root["node_list"]; nl.IsDefined()) {
+    p.node_list_where = location_of(nl, file.name);
+    for (const char* key : {"device", "nodes", "cards_per_node", "groups"})
+      if (root[key].IsDefined())
+        sink.add(location_of(root[key], file.name), key,
+                 "given with node_list; expected either a node list or device groups");
+    if (expect_map(nl, file.name, "node_list", sink)) {
+      check_keys(nl, {"file", "format"}, file.name, "node_list", sink);
+      if (auto f = nl["file"]; f.IsScalar() && !f.Scalar().empty())
+        p.node_list = f.Scalar();
+      else
+        sink.add(location_of(f.IsDefined() ? f : nl, file.name), "node_list.file",
+                 "missing required key; expected the path of a node table, relative to this file");
+      if (auto f = nl["format"]; f.IsScalar() && (f.Scalar() == "openb" || f.Scalar() == "pai"))
+        p.node_list_format = f.Scalar();
+      else
+        sink.add(location_of(f.IsDefined() ? f : nl, file.name), "node_list.format",
+                 "expected openb (Alibaba v2023 openb_node_list_*.csv) or pai (Alibaba v2020 "
+                 "pai_machine_spec.csv)");
+    }
+  } else if (groups.IsDefined()) {
     for (const char* key : {"device", "nodes", "cards_per_node"})
       if (root[key].IsDefined())
         sink.add(location_of(root[key], file.name), key,
@@ -517,6 +541,51 @@ PlatformPreset load_platform_preset(const TextFile& file)
   }
   sink.throw_if_any();
   return p;
+}
+
+/// The node groups of a node table (a trace's cluster): one group per GPU model and GPUs per node, in the
+/// order of the models' names, each of the catalog device whose trace_names has the model. CPU-only nodes
+/// are left out (the engine places GPU jobs only).
+std::vector<PlatformGroup> groups_from_node_list(const PlatformPreset& preset, const std::string& preset_file)
+{
+  const std::string dir = parent_dir(preset_file);
+  const std::string path = preset.node_list.front() == '/' ? preset.node_list : dir + "/" + preset.node_list;
+  const TextFile table = read_text_file(path);
+  std::istringstream in(table.text);
+  const NodeInventory inv = preset.node_list_format == "openb" ? read_openb_nodes(in, table.name)
+                                                               : read_pai_machines(in, table.name);
+  // Trace name -> catalog device.
+  std::map<std::string, std::string> by_trace_name;
+  std::vector<std::string> known;
+  for (const auto& name : bundled_names("models/devices")) {
+    const auto f = read_text_file("builtin:models/devices/" + name + ".yaml");
+    for (const auto& t : load_device_spec(f.text, f.name).trace_names) {
+      by_trace_name.emplace(t, name);
+      known.push_back(t);
+    }
+  }
+  std::map<std::pair<std::string, int>, PlatformGroup> groups;
+  for (const auto& node : inv.nodes) {
+    if (node.gpus == 0 || node.gpu_model.empty()) continue;
+    const auto device = by_trace_name.find(node.gpu_model);
+    if (device == by_trace_name.end())
+      throw InputError(
+          node.origin, "model",
+          "GPU model '" + node.gpu_model +
+              "' is the trace name of no device in the catalog (models/devices, key trace_names); "
+              "known: " +
+              join(known));
+    auto& g = groups[{node.gpu_model, node.gpus}];
+    if (g.device.empty()) g = PlatformGroup{device->second, 0, node.gpus, node.origin};
+    ++g.nodes;
+  }
+  if (groups.empty())
+    throw InputError(preset.node_list_where, "node_list",
+                     "the node table " + table.name + " has no GPU node");
+  std::vector<PlatformGroup> out;
+  for (auto& [key, g] : groups)
+    out.push_back(std::move(g));
+  return out;
 }
 
 /// The GPU instances of `layout_text` ("profile,profile,..."; empty: the whole GPU) arranged legally on
@@ -596,7 +665,8 @@ RunInputs build_run(const Scenario& s)
   const SourceLocation at{s.file};
 
   const auto preset_file = load_named(s.platform_preset, "sim/platforms", "platform preset", base, at);
-  const auto preset = load_platform_preset(preset_file);
+  auto preset = load_platform_preset(preset_file);
+  if (!preset.node_list.empty()) preset.groups = groups_from_node_list(preset, preset_file.name);
   if (preset.groups.size() > 1)
     for (const auto& [key, given] : {std::pair<const char*, bool>{"nodes", s.nodes.has_value()},
                                      {"cards_per_node", s.cards_per_node.has_value()},
