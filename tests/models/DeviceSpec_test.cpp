@@ -3,12 +3,14 @@
 #include "models/DeviceSpec.hpp"
 #include "tests/CatchCompat.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::read_source_file;
+using colocsim::test::WithinAbs;
 using colocsim::test::WithinRel;
 
 namespace {
@@ -216,6 +218,71 @@ TEST_CASE("docs/formats/devices.md has a row for every key the parser accepts", 
   for (const auto& k : keys) {
     INFO(k);
     CHECK(page.find("\n| `" + k + "` |") != std::string::npos);
+  }
+}
+
+TEST_CASE("every bundled device gives its speed; trace names are claimed once across the catalog", "[device]")
+{
+  std::map<std::string, std::string> owner; // trace name -> device
+  std::size_t files = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(COLOCSIM_SOURCE_DIR) + "/models/devices")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const auto d = load_bundled(entry.path().stem().string());
+    ++files;
+    INFO(d.name);
+    CHECK(d.name == entry.path().stem().string());
+    CHECK(d.relative_throughput.value > 0);
+    CHECK_FALSE(d.relative_throughput.source.empty());
+    for (const auto& t : d.trace_names) {
+      INFO(t);
+      CHECK(owner.emplace(t, d.name).second);
+    }
+  }
+  CHECK(files >= 12);
+  // The openb GPU types (../shared/traces/INDEX.md §1) each have exactly one device.
+  for (const char* t : {"G2", "T4", "P100", "G3", "V100M16", "V100M32", "A10"}) {
+    INFO(t);
+    CHECK(owner.count(t) == 1);
+  }
+}
+
+TEST_CASE("the openb device types carry the evidence their files claim", "[device]")
+{
+  const auto v16 = load_bundled("v100-sxm2-16gb");
+  CHECK(v16.trace_names == std::vector<std::string>{"V100M16"});
+  CHECK(v16.relative_throughput.value == 1.0); // the unit
+  CHECK(v16.sharing_modes ==
+        std::vector<SharingMode>{SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE, SharingMode::MPS});
+  CHECK_THAT(v16.memory_bytes.value, WithinRel(16160.0 * 1048576, 1e-12));
+  CHECK_THAT(load_bundled("v100-sxm2-32gb").memory_bytes.value, WithinRel(32510.0 * 1048576, 1e-12));
+  // P100: Gavel's measured speed (calibration/tools/gavel_speeds.py); Pascal has no Volta MPS: time-slice
+  // only.
+  const auto p100 = load_bundled("p100-16gb");
+  CHECK_THAT(p100.relative_throughput.value, WithinRel(0.943, 1e-12));
+  CHECK(p100.relative_throughput.evidence == Evidence::MEASUREMENT);
+  CHECK_THAT(p100.relative_throughput.source, ContainsSubstring("c4fa40097339e9608ab71fd64c8bdea96a5e4a4c"));
+  CHECK(p100.sharing_modes == std::vector<SharingMode>{SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE});
+  CHECK_THAT(load_bundled("t4").card_tdp_w.value, WithinRel(70.0, 1e-12));
+  CHECK_THAT(load_bundled("a10").card_tdp_w.value, WithinRel(150.0, 1e-12));
+  // Estimated speeds: sqrt(FP16 tensor ratio x bandwidth ratio) against a V100 SXM2 (125 TF, 900 GB/s).
+  CHECK_THAT(load_bundled("t4").relative_throughput.value,
+             WithinAbs(std::sqrt(65.0 / 125 * 320 / 900), 5e-4));
+  CHECK_THAT(load_bundled("a10").relative_throughput.value,
+             WithinAbs(std::sqrt(125.0 / 125 * 600 / 900), 5e-4));
+  CHECK_THAT(load_bundled("a100-40gb").relative_throughput.value,
+             WithinAbs(std::sqrt(312.0 / 125 * 1555 / 900), 5e-4));
+  CHECK_THAT(load_bundled("h100-80gb-sxm").relative_throughput.value,
+             WithinAbs(std::sqrt(989.0 / 125 * 3350 / 900), 5e-4));
+  // The undisclosed types are labelled stand-ins: every value an estimate that says so.
+  for (const char* name : {"openb-g2", "openb-g3"}) {
+    const auto g = load_bundled(name);
+    INFO(name);
+    for (const Sourced* s : {&g.compute_units, &g.memory_bytes, &g.mem_bandwidth, &g.freq_max_hz,
+                             &g.freq_default_hz, &g.freq_min_hz, &g.card_tdp_w, &g.relative_throughput}) {
+      CHECK(s->evidence == Evidence::ESTIMATE);
+      CHECK_THAT(s->source, ContainsSubstring("undisclose"));
+    }
   }
 }
 
