@@ -70,7 +70,8 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
   if (!expect_map(root, file, "", sink)) sink.throw_if_any();
   check_keys(root,
              {"format", "name", "description", "vendor", "devices_per_card", "compute_units", "memory",
-              "mem_bandwidth", "freq_max", "freq_default", "freq_min", "card_tdp", "sharing_modes"},
+              "mem_bandwidth", "freq_max", "freq_default", "freq_min", "card_tdp", "sharing_modes",
+              "trace_names", "relative_throughput"},
              file, "", sink);
   if (auto f = root["format"]; !f.IsDefined() || f.Scalar() != "colocsim-device/1")
     sink.add(location_of(f.IsDefined() ? f : root, file), "format", "expected 'colocsim-device/1'");
@@ -115,6 +116,35 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
       else
         d.sharing_modes.push_back(*mode);
     }
+  }
+  if (auto t = root["trace_names"]; t.IsDefined()) {
+    if (!t.IsSequence() || t.size() == 0) {
+      sink.add(
+          location_of(t, file), "trace_names",
+          "expected a non-empty list of names, e.g. [V100M16]; leave the key out if no trace names the type");
+    } else {
+      for (const auto& item : t) {
+        if (!item.IsScalar() || item.Scalar().empty() ||
+            item.Scalar().find_first_of("| \t") != std::string::npos) {
+          sink.add(location_of(item, file), "trace_names",
+                   "expected a non-empty name without spaces or '|' (openb's gpu_spec separator) (got '" +
+                       (item.IsScalar() ? item.Scalar() : std::string("a non-scalar")) + "')");
+        } else if (std::find(d.trace_names.begin(), d.trace_names.end(), item.Scalar()) !=
+                   d.trace_names.end()) {
+          sink.add(location_of(item, file), "trace_names", "name '" + item.Scalar() + "' is listed twice");
+        } else {
+          d.trace_names.push_back(item.Scalar());
+        }
+      }
+    }
+  }
+  if (auto r = read_sourced(root, "relative_throughput", Unit::NONE, file, "", sink, false); r) {
+    if (r->value <= 0)
+      sink.add(location_of(root["relative_throughput"]["value"], file), "relative_throughput.value",
+               "expected a number > 0, the speed relative to an NVIDIA V100 = 1 (got '" +
+                   root["relative_throughput"]["value"].Scalar() + "')");
+    else
+      d.relative_throughput = *r;
   }
   if (sink.empty() &&
       (d.freq_default_hz.value > d.freq_max_hz.value || d.freq_min_hz.value > d.freq_default_hz.value))

@@ -167,7 +167,10 @@ int cmd_devices(const std::vector<std::string>& args, std::ostream& out)
     out << "  sharing modes:";
     for (auto m : d.sharing_modes)
       out << " " << to_string(m);
-    out << "\n\n";
+    out << "\n";
+    if (!d.trace_names.empty()) out << "  trace names: " << join(d.trace_names) << "\n";
+    if (d.relative_throughput.value > 0) line("relative throughput (V100 = 1)", d.relative_throughput, 1, "");
+    out << "\n";
   }
   return 0;
 }

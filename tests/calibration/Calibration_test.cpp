@@ -5,6 +5,8 @@
 #include "models/DeviceSpec.hpp"
 #include "tests/CatchCompat.hpp"
 
+#include <filesystem>
+#include <map>
 #include <vector>
 
 using namespace colocsim;
@@ -406,4 +408,46 @@ TEST_CASE("docs/formats/calibration.md shows the bundled file", "[calibration][d
   // If this fails, copy the bundled file into the page's example block.
   CHECK(colocsim::test::doc_example("docs/formats/calibration.md", DEFAULT_FILE) ==
         read_source_file(DEFAULT_FILE));
+}
+
+TEST_CASE("every catalog device has exactly one bundled calibration (calibration: auto)", "[calibration]")
+{
+  const std::string root = COLOCSIM_SOURCE_DIR;
+  std::map<std::string, int> per_device;
+  for (const auto& e : std::filesystem::directory_iterator(root + "/calibration/data")) {
+    if (e.path().extension() != ".yaml") continue;
+    const std::string rel = "calibration/data/" + e.path().filename().string();
+    const auto c = load_calibration(read_source_file(rel), rel);
+    INFO(rel);
+    CHECK(c.name == e.path().stem().string());
+    ++per_device[c.device];
+  }
+  for (const auto& e : std::filesystem::directory_iterator(root + "/models/devices")) {
+    if (e.path().extension() != ".yaml") continue;
+    INFO(e.path().stem().string());
+    CHECK(per_device[e.path().stem().string()] == 1);
+  }
+}
+
+TEST_CASE("V100 and P100 calibrations reproduce the Zeus resnet50 power they were solved from",
+          "[calibration]")
+{
+  // ../shared/traces/zeus-gpu-power: median average power of resnet50/imagenet at the 250 W limit, V100
+  // 221.55 W and P100 159.06 W; the bundled profile resnet50-train-bs128 is vec 0.30, xmx 0.60, bw 0.45 (one
+  // job, f_max).
+  ResourceSignature resnet;
+  resnet.vec_util = 0.30;
+  resnet.xmx_util = 0.60;
+  resnet.bw_util = 0.45;
+  const std::vector<PowerLoad> one{{&resnet, 1.0}};
+  for (const auto& [name, watts] :
+       {std::pair{"v100-sxm2-16gb-default", 221.55}, std::pair{"v100-sxm2-32gb-default", 221.55},
+        std::pair{"p100-16gb-default", 159.06}}) {
+    INFO(name);
+    const std::string rel = std::string("calibration/data/") + name + ".yaml";
+    const auto c = load_calibration(read_source_file(rel), rel);
+    CHECK_THAT(device_power(c.power, one, 1.0).total_w, WithinAbs(watts, 1.0));
+    // Zeus' least-busy run (ncf) bounds idle + context: V100 34.75 W, P100 33.29 W.
+    CHECK(c.power.idle_w.value + c.power.context_w.value <= (watts > 200 ? 34.75 : 33.29) + 0.5);
+  }
 }

@@ -3,9 +3,14 @@
 #include "models/DeviceSpec.hpp"
 #include "tests/CatchCompat.hpp"
 
+#include <cmath>
+#include <filesystem>
+#include <map>
+
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::read_source_file;
+using colocsim::test::WithinAbs;
 using colocsim::test::WithinRel;
 
 namespace {
@@ -109,7 +114,8 @@ TEST_CASE("malformed device files name the place and the rule", "[device]")
 {
   CHECK(error_of(replace(VALID, "vendor: intel", "vendr: intel")) ==
         "dev.yaml:4:1: vendr: unknown key; valid: format, name, description, vendor, devices_per_card, "
-        "compute_units, memory, mem_bandwidth, freq_max, freq_default, freq_min, card_tdp, sharing_modes\n"
+        "compute_units, memory, mem_bandwidth, freq_max, freq_default, freq_min, card_tdp, sharing_modes, "
+        "trace_names, relative_throughput\n"
         "dev.yaml:1:1: vendor: missing required key; expected a string");
   CHECK_THAT(error_of(replace(VALID, "colocsim-device/1", "colocsim-device/2")),
              ContainsSubstring("dev.yaml:1:9: format: expected 'colocsim-device/1'"));
@@ -125,6 +131,54 @@ TEST_CASE("malformed device files name the place and the rule", "[device]")
              ContainsSubstring("freq_default: expected freq_min <= freq_default <= freq_max"));
   CHECK_THAT(error_of(replace(VALID, "1.0e12", "1TB/s")),
              ContainsSubstring("dev.yaml:8:24: mem_bandwidth.value"));
+}
+
+// VALID with the two optional keys of heterogeneous platforms, on lines 14 and 15.
+const std::string WITH_TRACE = VALID +
+                               "trace_names: [V100M16, V100]\n"                                      // 14
+                               "relative_throughput: {value: 0.943, tag: measurement, source: s}\n"; // 15
+
+TEST_CASE("trace_names and relative_throughput are optional and read", "[device]")
+{
+  const auto plain = load_device_spec(VALID, "dev.yaml");
+  CHECK(plain.trace_names.empty());
+  CHECK(plain.relative_throughput.value == 0.0); // not given
+  const auto d = load_device_spec(WITH_TRACE, "dev.yaml");
+  CHECK(d.trace_names == std::vector<std::string>{"V100M16", "V100"});
+  CHECK_THAT(d.relative_throughput.value, WithinRel(0.943, 1e-12));
+  CHECK(d.relative_throughput.evidence == Evidence::MEASUREMENT);
+  CHECK(d.relative_throughput.source == "s");
+}
+
+TEST_CASE("bad trace_names and relative_throughput name the place and the rule", "[device]")
+{
+  CHECK(error_of(replace(WITH_TRACE, "[V100M16, V100]", "[V100M16, V100M16]")) ==
+        "dev.yaml:14:24: trace_names: name 'V100M16' is listed twice");
+  CHECK(error_of(replace(WITH_TRACE, "[V100M16, V100]", "[]")) ==
+        "dev.yaml:14:14: trace_names: expected a non-empty list of names, e.g. [V100M16]; leave the key out "
+        "if no trace names the type");
+  CHECK(error_of(replace(WITH_TRACE, "[V100M16, V100]", "V100M16")) ==
+        "dev.yaml:14:14: trace_names: expected a non-empty list of names, e.g. [V100M16]; leave the key out "
+        "if no trace names the type");
+  CHECK(error_of(replace(WITH_TRACE, "[V100M16, V100]", "[V100M16, \"V100M16|V100M32\"]")) ==
+        "dev.yaml:14:24: trace_names: expected a non-empty name without spaces or '|' (openb's gpu_spec "
+        "separator) (got 'V100M16|V100M32')");
+  CHECK(error_of(replace(WITH_TRACE, "[V100M16, V100]", "[V100M16, \"\"]")) ==
+        "dev.yaml:14:24: trace_names: expected a non-empty name without spaces or '|' (openb's gpu_spec "
+        "separator) (got '')");
+  CHECK(error_of(replace(WITH_TRACE, "value: 0.943", "value: 0")) ==
+        "dev.yaml:15:30: relative_throughput.value: expected a number > 0, the speed relative to an NVIDIA "
+        "V100 = 1 (got '0')");
+  CHECK(error_of(replace(WITH_TRACE, "value: 0.943", "value: -1")) ==
+        "dev.yaml:15:30: relative_throughput.value: expected a number > 0, the speed relative to an NVIDIA "
+        "V100 = 1 (got '-1')");
+  CHECK_THAT(error_of(replace(WITH_TRACE, "0.943, tag: measurement, source: s}", "0.943, source: s}")),
+             ContainsSubstring("dev.yaml:15:22: relative_throughput.tag: missing evidence tag"));
+  CHECK_THAT(error_of(replace(WITH_TRACE, "0.943, tag: measurement, source: s}", "0.943, tag: measurement}")),
+             ContainsSubstring("dev.yaml:15:22: relative_throughput.source: missing source"));
+  CHECK_THAT(
+      error_of(replace(WITH_TRACE, "{value: 0.943, tag: measurement, source: s}", "0.943")),
+      ContainsSubstring("dev.yaml:15:22: relative_throughput: expected {value: ..., tag: ..., source: ...}"));
 }
 
 TEST_CASE("sharing mode names", "[device]")
@@ -143,6 +197,92 @@ TEST_CASE("docs/formats/devices.md shows the bundled files", "[device][docs]")
        {"models/devices/max1550-aurora-tile.yaml", "models/devices/max1550-tile.yaml"}) {
     INFO(f);
     CHECK(colocsim::test::doc_example("docs/formats/devices.md", f) == read_source_file(f));
+  }
+}
+
+TEST_CASE("docs/formats/devices.md has a row for every key the parser accepts", "[device][docs]")
+{
+  // The parser's list of valid keys, read from its unknown-key message.
+  const std::string message = error_of(VALID + "zzz: 1\n");
+  const auto from = message.find("valid: ");
+  REQUIRE(from != std::string::npos);
+  std::vector<std::string> keys;
+  std::string rest = message.substr(from + 7, message.find('\n', from) - from - 7);
+  for (std::size_t at = 0; at <= rest.size();) {
+    const auto end = std::min(rest.find(", ", at), rest.size());
+    keys.push_back(rest.substr(at, end - at));
+    at = end + 2;
+  }
+  REQUIRE(keys.size() >= 15);
+  const std::string page = read_source_file("docs/formats/devices.md");
+  for (const auto& k : keys) {
+    INFO(k);
+    CHECK(page.find("\n| `" + k + "` |") != std::string::npos);
+  }
+}
+
+TEST_CASE("every bundled device gives its speed; trace names are claimed once across the catalog", "[device]")
+{
+  std::map<std::string, std::string> owner; // trace name -> device
+  std::size_t files = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(COLOCSIM_SOURCE_DIR) + "/models/devices")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const auto d = load_bundled(entry.path().stem().string());
+    ++files;
+    INFO(d.name);
+    CHECK(d.name == entry.path().stem().string());
+    CHECK(d.relative_throughput.value > 0);
+    CHECK_FALSE(d.relative_throughput.source.empty());
+    for (const auto& t : d.trace_names) {
+      INFO(t);
+      CHECK(owner.emplace(t, d.name).second);
+    }
+  }
+  CHECK(files >= 12);
+  // The openb GPU types (../shared/traces/INDEX.md §1) each have exactly one device.
+  for (const char* t : {"G2", "T4", "P100", "G3", "V100M16", "V100M32", "A10"}) {
+    INFO(t);
+    CHECK(owner.count(t) == 1);
+  }
+}
+
+TEST_CASE("the openb device types carry the evidence their files claim", "[device]")
+{
+  const auto v16 = load_bundled("v100-sxm2-16gb");
+  CHECK(v16.trace_names == std::vector<std::string>{"V100M16"});
+  CHECK(v16.relative_throughput.value == 1.0); // the unit
+  CHECK(v16.sharing_modes ==
+        std::vector<SharingMode>{SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE, SharingMode::MPS});
+  CHECK_THAT(v16.memory_bytes.value, WithinRel(16160.0 * 1048576, 1e-12));
+  CHECK_THAT(load_bundled("v100-sxm2-32gb").memory_bytes.value, WithinRel(32510.0 * 1048576, 1e-12));
+  // P100: Gavel's measured speed (calibration/tools/gavel_speeds.py); Pascal has no Volta MPS: time-slice
+  // only.
+  const auto p100 = load_bundled("p100-16gb");
+  CHECK_THAT(p100.relative_throughput.value, WithinRel(0.943, 1e-12));
+  CHECK(p100.relative_throughput.evidence == Evidence::MEASUREMENT);
+  CHECK_THAT(p100.relative_throughput.source, ContainsSubstring("c4fa40097339e9608ab71fd64c8bdea96a5e4a4c"));
+  CHECK(p100.sharing_modes == std::vector<SharingMode>{SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE});
+  CHECK_THAT(load_bundled("t4").card_tdp_w.value, WithinRel(70.0, 1e-12));
+  CHECK_THAT(load_bundled("a10").card_tdp_w.value, WithinRel(150.0, 1e-12));
+  // Estimated speeds: sqrt(FP16 tensor ratio x bandwidth ratio) against a V100 SXM2 (125 TF, 900 GB/s).
+  CHECK_THAT(load_bundled("t4").relative_throughput.value,
+             WithinAbs(std::sqrt(65.0 / 125 * 320 / 900), 5e-4));
+  CHECK_THAT(load_bundled("a10").relative_throughput.value,
+             WithinAbs(std::sqrt(125.0 / 125 * 600 / 900), 5e-4));
+  CHECK_THAT(load_bundled("a100-40gb").relative_throughput.value,
+             WithinAbs(std::sqrt(312.0 / 125 * 1555 / 900), 5e-4));
+  CHECK_THAT(load_bundled("h100-80gb-sxm").relative_throughput.value,
+             WithinAbs(std::sqrt(989.0 / 125 * 3350 / 900), 5e-4));
+  // The undisclosed types are labelled stand-ins: every value an estimate that says so.
+  for (const char* name : {"openb-g2", "openb-g3"}) {
+    const auto g = load_bundled(name);
+    INFO(name);
+    for (const Sourced* s : {&g.compute_units, &g.memory_bytes, &g.mem_bandwidth, &g.freq_max_hz,
+                             &g.freq_default_hz, &g.freq_min_hz, &g.card_tdp_w, &g.relative_throughput}) {
+      CHECK(s->evidence == Evidence::ESTIMATE);
+      CHECK_THAT(s->source, ContainsSubstring("undisclose"));
+    }
   }
 }
 
