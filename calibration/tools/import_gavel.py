@@ -24,8 +24,13 @@ pair with a in the row class and b in the column class, all batch sizes (geometr
 Writes the table as YAML (-o FILE, default stdout) and prints a summary: pairs used, failed pairs left
 out, pairs that are exact copies of the solo throughputs, min/median/max S and the table.
 
+Copies: 25 ordered v100 pairs (ResNet-18 with ResNet-18, Recommendation or ResNet-50) give exactly both
+jobs' solo throughputs, equal to the last digit. Independent measurements cannot agree so; no k80 or p100
+pair does it (their smallest S: 1.157 and 1.009), so they are read as filled-in values, not measurements,
+and left out (--keep-solo-copies keeps them, as slowdown 1).
+
 Usage: calibration/tools/import_gavel.py simulation_throughputs.json [-o FILE] [--worker v100]
-           [--scale-factor 1] [--modes mps] [--drop-solo-copies]
+           [--scale-factor 1] [--modes mps] [--keep-solo-copies]
 """
 import argparse
 import ast
@@ -76,7 +81,7 @@ def parse_key(key):
     return job_type, int(scale)
 
 
-def load_pairs(path, worker, scale_factor, drop_solo_copies):
+def load_pairs(path, worker, scale_factor, keep_solo_copies):
     data = json.load(open(path))
     if worker not in data:
         sys.exit(f"{path}: no worker type '{worker}'; valid: {', '.join(sorted(data))}")
@@ -105,7 +110,7 @@ def load_pairs(path, worker, scale_factor, drop_solo_copies):
                 continue
             if thr[0] == solo_a and thr[1] == rows[b]["null"]:
                 copies.append((a, b))
-                if drop_solo_copies:
+                if not keep_solo_copies:
                     continue
             pairs.append((a, b, solo_a / thr[0]))
     return rows, pairs, failed, copies
@@ -115,13 +120,14 @@ def geometric_mean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def build_table(pairs, failed, worker):
+def build_table(pairs, failed, copies, worker, keep_solo_copies):
     cls = {f: c for f, c, _ in FAMILIES}
     table = {}
     for r in CLASSES:
         for c in CLASSES:
             cell = [(a, b, s) for a, b, s in pairs if cls[family_of(a)] == r and cls[family_of(b)] == c]
-            n_failed = sum(1 for a, b in failed if cls[family_of(a)] == r and cls[family_of(b)] == c)
+            def count(which):
+                return sum(1 for a, b in which if cls[family_of(a)] == r and cls[family_of(b)] == c)
             if not cell:
                 sys.exit(f"no measured pair for row class {r}, column class {c} (worker {worker}); "
                          "the table needs every cell")
@@ -135,8 +141,10 @@ def build_table(pairs, failed, worker):
             else:
                 what = (f"geometric mean of {len(cell)} pairs, {' + '.join(rows_f)} next to "
                         f"{' + '.join(cols_f)}, all batch sizes; range {min(values):.3f}-{max(values):.3f}")
-            if n_failed:
-                what += f"; {n_failed} failed pairs (throughput 0) left out"
+            if count(failed):
+                what += f"; {count(failed)} failed pairs (throughput 0) left out"
+            if count(copies) and not keep_solo_copies:
+                what += f"; {count(copies)} pairs equal to both solo throughputs left out"
             source = f"Gavel simulation_throughputs.json @ {GAVEL_COMMIT[:7]}, {worker}, {what}"
             table[(r, c)] = (value, source)
     return table
@@ -163,7 +171,7 @@ def write_yaml(out, args, rows, pairs, failed, copies, table):
             f"pairs); the mapping of Gavel's families to classes is an estimate"),
         "created: " + yaml_string(
             f"calibration/tools/import_gavel.py --worker {args.worker} --scale-factor {args.scale_factor}"
-            + (" --drop-solo-copies" if args.drop_solo_copies else "")
+            + (" --keep-solo-copies" if args.keep_solo_copies else "")
             + f" on simulation_throughputs.json (stanford-futuredata/gavel @ {GAVEL_COMMIT}, MIT)"),
         "modes: [" + ", ".join(args.modes) + "]",
         "classes: [" + ", ".join(CLASSES) + "]",
@@ -192,12 +200,13 @@ def main():
     ap.add_argument("--name", help="table name (default gavel-WORKER)")
     ap.add_argument("--modes", nargs="+", default=["mps"],
                     help="sharing modes the table applies in (default mps: Gavel space-shares the GPU)")
-    ap.add_argument("--drop-solo-copies", action="store_true",
-                    help="leave out pairs whose throughputs are exactly both jobs' solo throughputs")
+    ap.add_argument("--keep-solo-copies", action="store_true",
+                    help="keep the pairs whose throughputs are exactly both jobs' solo throughputs (default: "
+                         "left out, they are copies, not measurements of the pair)")
     args = ap.parse_args()
     rows, pairs, failed, copies = load_pairs(args.throughputs, args.worker, args.scale_factor,
-                                             args.drop_solo_copies)
-    table = build_table(pairs, failed, args.worker)
+                                             args.keep_solo_copies)
+    table = build_table(pairs, failed, copies, args.worker, args.keep_solo_copies)
     if args.output:
         with open(args.output, "w") as f:
             write_yaml(f, args, rows, pairs, failed, copies, table)
@@ -208,7 +217,7 @@ def main():
     totals = sorted(s for _, _, s in pairs)
     print(f"{args.worker}, scale factor {args.scale_factor}: {len(rows)} job types, {len(pairs)} ordered pairs "
           f"used, {len(failed)} failed pairs (throughput 0) left out, {len(copies)} pairs equal to both solo "
-          f"throughputs ({'left out' if args.drop_solo_copies else 'kept, slowdown 1'})", file=log)
+          f"throughputs ({'kept, slowdown 1' if args.keep_solo_copies else 'left out'})", file=log)
     print(f"total slowdown solo/paired over the pairs used: min {totals[0]:.3f}, median "
           f"{statistics.median(totals):.3f}, max {totals[-1]:.3f}", file=log)
     print("table (row = slowed job's class, column = co-runner's class):", file=log)
