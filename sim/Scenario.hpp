@@ -39,6 +39,7 @@ struct Scenario {
   // models
   std::string calibration;
   std::string interference;
+  std::string interference_table; ///< interference: pair-total: bundled pair table name or path
   // workload
   std::string trace;
   std::string trace_format;
@@ -76,6 +77,7 @@ struct RunInputs {
   Platform platform;
   ProfileCatalog profiles;
   std::unique_ptr<InterferenceModel> interference;
+  std::string interference_table_file; ///< interference: pair-total: the pair table read (name or builtin:)
   std::unique_ptr<JobReader> reader;
   std::unique_ptr<Policy> policy;
   std::shared_ptr<const MigGeometry> mig; ///< sharing mig: the device's MIG table
