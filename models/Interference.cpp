@@ -15,6 +15,21 @@ double TableInterference::factor(const ResourceSignature& job,
   return std::max(1.0, f);
 }
 
+double PairTotalInterference::factor(const ResourceSignature& job,
+                                     std::span<const ResourceSignature* const> others, SharingMode mode) const
+{
+  if (!gives_total_slowdown(mode)) return 1.0;
+  double f = 1.0;
+  for (const auto* o : others)
+    f += pair(job.job_class, o->job_class) - 1.0;
+  return std::max(1.0, f);
+}
+
+bool PairTotalInterference::gives_total_slowdown(SharingMode mode) const
+{
+  return std::find(modes_.begin(), modes_.end(), mode) != modes_.end();
+}
+
 double ContentionInterference::factor(const ResourceSignature& job,
                                       std::span<const ResourceSignature* const> others,
                                       SharingMode mode) const
@@ -79,8 +94,17 @@ void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const Interf
     others.clear();
     for (std::size_t k = 0; k < residents.size(); ++k)
       if (k != i) others.push_back(residents[k]);
-    out[i] =
-        sharing_factor(mode, ts, residents, i, caps, mem_shares) * model.factor(*residents[i], others, mode);
+    if (model.gives_total_slowdown(mode)) {
+      // The model's factor already is the whole slowdown; only what the mode does to the job alone (its
+      // own MPS cap, its CCS or MIG share) still bounds it.
+      const auto alone = residents.subspan(i, 1);
+      const double solo = sharing_factor(mode, ts, alone, 0, caps.empty() ? caps : caps.subspan(i, 1),
+                                         mem_shares.empty() ? mem_shares : mem_shares.subspan(i, 1));
+      out[i] = std::max(solo, model.factor(*residents[i], others, mode));
+    } else {
+      out[i] = sharing_factor(mode, ts, residents, i, caps, mem_shares) *
+               model.factor(*residents[i], others, mode);
+    }
   }
 }
 

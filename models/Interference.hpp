@@ -65,6 +65,9 @@ public:
   virtual std::string_view name() const = 0;
   virtual double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
                         SharingMode mode) const = 0;
+  /// True where factor() is the job's WHOLE slowdown in `mode` (a measured total, sharing included), so
+  /// compute_slowdowns must not multiply it by the sharing factor. Default: an extra on top of it.
+  virtual bool gives_total_slowdown(SharingMode /*mode*/) const { return false; }
 };
 
 /// `none`: co-runners do not interfere beyond the sharing mode (factor 1).
@@ -115,6 +118,42 @@ private:
   std::vector<SharingMode> modes_;
 };
 
+/// `pair-total`: measured TOTAL slowdowns of a job next to one co-runner, by class (Gavel's pairwise
+/// co-location throughputs, calibration/interference/gavel-v100.yaml): T[row][col] = solo / paired
+/// throughput of a row-class job sharing the device with one col-class job. Unlike `table`, T already
+/// contains the sharing itself, so in its modes the slowdown is (compute_slowdowns)
+///
+///   slowdown_j = max(sharing_factor_j(mode, {j} alone), 1 + Σ_{i≠j} (T[c_j][c_i] − 1))
+///
+/// one co-runner: exactly the measured total; 3+ residents (only pairs were measured): the excesses add,
+/// which gives n for n jobs that each halve the other (T = 2, time-sharing); the floor is what the mode
+/// does to the job alone (an MPS active-thread cap c/p). In other modes factor() is 1 and the sharing
+/// factor alone applies.
+class PairTotalInterference final : public InterferenceModel {
+public:
+  using Table = TableInterference::Table;
+  PairTotalInterference(Table table, std::string source, std::vector<SharingMode> modes)
+      : table_(table), source_(std::move(source)), modes_(std::move(modes))
+  {
+  }
+  std::string_view name() const override { return "pair-total"; }
+  /// In the table's modes: max(1, 1 + Σ_{i≠j} (T[c_j][c_i] − 1)) (1 alone); elsewhere 1.
+  double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+                SharingMode mode) const override;
+  bool gives_total_slowdown(SharingMode mode) const override;
+  double pair(JobClass row, JobClass col) const
+  {
+    return table_[static_cast<int>(row)][static_cast<int>(col)];
+  }
+  const std::string& source() const { return source_; }
+  const std::vector<SharingMode>& modes() const { return modes_; }
+
+private:
+  Table table_;
+  std::string source_;
+  std::vector<SharingMode> modes_;
+};
+
 /// `contention`: a roofline-style model of the resources that stay shared when kernels of several jobs run
 /// at the same time (reference §6.3): memory bandwidth is shared in proportion to demand once the summed
 /// demand exceeds the device, times a residual for the rest (L2, TLB, power management):
@@ -144,7 +183,8 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
                       std::span<const ResourceSignature* const> residents, std::size_t i,
                       std::span<const double> caps = {}, std::span<const double> mem_shares = {});
 
-/// Slowdowns of all residents of one device: out[i] = sharing_factor × interference factor.
+/// Slowdowns of all residents of one device: out[i] = sharing_factor × interference factor, or where the
+/// model gives total slowdowns (gives_total_slowdown): max(sharing factor of i alone, its factor).
 /// Cost O(n²) in the residents of that device only.
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
                        std::span<const ResourceSignature* const> residents, std::span<double> out,

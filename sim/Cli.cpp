@@ -261,6 +261,7 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   s.policy_params = scenario.policy_params.to_string();
   s.sharing = std::string(to_string(scenario.sharing));
   s.interference = scenario.interference;
+  if (!inputs.interference_table_file.empty()) s.interference += " (" + inputs.interference_table_file + ")";
   for (const auto& t : inputs.platform.types)
     s.calibration += (s.calibration.empty() ? "" : "; ") + t.calibration_file;
   s.workload = inputs.reader->describe();

@@ -4,6 +4,7 @@
 
 #include "policies/PluginLoader.hpp"
 
+#include "calibration/PairTable.hpp"
 #include "models/Yaml.hpp"
 #include "sim/Resources.hpp"
 #include "workloads/NativeCsv.hpp"
@@ -40,10 +41,17 @@ const std::vector<ParamSpec>& top_specs()
       {.name = "interference",
        .type = ParamType::CHOICE,
        .default_text = "table",
-       .help = "interference model: none (sharing mode only), table (the calibration's pairwise table), "
-               "contention (bandwidth sharing + residual, reference §6.3) or calibrated (the table of a "
-               "calibration fitted from microbenchmark measurements: `colocsim calibrate fit`)",
-       .choices = {"none", "table", "contention", "calibrated"}},
+       .help =
+           "interference model: none (sharing mode only), table (the calibration's pairwise table), "
+           "contention (bandwidth sharing + residual, reference §6.3), calibrated (the table of a "
+           "calibration fitted from microbenchmark measurements: `colocsim calibrate fit`) or pair-total "
+           "(measured total pair slowdowns of interference_table, replacing the sharing factor in its modes)",
+       .choices = {"none", "table", "contention", "calibrated", "pair-total"}},
+      {.name = "interference_table",
+       .type = ParamType::STRING,
+       .default_text = "",
+       .help = "interference: pair-total: bundled pair table name (gavel-v100: Gavel's V100 co-location "
+               "throughputs) or path to a pair table (docs/formats/pair-table.md)"},
   };
   return specs;
 }
@@ -312,6 +320,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.seed = top.integer("seed");
   s.calibration = top.text("calibration");
   s.interference = top.text("interference");
+  s.interference_table = top.text_or("interference_table", "");
   s.platform_preset = platform.text("preset");
   if (platform.has("nodes")) s.nodes = platform.integer("nodes");
   if (platform.has("cards_per_node")) s.cards_per_node = platform.integer("cards_per_node");
@@ -689,6 +698,34 @@ RunInputs build_run(const Scenario& s)
   Platform& platform = in.platform;
   platform.name = preset.name;
   std::vector<double> rel_throughput;
+  // pair-total: one measured table of total pair slowdowns, whatever the device type
+  // (docs/formats/pair-table.md).
+  std::shared_ptr<const InterferenceModel> pair_total;
+  if (s.interference == "pair-total") {
+    if (s.interference_table.empty())
+      throw InputError(at, "interference_table",
+                       "interference: pair-total needs a pair table; expected a bundled name (" +
+                           join(bundled_names("calibration/interference")) + ") or a path to a pair table");
+    const auto file = load_named(s.interference_table, "calibration/interference", "pair table", base, at);
+    const auto table = load_pair_table(file.text, file.name);
+    if (s.sharing != SharingMode::EXCLUSIVE &&
+        std::find(table.modes.begin(), table.modes.end(), s.sharing) == table.modes.end()) {
+      std::vector<std::string> modes;
+      for (const auto m : table.modes)
+        modes.emplace_back(to_string(m));
+      throw InputError(at, "interference_table",
+                       "pair table '" + table.name + "' (" + file.name + ") holds totals measured for " +
+                           join(modes) + ", but platform.sharing is " + std::string(to_string(s.sharing)) +
+                           "; expected platform.sharing: " + join(modes, " or ") +
+                           " (or a pair table listing " + std::string(to_string(s.sharing)) + ")");
+    }
+    in.interference_table_file = file.name;
+    pair_total = std::make_shared<PairTotalInterference>(make_pair_total_interference(table));
+  } else if (!s.interference_table.empty()) {
+    throw InputError(at, "interference_table",
+                     "only interference: pair-total reads a pair table (got interference: " + s.interference +
+                         "); expected interference: pair-total, or no interference_table");
+  }
   for (const auto& g : preset.groups) {
     const SourceLocation gat = g.where;
     const auto device_file =
@@ -738,6 +775,8 @@ RunInputs build_run(const Scenario& s)
       t.interference = std::make_shared<TableInterference>(make_table_interference(cal));
     else if (s.interference == "contention")
       t.interference = std::make_shared<ContentionInterference>();
+    else if (pair_total)
+      t.interference = pair_total;
     else
       t.interference = std::make_shared<NoInterference>();
     if (s.sharing == SharingMode::MIG) {

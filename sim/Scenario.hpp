@@ -39,6 +39,7 @@ struct Scenario {
   // models
   std::string calibration;
   std::string interference;
+  std::string interference_table; ///< interference: pair-total: bundled pair table name or path
   // workload
   std::string trace;
   std::string trace_format;
@@ -76,6 +77,7 @@ struct RunInputs {
   std::string calibration_file;
   Platform platform; ///< with every device type's models (power, interference, MIG table, speed)
   ProfileCatalog profiles;
+  std::string interference_table_file; ///< interference: pair-total: the pair table read (name or builtin:)
   std::unique_ptr<JobReader> reader;
   std::unique_ptr<Policy> policy;
 

@@ -284,3 +284,95 @@ TEST_CASE("mps: an active-thread cap slows a job that wants more SMs", "[interfe
   CHECK_THAT(out[0], WithinAbs(2.0, 1e-12));
   CHECK_THAT(out[1], WithinAbs(1.0, 1e-12));
 }
+
+namespace {
+// Total slowdowns of the row-class job next to one column-class job (values of the shape of Gavel's V100
+// table, calibration/interference/gavel-v100.yaml: C, X, M, MS, L).
+PairTotalInterference::Table total_table()
+{
+  return {{{1.6, 2.2, 1.6, 1.7, 1.9},
+           {1.8, 2.3, 1.6, 1.6, 1.6},
+           {1.7, 1.8, 1.6, 1.25, 1.5},
+           {2.8, 2.6, 1.5, 3.4, 1.6},
+           {1.4, 1.5, 1.15, 1.2, 1.25}}};
+}
+
+ResourceSignature saturating(JobClass c)
+{
+  ResourceSignature s;
+  s.job_class = c;
+  s.duty_cycle = 0.95;
+  s.compute_share = 1.0;
+  return s;
+}
+} // namespace
+
+TEST_CASE("pair-total: a pair on one mps device has exactly the measured total", "[interference][pair-total]")
+{
+  // Two saturating X jobs under MPS: the sharing factor alone is demand 0.95 + 0.95 = 1.9; × a `table` factor
+  // it would be counted twice. The pair table's T[X][X] = 2.3 already is the whole slowdown.
+  const PairTotalInterference model(total_table(), "test", {SharingMode::MPS});
+  CHECK(model.name() == "pair-total");
+  CHECK(model.gives_total_slowdown(SharingMode::MPS));
+  CHECK_FALSE(model.gives_total_slowdown(SharingMode::TIME_SLICE));
+  const auto x = saturating(JobClass::X), l = saturating(JobClass::L);
+  const auto xx = slowdowns(SharingMode::MPS, ts(), model, {x, x});
+  CHECK_THAT(xx[0], WithinAbs(2.3, 1e-12));
+  CHECK_THAT(xx[1], WithinAbs(2.3, 1e-12));
+  // Asymmetric pair: row = slowed job. X next to L: 1.6; L next to X: 1.5.
+  const auto xl = slowdowns(SharingMode::MPS, ts(), model, {x, l});
+  CHECK_THAT(xl[0], WithinAbs(1.6, 1e-12));
+  CHECK_THAT(xl[1], WithinAbs(1.5, 1e-12));
+  // Light jobs too: the measured total, not the sharing factor (demand 2 · 0.3 · 0.2 = 0.12 → 1).
+  auto lite = l;
+  lite.duty_cycle = 0.3;
+  lite.compute_share = 0.2;
+  const auto ll = slowdowns(SharingMode::MPS, ts(), model, {lite, lite});
+  CHECK_THAT(ll[0], WithinAbs(1.25, 1e-12));
+  // Alone: what the mode does to a job alone, 1 without a cap.
+  const auto solo = slowdowns(SharingMode::MPS, ts(), model, {x});
+  CHECK_THAT(solo[0], WithinAbs(1.0, 1e-12));
+}
+
+TEST_CASE("pair-total: 3+ co-runners add the measured excesses", "[interference][pair-total]")
+{
+  const PairTotalInterference model(total_table(), "test", {SharingMode::MPS});
+  const auto c = saturating(JobClass::C), x = saturating(JobClass::X), ms = saturating(JobClass::MS);
+  // X next to C and MS: 1 + (1.8 − 1) + (1.6 − 1) = 2.4; C next to X and MS: 1 + 1.2 + 0.7 = 2.9;
+  // MS next to C and X: 1 + 1.8 + 1.6 = 4.4.
+  const auto s = slowdowns(SharingMode::MPS, ts(), model, {c, x, ms});
+  CHECK_THAT(s[0], WithinAbs(2.9, 1e-12));
+  CHECK_THAT(s[1], WithinAbs(2.4, 1e-12));
+  CHECK_THAT(s[2], WithinAbs(4.4, 1e-12));
+  // n jobs that each halve the other's pace (T = 2, time-sharing) give n: 4 such jobs → 4.
+  PairTotalInterference::Table halves{};
+  for (auto& row : halves)
+    row.fill(2.0);
+  const PairTotalInterference share(halves, "T = 2", {SharingMode::MPS});
+  const auto four = slowdowns(SharingMode::MPS, ts(), share, {x, x, x, x});
+  for (double v : four)
+    CHECK_THAT(v, WithinAbs(4.0, 1e-12));
+}
+
+TEST_CASE("pair-total: outside its modes the sharing factor alone applies, and an MPS cap still bounds",
+          "[interference][pair-total]")
+{
+  const PairTotalInterference model(total_table(), "test", {SharingMode::MPS});
+  const auto x = saturating(JobClass::X);
+  // time-slice is not listed: max(Σd = 1.9, 1 + 0.95·0.95 = 1.9025) · 1.01 = 1.921525, nothing from the
+  // table.
+  const auto t = slowdowns(SharingMode::TIME_SLICE, ts(), model, {x, x});
+  CHECK_THAT(t[0], WithinAbs(1.921525, 1e-12));
+  CHECK(model.factor(x, std::vector<const ResourceSignature*>{&x}, SharingMode::TIME_SLICE) == 1.0);
+  // Listed for time-slice too: the total replaces the time-slice factor (no double count there either).
+  const PairTotalInterference both(total_table(), "test", {SharingMode::MPS, SharingMode::TIME_SLICE});
+  const auto tb = slowdowns(SharingMode::TIME_SLICE, ts(), both, {x, x});
+  CHECK_THAT(tb[0], WithinAbs(2.3, 1e-12));
+  // An active-thread cap p = 0.25 on a c = 1 job: alone it runs 4× slower, more than T[X][X] = 2.3.
+  const std::vector<const ResourceSignature*> residents{&x, &x};
+  const std::vector<double> caps{0.25, 1.0};
+  std::vector<double> out(2);
+  compute_slowdowns(SharingMode::MPS, ts(), model, residents, out, caps);
+  CHECK_THAT(out[0], WithinAbs(4.0, 1e-12));
+  CHECK_THAT(out[1], WithinAbs(2.3, 1e-12));
+}

@@ -521,3 +521,21 @@ TEST_CASE("placing on a node that is off is refused", "[engine][power]")
   RunObserver none;
   REQUIRE_THROWS_WITH(run_simulation(in.setup(), none), ContainsSubstring("which is off or still booting"));
 }
+
+TEST_CASE("pair-total: two jobs on one mps GPU run exactly Gavel's measured total slower",
+          "[engine][pair-total]")
+{
+  // Both busy jobs (class C, duty 1, compute_share 1) on tile 0 under mps. The mps sharing factor alone
+  // would be max(1, 1, Σ d·c = 2) = 2; `pair-total` with Gavel's V100 table replaces it by the measured
+  // total T[C][C] = 1.6006 (CycleGAN next to CycleGAN, calibration/interference/gavel-v100.yaml), not
+  // 2 × 1.6006: 100 s of work ends at t = 160.06 s.
+  const auto o = run_fixture(
+      "pair.csv", {"platform.sharing=mps", "interference=pair-total", "interference_table=gavel-v100"});
+  REQUIRE(o.jobs.size() == 2);
+  for (const char* id : {"a", "b"}) {
+    const auto& r = o.jobs.at(id);
+    CHECK(r.devices == std::vector<DeviceIndex>{0});
+    CHECK_THAT(r.slowdown, WithinAbs(1.6006, 1e-9));
+    CHECK_THAT(r.end_s, WithinAbs(160.06, 1e-6));
+  }
+}

@@ -177,6 +177,37 @@ TEST_CASE("interference: calibrated insists on a measured table", "[scenario]")
   CHECK(in.platform.types[0].interference->name() == "table");
 }
 
+TEST_CASE("interference: pair-total reads a pair table, and misuse is refused", "[scenario][pair-total]")
+{
+  const auto in =
+      build_run(load_scenario(DATA + "base.yaml", {"platform.sharing=mps", "interference=pair-total",
+                                                   "interference_table=gavel-v100"}));
+  CHECK(in.platform.types[0].interference->name() == "pair-total");
+  CHECK(in.interference_table_file == "builtin:calibration/interference/gavel-v100.yaml");
+  CHECK(in.platform.types[0].interference->gives_total_slowdown(SharingMode::MPS));
+  // No table named.
+  REQUIRE_THROWS_WITH(
+      build_run(load_scenario(DATA + "base.yaml", {"platform.sharing=mps", "interference=pair-total"})),
+      ContainsSubstring("interference_table: interference: pair-total needs a pair table; expected a bundled "
+                        "name (gavel-v100) or a path to a pair table"));
+  // A table measured for mps on a time-sliced platform.
+  REQUIRE_THROWS_WITH(
+      build_run(
+          load_scenario(DATA + "base.yaml", {"interference=pair-total", "interference_table=gavel-v100"})),
+      ContainsSubstring("pair table 'gavel-v100' (builtin:calibration/interference/gavel-v100.yaml) holds "
+                        "totals measured for mps, but platform.sharing is time-slice; expected "
+                        "platform.sharing: mps (or a pair table listing time-slice)"));
+  // A table with another interference model.
+  REQUIRE_THROWS_WITH(
+      build_run(load_scenario(DATA + "base.yaml", {"platform.sharing=mps", "interference_table=gavel-v100"})),
+      ContainsSubstring("only interference: pair-total reads a pair table (got interference: table)"));
+  // An unknown bundled name.
+  REQUIRE_THROWS_WITH(
+      build_run(load_scenario(DATA + "base.yaml", {"platform.sharing=mps", "interference=pair-total",
+                                                   "interference_table=gavel-a100"})),
+      ContainsSubstring("gavel-a100"));
+}
+
 TEST_CASE("NVIDIA calibrations reproduce the LLM-Inference-Bench power they were solved from",
           "[scenario][nvidia]")
 {
