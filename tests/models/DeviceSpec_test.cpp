@@ -221,7 +221,8 @@ TEST_CASE("docs/formats/devices.md has a row for every key the parser accepts", 
   }
 }
 
-TEST_CASE("every bundled device gives its speed; trace names are claimed once across the catalog", "[device]")
+TEST_CASE("every bundled device gives its speed and trace names are claimed once across the catalog",
+          "[device]")
 {
   std::map<std::string, std::string> owner; // trace name -> device
   std::size_t files = 0;
