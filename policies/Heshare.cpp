@@ -80,13 +80,15 @@ std::vector<DeviceIndex> Heshare::choose(const ClusterView& view, JobIndex j, do
   };
   std::vector<Option> options;
   std::size_t from = 0;
-  for (std::size_t examined = 0; examined < candidates_; ++examined) {
+  // `candidates` counts only devices that could take the job (available, of a type it accepts).
+  for (std::size_t examined = 0; examined < candidates_;) {
     const std::size_t d = first_fitting(mem, from);
     if (d == FitIndex::NONE) break;
     from = d + 1;
     const DeviceIndex dev = static_cast<DeviceIndex>(d);
     const DeviceView dv = view.device(dev);
     if (!dv.available || !view.allows(j, dev)) continue;
+    ++examined;
     const auto p = view.predict(j, std::span<const DeviceIndex>(&dev, 1), placed_now(dev));
     if (p.job_interference > max_slowdown_ || p.max_corunner_interference > max_slowdown_) continue;
     const double sharers = 1.0 + dv.residents + static_cast<double>(placed_now(dev).size());

@@ -38,12 +38,15 @@ std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobI
   const auto need = static_cast<std::size_t>(view.job(j).devices);
   std::vector<DeviceIndex> devices;
   std::size_t from = 0;
-  for (std::size_t examined = 0; devices.size() < need && examined < candidates_; ++examined) {
+  // `candidates` counts the devices examined that could take the job: those being repartitioned, on nodes
+  // that are off, or of a type the job does not accept are skipped without counting.
+  for (std::size_t examined = 0; devices.size() < need && examined < candidates_;) {
     const std::size_t d = first_fitting(mem, from);
     if (d == FitIndex::NONE) break;
     from = d + 1;
     const DeviceIndex dev = static_cast<DeviceIndex>(d);
-    if (!view.device(dev).available || !view.allows(j, dev)) continue; // repartitioning, node off, other type
+    if (!view.device(dev).available || !view.allows(j, dev)) continue;
+    ++examined;
     const auto p = view.predict(j, std::span<const DeviceIndex>(&dev, 1), placed_now(dev));
     if (p.job_interference <= max_slowdown_ && p.max_corunner_interference <= max_slowdown_ &&
         (!check_memory_ || p.fits_memory))

@@ -34,17 +34,21 @@ std::vector<DeviceIndex> RandomFit::choose(const ClusterView& view, JobIndex j, 
     ends.push_back(total);
   }
   std::vector<DeviceIndex> devices;
-  auto taken = [&](DeviceIndex d) { return std::find(devices.begin(), devices.end(), d) != devices.end(); };
+  // Usable: not taken yet, available (not repartitioning, node on) and of a type the job accepts.
+  auto usable = [&](DeviceIndex d) {
+    return std::find(devices.begin(), devices.end(), d) == devices.end() && view.device(d).available &&
+           view.allows(j, d);
+  };
   for (std::size_t tries = 0; total > 0 && devices.size() < need && tries < 64 * need; ++tries) {
     const std::size_t k = static_cast<std::size_t>(rng_() % total); // mt19937_64 is specified: portable
     const auto b = static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), k) - ends.begin());
     const DeviceIndex d = pool[b]->members[k - (b == 0 ? 0 : ends[b - 1])];
-    if (mem_free(d) >= mem && !taken(d)) devices.push_back(d);
+    if (mem_free(d) >= mem && usable(d)) devices.push_back(d);
   }
   for (const Bucket* b : pool)
     for (auto it = b->by_memory.lower_bound({mem, DeviceIndex{0}});
          it != b->by_memory.end() && devices.size() < need; ++it)
-      if (!taken(it->second)) devices.push_back(it->second);
+      if (usable(it->second)) devices.push_back(it->second); // the draws missed: the first usable ones
   if (devices.size() < need) return {};
   return devices;
 }

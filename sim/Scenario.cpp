@@ -698,6 +698,7 @@ RunInputs build_run(const Scenario& s)
   Platform& platform = in.platform;
   platform.name = preset.name;
   std::vector<double> rel_throughput;
+  std::vector<Calibration> calibrations; ///< per type, in group order (before the reference goes first)
   // pair-total: one measured table of total pair slowdowns, whatever the device type
   // (docs/formats/pair-table.md).
   std::shared_ptr<const InterferenceModel> pair_total;
@@ -801,10 +802,7 @@ RunInputs build_run(const Scenario& s)
     type_names.push_back(spec->name);
     platform.types.push_back(std::move(t));
     group_type.push_back(static_cast<std::uint16_t>(platform.types.size() - 1));
-    if (in.calibration.device.empty() || (named && named->device == spec->name)) {
-      in.calibration = cal;
-      in.calibration_file = cal_file.name;
-    }
+    calibrations.push_back(cal);
   }
   if (s.sharing != SharingMode::MIG && !s.mig_layout.empty())
     throw InputError(at, "platform.mig_layout", "a MIG layout needs platform.sharing: mig");
@@ -841,6 +839,13 @@ RunInputs build_run(const Scenario& s)
     }
   }
   in.device = std::const_pointer_cast<DeviceSpec>(platform.types[0].spec);
+  // The calibration the scenario names, or the reference type's.
+  const auto cal_index =
+      named ? static_cast<std::size_t>(std::find(type_names.begin(), type_names.end(), named->device) -
+                                       type_names.begin())
+            : ref;
+  in.calibration = calibrations[cal_index];
+  in.calibration_file = (named ? named_cal.name : platform.types[0].calibration_file);
   for (std::size_t i = 0; i < preset.groups.size(); ++i) {
     const auto& g = preset.groups[i];
     const auto& t = platform.types[group_type[i]];

@@ -43,6 +43,9 @@ const std::vector<NativeCsvColumn>& native_csv_columns()
        "ids of earlier jobs that must complete before this one is submitted, separated by '|'; empty = none"},
       {"think_time_s", false, "0",
        "seconds between the completion of the last of depends_on and this job's submission, >= 0"},
+      {"gpu_types", false, "",
+       "device types the job may run on, separated by '|' (catalog names or trace names such as T4 or "
+       "V100M16); empty = any"},
   };
   return columns;
 }
@@ -314,6 +317,13 @@ Job NativeCsvReader::parse_row()
     else
       job.host_mem_bytes = *v;
   }
+  if (const std::string* t = text(GPU_TYPES)) {
+    if (t->front() == '|' || t->back() == '|' || t->find("||") != std::string::npos ||
+        t->find_first_of(" \t") != std::string::npos)
+      bad(GPU_TYPES, "an empty or blank type name", "device type names separated by '|', e.g. T4|V100M16");
+    else
+      job.gpu_types = *t;
+  }
   if (const std::string* t = text(DEPENDS_ON)) {
     std::size_t start = 0;
     while (start <= t->size()) {
@@ -463,6 +473,8 @@ void NativeCsvWriter::write(const Job& job)
   append_text(deps, "depends_on");
   buffer_ += ',';
   append_number(job.think_time_s);
+  buffer_ += ',';
+  append_text(job.gpu_types, "gpu_types");
   buffer_ += '\n';
   out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   ++rows_;

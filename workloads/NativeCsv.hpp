@@ -55,6 +55,7 @@ private:
     HOST_MEM,
     DEPENDS_ON,
     THINK_TIME_S,
+    GPU_TYPES,
     FIELD_COUNT
   };
 

@@ -192,6 +192,7 @@ TEST_CASE("native CSV: writer -> reader round-trips every field exactly", "[work
   jobs[1].host_mem_bytes = 64e9;
   jobs[5].depends_on = {"plain", "with,comma"};
   jobs[5].think_time_s = 0.5;
+  jobs[4].gpu_types = "T4|V100M16";
 
   std::ostringstream out;
   NativeCsvWriter writer(out);
@@ -200,7 +201,7 @@ TEST_CASE("native CSV: writer -> reader round-trips every field exactly", "[work
   CHECK(writer.rows_written() == jobs.size());
   CHECK(out.str().rfind(
             "id,submit_s,duration_s,devices,gpu_milli,mem,profile,qos,user,status,cpus,host_mem,depends_on,"
-            "think_time_s\n",
+            "think_time_s,gpu_types\n",
             0) == 0);
 
   const auto back = read_text(out.str(), "roundtrip.csv");
@@ -221,6 +222,7 @@ TEST_CASE("native CSV: writer -> reader round-trips every field exactly", "[work
     CHECK(back[i].host_mem_bytes == jobs[i].host_mem_bytes);
     CHECK(back[i].depends_on == jobs[i].depends_on);
     CHECK(back[i].think_time_s == jobs[i].think_time_s);
+    CHECK(back[i].gpu_types == jobs[i].gpu_types);
     CHECK(back[i].origin.line == static_cast<int>(i) + 2);
   }
 }
@@ -244,7 +246,7 @@ TEST_CASE("native CSV: the column table matches the writer's header", "[workload
   for (const auto& c : native_csv_columns())
     header += (header.empty() ? "" : ",") + c.name;
   CHECK(out.str() == header + "\n");
-  CHECK(native_csv_columns().size() == 14);
+  CHECK(native_csv_columns().size() == 15);
 }
 
 TEST_CASE("native CSV: the format page shows the tested example", "[workloads][csv][docs]")
@@ -285,4 +287,18 @@ TEST_CASE("native CSV: dependencies, think time and the host request are read an
   CHECK_THAT(error("a,0,10,,,5"),
              ContainsSubstring("think_time_s: a think time without depends_on (got '5')"));
   CHECK_THAT(error("a,0,10,-1,,"), ContainsSubstring("bad.csv:2:8: cpus: not a number >= 0 (got '-1')"));
+}
+
+TEST_CASE("native CSV: gpu_types are read and checked", "[workloads][csv]")
+{
+  const auto jobs = read_text("id,submit_s,duration_s,gpu_types\na,0,10,T4|V100M16\nb,0,10,\n", "types.csv");
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].gpu_types == "T4|V100M16");
+  CHECK(jobs[1].gpu_types.empty());
+  for (const std::string bad : {"T4||P100", "|T4", "T4|", "T4 |P100"}) {
+    INFO(bad);
+    REQUIRE_THROWS_WITH(read_text("id,submit_s,duration_s,gpu_types\na,0,10," + bad + "\n", "types.csv"),
+                        ContainsSubstring("types.csv:2:8: gpu_types: an empty or blank type name (got '" +
+                                          bad + "'); expected device type names separated by '|'"));
+  }
 }

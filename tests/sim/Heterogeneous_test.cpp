@@ -1,0 +1,232 @@
+// Platforms of several device types (fixtures in tests/data/sim/hetero/): each device runs a job at its
+// type's speed relative to the reference type, jobs honour their gpu_types, every built-in policy places only
+// on devices of the types a job accepts, and the bundled openb preset is the trace's node list.
+#include "tests/CatchCompat.hpp"
+
+#include "policies/PolicyRegistry.hpp"
+#include "sim/Engine.hpp"
+#include "sim/Scenario.hpp"
+
+#include <map>
+#include <string>
+
+using namespace colocsim;
+using colocsim::test::ContainsSubstring;
+using colocsim::test::WithinAbs;
+using colocsim::test::WithinRel;
+
+namespace {
+
+const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/hetero/";
+const std::string OPENB = std::string(COLOCSIM_TEST_DATA) + "/workloads/openb/";
+
+struct Outcome {
+  RunTotals totals;
+  std::map<std::string, JobRecord> jobs;
+};
+
+class Collect final : public RunObserver {
+public:
+  explicit Collect(Outcome& o) : o_(o) {}
+  void on_job_end(const JobRecord& r) override { o_.jobs[r.job->id] = r; }
+
+private:
+  Outcome& o_;
+};
+
+Outcome run(RunInputs& in)
+{
+  Outcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  for (auto& [id, r] : o.jobs)
+    r.job = nullptr;
+  return o;
+}
+
+/// Places job 0 (on-t4, which accepts only T4s) on device 2, the V100.
+class WrongTypePolicy final : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e); s && s->job == 0) out.push_back(Place{0, {2}});
+    return out;
+  }
+};
+
+} // namespace
+
+TEST_CASE("a platform of two device types runs each job at its type's speed", "[engine][hetero]")
+{
+  RunInputs in = build_run(load_scenario(DATA + "scenario.yaml"));
+  REQUIRE(in.platform.types.size() == 2);
+  const auto& v100 = in.platform.types[0];
+  const auto& t4 = in.platform.types[1];
+  CHECK(v100.spec->name == "v100-sxm2-16gb"); // the reference type comes first
+  CHECK(t4.spec->name == "t4");
+  CHECK(v100.speed == 1.0);
+  CHECK_THAT(t4.speed,
+             WithinRel(t4.spec->relative_throughput.value / v100.spec->relative_throughput.value, 1e-12));
+  REQUIRE(t4.speed < 1.0);
+  // Devices in group order: node 0 holds the two T4s (0, 1), node 1 the V100 (2).
+  REQUIRE(in.platform.devices.size() == 3);
+  CHECK(in.platform.devices[0].type == 1);
+  CHECK(in.platform.devices[1].type == 1);
+  CHECK(in.platform.devices[2].type == 0);
+  CHECK(in.platform.devices[2].node == 1);
+  CHECK(in.calibration.device == "v100-sxm2-16gb");
+  CHECK(t4.calibration == "t4-default");
+  const auto o = run(in);
+  // Exclusive FCFS at t = 0: on-t4 → device 0, on-v100 → device 2, any → device 1; k80 is refused at once;
+  // after-k80 (t = 1) waits for the V100, free at 100 s. A 100 s job takes 100 / speed on a T4.
+  const double on_t4 = 100.0 / t4.speed;
+  CHECK(o.jobs.at("on-t4").devices == std::vector<DeviceIndex>{0});
+  CHECK_THAT(o.jobs.at("on-t4").end_s, WithinAbs(on_t4, 1e-6));
+  CHECK_THAT(o.jobs.at("on-t4").slowdown, WithinRel(1.0 / t4.speed, 1e-9));
+  CHECK(o.jobs.at("on-v100").devices == std::vector<DeviceIndex>{2});
+  CHECK_THAT(o.jobs.at("on-v100").end_s, WithinAbs(100.0, 1e-6));
+  CHECK(o.jobs.at("any").devices == std::vector<DeviceIndex>{1});
+  CHECK_THAT(o.jobs.at("any").end_s, WithinAbs(on_t4, 1e-6));
+  CHECK(o.jobs.at("k80").status == JobStatus::REJECTED);
+  CHECK(o.jobs.at("after-k80").devices == std::vector<DeviceIndex>{2});
+  CHECK_THAT(o.jobs.at("after-k80").end_s, WithinAbs(200.0, 1e-6));
+  CHECK(o.totals.rejected == 1);
+  CHECK(o.totals.rejected_gpu_types == 1);
+  CHECK_THAT(o.totals.first_rejected_gpu_types, ContainsSubstring("job 'k80'") && ContainsSubstring("'K80'"));
+  CHECK(o.totals.completed == 4);
+  // Each node draws its own type's baseline for the whole run.
+  REQUIRE(in.platform.node_baseline_w.size() == 2);
+  CHECK(in.platform.node_baseline_w[0] == t4.node_baseline_w);
+  CHECK(in.platform.node_baseline_w[1] == v100.node_baseline_w);
+  CHECK(t4.node_baseline_w != v100.node_baseline_w);
+  CHECK_THAT(o.totals.energy_node_j, WithinRel((t4.node_baseline_w + v100.node_baseline_w) * on_t4, 1e-9));
+}
+
+TEST_CASE("workload.gpu_types: ignore lets every job run on any device type", "[engine][hetero]")
+{
+  RunInputs in = build_run(load_scenario(DATA + "scenario.yaml", {"workload.gpu_types=ignore"}));
+  const auto o = run(in);
+  CHECK(o.totals.rejected == 0);
+  CHECK(o.totals.completed == 5);
+  CHECK(o.jobs.at("on-v100").devices == std::vector<DeviceIndex>{1}); // a T4 now: the lowest free device
+}
+
+TEST_CASE("a placement on a device type the job does not accept is an infeasible decision",
+          "[engine][hetero]")
+{
+  RunInputs in = build_run(load_scenario(DATA + "scenario.yaml"));
+  in.policy = std::make_unique<WrongTypePolicy>();
+  in.scenario.policy = "wrong-type";
+  RunObserver none;
+  REQUIRE_THROWS_WITH(
+      run_simulation(in.setup(), none),
+      ContainsSubstring("policy 'wrong-type'") && ContainsSubstring("place job 0 on devices [2]") &&
+          ContainsSubstring("is of type 'v100-sxm2-16gb', not one the job's gpu_types 'T4' name"));
+}
+
+TEST_CASE("the bundled openb preset is the trace's node list", "[hetero][openb]")
+{
+  const RunInputs bundled = build_run(load_scenario(DATA + "scenario.yaml", {"platform.preset=openb"}));
+  const auto& p = bundled.platform;
+  CHECK(p.nodes == 1213);
+  CHECK(p.devices.size() == 6212);
+  REQUIRE(p.types.size() == 7);
+  CHECK(p.types[0].spec->name == "openb-g2");
+  std::map<std::string, std::size_t> per_type;
+  for (std::uint32_t d = 0; d < p.devices.size(); ++d)
+    ++per_type[p.type_of(d).spec->name];
+  // ../shared/traces/INDEX.md §1: G2 4,392, T4 842, P100 265, V100M16 195, V100M32 204, G3 312, A10 2.
+  CHECK(per_type == std::map<std::string, std::size_t>{{"openb-g2", 4392},
+                                                       {"t4", 842},
+                                                       {"p100-16gb", 265},
+                                                       {"v100-sxm2-16gb", 195},
+                                                       {"v100-sxm2-32gb", 204},
+                                                       {"openb-g3", 312},
+                                                       {"a10", 2}});
+  // The same platform, device by device, from the node list itself.
+  const RunInputs listed =
+      build_run(load_scenario(DATA + "scenario.yaml", {"platform.preset=platform-openb-nodes.yaml"}));
+  REQUIRE(listed.platform.devices.size() == p.devices.size());
+  CHECK(listed.platform.nodes == p.nodes);
+  for (std::uint32_t d = 0; d < p.devices.size(); ++d) {
+    INFO("device " << d);
+    REQUIRE(listed.platform.type_of(d).spec->name == p.type_of(d).spec->name);
+    REQUIRE(listed.platform.devices[d].node == p.devices[d].node);
+    REQUIRE(listed.platform.devices[d].card == p.devices[d].card);
+  }
+}
+
+TEST_CASE("every built-in policy places openb pods only on the GPU types they name",
+          "[engine][hetero][openb]")
+{
+  // The first 40 pods of openb_pod_list_gpuspec33 (some with gpu_spec) on the openb cluster.
+  class Check final : public RunObserver {
+  public:
+    explicit Check(const Platform& p) : p_(p) {}
+    void on_job_end(const JobRecord& r) override
+    {
+      if (r.status == JobStatus::COMPLETED) ++completed;
+      if (r.job->gpu_types.empty()) return;
+      for (auto d : r.devices) {
+        bool ok = false;
+        std::string_view rest = r.job->gpu_types;
+        while (!ok && !rest.empty()) {
+          const auto bar = rest.find('|');
+          ok = p_.type_of(d).answers_to(rest.substr(0, bar));
+          rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+        }
+        if (!ok) wrong.push_back(r.job->id + " on " + p_.type_of(d).spec->name);
+        ++constrained;
+      }
+    }
+    const Platform& p_;
+    std::vector<std::string> wrong;
+    int constrained = 0, completed = 0;
+  };
+  for (const auto& info : policy_registry()) {
+    if (info.name == "mig-manager") continue; // needs mig devices; openb's GPUs have no MIG
+    INFO("policy " << info.name);
+    RunInputs in =
+        build_run(load_scenario(DATA + "scenario.yaml",
+                                {"platform.preset=openb", "platform.sharing=time-slice",
+                                 "workload.trace=" + OPENB + "gpuspec33-head40.csv", "workload.format=openb",
+                                 "workload.profiles=default", "workload.default_profile=resnet50-infer-bs1"},
+                                info.name));
+    Check check(in.platform);
+    run_simulation(in.setup(), check);
+    CHECK(check.wrong.empty());
+    CHECK(check.constrained > 0);
+    CHECK(check.completed > 30);
+  }
+}
+
+TEST_CASE("platform files of several types: mistakes are located errors", "[hetero]")
+{
+  const auto err = [](std::vector<std::string> sets) {
+    try {
+      build_run(load_scenario(DATA + "scenario.yaml", sets));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(
+      err({"platform.preset=platform-both.yaml"}),
+      ContainsSubstring("platform-both.yaml:4:9: device: given both at the top level and through groups"));
+  CHECK_THAT(
+      err({"platform.preset=platform-badref.yaml"}),
+      ContainsSubstring("platform-badref.yaml:4:19: reference_device: 'a100-40gb' is not a device of the "
+                        "platform; valid: t4, v100-sxm2-16gb"));
+  CHECK_THAT(err({"platform.preset=platform-nospeed.yaml", "calibration=../calibration-test.yaml"}),
+             ContainsSubstring("device 'test-tile' gives no relative_throughput"));
+  CHECK_THAT(err({"platform.preset=platform-k80-nodes.yaml"}),
+             ContainsSubstring("nodes-k80.csv:3") && ContainsSubstring("K80"));
+  CHECK_THAT(
+      err({"platform.preset=openb", "platform.sharing=mps"}),
+      ContainsSubstring("platform.sharing: device 'p100-16gb' (platform 'openb') does not support sharing "
+                        "mode 'mps'; its modes: exclusive, time-slice"));
+  CHECK_THAT(err({"platform.preset=openb", "platform.nodes=4"}),
+             ContainsSubstring("platform.nodes: platform 'openb' has 12 node groups"));
+}
