@@ -309,9 +309,11 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
   RunInputs inputs = build_run(scenario);
   std::size_t jobs = 0;
   std::map<std::string, std::size_t> per_profile;
-  JobDag dag; // only for traces that may have dependencies (it holds every job's id)
+  bool any_dependencies = false;
+  // One streaming pass (memory independent of the trace's length); the dependency graph, which holds every
+  // job's id, is built in a second pass only for a trace where some job has dependencies.
   while (auto job = inputs.reader->next()) {
-    if (inputs.reader->may_have_dependencies()) dag.add(*job);
+    any_dependencies = any_dependencies || !job->depends_on.empty();
     const std::string name = job->profile.empty() ? scenario.default_profile : job->profile;
     if (name.empty())
       throw InputError(job->origin, "profile",
@@ -321,7 +323,14 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
     ++per_profile[name];
     ++jobs;
   }
-  const DagSummary deps = dag.summarize();
+  DagSummary deps;
+  if (any_dependencies) {
+    RunInputs again = build_run(scenario);
+    JobDag dag;
+    while (auto job = again.reader->next())
+      dag.add(*job);
+    deps = dag.summarize();
+  }
   if (!deps.cycle.empty())
     throw InputError(SourceLocation{scenario.trace}, "depends_on",
                      "the dependencies form a cycle: " + join(deps.cycle, " -> ") +

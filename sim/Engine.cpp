@@ -92,6 +92,8 @@ struct JobState {
   std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of `devices`
   std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
   std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
+  double base_speed =
+      1.0; ///< speed of the device type its duration was taken on (RunSetup::durations_on_named_type)
 };
 
 enum class NoticeKind { FINISHED, OUT_OF_MEMORY };
@@ -175,6 +177,8 @@ private:
   void load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const;
   /// The device types job j may run on (Job::gpu_types); 0 when it names only types the platform lacks.
   std::uint64_t type_mask_of(const Job& job) const;
+  /// Speed of the first device type of the platform that job.gpu_types names (1 if none).
+  double first_named_speed(const Job& job) const;
   void emit_timepoint();
   void progress(bool force);
 
@@ -540,6 +544,8 @@ void Simulation::handle_arrivals()
     const auto j = static_cast<JobIndex>(jobs_.size() - 1);
     if (index_ids_) id_index_.emplace(js.job.id, j); // the first job of an id wins
     js.type_mask = type_mask_of(js.job);
+    if (setup_.durations_on_named_type && !js.job.gpu_types.empty())
+      js.base_speed = first_named_speed(js.job);
     if (js.type_mask == 0) {
       // No device of the platform is of a type the job accepts: it could only wait for ever (and hold up a
       // FCFS queue), so it is refused now.
@@ -678,6 +684,18 @@ std::uint64_t Simulation::type_mask_of(const Job& job) const
     rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
   }
   return mask;
+}
+
+double Simulation::first_named_speed(const Job& job) const
+{
+  std::string_view rest = job.gpu_types;
+  while (!rest.empty()) {
+    const auto bar = rest.find('|');
+    for (const auto& t : setup_.platform->types)
+      if (t.answers_to(rest.substr(0, bar))) return t.speed;
+    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+  }
+  return 1.0;
 }
 
 void Simulation::handle_notice(const Notice& n)
@@ -1050,7 +1068,7 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs_, slowdowns_, caps_, mem_shares_);
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
-    js.device_rate[ds.slot[i]] = dt.speed / (slowdowns_[i] * time_factor(*js.sig, d));
+    js.device_rate[ds.slot[i]] = dt.speed / js.base_speed / (slowdowns_[i] * time_factor(*js.sig, d));
     // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone).
     const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end()) *
                         js.sig->scaling_efficiency(js.device_rate.size());
@@ -1077,7 +1095,8 @@ void Simulation::load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const
   // less active here too).
   loads.clear();
   for (auto r : devices_[d].residents)
-    loads.push_back(PowerLoad{jobs_[r].sig, jobs_[r].rate * time_factor(*jobs_[r].sig, d) / type(d).speed});
+    loads.push_back(PowerLoad{jobs_[r].sig, jobs_[r].rate * time_factor(*jobs_[r].sig, d) *
+                                                jobs_[r].base_speed / type(d).speed});
 }
 
 void Simulation::refresh_power(DeviceIndex d)

@@ -47,6 +47,10 @@ struct RunSetup {
   /// Jobs whose gpu_types name no device type of the platform are rejected when submitted (true), or their
   /// gpu_types are ignored (false: e.g. a trace replayed on a platform of other GPU types).
   bool honour_gpu_types = true;
+  /// A job whose gpu_types name device types of the platform: its duration is its time on the first of them
+  /// (true: a trace records the run time on the GPU the job asked for), or on the reference type (false).
+  /// Other jobs' durations are always times on the reference type.
+  bool durations_on_named_type = true;
   bool record_timeseries = true;
   double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
 };

@@ -128,6 +128,13 @@ const std::vector<ParamSpec>& workload_specs()
                "gpu_spec, PAI gpu_type) and is rejected if the platform has none of them; ignore: any device "
                "(e.g. a trace replayed on a platform of other GPU types)",
        .choices = {"honour", "ignore"}},
+      {.name = "durations",
+       .type = ParamType::CHOICE,
+       .default_text = "named-type",
+       .help = "on a platform of several device types, what a job's duration is the run time on: named-type: "
+               "the first device type its gpu_types names (a trace records the time on the GPU the job asked "
+               "for), else the platform's reference type; reference: always the reference type",
+       .choices = {"named-type", "reference"}},
       {.name = "format",
        .type = ParamType::CHOICE,
        .default_text = "native",
@@ -326,6 +333,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   if (platform.has("cards_per_node")) s.cards_per_node = platform.integer("cards_per_node");
   if (platform.has("devices_per_card")) s.devices_per_card = platform.integer("devices_per_card");
   s.honour_gpu_types = workload.text("gpu_types") == "honour";
+  s.durations_on_named_type = workload.text("durations") == "named-type";
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.repartition_delay_s = platform.real("repartition_delay");
   s.node_boot_s = platform.real("node_boot");
@@ -437,6 +445,7 @@ RunSetup RunInputs::setup()
   r.repartition_delay_s = scenario.repartition_delay_s;
   r.node_boot_s = scenario.node_boot_s;
   r.honour_gpu_types = scenario.honour_gpu_types;
+  r.durations_on_named_type = scenario.durations_on_named_type;
   r.record_timeseries = scenario.outputs.timeseries;
   return r;
 }
@@ -552,9 +561,9 @@ PlatformPreset load_platform_preset(const TextFile& file)
   return p;
 }
 
-/// The node groups of a node table (a trace's cluster): one group per GPU model and GPUs per node, in the
-/// order of the models' names, each of the catalog device whose trace_names has the model. CPU-only nodes
-/// are left out (the engine places GPU jobs only).
+/// The node groups of a node table (a trace's cluster): one group per GPU model and GPUs per node, each of
+/// the catalog device whose trace_names has the model. CPU-only nodes are left out (the engine places GPU
+/// jobs only).
 std::vector<PlatformGroup> groups_from_node_list(const PlatformPreset& preset, const std::string& preset_file)
 {
   const std::string dir = parent_dir(preset_file);
@@ -591,8 +600,20 @@ std::vector<PlatformGroup> groups_from_node_list(const PlatformPreset& preset, c
   if (groups.empty())
     throw InputError(preset.node_list_where, "node_list",
                      "the node table " + table.name + " has no GPU node");
+  // The most common GPU model first (index-order policies such as first-fit fill it first), then by GPUs per
+  // node, both descending; ties by model name.
+  std::map<std::string, long long> model_gpus;
+  for (const auto& [key, g] : groups)
+    model_gpus[key.first] += g.nodes * g.cards_per_node;
+  std::vector<std::pair<std::pair<std::string, int>, PlatformGroup>> ordered(groups.begin(), groups.end());
+  std::stable_sort(ordered.begin(), ordered.end(), [&](const auto& a, const auto& b) {
+    const auto ga = model_gpus[a.first.first], gb = model_gpus[b.first.first];
+    if (ga != gb) return ga > gb;
+    if (a.first.first != b.first.first) return a.first.first < b.first.first;
+    return a.first.second > b.first.second;
+  });
   std::vector<PlatformGroup> out;
-  for (auto& [key, g] : groups)
+  for (auto& [key, g] : ordered)
     out.push_back(std::move(g));
   return out;
 }

@@ -43,8 +43,9 @@ struct Scenario {
   // workload
   std::string trace;
   std::string trace_format;
-  bool honour_gpu_types = true; ///< workload.gpu_types: honour (true) or ignore
-  int procs_per_device = 1;  ///< swf
+  bool honour_gpu_types = true;        ///< workload.gpu_types: honour (true) or ignore
+  bool durations_on_named_type = true; ///< workload.durations: named-type (true) or reference
+  int procs_per_device = 1;            ///< swf
   std::string profile_map;   ///< profile map (workloads/ProfileMapper.hpp); empty = the format's default
   std::string trace_options; ///< the format's options, "key=value,..." (workloads/TraceFormats.hpp)
   std::string transforms;    ///< "window=A..B,load=F,..." (workloads/JobTransforms.hpp)

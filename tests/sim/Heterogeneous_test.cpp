@@ -79,18 +79,20 @@ TEST_CASE("a platform of two device types runs each job at its type's speed", "[
   CHECK(in.calibration.device == "v100-sxm2-16gb");
   CHECK(t4.calibration == "t4-default");
   const auto o = run(in);
-  // Exclusive FCFS at t = 0: on-t4 → device 0, on-v100 → device 2, any → device 1; k80 is refused at once;
-  // after-k80 (t = 1) waits for the V100, free at 100 s. A 100 s job takes 100 / speed on a T4.
+  // Exclusive FCFS at t = 0: on-t4 → device 0, on-v100 → device 2, any → device 1; k80 is refused at once.
+  // Durations are times on the type a job names first (workload.durations: named-type), else on the V100:
+  // on-t4 takes its 100 s on the T4, any takes 100 / speed there. after-k80 (t = 1, T4|V100M16) waits until
+  // t = 100, when devices 0 and 2 empty: FCFS takes device 0, a T4, where its duration (a T4 time) is 100 s.
   const double on_t4 = 100.0 / t4.speed;
   CHECK(o.jobs.at("on-t4").devices == std::vector<DeviceIndex>{0});
-  CHECK_THAT(o.jobs.at("on-t4").end_s, WithinAbs(on_t4, 1e-6));
-  CHECK_THAT(o.jobs.at("on-t4").slowdown, WithinRel(1.0 / t4.speed, 1e-9));
+  CHECK_THAT(o.jobs.at("on-t4").end_s, WithinAbs(100.0, 1e-6));
   CHECK(o.jobs.at("on-v100").devices == std::vector<DeviceIndex>{2});
   CHECK_THAT(o.jobs.at("on-v100").end_s, WithinAbs(100.0, 1e-6));
   CHECK(o.jobs.at("any").devices == std::vector<DeviceIndex>{1});
   CHECK_THAT(o.jobs.at("any").end_s, WithinAbs(on_t4, 1e-6));
+  CHECK_THAT(o.jobs.at("any").slowdown, WithinRel(1.0 / t4.speed, 1e-9));
   CHECK(o.jobs.at("k80").status == JobStatus::REJECTED);
-  CHECK(o.jobs.at("after-k80").devices == std::vector<DeviceIndex>{2});
+  CHECK(o.jobs.at("after-k80").devices == std::vector<DeviceIndex>{0});
   CHECK_THAT(o.jobs.at("after-k80").end_s, WithinAbs(200.0, 1e-6));
   CHECK(o.totals.rejected == 1);
   CHECK(o.totals.rejected_gpu_types == 1);
@@ -102,6 +104,18 @@ TEST_CASE("a platform of two device types runs each job at its type's speed", "[
   CHECK(in.platform.node_baseline_w[1] == v100.node_baseline_w);
   CHECK(t4.node_baseline_w != v100.node_baseline_w);
   CHECK_THAT(o.totals.energy_node_j, WithinRel((t4.node_baseline_w + v100.node_baseline_w) * on_t4, 1e-9));
+}
+
+TEST_CASE("workload.durations: reference reads every duration as a time on the reference type",
+          "[engine][hetero]")
+{
+  RunInputs in = build_run(load_scenario(DATA + "scenario.yaml", {"workload.durations=reference"}));
+  const double t4_speed = in.platform.types[1].speed;
+  const auto o = run(in);
+  // on-t4 now takes 100 / speed on its T4; at t = 100 only the V100 is free, so after-k80 takes it.
+  CHECK_THAT(o.jobs.at("on-t4").end_s, WithinAbs(100.0 / t4_speed, 1e-6));
+  CHECK(o.jobs.at("after-k80").devices == std::vector<DeviceIndex>{2});
+  CHECK_THAT(o.jobs.at("after-k80").end_s, WithinAbs(200.0, 1e-6));
 }
 
 TEST_CASE("workload.gpu_types: ignore lets every job run on any device type", "[engine][hetero]")
