@@ -72,6 +72,8 @@ struct DeviceState {
   double energy_j = 0;
   double busy_s = 0;
   double resident_s = 0;
+  double alloc_share = 0; ///< Σ residents' requested shares (RunTotals::allocated_device_s)
+  double allocated_s = 0, fragmented_s = 0;
 };
 
 struct JobState {
@@ -238,6 +240,14 @@ private:
     return static_cast<double>(geo.profiles()[gi.profile].memory_slices) / geo.memory_slices();
   }
   std::vector<double> mem_shares_; ///< scratch: mig memory-slice fractions of a device's residents
+  /// The share of device d that job js requests at position pos of its devices: its gpu_milli / 1000, or on
+  /// a mig device its instance's SM fraction.
+  double requested_share(const JobState& js, DeviceIndex d, std::uint32_t pos) const
+  {
+    const auto& ds = devices_[d];
+    if (ds.mode == SharingMode::MIG) return mig_sm_share(*type(d).mig, ds.layout[js.instances[pos]]);
+    return std::clamp(js.job.gpu_milli, 1, 1000) / 1000.0;
+  }
 
 public:
   const MigGeometry* mig_geometry(DeviceIndex d) const override
@@ -417,6 +427,8 @@ RunTotals Simulation::run()
     totals_.energy_device_j += ds.energy_j;
     totals_.busy_device_s += ds.busy_s;
     totals_.resident_s += ds.resident_s;
+    totals_.allocated_device_s += ds.allocated_s;
+    totals_.fragmented_device_s += ds.fragmented_s;
   }
   touch_nodes();
   totals_.energy_node_j = node_energy_j_;
@@ -949,6 +961,7 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
     ds.slot.push_back(pos);
     ds.share_w.push_back(0);
     ds.mem_used_bytes += js.sig->mem_bytes;
+    ds.alloc_share += requested_share(js, d, pos);
     if (ds.mode == SharingMode::MIG) {
       // One job per GPU instance; its memory is the instance's (MIG isolates memory).
       const auto gi = js.instances[pos];
@@ -1009,6 +1022,7 @@ void Simulation::remove_job(JobIndex j)
     auto& ds = devices_[d];
     auto it = std::find(ds.residents.begin(), ds.residents.end(), j);
     const auto i = static_cast<std::size_t>(it - ds.residents.begin());
+    ds.alloc_share -= requested_share(js, d, ds.slot[i]);
     if (ds.mode == SharingMode::MIG) ds.gi_job[js.instances[ds.slot[i]]] = -1;
     ds.residents.erase(it);
     ds.slot.erase(ds.slot.begin() + static_cast<long>(i));
@@ -1017,6 +1031,7 @@ void Simulation::remove_job(JobIndex j)
     if (ds.residents.empty()) {
       --busy_devices_;
       ds.mem_used_bytes = 0; // no drift from repeated add/subtract
+      ds.alloc_share = 0;
     }
     dirty.push_back(d);
   }
@@ -1037,6 +1052,8 @@ void Simulation::touch(DeviceIndex d)
   if (!ds.residents.empty()) {
     ds.busy_s += dt;
     ds.resident_s += static_cast<double>(ds.residents.size()) * dt;
+    ds.allocated_s += std::min(1.0, ds.alloc_share) * dt;
+    if (ds.alloc_share < 1.0 - 1e-9) ds.fragmented_s += (1.0 - ds.alloc_share) * dt;
     for (std::size_t i = 0; i < ds.residents.size(); ++i)
       jobs_[ds.residents[i]].energy_j += ds.share_w[i] * dt;
   }

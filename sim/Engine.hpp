@@ -101,6 +101,12 @@ struct RunTotals {
   double energy_node_j = 0;
   double busy_device_s = 0; ///< Σ over devices of time with at least one resident
   double resident_s = 0;    ///< Σ over devices of residents × time
+  /// Σ over devices of ∫ min(1, allocated share) dt: the residents' requested shares (gpu_milli / 1000; on a
+  /// mig device, the SM fraction of each occupied instance).
+  double allocated_device_s = 0;
+  /// Σ over devices of ∫ (1 − allocated share) dt while 0 < allocated share < 1: capacity left on partly
+  /// allocated devices, which no whole-device job can use (fragmented).
+  double fragmented_device_s = 0;
   double device_count = 0;
   std::uint64_t engine_events = 0; ///< arrivals + completions + failures + wake-ups
   std::uint64_t rate_updates = 0;  ///< co-runner rate changes pushed to SimGrid

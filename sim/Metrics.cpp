@@ -55,6 +55,8 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   }
   if (s.makespan_s > 0 && t.device_count > 0) {
     s.utilization = t.busy_device_s / (t.device_count * s.makespan_s);
+    s.allocation_mean = t.allocated_device_s / (t.device_count * s.makespan_s);
+    s.fragmented_mean = t.fragmented_device_s / (t.device_count * s.makespan_s);
     s.throughput_jobs_per_h = static_cast<double>(t.completed) / (s.makespan_s / 3600.0);
   }
   s.colocation_mean = t.busy_device_s > 0 ? t.resident_s / t.busy_device_s : 0.0;

@@ -8,6 +8,12 @@
 //   bounded slowdown max(1, jct / max(duration, 10 s))  (Feitelson's τ = 10 s)
 //   utilization     Σ device busy time / (devices × makespan)  (busy: at least one resident job)
 //   colocation_mean Σ residents × time / Σ busy time  (mean jobs per busy device)
+//   allocation_mean Σ ∫ min(1, requested share of the device) dt / (devices × makespan)  (gpu_milli / 1000
+//   per job;
+//                   a mig instance's SM fraction)
+//   fragmented_mean Σ ∫ unallocated share of partly allocated devices dt / (devices × makespan)  (room that
+//   no
+//                   whole-device job can use)
 //   energy_total_j  (device energy + node baseline energy) × PUE;  edp = energy_total_j × makespan_s
 #include "sim/Engine.hpp"
 
@@ -31,6 +37,7 @@ struct Summary {
   double bounded_slowdown_mean = 0;
   double corun_slowdown_mean = 0; ///< mean over completed jobs of runtime / duration
   double utilization = 0, colocation_mean = 0;
+  double allocation_mean = 0, fragmented_mean = 0;
   double throughput_jobs_per_h = 0;
   std::uint64_t engine_events = 0, rate_updates = 0;
   double wall_s = 0;

@@ -174,6 +174,8 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   num("corun_slowdown_mean", s.corun_slowdown_mean);
   num("utilization", s.utilization);
   num("colocation_mean", s.colocation_mean);
+  num("allocation_mean", s.allocation_mean);
+  num("fragmented_mean", s.fragmented_mean);
   num("throughput_jobs_per_h", s.throughput_jobs_per_h);
   num("engine_events", static_cast<double>(s.engine_events));
   num("rate_updates", static_cast<double>(s.rate_updates));
@@ -209,6 +211,8 @@ void print_summary(const Summary& s, std::ostream& os)
   row("bounded slowdown mean", fixed(s.bounded_slowdown_mean, 3));
   row("utilization", fixed(100.0 * s.utilization, 1) + " % of device-time busy");
   row("co-location mean", fixed(s.colocation_mean, 2) + " jobs per busy device");
+  row("allocation", fixed(100.0 * s.allocation_mean, 1) + " % of device capacity requested (" +
+                        fixed(100.0 * s.fragmented_mean, 1) + " % fragmented)");
   row("OOM events", std::to_string(s.oom_events));
   row("throughput", fixed(s.throughput_jobs_per_h, 2) + " jobs/h");
   os.flags(flags);

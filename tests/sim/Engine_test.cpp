@@ -215,6 +215,19 @@ TEST_CASE("the time series records cluster power after every event", "[engine]")
   CHECK(last.running_jobs == 0);
 }
 
+TEST_CASE("allocation and fragmentation are integrated from the requested shares", "[engine][metrics]")
+{
+  // share-quarter.csv: 0.25 of tile 0 for 100 s on 2 tiles → allocated 25 device-s, fragmented 75 device-s.
+  const auto q = run_fixture("share-quarter.csv");
+  CHECK_THAT(q.totals.allocated_device_s, WithinAbs(25.0, 1e-6));
+  CHECK_THAT(q.totals.fragmented_device_s, WithinAbs(75.0, 1e-6));
+  // pair.csv: two whole-device requests share tile 0 for 250 s: allocation is capped at the device (1 × 250
+  // s), nothing is fragmented.
+  const auto p = run_fixture("pair.csv");
+  CHECK_THAT(p.totals.allocated_device_s, WithinAbs(250.0, 1e-6));
+  CHECK_THAT(p.totals.fragmented_device_s, WithinAbs(0.0, 1e-9));
+}
+
 namespace {
 /// A policy that places the first job on a device that does not exist.
 class OutOfRangePolicy final : public Policy {
