@@ -568,7 +568,14 @@ std::vector<PlatformGroup> groups_from_node_list(const PlatformPreset& preset, c
 {
   const std::string dir = parent_dir(preset_file);
   const std::string path = preset.node_list.front() == '/' ? preset.node_list : dir + "/" + preset.node_list;
-  const TextFile table = read_text_file(path);
+  TextFile table;
+  try {
+    table = read_text_file(path);
+  } catch (const InputError& e) {
+    throw InputError(preset.node_list_where, "node_list.file",
+                     "cannot read the node table " + path + " (" + e.what() +
+                         "); expected a path relative to " + preset_file);
+  }
   std::istringstream in(table.text);
   const NodeInventory inv = preset.node_list_format == "openb" ? read_openb_nodes(in, table.name)
                                                                : read_pai_machines(in, table.name);
