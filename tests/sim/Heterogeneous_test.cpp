@@ -241,6 +241,9 @@ TEST_CASE("platform files of several types: mistakes are located errors", "[hete
       err({"platform.preset=openb", "platform.sharing=mps"}),
       ContainsSubstring("platform.sharing: device 'p100-16gb' (platform 'openb') does not support sharing "
                         "mode 'mps'; its modes: exclusive, time-slice"));
+  CHECK_THAT(
+      err({"platform.preset=platform-missing-nodes.yaml"}),
+      ContainsSubstring("platform-missing-nodes.yaml:4:12: node_list.file: cannot read the node table"));
   CHECK_THAT(err({"platform.preset=openb", "platform.nodes=4"}),
              ContainsSubstring("platform.nodes: platform 'openb' has 12 node groups"));
 }
