@@ -18,7 +18,7 @@
 //    a low clock and saves dynamic power ((f/f_max)^γ) for little time; a compute-bound one stays high.
 //    An emptied device returns to its maximum.
 // On heterogeneous platforms the energy score compares device types through predict() (their power and
-// speed); the engine models one device type per platform today (sim/README.md).
+// speed; experiments/repro-heshare). The score is GPU energy only: node baselines do not enter it.
 #include "policies/SlotPolicy.hpp"
 
 #include <map>

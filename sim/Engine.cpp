@@ -370,11 +370,22 @@ void Simulation::build_platform()
   if (platform.devices.empty()) throw std::invalid_argument("the platform has no devices");
   auto* zone = sg4::create_star_zone("colocsim");
   devices_.resize(platform.devices.size());
+  // SimGrid bounds each exec's rate by its host's speed, and a job on a type faster than the type its
+  // duration was taken on progresses at speed / base speed > 1 work-seconds per second: hosts get speed
+  // max_speed / min(1, min_speed) (1 on a single-type platform), which bounds no rate, and the sharing
+  // policy divides it out again.
+  double fastest = 1, slowest = 1;
+  for (const auto& t : platform.types) {
+    fastest = std::max(fastest, t.speed);
+    slowest = std::min(slowest, t.speed);
+  }
+  const double host_speed = fastest / slowest;
   for (DeviceIndex d = 0; d < devices_.size(); ++d) {
-    auto* host = zone->create_host("d" + std::to_string(d), 1.0);
-    // Exact per-job rates (reference simgrid-3.32-notes §2.4): capacity × Σ rates, shares ∝ priorities.
-    host->set_sharing_policy(sg4::Host::SharingPolicy::NONLINEAR,
-                             [this, d](double capacity, int) { return capacity * devices_[d].sum_rate; });
+    auto* host = zone->create_host("d" + std::to_string(d), host_speed);
+    // Exact per-job rates (reference simgrid-3.32-notes §2.4): Σ rates, shares ∝ priorities.
+    host->set_sharing_policy(
+        sg4::Host::SharingPolicy::NONLINEAR,
+        [this, d, host_speed](double capacity, int) { return capacity / host_speed * devices_[d].sum_rate; });
     host->seal();
     devices_[d].host = host;
   }

@@ -118,6 +118,29 @@ TEST_CASE("workload.durations: reference reads every duration as a time on the r
   CHECK_THAT(o.jobs.at("after-k80").end_s, WithinAbs(200.0, 1e-6));
 }
 
+TEST_CASE("a device type faster than the reference runs jobs faster than their duration", "[engine][hetero]")
+{
+  // The T4 is the reference: the V100 runs 1 / 0.43 = 2.33 times as fast. SimGrid bounds an exec's rate by
+  // its host's speed; before the hosts were given the platform's speed range, the V100 ran at the T4's speed.
+  RunInputs in = build_run(load_scenario(
+      DATA + "scenario.yaml", {"platform.preset=platform-t4ref.yaml", "workload.durations=reference"}));
+  REQUIRE(in.platform.types[0].spec->name == "t4");
+  const double v100_speed = in.platform.types[1].speed;
+  REQUIRE(v100_speed > 2.0);
+  const auto o = run(in);
+  // Exclusive FCFS at t = 0: on-t4 → device 0 (100 s), on-v100 → device 2 (100 / 2.33 = 43 s), any → device
+  // 1; after-k80 (t = 1, T4|V100M16) takes the V100 when on-v100 ends and needs 43 s more.
+  const double fast = 100.0 / v100_speed;
+  CHECK_THAT(o.jobs.at("on-t4").end_s, WithinAbs(100.0, 1e-6));
+  CHECK(o.jobs.at("on-v100").devices == std::vector<DeviceIndex>{2});
+  CHECK_THAT(o.jobs.at("on-v100").end_s, WithinAbs(fast, 1e-6));
+  CHECK_THAT(o.jobs.at("on-v100").slowdown, WithinRel(1.0 / v100_speed, 1e-9));
+  CHECK_THAT(o.jobs.at("any").end_s, WithinAbs(100.0, 1e-6));
+  CHECK(o.jobs.at("after-k80").devices == std::vector<DeviceIndex>{2});
+  CHECK_THAT(o.jobs.at("after-k80").start_s, WithinAbs(fast, 1e-6));
+  CHECK_THAT(o.jobs.at("after-k80").end_s, WithinAbs(2 * fast, 1e-6));
+}
+
 TEST_CASE("workload.gpu_types: ignore lets every job run on any device type", "[engine][hetero]")
 {
   RunInputs in = build_run(load_scenario(DATA + "scenario.yaml", {"workload.gpu_types=ignore"}));
