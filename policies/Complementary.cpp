@@ -120,8 +120,8 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
           boost::add_edge(a, b, static_cast<long long>(std::llround(saved * 1000.0)), g); // integral weights
       }
     }
-    std::vector<boost::graph_traits<Graph>::vertex_descriptor> mate(jobs.size(),
-                                                                  boost::graph_traits<Graph>::null_vertex());
+    std::vector<boost::graph_traits<Graph>::vertex_descriptor> mate(
+        jobs.size(), boost::graph_traits<Graph>::null_vertex());
     // Without edges Boost 1.74 doubles numeric_limits<long long>::min() (signed overflow, caught by UBSan):
     // no edge means no pair anyway.
     if (boost::num_edges(g) > 0) boost::maximum_weighted_matching(g, &mate[0]);

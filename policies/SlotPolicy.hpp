@@ -75,6 +75,10 @@ private:
   std::vector<int> milli_used_;                             ///< Σ gpu_milli of the jobs on each device
   std::map<DeviceIndex, std::vector<JobIndex>> placed_now_; ///< this decide() call's placements
   double max_memory_ = 0;
+  /// Per device type: its largest device memory and one device of it (to ask ClusterView::allows), so that a
+  /// job that names GPU types is refused when none of its types can hold it instead of blocking the queue.
+  std::vector<double> type_memory_;
+  std::vector<DeviceIndex> type_device_;
   FitIndex index_; ///< free memory of devices with a free slot
 };
 

@@ -270,3 +270,25 @@ TEST_CASE("platform files of several types: mistakes are located errors", "[hete
   CHECK_THAT(err({"platform.preset=openb", "platform.nodes=4"}),
              ContainsSubstring("platform.nodes: platform 'openb' has 12 node groups"));
 }
+
+TEST_CASE("a slot policy refuses a job that no device of its types can hold instead of blocking its queue",
+          "[engine][hetero][policy]")
+{
+  // big-t4 declares 30 GB and accepts only the 16 GB T4; the A100-40GB could hold it but is not its type.
+  // Before the check looked at the job's own types, big-t4 passed (the platform's largest device holds
+  // 30 GB), headed the strict FCFS queue forever and the two jobs behind it never started.
+  for (const std::string policy : {"first-fit", "best-fit"}) {
+    INFO(policy);
+    RunInputs in = build_run(
+        load_scenario(DATA + "scenario.yaml", {"platform.preset=platform-mem.yaml",
+                                               "workload.trace=jobs-mem.csv", "policy.name=" + policy}));
+    const auto o = run(in);
+    CHECK(o.jobs.at("big-t4").status == JobStatus::REJECTED);
+    CHECK(o.totals.rejected == 1);
+    CHECK(o.totals.completed == 2);
+    CHECK(o.jobs.at("small-t4").devices == std::vector<DeviceIndex>{0});
+    CHECK_THAT(o.jobs.at("small-t4").start_s, WithinAbs(0.0, 1e-9));
+    CHECK(o.jobs.at("big-any").devices == std::vector<DeviceIndex>{1});
+    CHECK_THAT(o.jobs.at("big-any").start_s, WithinAbs(0.0, 1e-9));
+  }
+}
