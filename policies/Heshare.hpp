@@ -8,8 +8,10 @@
 //  * placement — among up to `candidates` devices with a free slot and memory (first-fit order), those where
 //    the models predict that sharing slows neither the job nor a co-runner by more than `max_slowdown`
 //    (ClusterView::predict, as interference-aware), the one with the least predicted energy for the job:
-//    (the device power it adds + its share of the device's static power) × its predicted run time. Busy
-//    devices, whose static power is already paid, win over idle ones: jobs pack, idle devices stay idle;
+//    (the device power it adds + its share of the device's present draw, DeviceView::power_w ÷ sharers)
+//    × its predicted run time. The present draw stands in for the static power (DeviceView has no static
+//    term), so it also charges a share of the co-runners' dynamic power. Busy devices, whose static power is
+//    already paid, win over idle ones: jobs pack, idle devices stay idle;
 //  * MPS share — each job gets the active-thread percentage it needs, its compute share c plus `headroom`
 //    (clamped to [0.01, 1]), so that co-runners' kernels do not crowd it out (ignored outside mps);
 //  * DVFS — after every change on a device, its frequency is set to the lowest step of `freq_step_mhz` from
