@@ -1,6 +1,8 @@
 #pragma once
 // exclusive-fcfs: the no-sharing baseline. Every job gets whole devices of its own; jobs start in strict
-// submission order (the queue head blocks the rest), each on the lowest-index free devices.
+// submission order (the queue head blocks the rest), each on the lowest-index free devices of the types it
+// accepts. Like a batch scheduler it does not read memory requests: on a platform of several memory sizes a
+// job that names no type may land on a device too small for it, run out of memory and be requeued.
 // Source: the classic FCFS batch scheduler (Feitelson et al.); the "every job gets a whole device"
 // baseline of Costa et al. (SSCAD 2025) and of the co-location literature (reference §3).
 #include "models/Params.hpp"
