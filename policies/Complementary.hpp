@@ -1,13 +1,16 @@
 #pragma once
 // complementary: Costa et al.'s allocation from prior characterisation (SSCAD 2025, reference §3.1): pair
 // waiting jobs whose resource profiles are complementary and run each pair on one device. The pairs are a
-// maximum-weight matching (Boost.Graph, Edmonds' blossom algorithm) over the single-device jobs among the
-// first `window` waiting jobs, with edge weight = the device time a pair saves by sharing a device instead of
-// running one after the other on it:
+// maximum-weight matching (Edmonds' blossom algorithm, policies/MaxWeightMatching.hpp: our own, because
+// Boost 1.74's leaks every blossom it forms and on dense graphs with tied weights can crash, hang or return
+// a non-optimal or invalid matching) over the single-device jobs among the first `window` waiting jobs,
+// with edge weight = the device time a pair saves by sharing a device instead of running one after the
+// other on it:
 //
 //   w(a, b) = t_a + t_b − max(t_a · s_a, t_b · s_b)     (s: slowdowns the active models predict for the pair)
 //
-// Pairs that save nothing (w ≤ 0) are not formed. Matched pairs, then unmatched jobs alone, take empty
+// Pairs that save nothing (w ≤ 0) are not formed; among matchings that save equally, the one whose partners
+// sit closest in submission order is taken. Matched pairs, then unmatched jobs alone, take empty
 // devices in submission order; multi-device jobs run alone in submission order. Devices are used only for
 // the jobs this policy places together, so a device returns to the pool when its jobs have ended.
 // Cost per decision: O(window² · predict + window³) for the matching, independent of the cluster size.
