@@ -1,5 +1,6 @@
 #include "policies/ExclusiveEasy.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace colocsim {
@@ -25,20 +26,29 @@ void ExclusiveEasy::finish(JobIndex j, const std::vector<DeviceIndex>& devices)
   }
 }
 
-bool ExclusiveEasy::start(const ClusterView& view, JobIndex j, std::vector<Decision>& out, double* end_s)
+std::vector<DeviceIndex> ExclusiveEasy::pick(const ClusterView& view, JobIndex j) const
 {
   const auto need = static_cast<std::size_t>(view.job(j).devices);
-  if (free_.size() < need) return false;
   std::vector<DeviceIndex> devices;
+  if (free_.size() < need) return devices;
   for (auto it = free_.begin(); it != free_.end() && devices.size() < need; ++it)
     if (view.device(*it).available && view.allows(j, *it)) // not repartitioning, node on, of its type
       devices.push_back(*it);
-  if (devices.size() < need) return false;
-  const double end = view.now() + view.job(j).duration_s * view.predict(j, devices).job_slowdown;
+  return devices;
+}
+
+bool ExclusiveEasy::start(const ClusterView& view, JobIndex j, std::vector<Decision>& out, double* end_s)
+{
+  std::vector<DeviceIndex> devices = pick(view, j);
+  if (devices.size() < static_cast<std::size_t>(view.job(j).devices)) return false;
+  double speed = std::numeric_limits<double>::infinity();
+  for (auto d : devices)
+    speed = std::min(speed, view.device(d).speed);
+  const double end = view.now() + view.job(j).duration_s * view.predict(j, devices).job_slowdown / speed;
   if (end_s && *end_s < end) return false; // the caller's limit (the shadow time) would be exceeded
   for (auto d : devices)
     free_.erase(d);
-  running_[j] = ends_.insert({end, {j, need}});
+  running_[j] = ends_.insert({end, {j, devices}});
   queue_.erase(j);
   out.push_back(Place{j, std::move(devices)});
   return true;
@@ -60,13 +70,18 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
   if (queue_.empty()) return out;
   // 2. The head's reservation: the earliest expected end at which enough devices are free, and how many
   //    devices will be spare then.
+  //    Only devices of the types the head accepts count (all of them on a single-type platform).
   const JobIndex head = queue_.front();
   const auto head_need = static_cast<std::size_t>(view.job(head).devices);
-  std::size_t available = free_.size();
+  const auto head_may_use = [&](const auto& devices) {
+    return static_cast<std::size_t>(
+        std::count_if(devices.begin(), devices.end(), [&](DeviceIndex d) { return view.allows(head, d); }));
+  };
+  std::size_t available = head_may_use(free_);
   double shadow = std::numeric_limits<double>::infinity();
   std::size_t extra = 0;
   for (const auto& [end, job] : ends_) {
-    available += job.second;
+    available += head_may_use(job.second);
     if (available >= head_need) {
       shadow = end;
       extra = available - head_need;
@@ -80,11 +95,13 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
     candidates.push_back(*it);
   for (const JobIndex j : candidates) {
     if (free_.empty()) break;
-    const auto need = static_cast<std::size_t>(view.job(j).devices);
     double limit = shadow;
     if (start(view, j, out, &limit)) continue;
-    if (need <= extra && start(view, j, out)) // ends after the shadow time: uses spare devices only
-      extra -= need;
+    // Ends after the shadow time: it may take only devices the head will not need then.
+    const auto devices = pick(view, j);
+    if (devices.size() < static_cast<std::size_t>(view.job(j).devices)) continue;
+    const std::size_t taken = head_may_use(devices);
+    if (taken <= extra && start(view, j, out)) extra -= taken;
   }
   return out;
 }

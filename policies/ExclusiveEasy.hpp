@@ -3,9 +3,14 @@
 // Feitelson, IEEE TPDS 2001). Jobs get whole devices of their own, in submission order; when the queue
 // head does not fit, it gets a reservation at the earliest time enough devices will be free (the "shadow
 // time", from the running jobs' expected ends), and later jobs may start now if they fit in the free
-// devices and either end before the shadow time or use only devices the head will not need then.
+// devices and either end before the shadow time or use only devices the head will not need then. On a
+// platform of several device types the reservation counts only devices of the types the head accepts, and
+// a backfilled job that outlasts the shadow time may take any number of devices of other types.
 // Runtime estimates: the trace's duration times the slowdown the models predict on the chosen devices
-// (traces carry no user walltime requests; these are perfect estimates, the classic EASY upper bound).
+// (traces carry no user walltime requests; these are perfect estimates, the classic EASY upper bound),
+// divided by the slowest chosen device's speed relative to the reference type: exact when durations are
+// times on the reference type (workload.durations: reference), approximate for jobs whose durations were
+// taken on the type they name (the policy API does not expose that type's speed).
 // At most `window` waiting jobs behind the head are examined per decision, so a decision costs
 // O(window · log D) whatever the queue length.
 #include "models/Params.hpp"
@@ -24,6 +29,9 @@ public:
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
 
 private:
+  using Ends = std::multimap<double, std::pair<JobIndex, std::vector<DeviceIndex>>>;
+  /// The free devices job j would start on now (its lowest-index available ones of its types), or fewer.
+  std::vector<DeviceIndex> pick(const ClusterView& view, JobIndex j) const;
   bool start(const ClusterView& view, JobIndex j, std::vector<Decision>& out, double* end_s = nullptr);
   void finish(JobIndex j, const std::vector<DeviceIndex>& devices);
 
@@ -31,8 +39,8 @@ private:
   bool initialised_ = false;
   FcfsQueue queue_;
   std::set<DeviceIndex> free_;
-  std::multimap<double, std::pair<JobIndex, std::size_t>> ends_; ///< expected end → (job, devices held)
-  std::map<JobIndex, std::multimap<double, std::pair<JobIndex, std::size_t>>::iterator> running_;
+  Ends ends_; ///< expected end → (job, devices held)
+  std::map<JobIndex, Ends::iterator> running_;
 };
 
 } // namespace colocsim

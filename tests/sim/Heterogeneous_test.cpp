@@ -292,3 +292,27 @@ TEST_CASE("a slot policy refuses a job that no device of its types can hold inst
     CHECK_THAT(o.jobs.at("big-any").start_s, WithinAbs(0.0, 1e-9));
   }
 }
+
+TEST_CASE("EASY backfilling reserves devices of the types the queue head accepts", "[engine][hetero][policy]")
+{
+  // head (t = 1) needs both V100s; a-v100 holds one until t = 100, the shadow time. The reservation must
+  // count V100s only: 1 free + 1 at t = 100 = head's 2, nothing spare. long-v100 ends after the shadow time
+  // and would take the free V100, so it must wait; long-any may backfill on a T4 at once. Before the
+  // reservation counted every device (4 then, 2 "spare"), long-v100 started at t = 2 and head waited until
+  // t = 1002.
+  RunInputs in = build_run(
+      load_scenario(DATA + "scenario.yaml", {"platform.preset=platform-easy.yaml",
+                                             "workload.trace=jobs-easy.csv", "policy.name=exclusive-easy"}));
+  const auto o = run(in);
+  const double t4 = in.platform.types[1].speed;
+  CHECK(o.jobs.at("a-v100").devices == std::vector<DeviceIndex>{2});
+  CHECK(o.jobs.at("long-any").devices == std::vector<DeviceIndex>{0});
+  CHECK_THAT(o.jobs.at("long-any").start_s, WithinAbs(2.0, 1e-9));
+  CHECK_THAT(o.jobs.at("long-any").end_s, WithinAbs(2.0 + 1000.0 / t4, 1e-6));
+  CHECK(o.jobs.at("head").devices == std::vector<DeviceIndex>{2, 3});
+  CHECK_THAT(o.jobs.at("head").start_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(o.jobs.at("head").end_s, WithinAbs(200.0, 1e-6));
+  CHECK(o.jobs.at("long-v100").devices == std::vector<DeviceIndex>{2});
+  CHECK_THAT(o.jobs.at("long-v100").start_s, WithinAbs(200.0, 1e-6));
+  CHECK(o.totals.completed == 4);
+}
