@@ -49,3 +49,15 @@ function(colocsim_test_suite area)
   # Catch2 reports as success: fail such a test instead (and keep ';' out of TEST_CASE names).
   catch_discover_tests(${target} TEST_PREFIX "${area}/" PROPERTIES FAIL_REGULAR_EXPRESSION "No test cases matched")
 endfunction()
+
+# colocsim_add_experiment(<target> <test-name> <sources>...): an experiment driver (experiments/*/), linked to
+# the engine, told its own folder (COLOCSIM_EXPERIMENT_DIR), and run with --check as CTest `experiments/<test-name>`.
+function(colocsim_add_experiment target test_name)
+  add_executable(${target} ${ARGN})
+  target_link_libraries(${target} PRIVATE colocsim_sim)
+  target_compile_definitions(${target} PRIVATE COLOCSIM_EXPERIMENT_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
+  colocsim_warnings(${target})
+  if(COLOCSIM_TESTS)
+    add_test(NAME experiments/${test_name} COMMAND ${target} --check)
+  endif()
+endfunction()

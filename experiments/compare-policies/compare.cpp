@@ -8,6 +8,7 @@
 // GPUs (every co-locating policy) at least halves the mean wait of the exclusive FCFS baseline and uses less
 // energy; EASY backfilling never waits longer on average than FCFS; the exclusive policies never co-locate.
 // Command: build/experiments/compare-policies/colocsim-compare-policies [--check] [--csv FILE]
+#include "experiments/Driver.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
@@ -62,19 +63,8 @@ Result run(const std::string& policy)
 
 int main(int argc, char** argv)
 {
-  bool check = false;
-  std::string csv;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--check")
-      check = true;
-    else if (a == "--csv" && i + 1 < argc)
-      csv = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: colocsim-compare-policies [--check] [--csv FILE]\n");
-      return 2;
-    }
-  }
+  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-compare-policies");
+  if (!args) return 2;
   std::vector<Result> results;
   for (const auto& info : policy_registry()) {
     // mig-manager manages MIG instances: it needs GPUs in mig mode and single-GPU jobs, and this scenario
@@ -89,14 +79,14 @@ int main(int argc, char** argv)
     std::printf("%-20s %10.0f %10.1f %10.1f %10.2f %9.2f %9llu %5llu\n", r.policy.c_str(), r.makespan_s,
                 r.wait_mean_s, r.jct_mean_s, r.energy_kwh, r.colocation,
                 static_cast<unsigned long long>(r.completed), static_cast<unsigned long long>(r.oom_events));
-  if (!csv.empty()) {
-    std::ofstream out(csv);
+  if (!args->csv.empty()) {
+    std::ofstream out(args->csv);
     out << "policy,makespan_s,wait_mean_s,jct_mean_s,energy_kwh,colocation,completed,oom_events\n";
     for (const auto& r : results)
       out << r.policy << ',' << r.makespan_s << ',' << r.wait_mean_s << ',' << r.jct_mean_s << ','
           << r.energy_kwh << ',' << r.colocation << ',' << r.completed << ',' << r.oom_events << '\n';
   }
-  if (!check) return 0;
+  if (!args->check) return 0;
 
   auto find = [&](const std::string& name) -> const Result& {
     for (const auto& r : results)
@@ -105,11 +95,8 @@ int main(int argc, char** argv)
   };
   const Result& fcfs = find("exclusive-fcfs");
   const Result& easy = find("exclusive-easy");
-  bool ok = true;
-  auto expect = [&](bool cond, const std::string& what) {
-    std::printf("%s: %s\n", cond ? "ok  " : "FAIL", what.c_str());
-    ok = ok && cond;
-  };
+  experiments::Checks checks;
+  auto expect = [&](bool cond, const std::string& what) { checks.expect(cond, what); };
   for (const auto& r : results) {
     expect(r.completed == 200 && r.failed == 0 && r.oom_events == 0,
            r.policy + " completes all 200 jobs without out-of-memory failures");
@@ -124,6 +111,5 @@ int main(int argc, char** argv)
   }
   expect(easy.wait_mean_s <= fcfs.wait_mean_s + 1e-6,
          "EASY backfilling waits no longer on average than FCFS");
-  std::printf("check: %s\n", ok ? "PASS" : "FAIL");
-  return ok ? 0 : 1;
+  return checks.exit_status();
 }

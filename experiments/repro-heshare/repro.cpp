@@ -16,6 +16,7 @@
 // baselines (1650 + 2 x 206 + 4 x 670 = 4742 W) x makespan in every run; heshare's DVFS lowers the mean GPU
 // power draw (GPU energy / makespan) against heshare without DVFS.
 // Command: build/experiments/repro-heshare/colocsim-repro-heshare [--check] [--csv FILE]
+#include "experiments/Driver.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Scenario.hpp"
@@ -119,19 +120,8 @@ Row run(const Config& c)
 
 int main(int argc, char** argv)
 {
-  bool check = false;
-  std::string csv;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--check")
-      check = true;
-    else if (a == "--csv" && i + 1 < argc)
-      csv = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: colocsim-repro-heshare [--check] [--csv FILE]\n");
-      return 2;
-    }
-  }
+  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-heshare");
+  if (!args) return 2;
   std::vector<Row> rows;
   for (const auto& c : CONFIGS)
     rows.push_back(run(c));
@@ -163,27 +153,18 @@ int main(int argc, char** argv)
         r.sharing_slowdown_mean, r.s.allocation_mean, static_cast<unsigned long long>(r.s.jobs_completed),
         100 * (he.s.energy_total_j / r.s.energy_total_j - 1), 100 * (he.s.jct_mean_s / r.s.jct_mean_s - 1));
   std::printf("HeShare (published, vs unnamed state-of-the-art baselines): energy -26.0%%, JCT -31.0%%\n");
-  if (!csv.empty()) std::ofstream(csv) << table.str();
-  if (!check) return 0;
+  if (!args->csv.empty()) std::ofstream(args->csv) << table.str();
+  if (!args->check) return 0;
 
-  bool ok = true;
-  auto expect = [&](bool cond, const std::string& what) {
-    std::printf("%s: %s\n", cond ? "ok  " : "FAIL", what.c_str());
-    ok = ok && cond;
-  };
+  experiments::Checks checks;
+  auto expect = [&](bool cond, const std::string& what) { checks.expect(cond, what); };
   auto find = [&](const std::string& config) -> const Row& {
     for (const auto& r : rows)
       if (r.config == config) return r;
     throw std::runtime_error("no row " + config);
   };
   // 1. The printed table is the committed results.csv, line for line.
-  {
-    std::ifstream committed(DIR + "/results.csv");
-    std::stringstream text;
-    text << committed.rdbuf();
-    expect(text.str() == table.str(), "the table equals results.csv (rerun with --csv " + DIR +
-                                          "/results.csv after a deliberate model change)");
-  }
+  checks.table_is_committed(DIR, table.str());
   for (const auto& r : rows) {
     // 2. Every job completes at its first attempt, on a device type it accepts that holds its memory.
     expect(r.s.jobs_read == 120 && r.completed == 120 && r.s.oom_events == 0 && r.wrong == 0,
@@ -204,6 +185,5 @@ int main(int argc, char** argv)
   const Row& nodvfs = find("heshare-no-dvfs");
   expect(he.s.energy_gpu_j / he.s.makespan_s < nodvfs.s.energy_gpu_j / nodvfs.s.makespan_s,
          "heshare: DVFS lowers the mean GPU power draw against heshare without DVFS");
-  std::printf("check: %s\n", ok ? "PASS" : "FAIL");
-  return ok ? 0 : 1;
+  return checks.exit_status();
 }

@@ -15,6 +15,7 @@
 // memory and still completes under mig-manager, and no other job does; mig-manager beats whole GPUs on ML
 // throughput; the oracle never runs out of memory.
 // Command: build/experiments/repro-mig-manager/colocsim-repro-mig [--check] [--csv FILE]
+#include "experiments/Driver.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
@@ -142,19 +143,8 @@ double instance_for_bytes(double bytes)
 
 int main(int argc, char** argv)
 {
-  bool check = false;
-  std::string csv;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--check")
-      check = true;
-    else if (a == "--csv" && i + 1 < argc)
-      csv = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: colocsim-repro-mig [--check] [--csv FILE]\n");
-      return 2;
-    }
-  }
+  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-mig");
+  if (!args) return 2;
   std::map<std::string, double> real_mem_bytes; // profile → real footprint
   std::vector<Row> rows;
   for (const std::string trace : {"ml.csv", "llm.csv", "light.csv"}) {
@@ -193,14 +183,11 @@ int main(int argc, char** argv)
                 static_cast<unsigned long long>(r.not_completed),
                 static_cast<unsigned long long>(r.oom_events),
                 static_cast<unsigned long long>(r.reconfigurations), r.throughput_x, r.efficiency_x);
-  if (!csv.empty()) std::ofstream(csv) << table.str();
-  if (!check) return 0;
+  if (!args->csv.empty()) std::ofstream(args->csv) << table.str();
+  if (!args->check) return 0;
 
-  bool ok = true;
-  auto expect = [&](bool cond, const std::string& what) {
-    std::printf("%s: %s\n", cond ? "ok  " : "FAIL", what.c_str());
-    ok = ok && cond;
-  };
+  experiments::Checks checks;
+  auto expect = [&](bool cond, const std::string& what) { checks.expect(cond, what); };
   auto find = [&](const std::string& trace, const std::string& config) -> const Row& {
     for (const auto& r : rows)
       if (r.trace == trace && r.config == config) return r;
@@ -208,13 +195,7 @@ int main(int argc, char** argv)
   };
 
   // 1. The printed table is the committed results.csv, line for line.
-  {
-    std::ifstream committed(DIR + "/results.csv");
-    std::stringstream text;
-    text << committed.rdbuf();
-    expect(text.str() == table.str(), "the table equals results.csv (rerun with --csv " + DIR +
-                                          "/results.csv after a deliberate model change)");
-  }
+  checks.table_is_committed(DIR, table.str());
   for (const std::string trace : {"ml.csv", "llm.csv", "light.csv"}) {
     const Row& whole = find(trace, "whole-gpu");
     const Row& seven = find(trace, "static-7g");
@@ -273,6 +254,5 @@ int main(int argc, char** argv)
   const Row& light = find("light.csv", "mig-manager");
   expect(light.throughput_x > 1.0 && light.efficiency_x > 1.0,
          "light.csv: mig-manager beats whole GPUs on throughput and jobs per kWh");
-  std::printf("check: %s\n", ok ? "PASS" : "FAIL");
-  return ok ? 0 : 1;
+  return checks.exit_status();
 }
