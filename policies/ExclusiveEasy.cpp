@@ -37,20 +37,31 @@ std::vector<DeviceIndex> ExclusiveEasy::pick(const ClusterView& view, JobIndex j
   return devices;
 }
 
-bool ExclusiveEasy::start(const ClusterView& view, JobIndex j, std::vector<Decision>& out, double* end_s)
+double ExclusiveEasy::expected_end(const ClusterView& view, JobIndex j,
+                                   const std::vector<DeviceIndex>& devices) const
 {
-  std::vector<DeviceIndex> devices = pick(view, j);
-  if (devices.size() < static_cast<std::size_t>(view.job(j).devices)) return false;
   double speed = std::numeric_limits<double>::infinity();
   for (auto d : devices)
     speed = std::min(speed, view.device(d).speed);
-  const double end = view.now() + view.job(j).duration_s * view.predict(j, devices).job_slowdown / speed;
-  if (end_s && *end_s < end) return false; // the caller's limit (the shadow time) would be exceeded
+  return view.now() + view.job(j).duration_s * view.predict(j, devices).job_slowdown / speed;
+}
+
+void ExclusiveEasy::start(JobIndex j, std::vector<DeviceIndex> devices, double end,
+                          std::vector<Decision>& out)
+{
   for (auto d : devices)
     free_.erase(d);
   running_[j] = ends_.insert({end, {j, devices}});
   queue_.erase(j);
   out.push_back(Place{j, std::move(devices)});
+}
+
+bool ExclusiveEasy::try_start(const ClusterView& view, JobIndex j, std::vector<Decision>& out)
+{
+  auto devices = pick(view, j);
+  if (devices.size() < static_cast<std::size_t>(view.job(j).devices)) return false;
+  const double end = expected_end(view, j, devices);
+  start(j, std::move(devices), end, out);
   return true;
 }
 
@@ -65,7 +76,7 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
   queue_.handle(view, events, out,
                 [&](JobIndex j, const std::vector<DeviceIndex>& devices) { finish(j, devices); });
   // 1. FCFS while the head fits.
-  while (!queue_.empty() && start(view, queue_.front(), out)) {
+  while (!queue_.empty() && try_start(view, queue_.front(), out)) {
   }
   if (queue_.empty()) return out;
   // 2. The head's reservation: the earliest expected end at which enough devices are free, and how many
@@ -95,13 +106,18 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
     candidates.push_back(*it);
   for (const JobIndex j : candidates) {
     if (free_.empty()) break;
-    double limit = shadow;
-    if (start(view, j, out, &limit)) continue;
-    // Ends after the shadow time: it may take only devices the head will not need then.
-    const auto devices = pick(view, j);
+    auto devices = pick(view, j);
     if (devices.size() < static_cast<std::size_t>(view.job(j).devices)) continue;
+    const double end = expected_end(view, j, devices);
+    if (end <= shadow) { // ends before the head's reservation begins
+      start(j, std::move(devices), end, out);
+      continue;
+    }
+    // Ends after the shadow time: it may take only devices the head will not need then.
     const std::size_t taken = head_may_use(devices);
-    if (taken <= extra && start(view, j, out)) extra -= taken;
+    if (taken > extra) continue;
+    extra -= taken;
+    start(j, std::move(devices), end, out);
   }
   return out;
 }

@@ -32,7 +32,11 @@ private:
   using Ends = std::multimap<double, std::pair<JobIndex, std::vector<DeviceIndex>>>;
   /// The free devices job j would start on now (its lowest-index available ones of its types), or fewer.
   std::vector<DeviceIndex> pick(const ClusterView& view, JobIndex j) const;
-  bool start(const ClusterView& view, JobIndex j, std::vector<Decision>& out, double* end_s = nullptr);
+  /// The time job j would end if it started now on `devices`.
+  double expected_end(const ClusterView& view, JobIndex j, const std::vector<DeviceIndex>& devices) const;
+  void start(JobIndex j, std::vector<DeviceIndex> devices, double end, std::vector<Decision>& out);
+  /// Starts job j now if its devices are free (FCFS).
+  bool try_start(const ClusterView& view, JobIndex j, std::vector<Decision>& out);
   void finish(JobIndex j, const std::vector<DeviceIndex>& devices);
 
   std::size_t window_;

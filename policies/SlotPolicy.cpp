@@ -50,12 +50,10 @@ void SlotPolicy::init(const ClusterView& view)
     capacity_[d] = capacity_for(dv.mode);
     mem_free_[d] = dv.memory_bytes;
     max_memory_ = std::max(max_memory_, dv.memory_bytes);
-    if (dv.type >= type_memory_.size()) {
-      type_memory_.resize(dv.type + 1, -1.0);
-      type_device_.resize(dv.type + 1, d);
-    }
-    if (type_memory_[dv.type] < 0) type_device_[dv.type] = d;
-    type_memory_[dv.type] = std::max(type_memory_[dv.type], dv.memory_bytes);
+    if (dv.type >= type_memory_.size()) type_memory_.resize(dv.type + 1);
+    auto& tm = type_memory_[dv.type];
+    if (tm.memory < 0) tm.device = d;
+    tm.memory = std::max(tm.memory, dv.memory_bytes);
     slots_[d] = dv.residents;
     for (const JobIndex r : view.residents(d)) { // jobs already running when the policy starts
       mem_free_[d] -= job_mem(view, r);
@@ -118,9 +116,8 @@ std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<cons
         if (need > max_memory_) return "needs more memory than any device has";
         if (!view.job(j).gpu_types.empty()) {
           double most = 0;
-          for (std::size_t t = 0; t < type_memory_.size(); ++t)
-            if (type_memory_[t] >= 0 && view.allows(j, type_device_[t]))
-              most = std::max(most, type_memory_[t]);
+          for (const auto& tm : type_memory_)
+            if (tm.memory >= 0 && view.allows(j, tm.device)) most = std::max(most, tm.memory);
           if (need > most)
             return "needs more memory than any device of its types '" + view.job(j).gpu_types + "' has";
         }

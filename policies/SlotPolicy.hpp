@@ -77,9 +77,12 @@ private:
   double max_memory_ = 0;
   /// Per device type: its largest device memory and one device of it (to ask ClusterView::allows), so that a
   /// job that names GPU types is refused when none of its types can hold it instead of blocking the queue.
-  std::vector<double> type_memory_;
-  std::vector<DeviceIndex> type_device_;
-  FitIndex index_; ///< free memory of devices with a free slot
+  struct TypeMemory {
+    DeviceIndex device = 0; ///< the first device of the type
+    double memory = -1;     ///< the largest memory of its devices (-1: the platform has none of the type)
+  };
+  std::vector<TypeMemory> type_memory_; ///< by DeviceView::type
+  FitIndex index_;                      ///< free memory of devices with a free slot
 };
 
 } // namespace colocsim
