@@ -68,6 +68,9 @@ options:
                           --set platform.nodes=4, --set policy.params.max_per_device=3 (repeatable)
   --policy NAME[:K=V,..]  choose the policy and its parameters, e.g. --policy first-fit:max_per_device=3
   --policy-plugin FILE    load policies from a plugin built out of tree (policies/README.md; repeatable)
+  --allow-plugins         load the policy plugins SCENARIO names (loading runs their code: without this
+                          option or the same file given with --policy-plugin, a scenario that names
+                          plugins stops with exit 2 and lists them with their sha256)
   --quiet                 no summary table on stdout
   --help-scenario         list every scenario key with its type, default and help
 
@@ -76,9 +79,15 @@ outputs (in DIR): summary.json, jobs.csv, timeseries.csv (docs/formats/outputs.m
 
 const char* const VALIDATE_HELP =
     R"(usage: colocsim validate SCENARIO [--set KEY=VALUE]... [--policy NAME[:K=V,..]] [--policy-plugin FILE]
+                         [--allow-plugins]
 
 Loads SCENARIO and everything it refers to (platform, device, calibration, profiles, policy) and reads every
 trace row, reporting all problems as file:line:col: key: message. Exit status 0 if valid, 2 otherwise.
+
+Policy plugins the scenario names are listed (path, whether the file exists, sha256) but never loaded unless
+given with --policy-plugin; a policy only such a plugin could define is reported as not checked. As for
+run, a scenario that names plugins needs consent (--allow-plugins, or each plugin with --policy-plugin):
+without it validate lists them and exits 2.
 )";
 
 const char* const BENCH_HELP = R"(usage: colocsim bench [options]
@@ -182,6 +191,8 @@ struct ScenarioArgs {
   std::string policy;
   std::optional<std::string> output;
   bool force = false, quiet = false;
+  bool allow_plugins = false; ///< --allow-plugins
+  PluginConsent consent(bool load) const { return PluginConsent{allow_plugins, plugins, load}; }
 };
 
 ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allow_outputs)
@@ -197,6 +208,8 @@ ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allo
       a.policy = next_arg(args, i);
     else if (s == "--policy-plugin")
       a.plugins.push_back(next_arg(args, i));
+    else if (s == "--allow-plugins")
+      a.allow_plugins = true;
     else if (allow_outputs && (s == "-o" || s == "--output"))
       a.output = next_arg(args, i);
     else if (allow_outputs && s == "--force")
@@ -227,7 +240,8 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
     }
   }
   const auto a = parse_scenario_args(args, true);
-  Scenario scenario = load_scenario(a.file.value_or(DEFAULT_SCENARIO), a.sets, a.policy);
+  Scenario scenario = load_scenario(a.file.value_or(DEFAULT_SCENARIO), a.sets, a.policy, a.consent(true));
+  add_command_line_plugins(scenario, a.plugins);
   if (a.output) scenario.outputs.dir = *a.output;
   scenario.outputs.force = a.force;
   return execute_run(scenario, a.quiet, out);
@@ -235,6 +249,8 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
 
 int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
 {
+  for (const auto& w : scenario.warnings)
+    std::cerr << "colocsim: warning: " << w << "\n";
   RunInputs inputs = build_run(scenario);
   prepare_output_dir(scenario.outputs);
 
@@ -265,6 +281,8 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   for (const auto& t : inputs.platform.types)
     s.calibration += (s.calibration.empty() ? "" : "; ") + t.calibration_file;
   s.workload = inputs.reader->describe();
+  for (const auto& p : scenario.plugins)
+    if (p.loaded) s.plugins.emplace_back(p.path, p.sha256);
   s.seed = scenario.seed;
   write_summary_json(s, scenario.outputs.dir / "summary.json");
   for (const auto& w : inputs.reader->warnings())
@@ -305,7 +323,10 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
     }
   const auto a = parse_scenario_args(args, false);
   if (!a.file) throw UsageError("validate needs a SCENARIO file (see colocsim validate --help)");
-  const Scenario scenario = load_scenario(*a.file, a.sets, a.policy);
+  // Plugins the scenario names need consent, but validate loads only those given with --policy-plugin.
+  const Scenario scenario = load_scenario(*a.file, a.sets, a.policy, a.consent(false));
+  for (const auto& w : scenario.warnings)
+    std::cerr << "colocsim: warning: " << w << "\n";
   RunInputs inputs = build_run(scenario);
   std::size_t jobs = 0;
   std::map<std::string, std::size_t> per_profile;
@@ -337,9 +358,18 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
                          "; expected each job to depend only on jobs that come earlier in the trace");
   out << "ok: " << scenario.file << ": scenario '" << scenario.name << "', " << inputs.platform.devices.size()
       << " devices (" << inputs.platform.nodes << " nodes of " << device_types(inputs.platform) << "), "
-      << jobs << " jobs, policy " << scenario.policy << "\n";
+      << jobs << " jobs, policy " << scenario.policy
+      << (scenario.policy_unchecked ? " (not checked: not built in, and not loaded by a plugin given with "
+                                      "--policy-plugin)"
+                                    : "")
+      << "\n";
   for (const auto& [name, n] : per_profile)
     out << "  " << name << ": " << n << " jobs\n";
+  for (const auto& p : scenario.plugins)
+    out << "  plugin " << p.path << ": " << (p.exists ? "exists, sha256 " + p.sha256 : "no such file")
+        << (p.loaded ? ", loaded (given with --policy-plugin)"
+                     : ", not loaded (validate loads only plugins given with --policy-plugin)")
+        << "\n";
   if (deps.with_dependencies > 0) {
     out << "  dependencies: " << deps.with_dependencies << " jobs depend on others (" << deps.edges
         << " dependencies); critical path " << deps.critical_path_s << " s through "

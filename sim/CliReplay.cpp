@@ -1,5 +1,6 @@
 // colocsim replay: replay a trace file end to end without writing a scenario. The scenario replay builds is
 // saved as OUTDIR/scenario.yaml, so the run can be repeated (or edited) with `colocsim run`.
+#include "policies/PluginLoader.hpp"
 #include "sim/CliCommands.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Scenario.hpp"
@@ -31,7 +32,8 @@ options:
   --nodes N               number of nodes (overrides the preset)
   --sharing MODE          exclusive, time-slice, ccs-2, ccs-4, mps (default time-slice)
   --policy NAME[:K=V,..]  policy and parameters (default first-fit)
-  --policy-plugin FILE    load policies from a plugin built out of tree (repeatable; recorded in the scenario)
+  --policy-plugin FILE    load policies from a plugin built out of tree (repeatable; recorded in the scenario
+                          with its sha256, and rerunning the scenario warns if the file changed since)
   --procs-per-device N    swf: trace processors per device (the same as --option procs_per_device=N)
   --seed N                seed of the profile draw, sampling and inflation (default 1)
   --set KEY=VALUE         any other scenario key (repeatable)
@@ -118,6 +120,8 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
     platform = format == "openb" ? "openb" : "aurora"; // openb: the trace's own heterogeneous cluster
   }
 
+  load_plugins(plugins); // given on this command line: consent; their sha256 goes into the saved scenario
+
   OutputOptions outputs;
   outputs.dir = output;
   outputs.force = force;
@@ -127,7 +131,8 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   {
     std::ofstream f(scenario_file);
     if (!f) throw InputError(SourceLocation{scenario_file.string()}, "", "cannot open for writing");
-    std::string rerun = "colocsim run " + scenario_file.string();
+    std::string rerun =
+        "colocsim run " + scenario_file.string() + (plugins.empty() ? "" : " --allow-plugins");
     for (const auto& s : sets)
       rerun += " --set " + s;
     f << "# Written by `colocsim replay`; rerun with: " << rerun << " -o DIR\n"
@@ -144,7 +149,8 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
     if (!plugins.empty()) {
       f << "plugins:\n";
       for (const auto& pl : plugins)
-        f << "  - " << yaml_quote(std::filesystem::absolute(pl).string()) << "\n";
+        f << "  - {path: " << yaml_quote(std::filesystem::absolute(pl).lexically_normal().string())
+          << ", sha256: " << yaml_quote(loaded_policy_plugin(pl).value().sha256) << "}\n";
     }
     // The policy as chosen (name, then its parameters).
     const auto colon = policy.find(':');
@@ -158,7 +164,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
         f << "    " << k << ": " << yaml_quote(v.text) << "\n";
     }
   }
-  Scenario scenario = load_scenario(scenario_file.string(), sets);
+  Scenario scenario = load_scenario(scenario_file.string(), sets, {}, PluginConsent{false, plugins, true});
   scenario.outputs.dir = outputs.dir;
   scenario.outputs.force = true; // prepared above
   if (!quiet) {

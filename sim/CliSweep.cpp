@@ -56,6 +56,10 @@ options:
   --dry-run          check SPEC and every run's scenario, print the runs and their commands, run nothing
   --quiet            no table on stdout (progress still goes to stderr)
   --policy-plugin F  load policies from a plugin built out of tree (repeatable; passed on to every run)
+  --allow-plugins    load the policy plugins the spec's scenario names (passed on to every run); loading
+                     runs their code: without this option or the same file given with --policy-plugin, a
+                     sweep (--dry-run too) whose scenario names plugins stops with exit 2 and lists them
+                     with their sha256. --dry-run loads only the plugins given with --policy-plugin
 
 exit status: 0 all runs succeeded, 1 some run failed (see DIR/run-NNNN/log.txt), 2 bad SPEC or usage.
 )";
@@ -257,13 +261,13 @@ SweepSpec load_spec(const std::string& path)
 /// "file:line:col: axes.key: <the scenario's complaint>" — a value from the spec is checked by loading the
 /// scenario with it, and any problem is reported at the value's place in the spec.
 void check_value(const SweepSpec& spec, const std::string& key, const std::string& value,
-                 const SourceLocation& where, DiagnosticSink& sink)
+                 const SourceLocation& where, const PluginConsent& consent, DiagnosticSink& sink)
 {
   try {
     // build_run also opens the files a value names (trace, profiles, calibration, platform).
     std::vector<std::string> sets = spec.sets;
     if (key != "policy") sets.push_back(key + "=" + value);
-    (void)build_run(load_scenario(spec.scenario, sets, key == "policy" ? value : spec.policy));
+    (void)build_run(load_scenario(spec.scenario, sets, key == "policy" ? value : spec.policy, consent));
   } catch (const InputError& e) {
     for (const auto& d : e.diagnostics())
       sink.add(where, "axes." + key, (d.path.empty() || d.path == key ? "" : d.path + ": ") + d.message);
@@ -307,13 +311,14 @@ std::vector<RunSpec> expand(const SweepSpec& spec, long long scenario_seed)
 }
 
 std::vector<std::string> run_args(const SweepSpec& spec, const RunSpec& r, const fs::path& dir,
-                                  const std::vector<std::string>& plugins)
+                                  const PluginConsent& consent)
 {
   std::vector<std::string> args{"run", spec.scenario};
-  for (const auto& p : plugins) {
+  for (const auto& p : consent.command_line) {
     args.push_back("--policy-plugin");
     args.push_back(fs::absolute(p).string());
   }
+  if (consent.allow_all) args.push_back("--allow-plugins");
   for (const auto& s : r.sets) {
     args.push_back("--set");
     args.push_back(s);
@@ -413,11 +418,27 @@ std::string table_number(double x)
   return os.str();
 }
 
+/// The policy plugins a summary.json names: their paths and their sha256, each joined with ';'.
+std::pair<std::string, std::string> read_summary_plugins(const fs::path& file)
+{
+  std::pair<std::string, std::string> out;
+  const TextFile text = read_text_file(file.string());
+  const YAML::Node plugins = load_yaml(text.text, text.name)["plugins"];
+  if (!plugins.IsSequence()) return out;
+  for (const auto& p : plugins) {
+    const std::string sep = out.first.empty() ? "" : ";";
+    out.first += sep + (p["path"].IsScalar() ? p["path"].Scalar() : "");
+    out.second += sep + (p["sha256"].IsScalar() ? p["sha256"].Scalar() : "");
+  }
+  return out;
+}
+
 struct Outcome {
   bool done = false, ok = false, skipped = false;
   double wall_s = 0;
   std::string message;
   std::vector<std::pair<std::string, double>> numbers;
+  std::pair<std::string, std::string> plugins; ///< paths, sha256s (';'-joined)
 };
 
 } // namespace
@@ -426,7 +447,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
 {
   std::optional<std::string> spec_file, out_dir;
   long long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-  bool resume = false, force = false, dry_run = false, quiet = false;
+  bool resume = false, force = false, dry_run = false, quiet = false, allow_plugins = false;
   std::vector<std::string> plugins;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
@@ -452,6 +473,8 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
       quiet = true;
     else if (a == "--policy-plugin")
       plugins.push_back(next_arg(args, i));
+    else if (a == "--allow-plugins")
+      allow_plugins = true;
     else if (!a.empty() && a[0] == '-')
       throw UsageError("unknown option '" + a + "' (see colocsim sweep --help)");
     else if (spec_file)
@@ -464,13 +487,17 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
 
   load_plugins(plugins);
   const SweepSpec spec = load_spec(*spec_file);
+  // Plugins the scenario names need consent; --dry-run loads only those of the command line.
+  const PluginConsent consent{allow_plugins, plugins, !dry_run};
   // Check the base scenario, then every axis value on its own (errors point into the spec), then every run.
-  const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy);
+  const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy, consent);
+  for (const auto& w : base.warnings)
+    std::cerr << "colocsim: warning: " << w << "\n";
   {
     DiagnosticSink sink;
     for (const auto& axis : spec.axes)
       for (std::size_t v = 0; v < axis.values.size(); ++v)
-        check_value(spec, axis.key, axis.values[v], axis.where[v], sink);
+        check_value(spec, axis.key, axis.values[v], axis.where[v], consent, sink);
     sink.throw_if_any();
   }
   {
@@ -493,13 +520,13 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   }
   const std::vector<RunSpec> runs = expand(spec, base.seed);
   for (const auto& r : runs)
-    (void)load_scenario(spec.scenario, r.sets, r.policy);
+    (void)load_scenario(spec.scenario, r.sets, r.policy, consent);
 
   const fs::path dir = out_dir ? fs::path(*out_dir) : fs::path("sweep-out") / spec.name;
   const std::string exe = dry_run ? std::string("colocsim") : self_exe();
   auto command_line = [&](const RunSpec& r) {
     std::string c = "colocsim";
-    for (const auto& a : run_args(spec, r, dir / r.id(), plugins))
+    for (const auto& a : run_args(spec, r, dir / r.id(), consent))
       c += " " + shell_quote(a);
     return c;
   };
@@ -578,7 +605,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
         continue;
       }
       fs::create_directories(rdir, ec);
-      const pid_t pid = spawn_run(exe, run_args(spec, runs[i], rdir, plugins), rdir / "log.txt");
+      const pid_t pid = spawn_run(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
       running[pid] = {i, std::chrono::steady_clock::now()};
     }
     if (running.empty()) continue;
@@ -610,12 +637,15 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   // Gather: the numeric fields of the first successful run's summary.json are the columns.
   std::vector<std::string> columns;
   std::size_t failed = 0;
+  bool any_plugins = false; // then sweep.csv names them: the exact code behind each row
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!outcomes[i].ok) {
       ++failed;
       continue;
     }
     outcomes[i].numbers = read_summary(dir / runs[i].id() / "summary.json");
+    outcomes[i].plugins = read_summary_plugins(dir / runs[i].id() / "summary.json");
+    any_plugins = any_plugins || !outcomes[i].plugins.first.empty();
     if (columns.empty())
       for (const auto& [k, v] : outcomes[i].numbers)
         if (k != "seed") columns.push_back(k);
@@ -626,6 +656,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     for (const auto& a : spec.axes)
       csv << "," << csv_field(a.key);
     csv << ",seed";
+    if (any_plugins) csv << ",plugins,plugins_sha256";
     for (const auto& c : columns)
       csv << "," << c;
     csv << "\n";
@@ -634,6 +665,8 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
       for (std::size_t a = 0; a < spec.axes.size(); ++a)
         csv << "," << csv_field(spec.axes[a].labels[runs[i].choice[a]]);
       csv << "," << runs[i].seed;
+      if (any_plugins)
+        csv << "," << csv_field(outcomes[i].plugins.first) << "," << csv_field(outcomes[i].plugins.second);
       std::map<std::string, double> values(outcomes[i].numbers.begin(), outcomes[i].numbers.end());
       for (const auto& c : columns) {
         csv << ",";

@@ -18,6 +18,7 @@
 #include "sim/Engine.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace colocsim {
@@ -25,6 +26,7 @@ namespace colocsim {
 struct Summary {
   std::string scenario, policy, policy_params, sharing, interference, calibration;
   std::string workload; ///< where the jobs came from: format, options, transforms, profile mapping
+  std::vector<std::pair<std::string, std::string>> plugins; ///< path and sha256 of each policy plugin loaded
   long long seed = 0;
   double makespan_s = 0;
   double energy_gpu_j = 0, energy_node_j = 0, energy_total_j = 0, pue = 1;

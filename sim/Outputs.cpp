@@ -150,6 +150,11 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   str("interference", s.interference);
   str("calibration", s.calibration);
   str("workload", s.workload);
+  f << "  \"plugins\": [";
+  for (std::size_t i = 0; i < s.plugins.size(); ++i)
+    f << (i ? ", " : "") << "{\"path\": " << json_string(s.plugins[i].first)
+      << ", \"sha256\": " << json_string(s.plugins[i].second) << "}";
+  f << "],\n";
   f << "  \"seed\": " << s.seed << ",\n";
   num("makespan_s", s.makespan_s);
   num("energy_total_j", s.energy_total_j);

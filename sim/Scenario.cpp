@@ -5,6 +5,7 @@
 #include "policies/PluginLoader.hpp"
 
 #include "calibration/PairTable.hpp"
+#include "models/Sha256.hpp"
 #include "models/Yaml.hpp"
 #include "sim/Resources.hpp"
 #include "workloads/NativeCsv.hpp"
@@ -12,6 +13,7 @@
 #include "workloads/TraceFormats.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -279,8 +281,42 @@ std::map<std::string, GivenValue> given_map(const YAML::Node& node, const std::s
 
 } // namespace
 
+bool PluginConsent::allows(const std::string& path) const
+{
+  if (allow_all) return true;
+  std::error_code ec;
+  const auto canonical = std::filesystem::weakly_canonical(path, ec);
+  for (const auto& c : command_line) {
+    std::error_code ec2;
+    if (!ec && std::filesystem::weakly_canonical(c, ec2) == canonical && !ec2) return true;
+  }
+  return false;
+}
+
+void add_command_line_plugins(Scenario& scenario, const std::vector<std::string>& paths)
+{
+  for (const auto& path : paths) {
+    const auto loaded = loaded_policy_plugin(path);
+    if (!loaded) continue; // only plugins the command loaded
+    ScenarioPlugin p;
+    std::error_code ec;
+    p.path = std::filesystem::absolute(path, ec).lexically_normal().string();
+    if (ec) p.path = path;
+    if (std::any_of(scenario.plugins.begin(), scenario.plugins.end(), [&](const ScenarioPlugin& q) {
+          std::error_code e1, e2;
+          return std::filesystem::weakly_canonical(q.path, e1) ==
+                 std::filesystem::weakly_canonical(p.path, e2);
+        }))
+      continue;
+    p.where = SourceLocation{"command line --policy-plugin"};
+    p.exists = p.loaded = true;
+    p.sha256 = loaded->sha256;
+    scenario.plugins.push_back(std::move(p));
+  }
+}
+
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides,
-                       const std::string& policy_override)
+                       const std::string& policy_override, const PluginConsent& consent)
 {
   const TextFile text = read_text_file(file);
   YAML::Node root = load_yaml(text.text, text.name);
@@ -394,31 +430,87 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   } else {
     sink.add(pol_where, "policy", "expected a policy name or {name, params}");
   }
-  // Policy plugins first: the policy may be one of theirs.
+  // Policy plugins first: the policy may be one of theirs. Loading one runs its code, so nothing is loaded
+  // until every plugin the file names has the command line's consent (PluginConsent).
   if (const YAML::Node plugins = root["plugins"]; plugins.IsDefined()) {
     if (!plugins.IsSequence())
       sink.add(location_of(plugins, f), "plugins",
                "expected a list of policy plugin files (shared libraries)");
     else
       for (const auto& p : plugins) {
-        if (!p.IsScalar() || p.Scalar().empty()) {
-          sink.add(location_of(p, f), "plugins", "expected the path of a policy plugin");
+        ScenarioPlugin sp;
+        sp.where = location_of(p, f);
+        std::string path;
+        if (p.IsScalar())
+          path = p.Scalar();
+        else if (p.IsMap()) {
+          check_keys(p, {"path", "sha256"}, f, "plugins", sink);
+          if (p["path"].IsScalar()) path = p["path"].Scalar();
+          if (const auto h = p["sha256"]; h.IsDefined()) {
+            if (!h.IsScalar() || h.Scalar().size() != 64 ||
+                h.Scalar().find_first_not_of("0123456789abcdef") != std::string::npos)
+              sink.add(location_of(h, f), "plugins.sha256", "expected 64 lowercase hex digits");
+            else
+              sp.recorded_sha256 = h.Scalar();
+          }
+        }
+        if (path.empty()) {
+          sink.add(sp.where, "plugins", "expected the path of a policy plugin, or {path, sha256}");
           continue;
         }
-        const std::string& path = p.Scalar();
         const std::string dir = parent_dir(s.file);
         const std::string resolved =
             path.front() == '/' || dir.rfind("builtin:", 0) == 0 ? path : dir + "/" + path;
-        try {
-          load_policy_plugin(resolved, location_of(p, f));
-          s.plugins.push_back(resolved);
-        } catch (const InputError& e) {
-          for (const auto& d : e.diagnostics())
-            sink.add(d);
-        }
+        std::error_code ec;
+        sp.path = std::filesystem::absolute(resolved, ec).lexically_normal().string();
+        if (ec) sp.path = resolved;
+        sp.exists = std::filesystem::is_regular_file(sp.path, ec);
+        if (sp.exists) sp.sha256 = sha256_file(sp.path).value_or("");
+        s.plugins.push_back(std::move(sp));
       }
   }
-  if (!s.policy.empty()) {
+  {
+    DiagnosticSink refused;
+    for (const auto& p : s.plugins)
+      if (!consent.allows(p.path))
+        refused.add(
+            p.where, "plugins",
+            p.path + " (" + (p.exists ? "sha256 " + p.sha256 : std::string("no such file")) +
+                ") is not loaded without consent: loading a plugin runs its code; pass --allow-plugins "
+                "to load every plugin this file names, or --policy-plugin " +
+                p.path + " for this one");
+    if (!refused.empty()) {
+      for (const auto& d : refused.diagnostics())
+        sink.add(d);
+      sink.throw_if_any();
+    }
+  }
+  for (auto& p : s.plugins) {
+    const auto earlier = loaded_policy_plugin(p.path);
+    if (earlier || consent.load) {
+      try {
+        const LoadedPlugin loaded = earlier ? *earlier : load_policy_plugin(p.path, p.where);
+        p.loaded = true;
+        p.sha256 = loaded.sha256;
+      } catch (const InputError& e) {
+        for (const auto& d : e.diagnostics())
+          sink.add(d);
+      }
+    } else if (!p.exists)
+      sink.add(p.where, "plugins", p.path + ": no such file; expected the path of a policy plugin");
+    if (!p.recorded_sha256.empty() && p.exists && p.sha256 != p.recorded_sha256)
+      s.warnings.push_back("plugin " + p.path + " changed since the scenario was saved (" +
+                           p.where.to_string() + "): its sha256 was " + p.recorded_sha256 + ", now " +
+                           p.sha256);
+  }
+  const bool some_unloaded =
+      std::any_of(s.plugins.begin(), s.plugins.end(), [](const ScenarioPlugin& p) { return !p.loaded; });
+  if (some_unloaded && !s.policy.empty() &&
+      std::none_of(policy_registry().begin(), policy_registry().end(),
+                   [&](const PolicyInfo& p) { return p.name == s.policy; })) {
+    s.policy_unchecked = true; // it may be one of the plugins' that this command does not load
+  }
+  if (!s.policy.empty() && !s.policy_unchecked) {
     try {
       const auto& info = find_policy(s.policy, pol_where);
       s.policy_params = parse_params(info.params, given, "policy.params", sink);
@@ -923,8 +1015,10 @@ RunInputs build_run(const Scenario& s)
     };
   }
   in.reader = open_workload(w, base_reader);
-  const auto& info = find_policy(s.policy);
-  in.policy = info.factory(s.policy_params);
+  if (!s.policy_unchecked) { // else validate / sweep --dry-run without the plugin that may define it
+    const auto& info = find_policy(s.policy);
+    in.policy = info.factory(s.policy_params);
+  }
   return in;
 }
 

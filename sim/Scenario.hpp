@@ -20,11 +20,35 @@
 
 namespace colocsim {
 
+/// A policy plugin a scenario names (key `plugins`: a path, or `{path, sha256}` as `replay` saves it), or one
+/// given on the command line (--policy-plugin).
+struct ScenarioPlugin {
+  std::string path;            ///< absolute (a scenario's entries are relative to its folder)
+  SourceLocation where;        ///< its place in the scenario, or "command line --policy-plugin"
+  bool exists = false;         ///< the file exists
+  std::string sha256;          ///< of the file's bytes now (as loaded, when loaded); empty if missing
+  std::string recorded_sha256; ///< the hash saved with the scenario (`{path, sha256}`); empty: none
+  bool loaded = false;         ///< false only where the command loads nothing (validate, sweep --dry-run)
+};
+
+/// Consent to load the plugins a scenario names. Loading a plugin runs its code, so a scenario (or a sweep
+/// spec's scenario) from someone else never loads one without consent on the command line: --allow-plugins
+/// (every plugin the file names) or the same file given with --policy-plugin. Without it load_scenario
+/// throws InputError before loading any, listing each plugin the file wants with its path and SHA-256.
+struct PluginConsent {
+  bool allow_all = false;                ///< --allow-plugins
+  std::vector<std::string> command_line; ///< --policy-plugin files (the same file: same canonical path)
+  /// false (validate, sweep --dry-run): consent is still required, but no plugin is loaded that
+  /// command_line does not name; a policy that may be one of an unloaded plugin's is left unchecked.
+  bool load = true;
+  bool allows(const std::string& path) const;
+};
+
 struct Scenario {
   std::string file; ///< where it was read from (a path, or builtin:<path>)
   std::string name, description;
-  std::vector<std::string>
-      plugins; ///< policy plugins the scenario loads (paths resolved from the file's folder)
+  std::vector<ScenarioPlugin> plugins; ///< the plugins it names, then those of the command line
+  std::vector<std::string> warnings; ///< for the command to print (e.g. a plugin changed since it was saved)
   long long seed = 1;
   // platform
   std::string platform_preset;
@@ -55,6 +79,7 @@ struct Scenario {
   // policy
   std::string policy;
   ParamSet policy_params;
+  bool policy_unchecked = false; ///< PluginConsent::load false: the policy may be an unloaded plugin's
   // memory, power, outputs
   double oom_delay_s = 60;
   int max_retries = 3;
@@ -66,9 +91,14 @@ struct Scenario {
 inline constexpr const char* DEFAULT_SCENARIO = "builtin:experiments/scenarios/default/scenario.yaml";
 
 /// Parses a scenario. `overrides` are "dotted.key=value" assignments applied on top of the file (--set);
-/// `policy_override` is "name[:k=v,...]" (--policy). Throws InputError listing every problem.
+/// `policy_override` is "name[:k=v,...]" (--policy). Throws InputError listing every problem. Plugins the
+/// file names are loaded only with `consent` (none by default).
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides = {},
-                       const std::string& policy_override = {});
+                       const std::string& policy_override = {}, const PluginConsent& consent = {});
+
+/// Adds the plugins given on the command line (already loaded) to the scenario's list, once per file, so
+/// that the run records every plugin it used.
+void add_command_line_plugins(Scenario& scenario, const std::vector<std::string>& paths);
 
 /// Everything a run needs, loaded and validated from a scenario.
 struct RunInputs {

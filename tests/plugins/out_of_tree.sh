@@ -38,6 +38,13 @@ platform: {preset: aurora-node}
 workload: {trace: $src/experiments/scenarios/default/jobs.csv}
 policy: shortest-first
 YAML
-"$colocsim" run "$work/scenario.yaml" -o "$work/out-scenario" --quiet
+# ...loaded only with consent: without --allow-plugins the run stops (exit 2) before loading it.
+status=0
+"$colocsim" run "$work/scenario.yaml" -o "$work/out-refused" --quiet 2> "$work/refused.txt" || status=$?
+test "$status" = 2 || { echo "a scenario's plugin ran without consent (exit $status)"; exit 1; }
+grep -q "is not loaded without consent" "$work/refused.txt" || { cat "$work/refused.txt"; exit 1; }
+"$colocsim" run "$work/scenario.yaml" --allow-plugins -o "$work/out-scenario" --quiet
 grep -q '"jobs_completed": 48,' "$work/out-scenario/summary.json"
+sha=$(sha256sum "$work/libsjf.so" | cut -c1-64)
+grep -q "\"sha256\": \"$sha\"" "$work/out-scenario/summary.json" || { echo "no sha256 $sha in summary.json"; exit 1; }
 echo "ok: SJF mean wait $sjf s (FCFS $fcfs s)"
