@@ -3,7 +3,7 @@
 // interference table and the node baseline power for one device type, each with its provenance.
 // Device *facts* (EUs, memory, clocks, TDP) live in the device catalog (models/devices/); a calibration
 // names the catalog entry it applies to. Bundled calibrations are in calibration/data/; the default
-// Max 1550 one is built from ../shared/reference/hardware-and-papers.md §6 and labelled so in `status`
+// Max 1550 one is built from published figures (docs/sources.md) and labelled so in `status`
 // until microbenchmark measurements replace it. File format: docs/formats/calibration.md.
 #include "models/Interference.hpp"
 #include "models/PowerModel.hpp"
@@ -22,12 +22,12 @@ inline constexpr double CALIBRATION_COLLISION_MAX = 2.0; ///< time_slice.collisi
 inline constexpr double CALIBRATION_OVERHEAD_MAX = 1.0;  ///< time_slice.switch_overhead (ε) in [0, 1]
 
 struct Calibration {
-  std::string name;   ///< e.g. "max1550-aurora-default"
-  std::string device; ///< device catalog name it applies to, e.g. "max1550-aurora-tile"
-  std::string
-      status; ///< e.g. "estimates from ../shared reference §6 until microbenchmark measurements replace them"
-  std::string created;        ///< date, host or "reference digest"
-  PowerParams power;          ///< watts per device; gamma dimensionless (models/PowerModel.hpp)
+  std::string name;    ///< e.g. "max1550-aurora-default"
+  std::string device;  ///< device catalog name it applies to, e.g. "max1550-aurora-tile"
+  std::string status;  ///< e.g. "estimates from published figures (docs/sources.md) until microbenchmark
+                       ///< measurements replace them"
+  std::string created; ///< date, host or "reference digest"
+  PowerParams power;   ///< watts per device; gamma dimensionless (models/PowerModel.hpp)
   TimeSliceParams time_slice; ///< θ and ε, dimensionless (models/Interference.hpp)
   /// Pairwise slowdowns T[row][col] >= 1, indexed by JobClass: row = slowed job, column = co-runner.
   TableInterference::Table table{};

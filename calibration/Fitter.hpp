@@ -1,6 +1,7 @@
 #pragma once
-// The Eigen fitter: model coefficients from microbenchmark measurements (DESIGN.md §1 Calibration), and a
-// calibration file built from them (`colocsim calibrate fit`). The models fitted are those of models/:
+// The Eigen fitter: model coefficients from microbenchmark measurements (docs/architecture.md, Calibration
+// and provenance), and a calibration file built from them (`colocsim calibrate fit`). The models fitted are
+// those of models/:
 //
 //   DVFS         t(f) = t(f_max) · (β · f_max/f + 1 − β)                       per kernel, linear LS
 //   power        P = P_idle + [ctx]·P_ctx + (f/f_max)^γ · P_vec·u_vec + P_bw·u_bw

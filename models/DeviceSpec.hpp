@@ -9,7 +9,7 @@
 
 namespace colocsim {
 
-/// How a device is shared (DESIGN.md §1 Sharing modes; semantics in models/Interference.hpp).
+/// How a device is shared (docs/architecture.md, Sharing modes; semantics in models/Interference.hpp).
 ///  EXCLUSIVE   one job per device
 ///  TIME_SLICE  several processes, kernels never overlap (Intel 1-CCS, NVIDIA default)
 ///  CCS_2/CCS_4 Intel Max: static split of a tile's EUs into 2 / 4 compute command streamers, one process
@@ -42,8 +42,8 @@ struct DeviceSpec {
   /// a job whose Job::gpu_types lists one of them, or the catalog name, may run on it. Key `trace_names`.
   std::vector<std::string> trace_names;
   /// Speed on deep-learning work relative to an NVIDIA V100 (= 1), the unit of Gavel's measured solo
-  /// throughputs (../shared/traces/gavel-colocation). Only ratios matter: on a platform with several device
-  /// types, a trace job's duration is its time on the platform's reference type and it runs
+  /// throughputs (stanford-futuredata/gavel @ c4fa4009). Only ratios matter: on a platform with several
+  /// device types, a trace job's duration is its time on the platform's reference type and it runs
   /// relative_throughput(device) / relative_throughput(reference) times as fast elsewhere. Key
   /// `relative_throughput`; value 0 = not given (such a device can only be in a single-type platform).
   Sourced relative_throughput;

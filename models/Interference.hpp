@@ -1,5 +1,5 @@
 #pragma once
-// Slowdown of co-located jobs (DESIGN.md §1 Sharing modes and Interference).
+// Slowdown of co-located jobs (docs/architecture.md, Sharing modes; Interference).
 //
 //   slowdown_j = sharing_factor_j(mode, residents) × interference_j(model, residents)   (>= 1)
 //
@@ -28,10 +28,11 @@
 //
 //   A job alone is slowed only by its cap; co-runners slow everyone once their summed demand exceeds the
 //   device (light kernels share well, saturating ones degrade to time-slicing: "MPS effective when kernels
-//   are light", ITU collocation talk, reference seeds).
+//   are light", ITU collocation talk, reference §3.4).
 //
-// mig (NVIDIA; reference §4.2, DESIGN.md §1): each job owns a GPU instance with a fraction s of the GPU's SMs
-// and a fraction m of its memory slices (and so of its bandwidth and L2); instances do not interfere:
+// mig (NVIDIA; reference §4.2, docs/architecture.md, Sharing modes): each job owns a GPU instance with a
+// fraction s of the GPU's SMs and a fraction m of its memory slices (and so of its bandwidth and L2);
+// instances do not interfere:
 //
 //   sharing_factor_j = max(1, c_j / s_j, b_j / m_j)        (c: compute_share, b: bw_util; s, m per instance)
 //

@@ -1,7 +1,7 @@
 #pragma once
 // NVIDIA Multi-Instance GPU (MIG) partitions and MPS client limits, as plain data and functions (no engine).
 //
-// What it models (../shared/reference/hardware-and-papers.md §4.2, §4.3; sources NV-MIG, GONVML-A100,
+// What it models (MIG profiles, placements and MPS; docs/sources.md keys NV-MIG, GONVML-A100,
 // H100-LGIP, NV-MPS): a MIG-capable GPU has C compute slices (7) and M memory slices (8). A GPU instance
 // (GI) of a profile (1g.5gb, 3g.20gb, ...) takes a contiguous range of memory slices that must start at one
 // of the profile's placements, and g compute slices. A layout (the set of GIs on a GPU) is valid when no two

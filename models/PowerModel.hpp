@@ -1,5 +1,5 @@
 #pragma once
-// Per-device power (DESIGN.md §1 Power and energy; reference §5 "recommended functional form", §6.4):
+// Per-device power (docs/architecture.md, Power and energy; the functional form of reference §5, §6.4):
 //
 //   P = P_idle + [contexts > 0]·P_context + (f/f_max)^γ · (P_vec·u_vec + P_xmx·u_xmx) + P_bw·u_bw
 //

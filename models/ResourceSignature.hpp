@@ -1,7 +1,7 @@
 #pragma once
-// How a job behaves on its reference device when it runs alone (DESIGN.md §1 Jobs): the resource
-// signature the interference and power models consume. Traces say what was asked; a profile (from the
-// workloads catalog) says how the job behaves and carries this signature.
+// How a job behaves on its reference device when it runs alone (docs/architecture.md, Jobs and profiles): the
+// resource signature the interference and power models consume. Traces say what was asked; a profile (from
+// the workloads catalog) says how the job behaves and carries this signature.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -10,7 +10,7 @@
 namespace colocsim {
 
 /// Coarse contention class used by the pairwise-table interference model
-/// (../shared/reference/hardware-and-papers.md §6.3): C = vector compute, X = matrix engines (XMX /
+/// (docs/architecture.md, Interference): C = vector compute, X = matrix engines (XMX /
 /// tensor cores), M = HBM-bound but light (b <= 0.4, working set fits in L2), MS = saturates HBM
 /// bandwidth, L = latency/launch-bound (low compute and bandwidth use).
 enum class JobClass { C, X, M, MS, L };

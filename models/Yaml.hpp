@@ -1,6 +1,6 @@
 #pragma once
 // yaml-cpp helpers shared by every loader: parse with located errors, check keys against declared
-// parameters, read values with their provenance. Messages follow STYLE.md:
+// parameters, read values with their provenance. Messages follow CONTRIBUTING.md, Errors:
 // `file:line:col: yaml.path: what is wrong (got v); expected rule. valid: ...`.
 #include "models/Errors.hpp"
 #include "models/Params.hpp"
@@ -34,7 +34,7 @@ ParamSet read_params(const YAML::Node& node, const std::vector<ParamSpec>& specs
                      const std::string& path, DiagnosticSink& sink,
                      const std::vector<std::string>& sections = {});
 
-/// Evidence tags, as in ../shared/reference/hardware-and-papers.md and DESIGN.md §Calibration.
+/// Evidence tags (docs/sources.md, Evidence tags; docs/architecture.md, Calibration and provenance).
 enum class Evidence { VENDOR_SPEC, MEASUREMENT, DOCUMENTED, ESTIMATE, MICROBENCHMARK };
 std::string_view to_string(Evidence e);
 std::optional<Evidence> parse_evidence(std::string_view text);

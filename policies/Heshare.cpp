@@ -93,7 +93,7 @@ std::vector<DeviceIndex> Heshare::choose(const ClusterView& view, JobIndex j, do
     if (p.job_interference > max_slowdown_ || p.max_corunner_interference > max_slowdown_) continue;
     const double sharers = 1.0 + dv.residents + static_cast<double>(placed_now(dev).size());
     // The device power the job adds, plus its share of what the device draws already (static power is
-    // shared among co-runners, DESIGN.md §1), over its predicted run time.
+    // shared among co-runners, docs/architecture.md), over its predicted run time.
     // On a platform of several device types the run time also scales with the device's speed.
     const double energy =
         (p.added_power_w + dv.power_w / sharers) * view.job(j).duration_s * p.job_slowdown / dv.speed;

@@ -1,4 +1,5 @@
-// The colocsim command line: one binary, subcommands, --help everywhere (DESIGN.md §4).
+// The colocsim command line: one binary, subcommands, --help everywhere (docs/architecture.md, Scenarios,
+// command line and outputs).
 #include "sim/Cli.hpp"
 #include "sim/CliCommands.hpp"
 

@@ -1,5 +1,5 @@
-// `colocsim plot DIR`: SVG figures people would rather look at than read (DESIGN.md §4), drawn from the
-// files a run or a sweep wrote — so they can be redrawn at any time without simulating again:
+// `colocsim plot DIR`: SVG figures people would rather look at than read (docs/architecture.md, Scenarios),
+// drawn from the files a run or a sweep wrote — so they can be redrawn at any time without simulating again:
 //   a run   (jobs.csv, timeseries.csv) → gantt.svg: one row per device, one bar per job, co-located jobs
 //           stacked in lanes; power.svg: device, node and total power, running and waiting jobs over time;
 //   a sweep (sweep.csv)               → sweep-<metric>.svg: the metric per combination of axis values (mean

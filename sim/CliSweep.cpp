@@ -1,5 +1,5 @@
 // `colocsim sweep SPEC -j N`: runs a scenario over the cartesian product of parameter axes and seeds, one
-// process per run (DESIGN.md §3: one SimGrid engine per process; §5: a sweep scales with the processes),
+// process per run (docs/architecture.md, SimGrid 3.32 facts: one SimGrid engine per process),
 // and gathers every run's summary.json into one sweep.csv and a table of means over seeds.
 // Spec format and outputs: docs/formats/sweep.md.
 //

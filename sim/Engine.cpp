@@ -169,8 +169,8 @@ private:
   {
     return devices_[d].freq_hz / setup_.platform->devices[d].spec->freq_max_hz.value;
   }
-  /// t(f)/t(f_ref) = β·f_ref/f + 1 − β (DESIGN.md §1 DVFS); f_ref is the default frequency, at which trace
-  /// durations are taken.
+  /// t(f)/t(f_ref) = β·f_ref/f + 1 − β (docs/architecture.md, Progress); f_ref is the default frequency, at
+  /// which trace durations are taken.
   double time_factor(const ResourceSignature& sig, DeviceIndex d) const
   {
     const double f_ref = setup_.platform->devices[d].spec->freq_default_hz.value;
@@ -382,7 +382,7 @@ void Simulation::build_platform()
   const double host_speed = fastest / slowest;
   for (DeviceIndex d = 0; d < devices_.size(); ++d) {
     auto* host = zone->create_host("d" + std::to_string(d), host_speed);
-    // Exact per-job rates (reference simgrid-3.32-notes §2.4): Σ rates, shares ∝ priorities.
+    // Exact per-job rates (docs/architecture.md, SimGrid 3.32 facts): Σ rates, shares ∝ priorities.
     host->set_sharing_policy(
         sg4::Host::SharingPolicy::NONLINEAR,
         [this, d, host_speed](double capacity, int) { return capacity / host_speed * devices_[d].sum_rate; });
@@ -981,7 +981,8 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
       if (js.sig->mem_bytes > type(d).mig->profiles()[ds.layout[gi].profile].memory_bytes)
         js.oom_pending = true;
     } else if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value) {
-      // The job whose arrival overflows the device's memory is the one that fails (DESIGN.md §1 Memory).
+      // The job whose arrival overflows the device's memory is the one that fails (docs/architecture.md,
+      // Memory and out-of-memory).
       js.oom_pending = true;
     }
   }
@@ -1284,8 +1285,8 @@ std::unique_ptr<sg4::Engine> make_engine()
 {
   // Small stacks for the many job actors (they only start, wait and notify; 8 KiB is valgrind-clean in
   // Release and Debug builds, and 12 % faster with 35 % less memory than 16 KiB); the controller gets its own
-  // stack. Guard pages off: at ~32k live actors they exhaust vm.max_map_count (notes §2.8). These must be
-  // given at construction: set_config() afterwards left the stack size at 0 (probed).
+  // stack. Guard pages off: at ~32k live actors they exhaust vm.max_map_count (docs/architecture.md). These
+  // must be given at construction: set_config() afterwards left the stack size at 0 (probed).
   static char arg0[] = "colocsim";
   static char log1[] = "--log=root.thres:warning";
   static char log2[] = "--log=xbt_cfg.thres:warning";

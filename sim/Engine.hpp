@@ -1,6 +1,6 @@
 #pragma once
-// The SimGrid engine (DESIGN.md §3): replays jobs from a JobReader on a Platform under a Policy, with
-// the sharing/interference/power models of models/. Only sim/ includes SimGrid.
+// The SimGrid engine (docs/architecture.md, The engine on SimGrid): replays jobs from a JobReader on a
+// Platform under a Policy, with the sharing/interference/power models of models/. Only sim/ includes SimGrid.
 //
 // How jobs map onto SimGrid 3.32 (see sim/README.md for the measurements behind this choice):
 //  * one host per device in one flat star zone, speed 1 (work is measured in seconds of exclusive

@@ -1,6 +1,6 @@
 #pragma once
-// Run metrics (DESIGN.md §4): collects job outcomes as the engine reports them and derives the summary.
-// Definitions (also in docs/formats/outputs.md):
+// Run metrics (docs/architecture.md, Scenarios, command line and outputs): collects job outcomes as the
+// engine reports them and derives the summary. Definitions (also in docs/formats/outputs.md):
 //   makespan_s      last event − first submission
 //   jct             end − submit, completed jobs;  wait = first start − submit, started jobs (submit: when
 //                   the job reached the scheduler — later than the trace's submit time for a job that

@@ -1,5 +1,5 @@
 #pragma once
-// The platform as the engine sees it: cluster → nodes → cards → devices (DESIGN.md §1 Platform).
+// The platform as the engine sees it: cluster → nodes → cards → devices (docs/architecture.md, Platform).
 // Built from a preset file under sim/platforms/ or a platform file (sim/Scenario.cpp). A platform has one or
 // more device types (a heterogeneous cluster such as Alibaba's openb has seven): each device points at its
 // type, which carries the type's hardware facts and the models calibrated for it.

@@ -1,9 +1,9 @@
 #pragma once
-// A scenario is one YAML file (DESIGN.md §4): platform, calibration, workload, sharing, interference,
-// policy + parameters, memory, power, seed, outputs. Every key is declared once in Scenario.cpp's
-// tables (name, type, default, range, help); those tables drive parsing, `colocsim run --help-scenario`
-// and docs/formats/scenario.md. Unknown keys and bad values are errors with file:line:col and the valid
-// values; all problems of a file are reported together.
+// A scenario is one YAML file (docs/architecture.md, Scenarios, command line and outputs): platform,
+// calibration, workload, sharing, interference, policy + parameters, memory, power, seed, outputs. Every key
+// is declared once in Scenario.cpp's tables (name, type, default, range, help); those tables drive parsing,
+// `colocsim run --help-scenario` and docs/formats/scenario.md. Unknown keys and bad values are errors with
+// file:line:col and the valid values; all problems of a file are reported together.
 #include "calibration/Calibration.hpp"
 #include "models/Params.hpp"
 #include "policies/PolicyRegistry.hpp"

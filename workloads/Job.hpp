@@ -1,6 +1,6 @@
 #pragma once
-// The canonical job: what a trace asked for (DESIGN.md §1 Jobs). How the job behaves is its profile
-// (ProfileCatalog), bound by name. Times are seconds from the trace origin.
+// The canonical job: what a trace asked for (docs/architecture.md, Jobs and profiles). How the job behaves is
+// its profile (ProfileCatalog), bound by name. Times are seconds from the trace origin.
 #include "models/Errors.hpp"
 
 #include <string>

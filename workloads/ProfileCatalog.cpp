@@ -91,7 +91,7 @@ std::optional<Profile> read_profile(const std::string& name, const YAML::Node& n
   } else if (auto jc = c.IsScalar() ? parse_job_class(c.Scalar()) : std::nullopt; !jc) {
     sink.add(location_of(c, file), path + ".class",
              "unknown class (got '" + (c.IsScalar() ? c.Scalar() : std::string("a map or list")) +
-                 "'); valid: " + join(class_names()) + " (hardware-and-papers.md §6.3)");
+                 "'); valid: " + join(class_names()) + " (docs/formats/profiles.md)");
   } else {
     p.sig.job_class = *jc;
   }

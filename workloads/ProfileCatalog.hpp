@@ -2,7 +2,7 @@
 // The profile catalog: how each kind of job behaves on its reference device when it runs alone (its
 // ResourceSignature), by name. Traces name a profile per job; the catalog says what that name means.
 // Format (every number carries an evidence tag and a source): docs/formats/profiles.md. The bundled
-// catalog is workloads/profiles/default.yaml (sources: ../shared/reference/hardware-and-papers.md §3).
+// catalog is workloads/profiles/default.yaml (sources: docs/sources.md).
 #include "models/Errors.hpp"
 #include "models/ResourceSignature.hpp"
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Fit Amdahl-style scaling-efficiency curves to MLPerf Training v4.0 results.
 
-Reads mlperf_training_v4.0_runs.csv (../shared/traces/mlperf-training-v4.0, derived from
-mlcommons/training_results_v4.0 @ 6fe954378efe4a1a1bd665550b18ff8f26018def, Apache-2.0) and, for one
+Reads mlperf_training_v4.0_runs.csv, a table derived from a checkout of mlcommons/training_results_v4.0 @
+6fe954378efe4a1a1bd665550b18ff8f26018def (Apache-2.0): one row per results/<system>/<benchmark>/result_*.txt
+with its run status and time to train, joined with the system's systems/<submitter>/<system>.json (columns
+used: submitter, system, benchmark, status, blob_missing, time_to_train_min, total_accelerators,
+accelerator_model_name; docs/sources.md, Data sets). For one
 system family (default: NVIDIA's "eos" H100-SXM5-80GB DGX systems, one submitter and one software stack,
 so that only the accelerator count changes), fits per benchmark
 

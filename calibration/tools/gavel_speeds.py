@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Solo deep-learning throughput of each Gavel worker type relative to an NVIDIA V100.
 
-Reads simulation_throughputs.json (../shared/traces/gavel-colocation, from stanford-futuredata/gavel @
+Reads simulation_throughputs.json (from a checkout of stanford-futuredata/gavel @
 c4fa40097339e9608ab71fd64c8bdea96a5e4a4c, scheduler/simulation_throughputs.json, MIT licence). Its
 structure is
 

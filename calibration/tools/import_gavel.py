@@ -2,8 +2,8 @@
 """Import Gavel's pairwise co-location throughputs as a colocsim pair table (format colocsim-pair-table/1).
 
 Reads simulation_throughputs.json of Gavel (Narayanan et al., OSDI'20; stanford-futuredata/gavel @
-c4fa40097339e9608ab71fd64c8bdea96a5e4a4c, scheduler/simulation_throughputs.json, MIT licence; a copy is in
-../shared/traces/gavel-colocation/). Its layout, per worker type (k80, p100, v100):
+c4fa40097339e9608ab71fd64c8bdea96a5e4a4c, scheduler/simulation_throughputs.json, MIT licence). Its layout, per
+worker type (k80, p100, v100):
 
     {"(job_type, scale_factor)": {"null": solo_steps_per_s,
                                   "(other_job_type, sf)": [steps_per_s_self, steps_per_s_other], ...}}

@@ -1,5 +1,5 @@
 // Calibration files: the bundled default Max 1550 calibration loads with the numbers of
-// ../shared/reference/hardware-and-papers.md §6, passes the reference's consistency checks (§3.1, §6.4),
+// published figures (docs/sources.md), passes the reference's consistency checks (§3.1, §6.4),
 // and malformed files (tests/data/calibration/) are rejected with file:line:col and the YAML path.
 #include "calibration/Calibration.hpp"
 #include "models/DeviceSpec.hpp"
@@ -62,7 +62,7 @@ TEST_CASE("the default Max 1550 calibration loads with the reference's numbers",
   const auto c = load_default();
   CHECK(c.name == "max1550-aurora-default");
   CHECK(c.device == "max1550-aurora-tile");
-  CHECK_THAT(c.status, ContainsSubstring("estimates from ../shared reference §6"));
+  CHECK_THAT(c.status, ContainsSubstring("estimates from published figures (docs/sources.md)"));
   CHECK_THAT(c.created, ContainsSubstring("reference digest"));
 
   // Reference §6.4: P_idle_card 180 W / 2 tiles = 90 W; P_vec 160 W; P_xmx 190 W; P_bw 50 W; γ 2.5.
@@ -432,9 +432,9 @@ TEST_CASE("every catalog device has exactly one bundled calibration (calibration
 TEST_CASE("V100 and P100 calibrations reproduce the Zeus resnet50 power they were solved from",
           "[calibration]")
 {
-  // ../shared/traces/zeus-gpu-power: median average power of resnet50/imagenet at the 250 W limit, V100
-  // 221.55 W and P100 159.06 W; the bundled profile resnet50-train-bs128 is vec 0.30, xmx 0.60, bw 0.45 (one
-  // job, f_max).
+  // Zeus GPU power traces (ml-energy/zeus @ 75a8b939): median average power of resnet50/imagenet at the 250 W
+  // limit, V100 221.55 W and P100 159.06 W; the bundled profile resnet50-train-bs128 is vec 0.30, xmx 0.60,
+  // bw 0.45 (one job, f_max).
   ResourceSignature resnet;
   resnet.vec_util = 0.30;
   resnet.xmx_util = 0.60;

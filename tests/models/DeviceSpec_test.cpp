@@ -1,5 +1,5 @@
 // Device catalog: the bundled Max 1550 files load and carry the reference's numbers and tags
-// (../shared/reference/hardware-and-papers.md §1, §6.1, §8); malformed files are located precisely.
+// (published Max 1550 figures, docs/sources.md); malformed files are located precisely.
 #include "models/DeviceSpec.hpp"
 #include "tests/CatchCompat.hpp"
 
@@ -241,7 +241,7 @@ TEST_CASE("every bundled device gives its speed and trace names are claimed once
     }
   }
   CHECK(files >= 12);
-  // The openb GPU types (../shared/traces/INDEX.md §1) each have exactly one device.
+  // The openb GPU types (Alibaba cluster-trace-gpu-v2023) each have exactly one device.
   for (const char* t : {"G2", "T4", "P100", "G3", "V100M16", "V100M32", "A10"}) {
     INFO(t);
     CHECK(owner.count(t) == 1);

@@ -1,4 +1,4 @@
-// MIG tables and geometry (../shared/reference/hardware-and-papers.md §4.1-§4.3): the bundled tables load
+// MIG tables and geometry (NVIDIA specifications and MIG rules, docs/sources.md): the bundled tables load
 // with every value tagged and match the reference; the layouts §4.2 lists as valid are accepted and illegal
 // ones rejected with the right reason; the enumeration of layouts agrees with an independent brute force over
 // the placement table and with NVIDIA's published count; free-space, fusion/fission and reconfiguration

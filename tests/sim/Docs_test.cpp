@@ -1,14 +1,17 @@
 // The docs stay true: the format pages show the real bundled files, scenario.md has a row for every declared
-// scenario key (with its default and its choices), outputs.md documents every field a run writes, and the
-// README's tutorial shows what `colocsim run` really prints today.
+// scenario key (with its default and its choices), outputs.md documents every field a run writes, the
+// README's tutorial shows what `colocsim run` really prints today, and no file of the repository refers to a
+// document outside it.
 #include "tests/CatchCompat.hpp"
 
 #include "sim/Cli.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -93,7 +96,73 @@ std::string scratch_dir(const std::string& name)
   return dir.string();
 }
 
+/// The repository's files, relative to its root: `git ls-files` where the source tree is a git checkout,
+/// else every regular file of the tree outside build folders and hidden folders.
+std::vector<std::string> repository_files()
+{
+  std::vector<std::string> files;
+  const std::string root = COLOCSIM_SOURCE_DIR;
+  const std::string command = "git -C '" + root + "' ls-files -z 2>/dev/null";
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    std::string listing;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+      listing.append(buffer, n);
+    const int status = ::pclose(pipe);
+    if (status == 0) {
+      std::istringstream names(listing);
+      for (std::string name; std::getline(names, name, '\0');)
+        if (!name.empty()) files.push_back(name);
+    }
+  }
+  if (!files.empty()) return files;
+  namespace fs = std::filesystem;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory() && (name.rfind("build", 0) == 0 || name.rfind(".", 0) == 0)) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) files.push_back(fs::relative(it->path(), root).generic_string());
+  }
+  return files;
+}
+
 } // namespace
+
+TEST_CASE("no file of the repository refers to documents outside it", "[docs]")
+{
+  // A clone has no shared folder beside it and no design or style notes outside the repository: the design is
+  // docs/architecture.md, the style CONTRIBUTING.md, the sources docs/sources.md. The patterns are built from
+  // pieces so that this file does not match itself.
+  const std::string up = "..";
+  const std::string md = ".md";
+  const std::vector<std::string> patterns = {up + "/shared", "/work" + std::string("/shared"), "DESIGN" + md,
+                                             "STYLE" + md};
+  const auto files = repository_files();
+  CHECK(files.size() > 100);
+  std::set<std::string> offenders;
+  for (const auto& name : files) {
+    std::error_code ec;
+    const auto path = std::filesystem::path(COLOCSIM_SOURCE_DIR) / name;
+    if (!std::filesystem::is_regular_file(path, ec)) continue; // deleted in the working tree, or a link
+    const std::string text = slurp(path.string());
+    if (text.find('\0') != std::string::npos) continue; // binary
+    std::istringstream lines(text);
+    int line_number = 0;
+    for (std::string line; std::getline(lines, line);) {
+      ++line_number;
+      for (const auto& pattern : patterns)
+        if (line.find(pattern) != std::string::npos)
+          offenders.insert(name + ":" + std::to_string(line_number) + ": " + pattern);
+    }
+  }
+  std::string listing;
+  for (const auto& o : offenders)
+    listing += o + "\n";
+  INFO(offenders.size() << " references outside the repository:\n" << listing);
+  CHECK(offenders.empty());
+}
 
 TEST_CASE("scenario.md shows the bundled default scenario verbatim", "[docs]")
 {

@@ -174,7 +174,8 @@ TEST_CASE("the bundled openb preset is the trace's node list", "[hetero][openb]"
   std::map<std::string, std::size_t> per_type;
   for (std::uint32_t d = 0; d < p.devices.size(); ++d)
     ++per_type[p.type_of(d).spec->name];
-  // ../shared/traces/INDEX.md §1: G2 4,392, T4 842, P100 265, V100M16 195, V100M32 204, G3 312, A10 2.
+  // GPUs per type in openb_node_list_gpu_node.csv of Alibaba cluster-trace-gpu-v2023 (alibaba/clusterdata @
+  // 7a6c496e): G2 4,392, T4 842, P100 265, V100M16 195, V100M32 204, G3 312, A10 2.
   CHECK(per_type == std::map<std::string, std::size_t>{{"openb-g2", 4392},
                                                        {"t4", 842},
                                                        {"p100-16gb", 265},

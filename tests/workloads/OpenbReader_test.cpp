@@ -179,7 +179,7 @@ TEST_CASE("openb: malformed rows", "[workloads][openb][errors]")
 TEST_CASE("openb node list: the inventory of the FGD cluster", "[workloads][openb][inventory]")
 {
   const auto inv = load_openb_nodes(OPENB + "openb_node_list_all_node.csv");
-  // INDEX.md §1: 1,523 nodes, 1,213 with GPUs, 6,212 GPUs.
+  // Alibaba cluster-trace-gpu-v2023 (docs/sources.md): 1,523 nodes, 1,213 with GPUs, 6,212 GPUs.
   CHECK(inv.nodes.size() == 1523);
   CHECK(inv.gpu_nodes() == 1213);
   CHECK(inv.gpus() == 6212);
@@ -215,7 +215,7 @@ TEST_CASE("openb node list: the inventory of the FGD cluster", "[workloads][open
 
 TEST_CASE("PAI machine table: the inventory reader", "[workloads][pai][inventory]")
 {
-  // pai_machine_spec.csv rows (INDEX.md §2 sample and schema; no header).
+  // pai_machine_spec.csv rows (Alibaba cluster-trace-gpu-v2020: a sample row, the schema; no header).
   std::istringstream in("7399a758eb02bae1a3621236,CPU,96,512,0\nm2,P100,64,512,2\nm3,V100M32,96,384,8\n");
   const auto inv = read_pai_machines(in, "pai_machine_spec.csv");
   CHECK(inv.nodes.size() == 3);

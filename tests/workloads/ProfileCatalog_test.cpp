@@ -58,7 +58,7 @@ TEST_CASE("profile catalog: the bundled default catalog loads and every profile 
     CHECK(s.compute_share <= 1);
     // Every number of the bundled catalog, compute_share and scaling_serial included, is sourced.
     CHECK(p.sources.size() == (s.scaling_serial > 0 ? 8u : 7u));
-    // Classes as defined in hardware-and-papers.md §6.3.
+    // Classes as defined in models/ResourceSignature.hpp.
     switch (s.job_class) {
     case JobClass::MS:
       CHECK(s.bw_util >= 0.8);
