@@ -463,7 +463,16 @@ int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
       out << "colocsim " << COLOCSIM_VERSION << "\n";
       return 0;
     }
-    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    // A short option's value may be attached, as in make and most tools: -j2 is -j 2, -oDIR is -o DIR.
+    std::vector<std::string> rest;
+    for (auto a = argv.begin() + 1; a != argv.end(); ++a) {
+      if (a->size() > 2 && (*a)[0] == '-' && ((*a)[1] == 'j' || (*a)[1] == 'o')) {
+        rest.push_back(a->substr(0, 2));
+        rest.push_back(a->substr(2));
+      } else {
+        rest.push_back(*a);
+      }
+    }
     for (const auto& c : cli_commands())
       if (c.name == argv[0]) return c.run(rest, out);
     std::vector<std::string> names;

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -183,5 +184,29 @@ TEST_CASE("generate writes a seeded synthetic trace and never overwrites without
   CHECK_THAT(again.err, ContainsSubstring("exists; pass --force"));
   CHECK(slurp(a) == slurp(b));
   CHECK(cli({"generate", "--jobs", "0", "-o", (dir / "c.csv").string()}).status == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a short option's value may be attached: -j2 is -j 2, -oDIR is -o DIR", "[cli]")
+{
+  const auto dir = fresh_dir("attached");
+  fs::create_directories(dir);
+  const auto spec = (dir / "spec.yaml").string();
+  {
+    std::ofstream f(spec);
+    f << "axes: {policy: [first-fit, exclusive-fcfs]}\n";
+  }
+  const auto spaced = cli({"sweep", spec, "--dry-run", "-j", "2", "-o", (dir / "x").string()});
+  const auto attached = cli({"sweep", spec, "--dry-run", "-j2", "-o" + (dir / "x").string()});
+  INFO(attached.err);
+  CHECK(spaced.status == 0);
+  CHECK(attached.status == 0);
+  CHECK(attached.out == spaced.out);
+  const auto bad = cli({"sweep", spec, "-j0"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("option -j expects a number of runs at a time, 1..1024 (got '0')"));
+  // run: -oDIR writes into DIR.
+  REQUIRE(cli({"run", "--quiet", "-o" + (dir / "run").string()}).status == 0);
+  CHECK(fs::exists(dir / "run" / "summary.json"));
   fs::remove_all(dir);
 }
