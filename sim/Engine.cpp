@@ -93,6 +93,7 @@ struct JobState {
   double submitted = 0;                 ///< sim time it was submitted to the policy (after its dependencies)
   std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of `devices`
   std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
+  std::uint32_t reason = 0; ///< why it did not complete: index into Simulation::reasons_ (0: none)
   std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
   double base_speed =
       1.0; ///< speed of the device type its duration was taken on (RunSetup::durations_on_named_type)
@@ -281,6 +282,28 @@ private:
   std::vector<PowerLoad> loads_;
   std::vector<std::uint32_t> scratch_cards_;
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
+  // Why jobs did not complete (JobRecord::reason), each text stored once: jobs hold an index.
+  std::vector<std::string> reasons_{std::string()};
+  std::unordered_map<std::string, std::uint32_t> reason_index_;
+  std::uint32_t reason_id(const std::string& text)
+  {
+    const auto [it, added] = reason_index_.emplace(text, static_cast<std::uint32_t>(reasons_.size()));
+    if (added) reasons_.push_back(text);
+    return it->second;
+  }
+  std::uint32_t dependency_reason(JobStatus dep)
+  {
+    switch (dep) {
+    case JobStatus::FAILED:
+      return reason_id("a job it depends on failed");
+    case JobStatus::REJECTED:
+      return reason_id("a job it depends on was rejected");
+    case JobStatus::NEVER_STARTED:
+      return reason_id("a job it depends on never started");
+    default:
+      return reason_id("a job it depends on was cancelled");
+    }
+  }
 };
 
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
@@ -447,6 +470,10 @@ RunTotals Simulation::run()
   // Jobs left waiting when nothing could run any more.
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
     if (jobs_[j].status == JobStatus::WAITING || jobs_[j].status == JobStatus::BLOCKED) {
+      jobs_[j].reason = jobs_[j].status == JobStatus::BLOCKED
+                            ? reason_id("a job it depends on never ran")
+                            : reason_id("policy '" + setup_.policy_name +
+                                        "' left it waiting: nothing ran and nothing was left to arrive");
       jobs_[j].status = JobStatus::NEVER_STARTED;
       ++totals_.never_started;
       record_end(j);
@@ -575,6 +602,7 @@ void Simulation::handle_arrivals()
       // FCFS queue), so it is refused now.
       js.status = JobStatus::REJECTED;
       js.end = t;
+      js.reason = reason_id("its gpu_types '" + js.job.gpu_types + "' name no device type of the platform");
       ++totals_.rejected;
       if (totals_.rejected_gpu_types++ == 0)
         totals_.first_rejected_gpu_types = "job '" + js.job.id + "' (" + js.job.origin.to_string() +
@@ -603,6 +631,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   auto& js = jobs_[j];
   double ready = js.submitted;
   bool cancel = false;
+  JobStatus cause = JobStatus::CANCELLED;
   for (const auto& id : js.job.depends_on) {
     const auto it = id_index_.find(id);
     if (it == id_index_.end() || it->second == j) {
@@ -620,6 +649,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
     case JobStatus::REJECTED:
     case JobStatus::CANCELLED:
     case JobStatus::NEVER_STARTED:
+      if (!cancel) cause = dep.status;
       cancel = true;
       break;
     default: // waiting, running, blocked
@@ -630,6 +660,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   if (cancel) {
     js.status = JobStatus::CANCELLED;
     js.end = sim_now();
+    js.reason = dependency_reason(cause);
     ++totals_.cancelled;
     record_end(j);
     cancel_dependents(j);
@@ -686,6 +717,7 @@ void Simulation::cancel_dependents(JobIndex j)
       if (bs.status != JobStatus::BLOCKED) continue;
       bs.status = JobStatus::CANCELLED;
       bs.end = sim_now();
+      bs.reason = dependency_reason(jobs_[k].status);
       ++totals_.cancelled;
       record_end(b);
       stack.push_back(b);
@@ -748,6 +780,8 @@ void Simulation::handle_notice(const Notice& n)
   } else {
     js.status = JobStatus::FAILED;
     js.end = sim_now();
+    js.reason = reason_id("out of memory on every attempt (memory.max_retries " +
+                          std::to_string(setup_.max_retries) + ")");
     ++totals_.failed;
     record_end(n.job);
     cancel_dependents(n.job);
@@ -834,6 +868,8 @@ void Simulation::apply(const Decision& decision)
             fail("the job is not waiting");
           auto& js = jobs_[d.job];
           js.status = JobStatus::REJECTED;
+          js.reason = reason_id(d.reason.empty() ? "policy '" + setup_.policy_name + "' gave no reason"
+                                                 : "policy '" + setup_.policy_name + "': " + d.reason);
           --waiting_;
           ++totals_.rejected;
           record_end(d.job);
@@ -1240,10 +1276,12 @@ void Simulation::record_end(JobIndex j)
   // give a wait of −5.7e-14 s, printed −0.0), so wait and JCT could come out negative.
   r.submit_s = trace_time(origin_, js.submitted, js.job.submit_s);
   r.start_s = js.first_start < 0 ? -1 : trace_time(origin_, js.first_start, r.submit_s);
-  r.end_s = js.end < 0 ? -1 : trace_time(origin_, js.end, std::max(r.start_s, r.submit_s));
+  r.last_start_s = js.attempt_start < 0 ? -1 : trace_time(origin_, js.attempt_start, r.start_s);
+  r.end_s = js.end < 0 ? -1 : trace_time(origin_, js.end, std::max(r.last_start_s, r.submit_s));
   r.devices = js.devices;
   r.energy_j = js.energy_j;
   r.attempts = js.attempts;
+  r.reason = reasons_[js.reason];
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   observer_.on_job_end(r);

@@ -62,12 +62,15 @@ struct JobRecord {
   /// When the job was submitted to the scheduler (trace time): the trace's submit time, or later for a job
   /// held by its dependencies (the last one's end + think time). Wait and JCT count from here.
   double submit_s = 0;
-  double start_s = -1; ///< first start (trace time); -1 if never started
+  double start_s = -1;      ///< first start (trace time); -1 if never started
+  double last_start_s = -1; ///< start of the last attempt (trace time; = start_s without retries); -1 if none
   double end_s = -1;
   std::vector<DeviceIndex> devices; ///< devices of the last attempt
   double slowdown = 0;              ///< (end − start of last attempt) / duration; 0 if not completed
   double energy_j = 0;              ///< device energy attributed to the job over all attempts
   int attempts = 0;
+  /// Why the job did not complete (rejected, never started, failed, cancelled); empty for a completed job.
+  std::string reason;
 };
 
 /// Trace time of sim time `sim_s` (origin_s = trace time of sim time 0), never before `not_before_s`:

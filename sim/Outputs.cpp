@@ -87,7 +87,7 @@ OutputWriter::OutputWriter(const OutputOptions& options, MetricsCollector& metri
   };
   if (options.jobs)
     open(jobs_, "jobs.csv",
-         "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,jct_s,wait_s");
+         "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,jct_s,wait_s,reason");
   if (options.timeseries)
     open(series_, "timeseries.csv",
          "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs");
@@ -107,7 +107,7 @@ void OutputWriter::on_job_end(const JobRecord& r)
         << to_string(r.status) << ',' << r.attempts << ',' << devs << ',' << csv_field(r.job->profile) << ','
         << (completed ? format_double(r.slowdown) : "") << ',' << format_double(r.energy_j) << ','
         << (completed ? format_double(r.end_s - r.submit_s) : "") << ','
-        << (started ? format_double(r.start_s - r.submit_s) : "") << '\n';
+        << (started ? format_double(r.start_s - r.submit_s) : "") << ',' << csv_field(r.reason) << '\n';
 }
 
 void OutputWriter::on_timepoint(const TimePoint& p)
@@ -164,6 +164,11 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   num("jobs_never_started", static_cast<double>(s.jobs_never_started));
   num("jobs_cancelled", static_cast<double>(s.jobs_cancelled));
   num("oom_events", static_cast<double>(s.oom_events));
+  f << "  \"jobs_by_reason\": {";
+  for (auto it = s.jobs_by_reason.begin(); it != s.jobs_by_reason.end(); ++it)
+    f << (it == s.jobs_by_reason.begin() ? "\n" : ",\n") << "    " << json_string(it->first) << ": "
+      << it->second;
+  f << (s.jobs_by_reason.empty() ? "},\n" : "\n  },\n");
   num("jct_mean_s", s.jct_mean_s);
   num("jct_p50_s", s.jct_p50_s);
   num("jct_p95_s", s.jct_p95_s);
@@ -171,6 +176,7 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   num("wait_mean_s", s.wait_mean_s);
   num("wait_p95_s", s.wait_p95_s);
   num("bounded_slowdown_mean", s.bounded_slowdown_mean);
+  num("solo_bounded_slowdown_mean", s.solo_bounded_slowdown_mean);
   num("corun_slowdown_mean", s.corun_slowdown_mean);
   num("utilization", s.utilization);
   num("colocation_mean", s.colocation_mean);
@@ -205,10 +211,13 @@ void print_summary(const Summary& s, std::ostream& os)
           std::to_string(s.jobs_failed) + " failed, " + std::to_string(s.jobs_rejected) + " rejected, " +
           std::to_string(s.jobs_never_started) + " never started" +
           (s.jobs_cancelled ? ", " + std::to_string(s.jobs_cancelled) + " cancelled" : std::string()) + ")");
+  for (const auto& [reason, n] : s.jobs_by_reason)
+    os << "    " << n << " " << reason << "\n";
   row("JCT mean / p95", fixed(s.jct_mean_s, 1) + " / " + fixed(s.jct_p95_s, 1) + " s");
   row("wait mean / p95", fixed(s.wait_mean_s, 1) + " / " + fixed(s.wait_p95_s, 1) + " s");
   row("co-run slowdown mean", fixed(s.corun_slowdown_mean, 3));
   row("bounded slowdown mean", fixed(s.bounded_slowdown_mean, 3));
+  row("solo bounded slowdown", fixed(s.solo_bounded_slowdown_mean, 3));
   row("utilization", fixed(100.0 * s.utilization, 1) + " % of device-time busy");
   row("co-location mean", fixed(s.colocation_mean, 2) + " jobs per busy device");
   row("allocation", fixed(100.0 * s.allocation_mean, 1) + " % of device capacity requested (" +
