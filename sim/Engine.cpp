@@ -501,6 +501,8 @@ bool Simulation::read_next_job()
 void Simulation::controller()
 {
   while (true) {
+    if (setup_.stop && *setup_.stop != 0)
+      throw RunInterrupted(*setup_.stop, "stopped at t=" + std::to_string(now()) + " s of simulated time");
     std::vector<Notice> notices;
     notices.swap(notices_);
     for (const auto& n : notices)
@@ -1353,6 +1355,7 @@ RunTotals run_simulation(const RunSetup& setup, RunObserver& observer)
     if (!t.spec || !t.interference || !(t.speed > 0))
       throw std::invalid_argument("run_simulation: a device type without spec, interference model or speed");
   const auto engine = make_engine();
+  if (setup.after_engine_created) setup.after_engine_created();
   Simulation sim(setup, observer);
   return sim.run();
 }

@@ -20,7 +20,9 @@
 #include "workloads/ProfileCatalog.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,18 @@ struct RunSetup {
   bool durations_on_named_type = true;
   bool record_timeseries = true;
   double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
+  /// When set to a signal number (by a signal handler), the run stops at its next event: run_simulation
+  /// throws RunInterrupted. Null: never.
+  const volatile std::sig_atomic_t* stop = nullptr;
+  /// Called once SimGrid's engine exists: SimGrid installs its own SIGINT handler then (it prints its
+  /// internal state and exits), which the command line replaces with its own.
+  void (*after_engine_created)() = nullptr;
+};
+
+/// A run stopped by RunSetup::stop (Ctrl-C, SIGTERM).
+struct RunInterrupted : std::runtime_error {
+  RunInterrupted(int sig, const std::string& what) : std::runtime_error(what), signal(sig) {}
+  int signal;
 };
 
 /// One job's outcome, reported when it ends (completed, failed, rejected or never started).
