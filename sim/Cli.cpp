@@ -352,6 +352,18 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
         << " jobs never started: policy '" << s.policy
         << "' left them waiting when nothing was running and nothing was left to arrive (its rules refuse "
            "them on this platform); makespan, energy and the time metrics cover only the jobs that ran\n";
+  // Devices left idle while a job that fits them waits: more than 5 % of the device-time is more than
+  // placement delays (repartitions, boots) explain; the policy's own limits are the likely cause.
+  const double device_time = inputs.platform.devices.size() * s.makespan_s;
+  if (device_time > 0 && s.idle_while_waiting_s > 0.05 * device_time)
+    std::cerr << "colocsim: warning: devices that could have run a waiting job sat idle for "
+              << std::llround(s.idle_while_waiting_s) << " device-s (" << std::fixed << std::setprecision(1)
+              << 100.0 * s.idle_while_waiting_s / device_time << std::defaultfloat
+              << " % of device-time): policy '" << s.policy << "'"
+              << (s.policy_params.empty() ? "" : " (" + s.policy_params + ")")
+              << " left jobs waiting next to free devices that fit them; check its parameters (a candidates "
+                 "or window limit, max_per_device) and its queue order (FCFS holds every job behind a "
+                 "head that does not fit)\n";
   if (!quiet) {
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json"

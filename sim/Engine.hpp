@@ -124,6 +124,9 @@ struct RunTotals {
   /// Σ over devices of ∫ (1 − allocated share) dt while 0 < allocated share < 1: capacity left on partly
   /// allocated devices, which no whole-device job can use (fragmented).
   double fragmented_device_s = 0;
+  /// Σ over devices of the time they had no job and were available while a waiting job could have run on
+  /// them (a type it accepts, memory that holds it; a gang job: enough such devices of one type).
+  double idle_while_waiting_device_s = 0;
   double device_count = 0;
   std::uint64_t engine_events = 0; ///< arrivals + completions + failures + wake-ups
   std::uint64_t rate_updates = 0;  ///< co-runner rate changes pushed to SimGrid

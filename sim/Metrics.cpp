@@ -65,6 +65,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
     s.throughput_jobs_per_h = static_cast<double>(t.completed) / (s.makespan_s / 3600.0);
   }
   s.colocation_mean = t.busy_device_s > 0 ? t.resident_s / t.busy_device_s : 0.0;
+  s.idle_while_waiting_s = t.idle_while_waiting_device_s;
   s.engine_events = t.engine_events;
   s.rate_updates = t.rate_updates;
   return s;

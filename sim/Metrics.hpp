@@ -16,6 +16,8 @@
 //   fragmented_mean Σ ∫ unallocated share of partly allocated devices dt / (devices × makespan)  (room that
 //                   no whole-device job can use)
 //   energy_total_j  (device energy + node baseline energy) × PUE;  edp = energy_total_j × makespan_s
+//   idle_while_waiting_s  Σ over devices of the time a device had no job and was available while some
+//                   waiting job could have run on it (RunTotals::idle_while_waiting_device_s)
 #include "sim/Engine.hpp"
 
 #include <map>
@@ -43,6 +45,7 @@ struct Summary {
   double corun_slowdown_mean = 0;        ///< mean over completed jobs of runtime / duration
   double utilization = 0, colocation_mean = 0;
   double allocation_mean = 0, fragmented_mean = 0;
+  double idle_while_waiting_s = 0; ///< device-seconds idle while a waiting job could have run there
   double throughput_jobs_per_h = 0;
   std::uint64_t engine_events = 0, rate_updates = 0;
   double wall_s = 0;

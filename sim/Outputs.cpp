@@ -299,6 +299,7 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   num("colocation_mean", s.colocation_mean);
   num("allocation_mean", s.allocation_mean);
   num("fragmented_mean", s.fragmented_mean);
+  num("idle_while_waiting_s", s.idle_while_waiting_s);
   num("throughput_jobs_per_h", s.throughput_jobs_per_h);
   num("engine_events", static_cast<double>(s.engine_events));
   num("rate_updates", static_cast<double>(s.rate_updates));
@@ -340,6 +341,7 @@ void print_summary(const Summary& s, std::ostream& os)
   row("co-location mean", fixed(s.colocation_mean, 2) + " jobs per busy device");
   row("allocation", fixed(100.0 * s.allocation_mean, 1) + " % of device capacity requested (" +
                         fixed(100.0 * s.fragmented_mean, 1) + " % fragmented)");
+  row("idle while waiting", fixed(s.idle_while_waiting_s, 1) + " device-s (devices free for a waiting job)");
   row("OOM events", std::to_string(s.oom_events));
   row("throughput", fixed(s.throughput_jobs_per_h, 2) + " jobs/h");
   os.flags(flags);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -264,6 +265,8 @@ TEST_CASE("a queueing run: every summary field, jobs.csv and timeseries.csv by h
   CHECK_THAT(r.field("allocation_mean"), WithinAbs(0.92, 1e-9));
   CHECK_THAT(r.field("fragmented_mean"), WithinAbs(0.0, 1e-12));
   CHECK_THAT(r.field("throughput_jobs_per_h"), WithinRel(144.0, 1e-9));
+  // j3 and j4 wait only while both tiles are busy: no device sits idle next to a waiting job.
+  CHECK(r.field("idle_while_waiting_s") == 0);
   // Events: submission batches at 0, 10, 20 (j5 was refused before reaching the policy), completions at
   // 50, 80, 84, 100. Exclusive jobs never change rate while running.
   CHECK(r.field("engine_events") == 7);
@@ -396,6 +399,7 @@ TEST_CASE("a sharing run: co-location, allocation, fragmentation and per-job ene
   CHECK_THAT(r.field("allocation_mean"), WithinAbs(0.55, 1e-9));
   CHECK_THAT(r.field("fragmented_mean"), WithinAbs(0.15, 1e-9));
   CHECK_THAT(r.field("throughput_jobs_per_h"), WithinRel(43.2, 1e-9));
+  CHECK(r.field("idle_while_waiting_s") == 0); // nobody waits
   // Per job: a and b each (100 + 20) / 2 static + 100 · 0.5 · 0.4 dynamic = 80 W × 250 s = 20,000 J;
   // q 130 W × 100 s = 13,000 J. With tile 1's 150 s idle (15,000 J): 53,000 + 15,000 = the GPU energy.
   CHECK(r.jobs.at("a").at("devices") == "0");
@@ -536,4 +540,25 @@ TEST_CASE("every shipped scenario runs, and its outputs add up", "[metrics][scen
                WithinRel(r.field("jobs_completed") / makespan * 3600, 1e-12));
   }
   CHECK(n >= 6);
+}
+
+TEST_CASE("idle while waiting: device-seconds a free device that fits a waiting job sat idle", "[metrics]")
+{
+  // metrics-idle.csv under exclusive-fcfs on 2 tiles. j1 tile 0 0..100. j2 (2 devices, submitted 10) waits
+  // for both tiles: one idle tile cannot take it, so 10..20 does not count. j3 (1 device, submitted 20)
+  // fits the idle tile 1 but waits behind j2: 20..100 counts, 80 device-s. At 100 j2 takes both tiles
+  // (100..150), then j3 runs 150..180: no idle tile while it waits. Makespan 180 s, device-time 360 s:
+  // 80 / 360 = 22 % > 5 %, so the run warns and names the policy.
+  std::ostringstream captured;
+  auto* old = std::cerr.rdbuf(captured.rdbuf());
+  const auto r =
+      run_fixture("idle", {"--set", "workload.trace=metrics-idle.csv", "--policy", "exclusive-fcfs"});
+  std::cerr.rdbuf(old);
+  CHECK_THAT(r.field("makespan_s"), WithinAbs(180.0, 1e-6));
+  CHECK_THAT(num(r.jobs.at("j3"), "start_s"), WithinAbs(150.0, 1e-6));
+  CHECK_THAT(r.field("idle_while_waiting_s"), WithinAbs(80.0, 1e-6));
+  CHECK_THAT(r.out, ContainsSubstring("idle while waiting      80.0 device-s"));
+  CHECK_THAT(captured.str(),
+             ContainsSubstring("warning: devices that could have run a waiting job sat idle for "
+                               "80 device-s (22.2 % of device-time): policy 'exclusive-fcfs'"));
 }
