@@ -1,4 +1,4 @@
-// The colocsim command line: one binary, subcommands, --help everywhere (DESIGN.md §4).
+// The colocsim command line: one binary, subcommands, --help everywhere (README.md, docs/).
 #include "sim/Cli.hpp"
 #include "sim/CliCommands.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Run metrics (DESIGN.md §4): collects job outcomes as the engine reports them and derives the summary.
+// Run metrics: collects job outcomes as the engine reports them and derives the summary.
 // Definitions (also in docs/formats/outputs.md):
 //   makespan_s      last event − first submission
 //   jct             end − submit, completed jobs;  wait = first start − submit, started jobs (submit: when
