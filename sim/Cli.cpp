@@ -11,10 +11,12 @@
 #include "sim/Scenario.hpp"
 #include "workloads/JobDag.hpp"
 
+#include <signal.h>
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -248,27 +250,86 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   return execute_run(scenario, a.quiet, out);
 }
 
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
+namespace {
+volatile std::sig_atomic_t caught_signal = 0;
+
+extern "C" void on_interrupt(int sig)
 {
+  if (caught_signal != 0) { // a second Ctrl-C: stop now, the default way
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  caught_signal = sig;
+}
+
+const char* signal_name(int sig)
+{
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+} // namespace
+
+struct InterruptGuard::Saved {
+  struct sigaction old_int {
+  }, old_term{};
+};
+
+InterruptGuard::InterruptGuard() : saved_(new Saved)
+{
+  caught_signal = 0;
+  sigaction(SIGINT, nullptr, &saved_->old_int);
+  sigaction(SIGTERM, nullptr, &saved_->old_term);
+  reinstall();
+}
+
+InterruptGuard::~InterruptGuard()
+{
+  sigaction(SIGINT, &saved_->old_int, nullptr);
+  sigaction(SIGTERM, &saved_->old_term, nullptr);
+  delete saved_;
+}
+
+void InterruptGuard::reinstall()
+{
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+const volatile std::sig_atomic_t* InterruptGuard::flag()
+{
+  return &caught_signal;
+}
+
+void InterruptGuard::throw_if_caught(const std::string& what)
+{
+  if (caught_signal != 0) throw RunInterrupted(caught_signal, what);
+}
+
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage)
+{
+  InterruptGuard interrupts;
+  const auto where = "; no results written to " + scenario.outputs.dir.string();
+  std::optional<OutputStage> own_stage;
+  OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
   for (const auto& w : scenario.warnings)
     std::cerr << "colocsim: warning: " << w << "\n";
   RunInputs inputs = build_run(scenario);
-  prepare_output_dir(scenario.outputs);
 
   const auto wall0 = std::chrono::steady_clock::now();
   MetricsCollector metrics;
-  OutputWriter writer(scenario.outputs, metrics);
+  OutputWriter writer(scenario.outputs, stage.dir(), metrics);
   RunTotals totals;
   try {
-    totals = run_simulation(inputs.setup(), writer);
-  } catch (...) {
-    // The files this run started are incomplete: remove them (only ours; prepare_output_dir made sure no
-    // earlier result was there, or --force was given).
-    writer.finish();
-    std::error_code ec;
-    for (const char* f : {"jobs.csv", "timeseries.csv"})
-      std::filesystem::remove(scenario.outputs.dir / f, ec);
-    throw;
+    InterruptGuard::throw_if_caught("before the simulation started");
+    RunSetup setup = inputs.setup();
+    setup.stop = InterruptGuard::flag();
+    setup.after_engine_created = &InterruptGuard::reinstall;
+    totals = run_simulation(setup, writer);
+  } catch (const RunInterrupted& e) {
+    throw RunInterrupted(e.signal, std::string(signal_name(e.signal)) + ", " + e.what() + where);
   }
   writer.finish();
   Summary s = metrics.summarize(totals, scenario.pue);
@@ -285,7 +346,11 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   for (const auto& p : scenario.plugins)
     if (p.loaded) s.plugins.emplace_back(p.path, p.sha256);
   s.seed = scenario.seed;
-  write_summary_json(s, scenario.outputs.dir / "summary.json");
+  write_summary_json(s, stage.dir() / "summary.json");
+  if (caught_signal != 0)
+    throw RunInterrupted(caught_signal,
+                         std::string(signal_name(caught_signal)) + " after the simulation" + where);
+  stage.commit();
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
   if (totals.dependencies_ignored > 0)
@@ -306,6 +371,18 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
         << " jobs never started: policy '" << s.policy
         << "' left them waiting when nothing was running and nothing was left to arrive (its rules refuse "
            "them on this platform); makespan, energy and the time metrics cover only the jobs that ran\n";
+  // Devices left idle while a job that fits them waits: more than 5 % of the device-time is more than
+  // placement delays (repartitions, boots) explain; the policy's own limits are the likely cause.
+  const double device_time = inputs.platform.devices.size() * s.makespan_s;
+  if (device_time > 0 && s.idle_while_waiting_s > 0.05 * device_time)
+    std::cerr << "colocsim: warning: devices that could have run a waiting job sat idle for "
+              << std::llround(s.idle_while_waiting_s) << " device-s (" << std::fixed << std::setprecision(1)
+              << 100.0 * s.idle_while_waiting_s / device_time << std::defaultfloat
+              << " % of device-time): policy '" << s.policy << "'"
+              << (s.policy_params.empty() ? "" : " (" + s.policy_params + ")")
+              << " left jobs waiting next to free devices that fit them; check its parameters (a candidates "
+                 "or window limit, max_per_device) and its queue order (FCFS holds every job behind a "
+                 "head that does not fit)\n";
   if (!quiet) {
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json"
@@ -494,7 +571,16 @@ int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
       out << "colocsim " << COLOCSIM_VERSION << "\n";
       return 0;
     }
-    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    // A short option's value may be attached, as in make and most tools: -j2 is -j 2, -oDIR is -o DIR.
+    std::vector<std::string> rest;
+    for (auto a = argv.begin() + 1; a != argv.end(); ++a) {
+      if (a->size() > 2 && (*a)[0] == '-' && ((*a)[1] == 'j' || (*a)[1] == 'o')) {
+        rest.push_back(a->substr(0, 2));
+        rest.push_back(a->substr(2));
+      } else {
+        rest.push_back(*a);
+      }
+    }
     for (const auto& c : cli_commands())
       if (c.name == argv[0]) return c.run(rest, out);
     std::vector<std::string> names;
@@ -510,6 +596,9 @@ int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   } catch (const DecisionError& e) {
     err << "colocsim: " << e.what() << "\n";
     return 1;
+  } catch (const RunInterrupted& e) {
+    err << "colocsim: interrupted by " << e.what() << "\n";
+    return 128 + e.signal; // as a shell reports a process ended by that signal: 130 for SIGINT, 143 SIGTERM
   } catch (const std::exception& e) {
     err << "colocsim: error: " << e.what() << "\n";
     return 1;

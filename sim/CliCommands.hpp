@@ -2,6 +2,7 @@
 // The colocsim subcommands: one table (cli_commands) drives dispatch and the main --help. A new command
 // lives in its own sim/Cli<Name>.cpp, defines `int cmd_<name>(args, out)` (declared here) and adds one row
 // to the table in Cli.cpp. Helpers shared by commands are declared here too.
+#include <csignal>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -36,8 +37,29 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out);
 int cmd_plot(const std::vector<std::string>& args, std::ostream& out);
 
 struct Scenario;
+class OutputStage;
 /// Runs a loaded scenario into its output directory and prints the summary (shared by run and replay).
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out);
+/// The files are written into `stage` (replay has put its scenario.yaml there), or into a stage of the
+/// scenario's output directory made here; they appear in the output directory only when all are written.
+/// Ctrl-C or SIGTERM stops the run: RunInterrupted, nothing written.
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* stage = nullptr);
+/// Catches SIGINT and SIGTERM while it lives (RunSetup::stop); a second signal ends the process at once.
+class InterruptGuard {
+public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  /// The signal caught (0: none); throws RunInterrupted if there was one.
+  static void throw_if_caught(const std::string& what);
+  static const volatile std::sig_atomic_t* flag();
+  /// Installs the handlers again (after SimGrid's engine replaced them).
+  static void reinstall();
+
+private:
+  struct Saved;
+  Saved* saved_;
+};
 int cmd_calibrate(const std::vector<std::string>& args, std::ostream& out);
 
 /// The value after option args[i] (advances i); UsageError if there is none.

@@ -125,14 +125,15 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   OutputOptions outputs;
   outputs.dir = output;
   outputs.force = force;
-  prepare_output_dir(outputs);
+  // scenario.yaml is staged with the results: a run that fails or is interrupted leaves neither.
+  OutputStage stage(outputs);
   const auto abs_trace = std::filesystem::absolute(trace).string();
-  const auto scenario_file = outputs.dir / "scenario.yaml";
+  const auto scenario_file = stage.dir() / "scenario.yaml";
   {
     std::ofstream f(scenario_file);
-    if (!f) throw InputError(SourceLocation{scenario_file.string()}, "", "cannot open for writing");
-    std::string rerun =
-        "colocsim run " + scenario_file.string() + (plugins.empty() ? "" : " --allow-plugins");
+    if (!f) throw OutputError("cannot open " + scenario_file.string() + " for writing");
+    std::string rerun = "colocsim run " + (outputs.dir / "scenario.yaml").string() +
+                        (plugins.empty() ? "" : " --allow-plugins");
     for (const auto& s : sets)
       rerun += " --set " + s;
     f << "# Written by `colocsim replay`; rerun with: " << rerun << " -o DIR\n"
@@ -163,10 +164,12 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
       for (const auto& [k, v] : params)
         f << "    " << k << ": " << yaml_quote(v.text) << "\n";
     }
+    f.close();
+    check_written(f, scenario_file);
   }
   Scenario scenario = load_scenario(scenario_file.string(), sets, {}, PluginConsent{false, plugins, true});
   scenario.outputs.dir = outputs.dir;
-  scenario.outputs.force = true; // prepared above
+  scenario.outputs.force = force;
   if (!quiet) {
     WorkloadSpec w;
     w.format = scenario.trace_format;
@@ -178,7 +181,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
     w.profile_map = scenario.profile_map;
     out << "workload: " << describe_workload(w) << "\n";
   }
-  return execute_run(scenario, quiet, out);
+  return execute_run(scenario, quiet, out, &stage);
 }
 
 } // namespace colocsim

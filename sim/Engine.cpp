@@ -74,6 +74,7 @@ struct DeviceState {
   double resident_s = 0;
   double alloc_share = 0; ///< Σ residents' requested shares (RunTotals::allocated_device_s)
   double allocated_s = 0, fragmented_s = 0;
+  bool idle_counted = false; ///< no resident and available: counted in Simulation::type_wait_
 };
 
 struct JobState {
@@ -93,6 +94,7 @@ struct JobState {
   double submitted = 0;                 ///< sim time it was submitted to the policy (after its dependencies)
   std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of `devices`
   std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
+  std::uint32_t reason = 0; ///< why it did not complete: index into Simulation::reasons_ (0: none)
   std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
   double base_speed =
       1.0; ///< speed of the device type its duration was taken on (RunSetup::durations_on_named_type)
@@ -281,6 +283,110 @@ private:
   std::vector<PowerLoad> loads_;
   std::vector<std::uint32_t> scratch_cards_;
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
+  // idle_while_waiting_device_s: per device type, the idle available devices and the waiting jobs that one
+  // of them could take (the type is one the job accepts and its memory holds the job); maintained as jobs
+  // and devices change, integrated between events like energy (never a scan of the cluster).
+  struct TypeWait {
+    std::uint32_t idle = 0;             ///< devices with no job, available (node on, not repartitioning)
+    std::uint32_t single = 0;           ///< waiting one-device jobs that fit this type
+    std::multiset<std::uint32_t> gangs; ///< sizes of the waiting gang jobs that fit this type
+    double counted = 0;                 ///< idle devices that count now: idle if some waiting job fits them
+  };
+  std::vector<TypeWait> type_wait_;
+  double idle_waiting_now_ = 0; ///< Σ counted
+  double idle_waiting_s_ = 0,
+         idle_waiting_t_ = 0; ///< device-seconds integrated up to sim time idle_waiting_t_
+  void integrate_idle_waiting()
+  {
+    const double now = sim_now();
+    if (now > idle_waiting_t_) {
+      idle_waiting_s_ += idle_waiting_now_ * (now - idle_waiting_t_);
+      idle_waiting_t_ = now;
+    }
+  }
+  void recount_type(std::size_t t)
+  {
+    auto& tw = type_wait_[t];
+    // A gang job counts when one type has enough idle devices for it.
+    const bool wanted = tw.single > 0 || (!tw.gangs.empty() && *tw.gangs.begin() <= tw.idle);
+    const double counted = wanted ? tw.idle : 0.0;
+    idle_waiting_now_ += counted - tw.counted;
+    tw.counted = counted;
+  }
+  void update_idle(DeviceIndex d)
+  {
+    auto& ds = devices_[d];
+    const bool idle = ds.residents.empty() && device_available(d);
+    if (idle == ds.idle_counted) return;
+    integrate_idle_waiting();
+    ds.idle_counted = idle;
+    auto& tw = type_wait_[setup_.platform->devices[d].type];
+    if (idle)
+      ++tw.idle;
+    else
+      --tw.idle;
+    recount_type(setup_.platform->devices[d].type);
+  }
+  /// The device types whose devices could take job j (one bit per type).
+  std::uint64_t fitting_types(const JobState& js) const
+  {
+    std::uint64_t mask = 0;
+    const auto& types = setup_.platform->types;
+    for (std::size_t t = 0; t < types.size(); ++t)
+      if (((js.type_mask >> t) & 1U) && js.sig->mem_bytes <= types[t].spec->memory_bytes.value)
+        mask |= std::uint64_t{1} << t;
+    return mask;
+  }
+  void add_waiting(JobIndex j) { change_waiting(j, true); }
+  void remove_waiting(JobIndex j) { change_waiting(j, false); }
+  void change_waiting(JobIndex j, bool add)
+  {
+    if (add)
+      ++waiting_;
+    else
+      --waiting_;
+    integrate_idle_waiting();
+    const auto& js = jobs_[j];
+    const auto size = static_cast<std::uint32_t>(js.job.devices);
+    const auto mask = fitting_types(js);
+    for (std::size_t t = 0; t < type_wait_.size(); ++t) {
+      if (!((mask >> t) & 1U)) continue;
+      auto& tw = type_wait_[t];
+      if (size == 1) {
+        if (add)
+          ++tw.single;
+        else
+          --tw.single;
+      } else if (add) {
+        tw.gangs.insert(size);
+      } else {
+        tw.gangs.erase(tw.gangs.find(size));
+      }
+      recount_type(t);
+    }
+  }
+  // Why jobs did not complete (JobRecord::reason), each text stored once: jobs hold an index.
+  std::vector<std::string> reasons_{std::string()};
+  std::unordered_map<std::string, std::uint32_t> reason_index_;
+  std::uint32_t reason_id(const std::string& text)
+  {
+    const auto [it, added] = reason_index_.emplace(text, static_cast<std::uint32_t>(reasons_.size()));
+    if (added) reasons_.push_back(text);
+    return it->second;
+  }
+  std::uint32_t dependency_reason(JobStatus dep)
+  {
+    switch (dep) {
+    case JobStatus::FAILED:
+      return reason_id("a job it depends on failed");
+    case JobStatus::REJECTED:
+      return reason_id("a job it depends on was rejected");
+    case JobStatus::NEVER_STARTED:
+      return reason_id("a job it depends on never started");
+    default:
+      return reason_id("a job it depends on was cancelled");
+    }
+  }
 };
 
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
@@ -405,11 +511,14 @@ void Simulation::build_platform()
     node_devices_[node].push_back(d);
   }
   totals_.device_count = static_cast<double>(devices_.size());
+  type_wait_.assign(platform.types.size(), TypeWait{});
   node_state_.assign(std::max<std::size_t>(platform.nodes, node_devices_.size()), NodeState::ON);
   nodes_powered_ = static_cast<std::uint32_t>(node_state_.size());
   for (std::size_t n = 0; n < node_state_.size(); ++n)
     powered_baseline_w_ += n < platform.node_baseline_w.size() ? platform.node_baseline_w[n] : 0.0;
   if (platform.types.size() > 64) throw std::invalid_argument("a platform has at most 64 device types");
+  for (DeviceIndex d = 0; d < devices_.size(); ++d)
+    update_idle(d);
 }
 
 RunTotals Simulation::run()
@@ -444,9 +553,15 @@ RunTotals Simulation::run()
   }
   touch_nodes();
   totals_.energy_node_j = node_energy_j_;
+  integrate_idle_waiting();
+  totals_.idle_while_waiting_device_s = idle_waiting_s_;
   // Jobs left waiting when nothing could run any more.
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
     if (jobs_[j].status == JobStatus::WAITING || jobs_[j].status == JobStatus::BLOCKED) {
+      jobs_[j].reason = jobs_[j].status == JobStatus::BLOCKED
+                            ? reason_id("a job it depends on never ran")
+                            : reason_id("policy '" + setup_.policy_name +
+                                        "' left it waiting: nothing ran and nothing was left to arrive");
       jobs_[j].status = JobStatus::NEVER_STARTED;
       ++totals_.never_started;
       record_end(j);
@@ -474,6 +589,8 @@ bool Simulation::read_next_job()
 void Simulation::controller()
 {
   while (true) {
+    if (setup_.stop && *setup_.stop != 0)
+      throw RunInterrupted(*setup_.stop, "stopped at t=" + std::to_string(now()) + " s of simulated time");
     std::vector<Notice> notices;
     notices.swap(notices_);
     for (const auto& n : notices)
@@ -484,6 +601,8 @@ void Simulation::controller()
       const auto node = boots_.begin()->second;
       boots_.erase(boots_.begin());
       node_state_[node] = NodeState::ON;
+      for (auto dev : node_devices_[node])
+        update_idle(dev);
       ++totals_.engine_events;
       call_policy({NodePowered{node, true}});
     }
@@ -491,6 +610,7 @@ void Simulation::controller()
       const DeviceIndex d = repartitions_.begin()->second;
       repartitions_.erase(repartitions_.begin());
       devices_[d].repartitioning = false;
+      update_idle(d);
       ++totals_.engine_events;
       call_policy({DeviceRepartitioned{d, devices_[d].mode}});
     }
@@ -503,7 +623,7 @@ void Simulation::controller()
         if (js.status != JobStatus::BLOCKED) continue; // cancelled meanwhile
         js.status = JobStatus::WAITING;
         js.submitted = now;
-        ++waiting_;
+        add_waiting(j);
         batch.emplace_back(std::in_place_type<JobSubmitted>, j);
       }
       if (!batch.empty()) {
@@ -575,6 +695,7 @@ void Simulation::handle_arrivals()
       // FCFS queue), so it is refused now.
       js.status = JobStatus::REJECTED;
       js.end = t;
+      js.reason = reason_id("its gpu_types '" + js.job.gpu_types + "' name no device type of the platform");
       ++totals_.rejected;
       if (totals_.rejected_gpu_types++ == 0)
         totals_.first_rejected_gpu_types = "job '" + js.job.id + "' (" + js.job.origin.to_string() +
@@ -586,7 +707,7 @@ void Simulation::handle_arrivals()
       resolve_dependencies(j, batch);
       continue;
     }
-    ++waiting_;
+    add_waiting(j);
     batch.emplace_back(std::in_place_type<JobSubmitted>, j);
   }
   if (!batch.empty()) {
@@ -603,6 +724,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   auto& js = jobs_[j];
   double ready = js.submitted;
   bool cancel = false;
+  JobStatus cause = JobStatus::CANCELLED;
   for (const auto& id : js.job.depends_on) {
     const auto it = id_index_.find(id);
     if (it == id_index_.end() || it->second == j) {
@@ -620,6 +742,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
     case JobStatus::REJECTED:
     case JobStatus::CANCELLED:
     case JobStatus::NEVER_STARTED:
+      if (!cancel) cause = dep.status;
       cancel = true;
       break;
     default: // waiting, running, blocked
@@ -630,6 +753,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   if (cancel) {
     js.status = JobStatus::CANCELLED;
     js.end = sim_now();
+    js.reason = dependency_reason(cause);
     ++totals_.cancelled;
     record_end(j);
     cancel_dependents(j);
@@ -641,7 +765,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
     if (js.deps_pending == 0) releases_.emplace(ready, j);
     return;
   }
-  ++waiting_;
+  add_waiting(j);
   batch.emplace_back(std::in_place_type<JobSubmitted>, j);
 }
 
@@ -665,7 +789,7 @@ void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
     }
     ks.status = JobStatus::WAITING;
     ks.submitted = now;
-    ++waiting_;
+    add_waiting(k);
     events.emplace_back(std::in_place_type<JobSubmitted>, k);
   }
 }
@@ -686,6 +810,7 @@ void Simulation::cancel_dependents(JobIndex j)
       if (bs.status != JobStatus::BLOCKED) continue;
       bs.status = JobStatus::CANCELLED;
       bs.end = sim_now();
+      bs.reason = dependency_reason(jobs_[k].status);
       ++totals_.cancelled;
       record_end(b);
       stack.push_back(b);
@@ -744,10 +869,12 @@ void Simulation::handle_notice(const Notice& n)
   const bool requeue = js.attempts <= setup_.max_retries;
   if (requeue) {
     js.status = JobStatus::WAITING;
-    ++waiting_;
+    add_waiting(n.job);
   } else {
     js.status = JobStatus::FAILED;
     js.end = sim_now();
+    js.reason = reason_id("out of memory on every attempt (memory.max_retries " +
+                          std::to_string(setup_.max_retries) + ")");
     ++totals_.failed;
     record_end(n.job);
     cancel_dependents(n.job);
@@ -834,7 +961,9 @@ void Simulation::apply(const Decision& decision)
             fail("the job is not waiting");
           auto& js = jobs_[d.job];
           js.status = JobStatus::REJECTED;
-          --waiting_;
+          js.reason = reason_id(d.reason.empty() ? "policy '" + setup_.policy_name + "' gave no reason"
+                                                 : "policy '" + setup_.policy_name + "': " + d.reason);
+          remove_waiting(d.job);
           ++totals_.rejected;
           record_end(d.job);
           cancel_dependents(d.job);
@@ -859,8 +988,10 @@ void Simulation::apply(const Decision& decision)
             --nodes_powered_;
             powered_baseline_w_ -= setup_.platform->node_baseline_w[d.node];
           }
-          for (auto dev : node_devices_[d.node])
+          for (auto dev : node_devices_[d.node]) {
             refresh_power(dev);
+            update_idle(dev);
+          }
         } else if constexpr (std::is_same_v<T, Repartition>) {
           if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
           auto& ds = devices_[d.device];
@@ -884,6 +1015,7 @@ void Simulation::apply(const Decision& decision)
           }
           ds.mode = d.mode;
           ds.repartitioning = true;
+          update_idle(d.device);
           repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
         } else if constexpr (std::is_same_v<T, ReconfigureMig>) {
           if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
@@ -960,7 +1092,7 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   js.attempt_start = std::max(sim_now(), js.submitted);
   if (js.first_start < 0) js.first_start = js.attempt_start;
   ++js.attempts;
-  --waiting_;
+  remove_waiting(j);
   ++running_;
   auto& dirty = scratch_dirty_;
   dirty.clear();
@@ -970,6 +1102,7 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
     auto& ds = devices_[d];
     if (ds.residents.empty()) ++busy_devices_;
     ds.residents.push_back(j);
+    update_idle(d);
     ds.slot.push_back(pos);
     ds.share_w.push_back(0);
     ds.mem_used_bytes += js.sig->mem_bytes;
@@ -1042,6 +1175,7 @@ void Simulation::remove_job(JobIndex j)
     ds.share_w.erase(ds.share_w.begin() + static_cast<long>(i));
     ds.mem_used_bytes -= js.sig->mem_bytes;
     if (ds.residents.empty()) {
+      update_idle(d);
       --busy_devices_;
       ds.mem_used_bytes = 0; // no drift from repeated add/subtract
       ds.alloc_share = 0;
@@ -1241,10 +1375,12 @@ void Simulation::record_end(JobIndex j)
   // give a wait of −5.7e-14 s, printed −0.0), so wait and JCT could come out negative.
   r.submit_s = trace_time(origin_, js.submitted, js.job.submit_s);
   r.start_s = js.first_start < 0 ? -1 : trace_time(origin_, js.first_start, r.submit_s);
-  r.end_s = js.end < 0 ? -1 : trace_time(origin_, js.end, std::max(r.start_s, r.submit_s));
+  r.last_start_s = js.attempt_start < 0 ? -1 : trace_time(origin_, js.attempt_start, r.start_s);
+  r.end_s = js.end < 0 ? -1 : trace_time(origin_, js.end, std::max(r.last_start_s, r.submit_s));
   r.devices = js.devices;
   r.energy_j = js.energy_j;
   r.attempts = js.attempts;
+  r.reason = reasons_[js.reason];
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   observer_.on_job_end(r);
@@ -1316,6 +1452,7 @@ RunTotals run_simulation(const RunSetup& setup, RunObserver& observer)
     if (!t.spec || !t.interference || !(t.speed > 0))
       throw std::invalid_argument("run_simulation: a device type without spec, interference model or speed");
   const auto engine = make_engine();
+  if (setup.after_engine_created) setup.after_engine_created();
   Simulation sim(setup, observer);
   return sim.run();
 }

@@ -20,7 +20,9 @@
 #include "workloads/ProfileCatalog.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,18 @@ struct RunSetup {
   bool durations_on_named_type = true;
   bool record_timeseries = true;
   double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
+  /// When set to a signal number (by a signal handler), the run stops at its next event: run_simulation
+  /// throws RunInterrupted. Null: never.
+  const volatile std::sig_atomic_t* stop = nullptr;
+  /// Called once SimGrid's engine exists: SimGrid installs its own SIGINT handler then (it prints its
+  /// internal state and exits), which the command line replaces with its own.
+  void (*after_engine_created)() = nullptr;
+};
+
+/// A run stopped by RunSetup::stop (Ctrl-C, SIGTERM).
+struct RunInterrupted : std::runtime_error {
+  RunInterrupted(int sig, const std::string& what) : std::runtime_error(what), signal(sig) {}
+  int signal;
 };
 
 /// One job's outcome, reported when it ends (completed, failed, rejected or never started).
@@ -62,12 +76,15 @@ struct JobRecord {
   /// When the job was submitted to the scheduler (trace time): the trace's submit time, or later for a job
   /// held by its dependencies (the last one's end + think time). Wait and JCT count from here.
   double submit_s = 0;
-  double start_s = -1; ///< first start (trace time); -1 if never started
+  double start_s = -1;      ///< first start (trace time); -1 if never started
+  double last_start_s = -1; ///< start of the last attempt (trace time; = start_s without retries); -1 if none
   double end_s = -1;
   std::vector<DeviceIndex> devices; ///< devices of the last attempt
   double slowdown = 0;              ///< (end − start of last attempt) / duration; 0 if not completed
   double energy_j = 0;              ///< device energy attributed to the job over all attempts
   int attempts = 0;
+  /// Why the job did not complete (rejected, never started, failed, cancelled); empty for a completed job.
+  std::string reason;
 };
 
 /// Trace time of sim time `sim_s` (origin_s = trace time of sim time 0), never before `not_before_s`:
@@ -107,6 +124,9 @@ struct RunTotals {
   /// Σ over devices of ∫ (1 − allocated share) dt while 0 < allocated share < 1: capacity left on partly
   /// allocated devices, which no whole-device job can use (fragmented).
   double fragmented_device_s = 0;
+  /// Σ over devices of the time they had no job and were available while a waiting job could have run on
+  /// them (a type it accepts, memory that holds it; a gang job: enough such devices of one type).
+  double idle_while_waiting_device_s = 0;
   double device_count = 0;
   std::uint64_t engine_events = 0; ///< arrivals + completions + failures + wake-ups
   std::uint64_t rate_updates = 0;  ///< co-runner rate changes pushed to SimGrid

@@ -17,10 +17,13 @@ double percentile(std::vector<double> values, double q)
 void MetricsCollector::add(const JobRecord& r)
 {
   if (r.start_s >= 0) wait_.push_back(r.start_s - r.submit_s);
+  if (!r.reason.empty()) ++reasons_[std::string(to_string(r.status)) + ": " + r.reason];
   if (r.status != JobStatus::COMPLETED) return;
   const double jct = r.end_s - r.submit_s;
   jct_.push_back(jct);
-  bsld_sum_ += std::max(1.0, jct / std::max(r.job->duration_s, 10.0));
+  const double run = r.end_s - r.last_start_s;
+  bsld_sum_ += std::max(1.0, jct / std::max(run, BOUNDED_SLOWDOWN_TAU_S));
+  solo_bsld_sum_ += std::max(1.0, jct / std::max(r.job->duration_s, BOUNDED_SLOWDOWN_TAU_S));
   slowdown_sum_ += r.slowdown;
 }
 
@@ -40,6 +43,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   s.jobs_never_started = t.never_started;
   s.jobs_cancelled = t.cancelled;
   s.oom_events = t.oom_events;
+  s.jobs_by_reason = reasons_;
   const auto mean = [](const std::vector<double>& v) {
     return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
   };
@@ -51,6 +55,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   s.wait_p95_s = percentile(wait_, 0.95);
   if (!jct_.empty()) {
     s.bounded_slowdown_mean = bsld_sum_ / static_cast<double>(jct_.size());
+    s.solo_bounded_slowdown_mean = solo_bsld_sum_ / static_cast<double>(jct_.size());
     s.corun_slowdown_mean = slowdown_sum_ / static_cast<double>(jct_.size());
   }
   if (s.makespan_s > 0 && t.device_count > 0) {
@@ -60,6 +65,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
     s.throughput_jobs_per_h = static_cast<double>(t.completed) / (s.makespan_s / 3600.0);
   }
   s.colocation_mean = t.busy_device_s > 0 ? t.resident_s / t.busy_device_s : 0.0;
+  s.idle_while_waiting_s = t.idle_while_waiting_device_s;
   s.engine_events = t.engine_events;
   s.rate_updates = t.rate_updates;
   return s;

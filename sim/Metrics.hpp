@@ -5,18 +5,22 @@
 //   jct             end − submit, completed jobs;  wait = first start − submit, started jobs (submit: when
 //                   the job reached the scheduler — later than the trace's submit time for a job that
 //                   waited for its dependencies)
-//   bounded slowdown max(1, jct / max(duration, 10 s))  (Feitelson's τ = 10 s)
+//   percentiles     nearest rank: the value at rank ⌈q·n⌉ (1-based) of the n sorted values
+//   bounded slowdown max(1, jct / max(run, τ)), run = end − start of the last attempt, τ = 10 s
+//                   (Feitelson's; wait + run = jct, time lost to failed attempts counts as waiting)
+//   solo bounded    max(1, jct / max(solo duration, τ)): against the job's time alone on an idle device
 //   utilization     Σ device busy time / (devices × makespan)  (busy: at least one resident job)
 //   colocation_mean Σ residents × time / Σ busy time  (mean jobs per busy device)
 //   allocation_mean Σ ∫ min(1, requested share of the device) dt / (devices × makespan)  (gpu_milli / 1000
-//   per job;
-//                   a mig instance's SM fraction)
+//                   per job; a mig instance's SM fraction)
 //   fragmented_mean Σ ∫ unallocated share of partly allocated devices dt / (devices × makespan)  (room that
-//   no
-//                   whole-device job can use)
+//                   no whole-device job can use)
 //   energy_total_j  (device energy + node baseline energy) × PUE;  edp = energy_total_j × makespan_s
+//   idle_while_waiting_s  Σ over devices of the time a device had no job and was available while some
+//                   waiting job could have run on it (RunTotals::idle_while_waiting_device_s)
 #include "sim/Engine.hpp"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,12 +38,16 @@ struct Summary {
   std::uint64_t jobs_read = 0, jobs_completed = 0, jobs_failed = 0, jobs_rejected = 0, jobs_never_started = 0;
   std::uint64_t jobs_cancelled = 0; ///< a dependency failed, was rejected or cancelled
   std::uint64_t oom_events = 0;
+  /// Jobs that did not complete, per "status: reason" (JobRecord::reason), in text order.
+  std::map<std::string, std::uint64_t> jobs_by_reason;
   double jct_mean_s = 0, jct_p50_s = 0, jct_p95_s = 0, jct_p99_s = 0;
   double wait_mean_s = 0, wait_p95_s = 0;
-  double bounded_slowdown_mean = 0;
-  double corun_slowdown_mean = 0; ///< mean over completed jobs of runtime / duration
+  double bounded_slowdown_mean = 0;      ///< Feitelson's, with the job's actual runtime
+  double solo_bounded_slowdown_mean = 0; ///< the same against the job's solo duration
+  double corun_slowdown_mean = 0;        ///< mean over completed jobs of runtime / duration
   double utilization = 0, colocation_mean = 0;
   double allocation_mean = 0, fragmented_mean = 0;
+  double idle_while_waiting_s = 0; ///< device-seconds idle while a waiting job could have run there
   double throughput_jobs_per_h = 0;
   std::uint64_t engine_events = 0, rate_updates = 0;
   double wall_s = 0;
@@ -53,10 +61,17 @@ public:
 
 private:
   std::vector<double> jct_, wait_;
-  double bsld_sum_ = 0, slowdown_sum_ = 0;
+  std::map<std::string, std::uint64_t> reasons_;
+  double bsld_sum_ = 0, solo_bsld_sum_ = 0, slowdown_sum_ = 0;
 };
 
-/// Nearest-rank percentile (q in [0, 1]) of unsorted values; 0 for an empty set.
+/// τ of the bounded slowdown: runs shorter than this count as this long, so that very short jobs do not
+/// dominate the mean. 10 s as in D. G. Feitelson, L. Rudolph, U. Schwiegelshohn, K. C. Sevcik, P. Wong,
+/// "Theory and practice in parallel job scheduling", JSSPP 1997, LNCS 1291 (bounded slowdown, τ = 10 s).
+inline constexpr double BOUNDED_SLOWDOWN_TAU_S = 10.0;
+
+/// Nearest-rank percentile (q in [0, 1]) of unsorted values: the value at rank ⌈q·n⌉ (1-based; rank 1 for
+/// q = 0) of the sorted values; 0 for an empty set.
 double percentile(std::vector<double> values, double q);
 
 } // namespace colocsim

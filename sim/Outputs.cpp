@@ -1,9 +1,13 @@
 #include "sim/Outputs.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
+#include <system_error>
+#include <unistd.h>
 
 namespace colocsim {
 
@@ -54,88 +58,201 @@ std::string csv_field(const std::string& s)
 }
 } // namespace
 
-void prepare_output_dir(const OutputOptions& options)
+void check_written(const std::ostream& s, const std::filesystem::path& file)
+{
+  if (!s.fail()) return;
+  const int err = errno;
+  throw OutputError("cannot write " + file.string() + ": " +
+                    (err != 0 ? std::generic_category().message(err) : std::string("write failed")));
+}
+
+namespace {
+/// Opens `file` for writing (truncating it); OutputError naming it and the OS error if it cannot be.
+std::unique_ptr<std::ofstream> open_for_writing(const std::filesystem::path& file)
+{
+  errno = 0;
+  auto f = std::make_unique<std::ofstream>(file);
+  if (!*f)
+    throw OutputError("cannot open " + file.string() + " for writing: " +
+                      (errno != 0 ? std::generic_category().message(errno) : std::string("open failed")));
+  return f;
+}
+
+/// Flushes and closes `s` (a file stream) and checks that every write reached the file.
+void close_checked(std::ostream& s, const std::filesystem::path& file)
+{
+  errno = 0;
+  s.flush();
+  check_written(s, file);
+  if (auto* f = dynamic_cast<std::ofstream*>(&s)) {
+    f->close();
+    check_written(*f, file);
+  }
+}
+} // namespace
+
+OutputStage::OutputStage(const OutputOptions& options) : force_(options.force)
 {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::exists(options.dir, ec)) {
-    if (!fs::is_directory(options.dir, ec))
-      throw InputError(SourceLocation{options.dir.string()}, "", "output path exists and is not a directory");
-    if (!options.force) {
+  target_ = options.dir;
+  if (target_.filename().empty()) target_ = target_.parent_path(); // "out/" → "out"
+  if (target_.empty()) target_ = ".";
+  if (fs::exists(target_, ec)) {
+    if (!fs::is_directory(target_, ec))
+      throw InputError(SourceLocation{target_.string()}, "", "output path exists and is not a directory");
+    if (!force_) {
       for (const char* f : RESULT_FILES)
-        if (fs::exists(options.dir / f, ec))
-          throw InputError(SourceLocation{options.dir.string()}, "",
+        if (fs::exists(target_ / f, ec))
+          throw InputError(SourceLocation{target_.string()}, "",
                            std::string("already holds results of another run (") + f +
                                "); pass --force to overwrite them or -o DIR to write elsewhere");
     }
-  } else {
-    fs::create_directories(options.dir, ec);
-    if (ec)
-      throw InputError(SourceLocation{options.dir.string()}, "",
-                       "cannot create output directory: " + ec.message());
   }
-  for (const char* f : RESULT_FILES)
-    fs::remove(options.dir / f, ec); // only with --force, or none existed
+  const fs::path abs = fs::absolute(target_, ec).lexically_normal();
+  fs::path parent = abs.parent_path();
+  std::string name = abs.filename().string();
+  if (name.empty() || name == "." || name == "..") { // "." or "..": stage next to the directory it names
+    parent = fs::weakly_canonical(abs, ec).parent_path();
+    name = fs::weakly_canonical(abs, ec).filename().string();
+  }
+  fs::create_directories(parent, ec);
+  if (ec)
+    throw InputError(SourceLocation{target_.string()}, "",
+                     "cannot create the directory " + parent.string() + ": " + ec.message());
+  staging_ = parent / ("." + name + ".partial-" + std::to_string(::getpid()));
+  fs::remove_all(staging_, ec); // left by an earlier process of the same id that was killed
+  if (!fs::create_directory(staging_, ec) || ec)
+    throw InputError(SourceLocation{target_.string()}, "",
+                     "cannot create the staging directory " + staging_.string() + ": " + ec.message());
 }
 
-OutputWriter::OutputWriter(const OutputOptions& options, MetricsCollector& metrics) : metrics_(metrics)
+OutputStage::~OutputStage()
 {
-  auto open = [&](std::ofstream& f, const char* name, const char* header) {
-    f.open(options.dir / name);
-    if (!f) throw InputError(SourceLocation{(options.dir / name).string()}, "", "cannot open for writing");
-    f << header << '\n';
-  };
-  if (options.jobs)
-    open(jobs_, "jobs.csv",
-         "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,jct_s,wait_s");
-  if (options.timeseries)
-    open(series_, "timeseries.csv",
-         "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs");
+  if (committed_) return;
+  std::error_code ec;
+  std::filesystem::remove_all(staging_, ec);
+}
+
+void OutputStage::commit()
+{
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(target_, ec)) {
+    fs::rename(staging_, target_, ec); // one step: the directory appears complete
+    if (!ec) {
+      committed_ = true;
+      return;
+    }
+    fs::create_directories(target_, ec);
+    if (ec) throw OutputError("cannot create " + target_.string() + ": " + ec.message());
+  }
+  // The directory exists (empty, the user's, or an earlier run's with --force): move the files one by one,
+  // summary.json last, after removing earlier results this run does not replace.
+  std::vector<std::string> staged;
+  for (const auto& e : fs::directory_iterator(staging_, ec))
+    staged.push_back(e.path().filename().string());
+  if (ec) throw OutputError("cannot read " + staging_.string() + ": " + ec.message());
+  if (force_)
+    for (const char* f : RESULT_FILES)
+      if (std::find(staged.begin(), staged.end(), f) == staged.end()) fs::remove(target_ / f, ec);
+  std::sort(staged.begin(), staged.end());
+  std::stable_partition(staged.begin(), staged.end(),
+                        [](const std::string& f) { return f != "summary.json"; });
+  for (const auto& f : staged) {
+    fs::rename(staging_ / f, target_ / f, ec);
+    if (ec)
+      throw OutputError("cannot move " + (staging_ / f).string() + " to " + target_.string() + ": " +
+                        ec.message());
+  }
+  fs::remove(staging_, ec);
+  committed_ = true;
+}
+
+OutputWriter::OutputWriter(const OutputOptions& options, const std::filesystem::path& dir,
+                           MetricsCollector& metrics)
+    : metrics_(metrics)
+{
+  if (options.jobs) {
+    jobs_name_ = (dir / "jobs.csv").string();
+    jobs_ = open_for_writing(dir / "jobs.csv");
+  }
+  if (options.timeseries) {
+    series_name_ = (dir / "timeseries.csv").string();
+    series_ = open_for_writing(dir / "timeseries.csv");
+  }
+  write_headers();
+}
+
+OutputWriter::OutputWriter(std::unique_ptr<std::ostream> jobs, std::string jobs_name,
+                           std::unique_ptr<std::ostream> series, std::string series_name,
+                           MetricsCollector& metrics)
+    : metrics_(metrics), jobs_(std::move(jobs)), series_(std::move(series)), jobs_name_(std::move(jobs_name)),
+      series_name_(std::move(series_name))
+{
+  write_headers();
+}
+
+void OutputWriter::write_headers()
+{
+  if (jobs_) {
+    *jobs_ << "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,jct_s,wait_s,"
+              "reason\n";
+    check_written(*jobs_, jobs_name_);
+  }
+  if (series_) {
+    *series_ << "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs\n";
+    check_written(*series_, series_name_);
+  }
 }
 
 void OutputWriter::on_job_end(const JobRecord& r)
 {
   metrics_.add(r);
-  if (!jobs_.is_open()) return;
+  if (!jobs_) return;
   std::string devs;
   for (auto d : r.devices)
     devs += (devs.empty() ? "" : ";") + std::to_string(d);
   const bool started = r.start_s >= 0, ended = r.end_s >= 0;
   const bool completed = r.status == JobStatus::COMPLETED;
-  jobs_ << csv_field(r.job->id) << ',' << format_double(r.submit_s) << ','
-        << (started ? format_double(r.start_s) : "") << ',' << (ended ? format_double(r.end_s) : "") << ','
-        << to_string(r.status) << ',' << r.attempts << ',' << devs << ',' << csv_field(r.job->profile) << ','
-        << (completed ? format_double(r.slowdown) : "") << ',' << format_double(r.energy_j) << ','
-        << (completed ? format_double(r.end_s - r.submit_s) : "") << ','
-        << (started ? format_double(r.start_s - r.submit_s) : "") << '\n';
+  *jobs_ << csv_field(r.job->id) << ',' << format_double(r.submit_s) << ','
+         << (started ? format_double(r.start_s) : "") << ',' << (ended ? format_double(r.end_s) : "") << ','
+         << to_string(r.status) << ',' << r.attempts << ',' << devs << ',' << csv_field(r.job->profile) << ','
+         << (completed ? format_double(r.slowdown) : "") << ',' << format_double(r.energy_j) << ','
+         << (completed ? format_double(r.end_s - r.submit_s) : "") << ','
+         << (started ? format_double(r.start_s - r.submit_s) : "") << ',' << csv_field(r.reason) << '\n';
+  check_written(*jobs_, jobs_name_);
 }
 
 void OutputWriter::on_timepoint(const TimePoint& p)
 {
-  if (!series_.is_open()) return;
+  if (!series_) return;
   if (pending_ && pending_->t_s != p.t_s) write_point(*pending_);
   pending_ = p; // several events at one instant: keep the state after the last one
 }
 
 void OutputWriter::write_point(const TimePoint& p)
 {
-  series_ << format_double(p.t_s) << ',' << format_double(p.device_power_w) << ','
-          << format_double(p.node_power_w) << ',' << format_double(p.device_power_w + p.node_power_w) << ','
-          << p.busy_devices << ',' << p.running_jobs << ',' << p.waiting_jobs << '\n';
+  *series_ << format_double(p.t_s) << ',' << format_double(p.device_power_w) << ','
+           << format_double(p.node_power_w) << ',' << format_double(p.device_power_w + p.node_power_w) << ','
+           << p.busy_devices << ',' << p.running_jobs << ',' << p.waiting_jobs << '\n';
+  check_written(*series_, series_name_);
 }
 
 void OutputWriter::finish()
 {
-  if (pending_ && series_.is_open()) write_point(*pending_);
+  if (pending_ && series_) write_point(*pending_);
   pending_.reset();
-  jobs_.close();
-  series_.close();
+  if (jobs_) close_checked(*jobs_, jobs_name_);
+  if (series_) close_checked(*series_, series_name_);
+  jobs_.reset();
+  series_.reset();
 }
 
 void write_summary_json(const Summary& s, const std::filesystem::path& file)
 {
-  std::ofstream f(file);
-  if (!f) throw InputError(SourceLocation{file.string()}, "", "cannot open for writing");
+  const auto out = open_for_writing(file);
+  auto& f = *out;
   auto num = [&](const char* k, double v, bool last = false) {
     f << "  " << json_string(k) << ": " << format_double(v) << (last ? "\n" : ",\n");
   };
@@ -169,6 +286,11 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   num("jobs_never_started", static_cast<double>(s.jobs_never_started));
   num("jobs_cancelled", static_cast<double>(s.jobs_cancelled));
   num("oom_events", static_cast<double>(s.oom_events));
+  f << "  \"jobs_by_reason\": {";
+  for (auto it = s.jobs_by_reason.begin(); it != s.jobs_by_reason.end(); ++it)
+    f << (it == s.jobs_by_reason.begin() ? "\n" : ",\n") << "    " << json_string(it->first) << ": "
+      << it->second;
+  f << (s.jobs_by_reason.empty() ? "},\n" : "\n  },\n");
   num("jct_mean_s", s.jct_mean_s);
   num("jct_p50_s", s.jct_p50_s);
   num("jct_p95_s", s.jct_p95_s);
@@ -176,16 +298,19 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   num("wait_mean_s", s.wait_mean_s);
   num("wait_p95_s", s.wait_p95_s);
   num("bounded_slowdown_mean", s.bounded_slowdown_mean);
+  num("solo_bounded_slowdown_mean", s.solo_bounded_slowdown_mean);
   num("corun_slowdown_mean", s.corun_slowdown_mean);
   num("utilization", s.utilization);
   num("colocation_mean", s.colocation_mean);
   num("allocation_mean", s.allocation_mean);
   num("fragmented_mean", s.fragmented_mean);
+  num("idle_while_waiting_s", s.idle_while_waiting_s);
   num("throughput_jobs_per_h", s.throughput_jobs_per_h);
   num("engine_events", static_cast<double>(s.engine_events));
   num("rate_updates", static_cast<double>(s.rate_updates));
   num("wall_s", s.wall_s, true);
   f << "}\n";
+  close_checked(f, file);
 }
 
 void print_summary(const Summary& s, std::ostream& os)
@@ -210,14 +335,18 @@ void print_summary(const Summary& s, std::ostream& os)
           std::to_string(s.jobs_failed) + " failed, " + std::to_string(s.jobs_rejected) + " rejected, " +
           std::to_string(s.jobs_never_started) + " never started" +
           (s.jobs_cancelled ? ", " + std::to_string(s.jobs_cancelled) + " cancelled" : std::string()) + ")");
+  for (const auto& [reason, n] : s.jobs_by_reason)
+    os << "    " << n << " " << reason << "\n";
   row("JCT mean / p95", fixed(s.jct_mean_s, 1) + " / " + fixed(s.jct_p95_s, 1) + " s");
   row("wait mean / p95", fixed(s.wait_mean_s, 1) + " / " + fixed(s.wait_p95_s, 1) + " s");
   row("co-run slowdown mean", fixed(s.corun_slowdown_mean, 3));
   row("bounded slowdown mean", fixed(s.bounded_slowdown_mean, 3));
+  row("solo bounded slowdown", fixed(s.solo_bounded_slowdown_mean, 3));
   row("utilization", fixed(100.0 * s.utilization, 1) + " % of device-time busy");
   row("co-location mean", fixed(s.colocation_mean, 2) + " jobs per busy device");
   row("allocation", fixed(100.0 * s.allocation_mean, 1) + " % of device capacity requested (" +
                         fixed(100.0 * s.fragmented_mean, 1) + " % fragmented)");
+  row("idle while waiting", fixed(s.idle_while_waiting_s, 1) + " device-s (devices free for a waiting job)");
   row("OOM events", std::to_string(s.oom_events));
   row("throughput", fixed(s.throughput_jobs_per_h, 2) + " jobs/h");
   os.flags(flags);

@@ -1,13 +1,17 @@
 #pragma once
 // Output files of a run (docs/formats/outputs.md): summary.json, jobs.csv, timeseries.csv in an output
-// directory that is never overwritten without --force, and the human summary table on stdout.
+// directory that is never overwritten without --force and appears only complete (written into a staging
+// directory, then moved into place), every write checked; and the human summary table on stdout.
 #include "sim/Engine.hpp"
 #include "sim/Metrics.hpp"
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
+#include <string>
 
 namespace colocsim {
 
@@ -18,26 +22,62 @@ struct OutputOptions {
   bool timeseries = true;
 };
 
-/// Prepares `dir`: creates it, or refuses (InputError) if it already holds another run's results and
-/// force is not set. Never deletes anything else in the directory.
-void prepare_output_dir(const OutputOptions& options);
+/// A write that failed (disk full, I/O error, ...): the message names the file and the OS error.
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
-/// Streams jobs.csv and timeseries.csv while the engine runs, and feeds the metrics.
+/// Throws OutputError naming `file` and the OS error if a write to `s` failed.
+void check_written(const std::ostream& s, const std::filesystem::path& file);
+
+/// The output directory of a run, filled so that it never looks complete before it is: the files are
+/// written into a staging directory next to it (".NAME.partial-PID") and moved into place by commit(),
+/// summary.json last. A run that fails or is interrupted leaves nothing (the destructor removes the
+/// staging directory); an earlier run's results stay as they were until commit().
+class OutputStage {
+public:
+  /// Checks `options.dir`: InputError if it exists and is not a directory, or already holds another run's
+  /// results (summary.json, jobs.csv, timeseries.csv) and force is not set. Creates the staging directory.
+  explicit OutputStage(const OutputOptions& options);
+  ~OutputStage();
+  OutputStage(const OutputStage&) = delete;
+  OutputStage& operator=(const OutputStage&) = delete;
+  /// Where this run writes its files.
+  const std::filesystem::path& dir() const { return staging_; }
+  /// Moves every staged file into the target directory (created if needed; with force, earlier results
+  /// this run did not write are removed). OutputError if a move fails.
+  void commit();
+
+private:
+  std::filesystem::path target_, staging_;
+  bool force_ = false, committed_ = false;
+};
+
+/// Streams jobs.csv and timeseries.csv while the engine runs, and feeds the metrics. Every row is checked:
+/// a failed write throws OutputError (with the file and the OS error) at once.
 class OutputWriter final : public RunObserver {
 public:
-  OutputWriter(const OutputOptions& options, MetricsCollector& metrics);
+  /// Writes into `dir` the files `options` asks for.
+  OutputWriter(const OutputOptions& options, const std::filesystem::path& dir, MetricsCollector& metrics);
+  /// Writes to the given streams (null: that file is not written); `jobs_name` and `series_name` name
+  /// them in errors. For tests that inject failing streams.
+  OutputWriter(std::unique_ptr<std::ostream> jobs, std::string jobs_name,
+               std::unique_ptr<std::ostream> series, std::string series_name, MetricsCollector& metrics);
   void on_job_end(const JobRecord& r) override;
   void on_timepoint(const TimePoint& p) override;
-  /// Flushes the last time point and closes the files.
+  /// Writes the last time point, flushes and closes the files; OutputError if anything failed.
   void finish();
 
 private:
   void write_point(const TimePoint& p);
+  void write_headers();
   MetricsCollector& metrics_;
-  std::ofstream jobs_, series_;
+  std::unique_ptr<std::ostream> jobs_, series_;
+  std::string jobs_name_, series_name_;
   std::optional<TimePoint> pending_;
 };
 
+/// Writes summary.json (flushed, closed and checked: OutputError if a write failed).
 void write_summary_json(const Summary& s, const std::filesystem::path& file);
 void print_summary(const Summary& s, std::ostream& os);
 

@@ -2,10 +2,14 @@
 #include "tests/CatchCompat.hpp"
 
 #include "sim/Cli.hpp"
+#include "sim/Outputs.hpp"
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <streambuf>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using colocsim::run_cli;
@@ -183,5 +187,176 @@ TEST_CASE("generate writes a seeded synthetic trace and never overwrites without
   CHECK_THAT(again.err, ContainsSubstring("exists; pass --force"));
   CHECK(slurp(a) == slurp(b));
   CHECK(cli({"generate", "--jobs", "0", "-o", (dir / "c.csv").string()}).status == 2);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a short option's value may be attached: -j2 is -j 2, -oDIR is -o DIR", "[cli]")
+{
+  const auto dir = fresh_dir("attached");
+  fs::create_directories(dir);
+  const auto spec = (dir / "spec.yaml").string();
+  {
+    std::ofstream f(spec);
+    f << "axes: {policy: [first-fit, exclusive-fcfs]}\n";
+  }
+  const auto spaced = cli({"sweep", spec, "--dry-run", "-j", "2", "-o", (dir / "x").string()});
+  const auto attached = cli({"sweep", spec, "--dry-run", "-j2", "-o" + (dir / "x").string()});
+  INFO(attached.err);
+  CHECK(spaced.status == 0);
+  CHECK(attached.status == 0);
+  CHECK(attached.out == spaced.out);
+  const auto bad = cli({"sweep", spec, "-j0"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("option -j expects a number of runs at a time, 1..1024 (got '0')"));
+  // run: -oDIR writes into DIR.
+  REQUIRE(cli({"run", "--quiet", "-o" + (dir / "run").string()}).status == 0);
+  CHECK(fs::exists(dir / "run" / "summary.json"));
+  fs::remove_all(dir);
+}
+
+namespace {
+/// Exit status of a shell command line (-1 if it did not exit normally).
+int shell(const std::string& command)
+{
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// The entries of `dir` whose name starts with `prefix` (staging directories: ".NAME.partial-PID").
+int count_entries(const fs::path& dir, const std::string& prefix)
+{
+  int n = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    n += e.path().filename().string().rfind(prefix, 0) == 0 ? 1 : 0;
+  return n;
+}
+} // namespace
+
+TEST_CASE("a run that fails leaves no output directory, and replay no scenario.yaml", "[cli][outputs]")
+{
+  const auto dir = fresh_dir("fails");
+  fs::create_directories(dir);
+  // The trace's rows name profiles of the test catalog, not the bundled one: the run stops at the first
+  // row (exit 2), after replay wrote its scenario.yaml and the engine started.
+  const auto r = cli({"replay", std::string(COLOCSIM_TEST_DATA) + "/sim/bad/unknown-profile.csv", "--format",
+                      "native", "--platform", "aurora-node", "-o", (dir / "out").string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("unknown-profile.csv:2: profile: unknown profile 'busy'"));
+  CHECK_FALSE(fs::exists(dir / "out"));
+  CHECK(count_entries(dir, ".out.partial") == 0);
+
+  SECTION("into an existing directory: the user's other files stay, and results appear only at the end")
+  {
+    fs::create_directories(dir / "mine");
+    {
+      std::ofstream(dir / "mine" / "notes.txt") << "keep me\n";
+    }
+    REQUIRE(cli({"run", "--quiet", "-o", (dir / "mine").string()}).status == 0);
+    CHECK(slurp((dir / "mine" / "notes.txt").string()) == "keep me\n");
+    CHECK(fs::exists(dir / "mine" / "summary.json"));
+    // --force over those results without jobs.csv: the earlier jobs.csv does not stay behind.
+    REQUIRE(cli({"run", "--quiet", "--force", "--set", "outputs.jobs=false", "-o", (dir / "mine").string()})
+                .status == 0);
+    CHECK_FALSE(fs::exists(dir / "mine" / "jobs.csv"));
+    CHECK(fs::exists(dir / "mine" / "timeseries.csv"));
+    CHECK(count_entries(dir, ".mine.partial") == 0);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a failed write is an error naming the file and the OS error", "[cli][outputs]")
+{
+  // A stream that takes 100 bytes, then fails as a full disk does.
+  class FullAfter final : public std::streambuf {
+  public:
+    explicit FullAfter(std::size_t room) : room_(room) {}
+
+  protected:
+    int_type overflow(int_type c) override
+    {
+      if (room_ == 0) return traits_type::eof();
+      --room_;
+      return traits_type::not_eof(c);
+    }
+
+  private:
+    std::size_t room_;
+  };
+  FullAfter buf(100);
+  colocsim::MetricsCollector metrics;
+  colocsim::OutputWriter writer(std::make_unique<std::ostream>(&buf), "injected/jobs.csv", nullptr, "",
+                                metrics);
+  colocsim::Job job;
+  job.id = "a-job-with-a-long-name";
+  job.profile = "busy";
+  colocsim::JobRecord r;
+  r.job = &job;
+  r.status = colocsim::JobStatus::COMPLETED;
+  r.start_s = r.last_start_s = 0;
+  r.end_s = 10;
+  // The header (93 bytes) fits; the first row does not.
+  REQUIRE_THROWS_WITH(writer.on_job_end(r), ContainsSubstring("cannot write injected/jobs.csv"));
+
+  // A real device that is always full.
+  if (fs::exists("/dev/full"))
+    REQUIRE_THROWS_WITH(colocsim::write_summary_json(colocsim::Summary{}, "/dev/full"),
+                        ContainsSubstring("cannot write /dev/full: No space left on device"));
+}
+
+TEST_CASE("disk full: replaying 20,000 jobs into a 200 KB file system fails with the path and the error",
+          "[cli][outputs]")
+{
+  const auto dir = fresh_dir("tmpfs");
+  fs::create_directories(dir);
+  const std::string bin = COLOCSIM_BINARY;
+  REQUIRE(shell(bin + " generate --jobs 20000 -o " + (dir / "trace.csv").string() + " > /dev/null") == 0);
+  const auto mnt = dir / "small";
+  fs::create_directories(mnt);
+  if (shell("mount -t tmpfs -o size=200k tmpfs " + mnt.string() + " 2> /dev/null") != 0) {
+    WARN("skipped: mounting a 200 KB tmpfs is not permitted here (needs root or CAP_SYS_ADMIN)");
+    fs::remove_all(dir);
+    return;
+  }
+  const auto err = dir / "err.txt", out = dir / "out.txt";
+  const int status =
+      shell(bin + " replay " + (dir / "trace.csv").string() + " --format native --platform aurora-node -o " +
+            (mnt / "out").string() + " > " + out.string() + " 2> " + err.string());
+  const bool left_out = fs::exists(mnt / "out");
+  const int staged = count_entries(mnt, ".out.partial");
+  shell("umount " + mnt.string());
+  INFO(slurp(err.string()));
+  CHECK(status == 1);
+  CHECK_THAT(slurp(err.string()), ContainsSubstring("cannot write " + mnt.string()) &&
+                                      ContainsSubstring("No space left on device"));
+  CHECK_THAT(slurp(out.string()), !ContainsSubstring("results in"));
+  CHECK_FALSE(left_out);
+  CHECK(staged == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("Ctrl-C or SIGTERM stops a run: exit 130 or 143, one line, no output directory", "[cli][outputs]")
+{
+  // A run of 3 million synthetic jobs lasts far longer than the 3 s before the signal.
+  const auto dir = fresh_dir("interrupt");
+  fs::create_directories(dir);
+  const std::string bin = COLOCSIM_BINARY;
+  for (const auto& [sig, code] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {
+    INFO("SIG" << sig);
+    const auto err = dir / ("err-" + sig);
+    const int status = shell(
+        "timeout --preserve-status -s " + sig + " 3 " + bin +
+        " run builtin:experiments/scenarios/bench/scenario.yaml --set workload.synthetic.jobs=3000000 -o " +
+        (dir / "out").string() + " > /dev/null 2> " + err.string());
+    const std::string text = slurp(err.string());
+    INFO(text);
+    CHECK(status == code);
+    CHECK_THAT(text, ContainsSubstring("colocsim: interrupted by SIG" + sig + ", stopped at t=") &&
+                         ContainsSubstring("no results written to " + (dir / "out").string()));
+    CHECK_THAT(text,
+               !ContainsSubstring("CTRL-C") && !ContainsSubstring("simgrid") && !ContainsSubstring("Actor"));
+    CHECK_FALSE(fs::exists(dir / "out"));
+    CHECK(count_entries(dir, ".out.partial") == 0);
+  }
   fs::remove_all(dir);
 }

@@ -258,17 +258,6 @@ TEST_CASE("an infeasible decision is an error naming the policy and the decision
                           ContainsSubstring("does not exist"));
 }
 
-TEST_CASE("placing a second job on an exclusive device is refused", "[engine]")
-{
-  RunInputs in =
-      build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv", "platform.sharing=exclusive"}));
-  // first-fit respects exclusive devices (capacity 1): the pair is spread over both tiles, no error.
-  RunObserver none;
-  const auto totals = run_simulation(in.setup(), none);
-  CHECK(totals.completed == 2);
-  CHECK_THAT(totals.t_end_s, WithinAbs(100.0, 1e-6));
-}
-
 TEST_CASE("ccs-4 through the engine: the static split slows only the saturating job", "[engine][ccs]")
 {
   // One tile in ccs-4, interference none. full (c = 1): max(1, 1·4) = 4 → 100 s of work ends at 400 s.
@@ -292,6 +281,26 @@ public:
   }
 };
 } // namespace
+
+TEST_CASE("placing a second job on an exclusive device is refused", "[engine]")
+{
+  // A policy that puts both jobs of the pair on tile 0 of an exclusive platform: the second placement
+  // is an infeasible decision (exclusive mode allows one job per device).
+  RunInputs in =
+      build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv", "platform.sharing=exclusive"}));
+  in.policy = std::make_unique<AllOnDeviceZero>();
+  in.scenario.policy = "all-on-zero";
+  RunObserver none;
+  REQUIRE_THROWS_WITH(
+      run_simulation(in.setup(), none),
+      ContainsSubstring("policy 'all-on-zero'") && ContainsSubstring("place job 1 on devices [0]") &&
+          ContainsSubstring("device 0 is in exclusive mode and already runs 1 job(s), its limit"));
+  // first-fit respects exclusive devices (capacity 1): the pair is spread over both tiles, 0..100 s each.
+  const auto o = run_fixture("pair.csv", {"platform.sharing=exclusive"});
+  CHECK(o.totals.completed == 2);
+  CHECK(o.jobs.at("a").devices != o.jobs.at("b").devices);
+  CHECK_THAT(o.totals.t_end_s, WithinAbs(100.0, 1e-6));
+}
 
 TEST_CASE("the engine refuses a 49th MPS client on one GPU", "[engine][mps]")
 {
