@@ -1,5 +1,5 @@
 #pragma once
-// The policy extension point (STYLE.md "The policy extension point", Batsim's take_decisions):
+// The policy extension point (as Batsim's take_decisions):
 // one class, one decision method. The engine calls decide() with a plain-data view of the cluster and the
 // events since the last call; the policy returns decisions. Policies never call SimGrid and never advance
 // time. Needs that only some policies have become new Event/Decision alternatives, never new virtual methods.
