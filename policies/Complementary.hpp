@@ -14,6 +14,8 @@
 // devices in submission order; multi-device jobs run alone in submission order. Devices are used only for
 // the jobs this policy places together, so a device returns to the pool when its jobs have ended.
 // Cost per decision: O(window² · predict + window³) for the matching, independent of the cluster size.
+// Intent (also in `colocsim policies`): pairs: one complementary pair (or a lone job) per idle device; never
+// joins a busy device.
 #include "models/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/Policy.hpp"

@@ -13,6 +13,8 @@
 //     for the waiting jobs' device requests (at most `max_boots` per decision); they accept jobs after the
 //     platform's node boot delay (NodePowered), when the inner policy is called again.
 // A node off draws nothing; one booting draws its baseline and idle device power (sim/Engine.cpp).
+// Intent (also in `colocsim policies`): as its inner policy; idle nodes powered off, and on again for waiting
+// jobs.
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 
