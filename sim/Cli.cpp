@@ -132,6 +132,7 @@ int cmd_policies(const std::vector<std::string>& args, std::ostream& out)
   load_plugins(plugins);
   for (const auto& p : policy_registry()) {
     out << p.name << " — " << p.description << "\n  source: " << p.source << "\n";
+    if (!p.intent.empty()) out << "  intent: " << p.intent << "\n";
     if (p.params.empty())
       out << "  (no parameters)\n";
     else
@@ -233,7 +234,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   return execute_run(scenario, a.quiet, out);
 }
 
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, Summary* summary)
 {
   RunInputs inputs = build_run(scenario);
   prepare_output_dir(scenario.outputs);
@@ -267,6 +268,7 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   s.workload = inputs.reader->describe();
   s.seed = scenario.seed;
   write_summary_json(s, scenario.outputs.dir / "summary.json");
+  if (summary) *summary = s;
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
   if (totals.dependencies_ignored > 0)

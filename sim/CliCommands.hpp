@@ -36,8 +36,10 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out);
 int cmd_plot(const std::vector<std::string>& args, std::ostream& out);
 
 struct Scenario;
-/// Runs a loaded scenario into its output directory and prints the summary (shared by run and replay).
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out);
+struct Summary;
+/// Runs a loaded scenario into its output directory and prints the summary (shared by run and replay);
+/// `summary`, if given, receives the run's summary.
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, Summary* summary = nullptr);
 int cmd_calibrate(const std::vector<std::string>& args, std::ostream& out);
 
 /// The value after option args[i] (advances i); UsageError if there is none.
