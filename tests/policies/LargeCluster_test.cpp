@@ -70,7 +70,7 @@ TEST_CASE("interference-aware and heshare reach idle devices past 9,990 that ref
   }
 }
 
-TEST_CASE("interference-aware's window bounds only doubling up; idle devices stay within reach",
+TEST_CASE("the interference-aware window bounds only doubling up and leaves idle devices within reach",
           "[policies][scale][interference-aware]")
 {
   // Device 5,000 runs a light job (duty 0.25): a compute-bound job next to it gives
