@@ -4,6 +4,8 @@
 // for large jobs. Source: best-fit bin packing (Coffman, Garey, Johnson), the packing baseline of GPU
 // co-location and fragmentation studies (FGD, Weng et al., USENIX ATC'23: "Best-fit"; reference §3).
 // O(log D) per placement: devices with a free slot are kept ordered by free memory.
+// Intent (also in `colocsim policies`): packs: the device with the least free memory that fits, so shared
+// devices fill before idle ones.
 #include "policies/SlotPolicy.hpp"
 
 #include <set>

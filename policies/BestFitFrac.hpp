@@ -9,6 +9,7 @@
 // the memory notion, G the device's memory (the paper's second dimension is CPU; see FractionalPolicy).
 // Lowest score wins. With memory ignored it is best fit on the GPU share alone. Unlike best-fit (slots and
 // memory only), it counts the jobs' GPU shares. Reacts to: submissions, completions, failures (SlotPolicy).
+// Intent (also in `colocsim policies`): packs: the device left with the least free share and memory.
 #include "policies/FractionalPolicy.hpp"
 
 namespace colocsim {

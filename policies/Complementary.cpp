@@ -32,24 +32,34 @@ void Complementary::release(const std::vector<DeviceIndex>& devices)
 
 std::optional<DeviceIndex> Complementary::take(const ClusterView& view, JobIndex a, std::optional<JobIndex> b)
 {
-  for (auto it = free_.begin(); it != free_.end(); ++it)
+  for (auto it = free_.begin(); it != free_.end();) {
+    if (!view.device(*it).available) { // repartitioning or its node is off: aside until it is back
+      aside_.insert(*it);
+      it = free_.erase(it);
+      continue;
+    }
     if (view.allows(a, *it) && (!b || view.allows(*b, *it))) {
       const DeviceIndex d = *it;
       free_.erase(it);
       return d;
     }
+    ++it;
+  }
   return std::nullopt;
 }
 
-void Complementary::drop_unavailable(const ClusterView& view)
+std::optional<DeviceIndex> Complementary::first_available(const ClusterView& view)
 {
-  // Devices being repartitioned or on nodes that are off wait aside until they are available again.
-  for (auto it = free_.begin(); it != free_.end();)
-    if (!view.device(*it).available) {
-      aside_.insert(*it);
-      it = free_.erase(it);
-    } else
-      ++it;
+  while (!free_.empty() && !view.device(*free_.begin()).available) {
+    aside_.insert(*free_.begin());
+    free_.erase(free_.begin());
+  }
+  if (free_.empty()) return std::nullopt;
+  return *free_.begin();
+}
+
+void Complementary::restore_available(const ClusterView& view)
+{
   for (auto it = aside_.begin(); it != aside_.end();)
     if (view.device(*it).available) {
       free_.insert(*it);
@@ -69,7 +79,14 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
   std::vector<Decision> out;
   queue_.handle(view, events, out,
                 [&](JobIndex, const std::vector<DeviceIndex>& devices) { release(devices); });
-  drop_unavailable(view);
+  // A device becomes available again only with one of these events (a node booted, a repartitioning done);
+  // one becomes unavailable only when its node is powered off or it is repartitioned, and is then moved
+  // aside when it is met in free_. No decision scans the free devices (it did, O(free devices) per call).
+  for (const auto& e : events)
+    if (std::holds_alternative<NodePowered>(e) || std::holds_alternative<DeviceRepartitioned>(e)) {
+      restore_available(view);
+      break;
+    }
   auto place = [&](JobIndex j, std::vector<DeviceIndex> devices) {
     for (auto d : devices)
       ++occupants_[d];
@@ -101,7 +118,9 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
     std::size_t examined = 0;
     for (auto it = queue_.begin(); it != queue_.end() && examined < window_; ++it, ++examined)
       if (view.job(*it).devices == 1) jobs.push_back(*it);
-    const DeviceIndex probe = *free_.begin(); // an empty device stands for all of them (of any type)
+    const auto first = first_available(view);
+    if (!first) break;
+    const DeviceIndex probe = *first; // an empty device stands for all of them (of any type)
     // Equal savings tie (equal jobs, ms rounding): on the 100,000-job bench (--tiles 200 --load 1.5),
     // 1.7% of Boost 1.74's matchings differed from this code's at equal weight, enough to move the
     // makespan from 787,470 s to 787,552 s. Among the matchings that save the most, take the one whose
@@ -120,10 +139,11 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
         // predict: job_slowdown is a's, max_corunner_slowdown is b's (the only co-runner).
         const double saved = ta + tb - std::max(ta * p.job_slowdown, tb * p.max_corunner_slowdown);
         // Jobs that name GPU types pair only if some empty device accepts both (a scan only for them).
-        const bool common_type = (view.job(jobs[a]).gpu_types.empty() && view.job(other).gpu_types.empty()) ||
-                                 std::any_of(free_.begin(), free_.end(), [&](DeviceIndex d) {
-                                   return view.allows(jobs[a], d) && view.allows(other, d);
-                                 });
+        const bool common_type =
+            (view.job(jobs[a]).gpu_types.empty() && view.job(other).gpu_types.empty()) ||
+            std::any_of(free_.begin(), free_.end(), [&](DeviceIndex d) {
+              return view.allows(jobs[a], d) && view.allows(other, d) && view.device(d).available;
+            });
         if (!(saved > 0 && p.fits_memory && common_type)) continue;
         const long long saved_ms = std::llround(saved * 1000.0); // integral weights
         if (saved_ms > std::numeric_limits<long long>::max() / 4 / scale)

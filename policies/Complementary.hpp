@@ -13,7 +13,11 @@
 // sit closest in submission order is taken. Matched pairs, then unmatched jobs alone, take empty
 // devices in submission order; multi-device jobs run alone in submission order. Devices are used only for
 // the jobs this policy places together, so a device returns to the pool when its jobs have ended.
-// Cost per decision: O(window² · predict + window³) for the matching, independent of the cluster size.
+// Cost per decision: O(window² · predict + window³) for the matching, independent of the cluster size (free
+// devices that went unavailable are moved aside when met, and looked at again only when a node boots or a
+// repartitioning ends).
+// Intent (also in `colocsim policies`): pairs: one complementary pair (or a lone job) per idle device; never
+// joins a busy device.
 #include "models/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/Policy.hpp"
@@ -35,7 +39,9 @@ private:
   /// The lowest empty device that accepts job a (and b, if given: ClusterView::allows), taken out of the
   /// free set; nullopt if there is none.
   std::optional<DeviceIndex> take(const ClusterView& view, JobIndex a, std::optional<JobIndex> b = {});
-  void drop_unavailable(const ClusterView& view); ///< O(free devices): moves them to/from aside_
+  /// The lowest free device that is available (moving unavailable ones met first aside), or nullopt.
+  std::optional<DeviceIndex> first_available(const ClusterView& view);
+  void restore_available(const ClusterView& view); ///< O(aside_): back to free_ when available again
   std::size_t window_;
   bool initialised_ = false;
   FcfsQueue queue_;

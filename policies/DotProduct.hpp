@@ -9,6 +9,8 @@
 // (hkust-adsl/kubernetes-scheduler-simulator, dot_product_score.go: "the larger the dot product, the lower
 // the score"), the smallest product wins. With memory ignored it reduces to best fit on the GPU share.
 // Reacts to: submissions, completions, failures (SlotPolicy).
+// Intent (also in `colocsim policies`): packs by alignment: the smallest dot product of free share and memory
+// with the request.
 #include "policies/FractionalPolicy.hpp"
 
 namespace colocsim {

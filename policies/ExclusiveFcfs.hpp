@@ -5,6 +5,8 @@
 // job that names no type may land on a device too small for it, run out of memory and be requeued.
 // Source: the classic FCFS batch scheduler (Feitelson et al.); the "every job gets a whole device"
 // baseline of Costa et al. (SSCAD 2025) and of the co-location literature (reference §3).
+// Intent (also in `colocsim policies`): no sharing: each job takes whole idle devices, the lowest-index
+// first.
 #include "models/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/Policy.hpp"

@@ -19,6 +19,8 @@
 // job counted once (the paper uses the trace's most popular "typical" task shapes; counting every shape
 // seen so far needs no look-ahead). The table F(0..1000) is rebuilt at most once per decision, O(1000).
 // Reacts to: submissions (they update M), completions and failures (through SlotPolicy).
+// Intent (also in `colocsim policies`): defragments: the device, shared or idle, whose fragmentation grows
+// least.
 #include "policies/FractionalPolicy.hpp"
 
 #include <array>

@@ -7,6 +7,8 @@
 // Source: first-fit bin packing as used for GPU co-location baselines (Gandiva's packing, CARMA's
 // exclusive vs. collocation comparison, reference §3.4 and §3.6). O(log D) per placement (SlotPolicy's
 // FitIndex).
+// Intent (also in `colocsim policies`): packs: the lowest-index device with a free slot, so it doubles up
+// before using an idle device.
 #include "policies/SlotPolicy.hpp"
 
 namespace colocsim {

@@ -7,6 +7,8 @@
 // within each, the device with the least free share first (the simulator prefers the fuller node), then the
 // least free memory that fits, then the lowest index. Reacts to: submissions, completions, failures
 // (SlotPolicy); a node's task types move all its devices between classes.
+// Intent (also in `colocsim policies`): clusters: devices of nodes running the same task type first, then
+// idle nodes.
 #include "policies/FractionalPolicy.hpp"
 
 namespace colocsim {

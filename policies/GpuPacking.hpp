@@ -7,6 +7,8 @@
 //   3. an idle device on an idle node.
 // Ties: lowest index (after the least free memory that fits). Reacts to: submissions, completions,
 // failures (SlotPolicy); a node's occupancy moves its idle devices between 2 and 3.
+// Intent (also in `colocsim policies`): packs: shared devices first, then idle devices of busy nodes, then
+// idle nodes.
 #include "policies/FractionalPolicy.hpp"
 
 namespace colocsim {

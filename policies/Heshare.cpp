@@ -17,12 +17,14 @@ std::vector<ParamSpec> Heshare::params()
                 .help = "largest predicted slowdown due to sharing accepted for the job or a co-runner",
                 .min = 1.0,
                 .max = 100.0});
-  specs.push_back(ParamSpec{.name = "candidates",
-                            .type = ParamType::INT,
-                            .default_text = "64",
-                            .help = "most devices examined per decision",
-                            .min = 1,
-                            .max = 1e6});
+  specs.push_back(
+      ParamSpec{.name = "candidates",
+                .type = ParamType::INT,
+                .default_text = "64",
+                .help = "devices examined per decision in first-fit order; past them, the first idle devices "
+                        "of each device type are always considered",
+                .min = 1,
+                .max = 1e6});
   specs.push_back(
       ParamSpec{.name = "headroom",
                 .type = ParamType::REAL,
@@ -79,18 +81,11 @@ std::vector<DeviceIndex> Heshare::choose(const ClusterView& view, JobIndex j, do
     DeviceIndex device;
   };
   std::vector<Option> options;
-  std::size_t from = 0;
-  // `candidates` counts only devices that could take the job (available, of a type it accepts).
-  for (std::size_t examined = 0; examined < candidates_;) {
-    const std::size_t d = first_fitting(mem, from);
-    if (d == FitIndex::NONE) break;
-    from = d + 1;
-    const DeviceIndex dev = static_cast<DeviceIndex>(d);
+  // Adds dev as an option if the bound accepts it.
+  auto consider = [&](DeviceIndex dev) {
     const DeviceView dv = view.device(dev);
-    if (!dv.available || !view.allows(j, dev)) continue;
-    ++examined;
     const auto p = view.predict(j, std::span<const DeviceIndex>(&dev, 1), placed_now(dev));
-    if (p.job_interference > max_slowdown_ || p.max_corunner_interference > max_slowdown_) continue;
+    if (p.job_interference > max_slowdown_ || p.max_corunner_interference > max_slowdown_) return;
     const double sharers = 1.0 + dv.residents + static_cast<double>(placed_now(dev).size());
     // The device power the job adds, plus its share of what the device draws already (static power is
     // shared among co-runners, docs/architecture.md), over its predicted run time.
@@ -98,7 +93,37 @@ std::vector<DeviceIndex> Heshare::choose(const ClusterView& view, JobIndex j, do
     const double energy =
         (p.added_power_w + dv.power_w / sharers) * view.job(j).duration_s * p.job_slowdown / dv.speed;
     options.push_back({energy, dev});
+  };
+  std::size_t from = 0;
+  bool window_spent = true;
+  // `candidates` counts only devices that could take the job (available, of a type it accepts).
+  for (std::size_t examined = 0; examined < candidates_;) {
+    const std::size_t d = first_fitting(mem, from);
+    if (d == FitIndex::NONE) {
+      window_spent = false;
+      break;
+    }
+    from = d + 1;
+    const DeviceIndex dev = static_cast<DeviceIndex>(d);
+    if (!view.device(dev).available || !view.allows(j, dev)) continue;
+    ++examined;
+    consider(dev);
   }
+  // Past the window: the first `need` idle devices of each device type the job accepts, from the index of
+  // idle devices (O(log D) each), so that busy devices before them never hide an idle device of any type.
+  if (window_spent)
+    for (std::size_t t = 0; t < type_count(); ++t) {
+      if (!type_allows(view, j, static_cast<std::uint16_t>(t))) continue;
+      std::size_t taken = 0;
+      for (std::size_t at = from; taken < need;) {
+        const std::size_t d = first_idle(mem, static_cast<std::uint16_t>(t), at);
+        if (d == FitIndex::NONE) break;
+        at = d + 1;
+        if (!view.device(static_cast<DeviceIndex>(d)).available) continue;
+        ++taken;
+        consider(static_cast<DeviceIndex>(d));
+      }
+    }
   if (options.size() < need) return {};
   std::stable_sort(options.begin(), options.end(),
                    [](const Option& a, const Option& b) { return a.energy < b.energy; });

@@ -5,7 +5,9 @@
 // −31 % JCT against the state of the art). The paper's full text was not reachable (§3.2: setup NOT FOUND),
 // so this is our reading of its abstract, with each rule's knob a parameter:
 //
-//  * placement — among up to `candidates` devices with a free slot and memory (first-fit order), those where
+//  * placement — among up to `candidates` devices with a free slot and memory (first-fit order) and, if that
+//    window is spent before the last device, the first `devices` idle devices of each device type further on
+//    (an index of idle devices, O(log D) each: busy devices never hide an idle one), those where
 //    the models predict that sharing slows neither the job nor a co-runner by more than `max_slowdown`
 //    (ClusterView::predict, as interference-aware), the one with the least predicted energy for the job:
 //    (the device power it adds + its share of the device's present draw, DeviceView::power_w ÷ sharers)
@@ -21,6 +23,8 @@
 //    An emptied device returns to its maximum.
 // On heterogeneous platforms the energy score compares device types through predict() (their power and
 // speed; experiments/repro-heshare). The score is GPU energy only: node baselines do not enter it.
+// Intent (also in `colocsim policies`): packs for energy: busy devices (static power already paid) before
+// idle ones, within max_slowdown.
 #include "policies/SlotPolicy.hpp"
 
 #include <map>

@@ -20,6 +20,7 @@
 //    estimate (rejected if no instance of the platform ever could);
 //  * restart — a job that ran out of memory is requeued by the engine; with `early_restart` it goes to the
 //    head of the queue (restarted at once on a larger instance) instead of the back.
+// Intent (also in `colocsim policies`): isolates: one job per MIG instance sized to its memory estimate.
 #include "policies/Policy.hpp"
 
 #include <deque>

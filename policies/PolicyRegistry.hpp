@@ -18,6 +18,9 @@ struct PolicyInfo {
   std::string source; ///< paper or rule it follows
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Policy>(const ParamSet&)> factory;
+  /// One line: where it puts a job, shared or idle devices first (its documented intent); `colocsim
+  /// policies` prints it. Optional for plugins.
+  std::string intent = {};
 };
 
 /// The built-in policies, then those of the loaded plugins (policies/PluginLoader.hpp), in that order.

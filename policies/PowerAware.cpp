@@ -61,93 +61,129 @@ PowerAware::PowerAware(const ParamSet& p)
   inner_ = info.factory(inner_params);
 }
 
+void PowerAware::set_jobs(std::uint32_t n, long delta, double now)
+{
+  const bool was_empty = node_jobs_[n] == 0;
+  node_jobs_[n] += delta;
+  const bool empty = node_jobs_[n] == 0;
+  if (was_empty == empty) return;
+  if (!empty) {
+    unmark_idle(n);
+  } else if (idle_since_[n] < 0) {
+    idle_since_[n] = now;
+    if (state_[n] == Node::ON) idle_.insert({now, n});
+  }
+}
+
+void PowerAware::unmark_idle(std::uint32_t n)
+{
+  if (idle_since_[n] >= 0) idle_.erase({idle_since_[n], n});
+  idle_since_[n] = -1;
+}
+
 std::vector<Decision> PowerAware::decide(const ClusterView& view, std::span<const Event> events)
 {
   const double now = view.now();
-  if (state_.empty()) { // first call: learn the nodes
+  if (state_.empty()) { // first call: learn the nodes and the jobs already running
     for (DeviceIndex d = 0; d < view.device_count(); ++d) {
       const auto n = view.device(d).node;
-      if (n >= node_devices_.size()) node_devices_.resize(n + 1, 0);
+      if (n >= node_devices_.size()) {
+        node_devices_.resize(n + 1, 0);
+        node_jobs_.resize(n + 1, 0);
+      }
       ++node_devices_[n];
+      node_jobs_[n] += static_cast<long>(view.residents(d).size());
     }
     state_.assign(node_devices_.size(), Node::ON);
-    idle_since_.assign(node_devices_.size(), now);
+    on_or_booting_ = state_.size();
+    idle_since_.assign(node_devices_.size(), -1);
+    for (std::uint32_t n = 0; n < state_.size(); ++n)
+      if (node_jobs_[n] == 0) {
+        idle_since_[n] = now;
+        idle_.insert({now, n});
+      }
   }
   for (const auto& e : events) {
     if (const auto* s = std::get_if<JobSubmitted>(&e))
       waiting_.push_back(s->job);
-    else if (const auto* f = std::get_if<JobFailed>(&e); f && f->requeued)
-      waiting_.push_back(f->job);
-    else if (const auto* np = std::get_if<NodePowered>(&e); np && np->node < state_.size())
-      state_[np->node] = np->on ? Node::ON : Node::OFF;
-    else if (std::get_if<Wakeup>(&e) && wake_at_ <= now)
+    else if (const auto* f = std::get_if<JobFailed>(&e)) {
+      for (auto dev : f->devices)
+        set_jobs(view.device(dev).node, -1, now);
+      if (f->requeued) waiting_.push_back(f->job);
+    } else if (const auto* c = std::get_if<JobCompleted>(&e)) {
+      for (auto dev : c->devices)
+        set_jobs(view.device(dev).node, -1, now);
+    } else if (const auto* np = std::get_if<NodePowered>(&e); np && np->node < state_.size()) {
+      const auto n = np->node;
+      if (state_[n] == Node::BOOTING) booting_devices_ -= node_devices_[n];
+      if (np->on && state_[n] == Node::OFF) ++on_or_booting_;
+      if (!np->on && state_[n] != Node::OFF) --on_or_booting_;
+      if (state_[n] == Node::OFF) off_.erase(n);
+      state_[n] = np->on ? Node::ON : Node::OFF;
+      if (np->on) {
+        if (idle_since_[n] >= 0) idle_.insert({idle_since_[n], n});
+      } else {
+        if (idle_since_[n] >= 0) idle_.erase({idle_since_[n], n});
+        off_.insert(n);
+      }
+    } else if (std::get_if<Wakeup>(&e) && wake_at_ <= now)
       wake_at_ = -1;
   }
 
   std::vector<Decision> out = inner_->decide(view, events);
   // What the inner policy did: placed or rejected jobs leave the queue; placements occupy nodes now.
-  std::vector<bool> placed_on(state_.size(), false);
   for (const auto& d : out) {
     if (const auto* p = std::get_if<Place>(&d)) {
       waiting_.erase(std::remove(waiting_.begin(), waiting_.end(), p->job), waiting_.end());
       for (auto dev : p->devices)
-        placed_on[view.device(dev).node] = true;
+        set_jobs(view.device(dev).node, +1, now);
     } else if (const auto* r = std::get_if<Reject>(&d)) {
       waiting_.erase(std::remove(waiting_.begin(), waiting_.end(), r->job), waiting_.end());
     }
   }
 
-  // Which nodes are empty now (no resident, nothing placed in this call), and since when.
-  std::vector<bool> busy(state_.size(), false);
-  for (DeviceIndex d = 0; d < view.device_count(); ++d)
-    if (!view.residents(d).empty()) busy[view.device(d).node] = true;
-  for (std::size_t n = 0; n < state_.size(); ++n) {
-    if (busy[n] || placed_on[n])
-      idle_since_[n] = -1;
-    else if (idle_since_[n] < 0)
-      idle_since_[n] = now;
-  }
-
   // Power on for the jobs still waiting: as many off nodes as their device requests need.
-  std::size_t on_or_booting = 0;
-  for (auto s : state_)
-    on_or_booting += s != Node::OFF ? 1 : 0;
   if (!waiting_.empty()) {
     double need = 0;
     for (JobIndex j : waiting_)
       need += view.job(j).devices;
     // Devices that booting nodes will bring count as supply already.
-    for (std::size_t n = 0; n < state_.size(); ++n)
-      if (state_[n] == Node::BOOTING) need -= static_cast<double>(node_devices_[n]);
+    need -= static_cast<double>(booting_devices_);
     std::size_t boots = 0;
-    for (std::size_t n = 0; n < state_.size() && need > 0 && boots < max_boots_; ++n)
-      if (state_[n] == Node::OFF) {
-        out.emplace_back(std::in_place_type<SetNodePower>, static_cast<std::uint32_t>(n), true);
-        state_[n] = Node::BOOTING;
-        idle_since_[n] = now; // empty once it is up
-        need -= static_cast<double>(node_devices_[n]);
-        ++boots;
-        ++on_or_booting;
-      }
+    for (auto it = off_.begin(); it != off_.end() && need > 0 && boots < max_boots_;) {
+      const std::uint32_t n = *it;
+      it = off_.erase(it);
+      out.emplace_back(std::in_place_type<SetNodePower>, n, true);
+      state_[n] = Node::BOOTING;
+      booting_devices_ += node_devices_[n];
+      // Empty once it is up (its idle time counts from now; it joins idle_ when it is on).
+      if (idle_since_[n] >= 0) idle_since_[n] = now;
+      need -= static_cast<double>(node_devices_[n]);
+      ++boots;
+      ++on_or_booting_;
+    }
   }
 
   // Power off nodes idle for idle_s, the highest-numbered first, keeping min_on nodes; jobs waiting means
-  // the load is rising: keep everything then.
+  // the load is rising: keep everything then. idle_ holds the empty nodes that are on, by idle time.
   double next_wake = std::numeric_limits<double>::infinity();
-  if (waiting_.empty())
-    for (std::size_t n = state_.size(); n-- > 0;) {
-      if (state_[n] != Node::ON || idle_since_[n] < 0) continue;
-      if (now - idle_since_[n] >= idle_s_ - 1e-9) {
-        if (on_or_booting > min_on_) {
-          out.emplace_back(std::in_place_type<SetNodePower>, static_cast<std::uint32_t>(n), false);
-          state_[n] = Node::OFF;
-          --on_or_booting;
-        }
-      } else {
-        next_wake = std::min(next_wake, idle_since_[n] + idle_s_);
-      }
+  if (waiting_.empty()) {
+    std::vector<std::uint32_t> due;
+    auto it = idle_.begin();
+    for (; it != idle_.end() && now - it->first >= idle_s_ - 1e-9; ++it)
+      due.push_back(it->second);
+    if (it != idle_.end()) next_wake = it->first + idle_s_;
+    std::sort(due.begin(), due.end(), std::greater<>());
+    for (const std::uint32_t n : due) {
+      if (on_or_booting_ <= min_on_) break;
+      out.emplace_back(std::in_place_type<SetNodePower>, n, false);
+      idle_.erase({idle_since_[n], n});
+      state_[n] = Node::OFF;
+      off_.insert(n);
+      --on_or_booting_;
     }
-  if (next_wake < std::numeric_limits<double>::infinity() && on_or_booting > min_on_ &&
+  }
+  if (next_wake < std::numeric_limits<double>::infinity() && on_or_booting_ > min_on_ &&
       (wake_at_ < 0 || next_wake < wake_at_)) {
     out.emplace_back(std::in_place_type<WakeAt>, next_wake);
     wake_at_ = next_wake;

@@ -13,10 +13,16 @@
 //     for the waiting jobs' device requests (at most `max_boots` per decision); they accept jobs after the
 //     platform's node boot delay (NodePowered), when the inner policy is called again.
 // A node off draws nothing; one booting draws its baseline and idle device power (sim/Engine.cpp).
+// Cost per decision: O(log N) per node whose state changes, from the jobs placed and ended (events and the
+// inner policy's Place decisions) — no scan of the devices or nodes (it scanned every device's residents).
+// Intent (also in `colocsim policies`): as its inner policy; idle nodes powered off, and on again for waiting
+// jobs.
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 
 #include <memory>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace colocsim {
@@ -32,11 +38,20 @@ private:
   std::unique_ptr<Policy> inner_;
   double idle_s_;
   std::size_t min_on_, max_boots_;
+  /// Adds delta to node n's job count (jobs × devices there); keeps idle_since_ and idle_ in step.
+  void set_jobs(std::uint32_t n, long delta, double now);
+  void unmark_idle(std::uint32_t n);
+
   std::vector<Node> state_;
-  std::vector<double> idle_since_;        ///< per node: when it last became empty (< 0: busy)
-  std::vector<std::size_t> node_devices_; ///< devices per node
-  std::vector<JobIndex> waiting_;         ///< submitted (or requeued), not yet placed or rejected
-  double wake_at_ = -1;                   ///< the wake-up already asked for
+  std::vector<double> idle_since_;                  ///< per node: when it last became empty (< 0: busy)
+  std::vector<std::size_t> node_devices_;           ///< devices per node
+  std::vector<long> node_jobs_;                     ///< per node: Σ over its devices of the jobs on them
+  std::size_t on_or_booting_ = 0;                   ///< nodes not OFF
+  std::size_t booting_devices_ = 0;                 ///< devices of BOOTING nodes
+  std::set<std::uint32_t> off_;                     ///< OFF nodes, lowest first (powered on in that order)
+  std::set<std::pair<double, std::uint32_t>> idle_; ///< (idle since, node) of the empty nodes that are ON
+  std::vector<JobIndex> waiting_;                   ///< submitted (or requeued), not yet placed or rejected
+  double wake_at_ = -1;                             ///< the wake-up already asked for
 };
 
 } // namespace colocsim

@@ -6,6 +6,7 @@
 // per device needed, then the first devices that fit in bucket order are taken — so the draw is uniform
 // among the fitting devices whenever memory is not the binding constraint. Reacts to: submissions,
 // completions, failures (SlotPolicy).
+// Intent (also in `colocsim policies`): spreads at random: any device that fits, shared or idle, uniformly.
 #include "policies/FractionalPolicy.hpp"
 
 #include <random>

@@ -45,8 +45,10 @@ void SlotPolicy::init(const ClusterView& view)
   capacity_.resize(n);
   mem_free_.resize(n);
   milli_used_.assign(n, 0);
+  type_.resize(n);
   for (DeviceIndex d = 0; d < n; ++d) {
     const auto dv = view.device(d);
+    type_[d] = dv.type;
     capacity_[d] = capacity_for(dv.mode);
     mem_free_[d] = dv.memory_bytes;
     max_memory_ = std::max(max_memory_, dv.memory_bytes);
@@ -61,10 +63,23 @@ void SlotPolicy::init(const ClusterView& view)
     }
   }
   index_ = FitIndex(n);
+  idle_by_type_.assign(type_memory_.size(), FitIndex(n));
   initialised_ = true;
   initialised(view);
   for (DeviceIndex d = 0; d < n; ++d)
     device_changed(d);
+}
+
+std::size_t SlotPolicy::next_idle(const ClusterView& view, JobIndex j, double mem, std::size_t from) const
+{
+  for (;;) {
+    std::size_t best = FitIndex::NONE;
+    for (std::size_t t = 0; t < idle_by_type_.size(); ++t)
+      if (type_allows(view, j, static_cast<std::uint16_t>(t)))
+        best = std::min(best, idle_by_type_[t].find_first(mem, from));
+    if (best == FitIndex::NONE || view.device(static_cast<DeviceIndex>(best)).available) return best;
+    from = best + 1; // its node is off or booting, or it is being repartitioned
+  }
 }
 
 double SlotPolicy::job_mem(const ClusterView& view, JobIndex j) const
@@ -98,6 +113,7 @@ void SlotPolicy::occupy(const ClusterView& view, JobIndex j, const std::vector<D
 void SlotPolicy::device_changed(DeviceIndex d)
 {
   index_.set(d, has_slot(d) ? mem_free_[d] : FitIndex::UNAVAILABLE);
+  idle_by_type_[type_[d]].set(d, has_slot(d) && idle(d) ? mem_free_[d] : FitIndex::UNAVAILABLE);
   on_device_changed(d);
 }
 

@@ -39,6 +39,25 @@ protected:
   /// The lowest device at or after `from` with a free slot and at least `mem` free, or FitIndex::NONE:
   /// O(log D).
   std::size_t first_fitting(double mem, std::size_t from = 0) const { return index_.find_first(mem, from); }
+  /// Idle devices: none of this policy's jobs (nor any resident found at start) and a free slot. The lowest
+  /// idle device of device type `type` at or after `from` with at least `mem` free, or FitIndex::NONE:
+  /// O(log D), whatever the number of busy devices before it.
+  std::size_t first_idle(double mem, std::uint16_t type, std::size_t from = 0) const
+  {
+    return type < idle_by_type_.size() ? idle_by_type_[type].find_first(mem, from) : FitIndex::NONE;
+  }
+  /// The lowest available idle device at or after `from` with at least `mem` free whose type job j accepts
+  /// (ClusterView::allows), or FitIndex::NONE: O(T · log D) for T device types, plus one step per
+  /// unavailable idle device passed over.
+  std::size_t next_idle(const ClusterView& view, JobIndex j, double mem, std::size_t from = 0) const;
+  /// Device types of the platform (DeviceView::type is below this) and whether job j accepts type t (false
+  /// if the platform has no device of it).
+  std::size_t type_count() const { return type_memory_.size(); }
+  bool type_allows(const ClusterView& view, JobIndex j, std::uint16_t t) const
+  {
+    return t < type_memory_.size() && type_memory_[t].memory >= 0 && view.allows(j, type_memory_[t].device);
+  }
+  bool idle(DeviceIndex d) const { return slots_[d] == 0; }
 
   bool has_slot(DeviceIndex d) const { return slots_[d] < capacity_[d]; }
   std::uint32_t slots_left(DeviceIndex d) const
@@ -83,6 +102,8 @@ private:
   };
   std::vector<TypeMemory> type_memory_; ///< by DeviceView::type
   FitIndex index_;                      ///< free memory of devices with a free slot
+  std::vector<std::uint16_t> type_;     ///< each device's DeviceView::type
+  std::vector<FitIndex> idle_by_type_;  ///< per device type: free memory of its idle devices
 };
 
 } // namespace colocsim

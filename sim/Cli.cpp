@@ -144,6 +144,7 @@ int cmd_policies(const std::vector<std::string>& args, std::ostream& out)
   load_plugins(plugins);
   for (const auto& p : policy_registry()) {
     out << p.name << " — " << p.description << "\n  source: " << p.source << "\n";
+    if (!p.intent.empty()) out << "  intent: " << p.intent << "\n";
     if (p.params.empty())
       out << "  (no parameters)\n";
     else
@@ -308,7 +309,8 @@ void InterruptGuard::throw_if_caught(const std::string& what)
   if (caught_signal != 0) throw RunInterrupted(caught_signal, what);
 }
 
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage)
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage,
+                Summary* summary)
 {
   InterruptGuard interrupts;
   const auto where = "; no results written to " + scenario.outputs.dir.string();
@@ -347,6 +349,7 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
     if (p.loaded) s.plugins.emplace_back(p.path, p.sha256);
   s.seed = scenario.seed;
   write_summary_json(s, stage.dir() / "summary.json");
+  if (summary) *summary = s;
   if (caught_signal != 0)
     throw RunInterrupted(caught_signal,
                          std::string(signal_name(caught_signal)) + " after the simulation" + where);

@@ -38,11 +38,14 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out);
 
 struct Scenario;
 class OutputStage;
+struct Summary;
 /// Runs a loaded scenario into its output directory and prints the summary (shared by run and replay).
 /// The files are written into `stage` (replay has put its scenario.yaml there), or into a stage of the
 /// scenario's output directory made here; they appear in the output directory only when all are written.
-/// Ctrl-C or SIGTERM stops the run: RunInterrupted, nothing written.
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* stage = nullptr);
+/// Ctrl-C or SIGTERM stops the run: RunInterrupted, nothing written. `summary`, if given, receives the
+/// run's summary.
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* stage = nullptr,
+                Summary* summary = nullptr);
 /// Catches SIGINT and SIGTERM while it lives (RunSetup::stop); a second signal ends the process at once.
 class InterruptGuard {
 public:

@@ -2,13 +2,17 @@
 // saved as OUTDIR/scenario.yaml, so the run can be repeated (or edited) with `colocsim run`.
 #include "policies/PluginLoader.hpp"
 #include "sim/CliCommands.hpp"
+#include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Scenario.hpp"
 #include "workloads/TraceFormats.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace colocsim {
 
@@ -18,7 +22,9 @@ const char* const REPLAY_HELP = R"(usage: colocsim replay TRACE --format FORMAT 
 
 Replays TRACE end to end: every job is bound to a profile (the trace's own, the profile map, or --profile),
 placed by the policy on the platform, and the usual outputs are written. The scenario used is saved as
-OUTDIR/scenario.yaml (rerun it with `colocsim run OUTDIR/scenario.yaml -o OTHER`).
+OUTDIR/scenario.yaml (rerun it with `colocsim run OUTDIR/scenario.yaml -o OTHER`). It warns when the
+platform has 10 times the GPUs the trace ever uses at once, or fewer than it uses on average: with the
+trace's peak and mean demand, a --nodes count that holds the peak, and how much energy was idle baseline.
 
 options:
   --format F              native, swf, itp, openb, pai or batsim (`colocsim formats`)    (required)
@@ -49,6 +55,56 @@ std::string yaml_quote(const std::string& s)
     out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
   return out + "\"";
 }
+
+/// What a trace asks of a platform if every job started when submitted: GPUs = devices × gpu_milli / 1000.
+struct Demand {
+  std::uint64_t jobs = 0;
+  double peak_gpus = 0; ///< the most GPUs running at once
+  double mean_gpus = 0; ///< Σ GPUs × duration ÷ (last end − first submission)
+};
+
+Demand trace_demand(JobReader& reader)
+{
+  Demand d;
+  std::vector<std::pair<double, double>> steps; // (time, ±GPUs)
+  double first = 0, last = 0, gpu_s = 0;
+  while (auto job = reader.next()) {
+    const double gpus = job->devices * job->gpu_milli / 1000.0;
+    if (d.jobs++ == 0) first = last = job->submit_s;
+    first = std::min(first, job->submit_s);
+    last = std::max(last, job->submit_s + job->duration_s);
+    gpu_s += gpus * job->duration_s;
+    steps.emplace_back(job->submit_s, gpus);
+    steps.emplace_back(job->submit_s + job->duration_s, -gpus);
+  }
+  std::sort(steps.begin(), steps.end()); // at one instant, ends (negative) before starts
+  double now = 0;
+  for (const auto& [t, g] : steps)
+    d.peak_gpus = std::max(d.peak_gpus, now += g);
+  d.mean_gpus = last > first ? gpu_s / (last - first) : d.peak_gpus;
+  return d;
+}
+
+std::string number(double v, int digits)
+{
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+
+std::string energy_text(double j)
+{
+  const double kwh = j / 3.6e6;
+  if (kwh >= 1e6) return number(kwh / 1e6, 2) + " GWh";
+  if (kwh >= 1e3) return number(kwh / 1e3, 2) + " MWh";
+  return number(kwh, 2) + " kWh";
+}
+
+/// A platform this many times the trace's peak demand, or smaller than its mean demand, draws a warning.
+/// Our choice, not a measured value: at 10× the peak, utilisation stays below 10 % even at the peak.
+constexpr double OVERSIZED = 10;
 
 std::string joined(const std::vector<std::string>& items)
 {
@@ -181,7 +237,65 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
     w.profile_map = scenario.profile_map;
     out << "workload: " << describe_workload(w) << "\n";
   }
-  return execute_run(scenario, quiet, out, &stage);
+
+  // Sizing: the trace's demand against the platform (one more streaming pass over the trace). A platform
+  // far larger than the trace reports a tiny utilisation and an energy that is mostly idle nodes' baseline;
+  // one smaller than its mean demand measures an ever-growing queue. Neither is what an operator asked.
+  bool oversized = false;
+  double idle_w = 0; // Σ device idle power of the platform
+  {
+    RunInputs probe = build_run(scenario);
+    for (const auto& dev : probe.platform.devices)
+      idle_w += probe.platform.types[dev.type].power.idle_w.value;
+    const Demand demand = trace_demand(*probe.reader);
+    const auto& plat = probe.platform;
+    const double devices = static_cast<double>(plat.devices.size());
+    const double per_node = plat.nodes > 0 ? devices / plat.nodes : devices;
+    const double suggested = std::max(1.0, std::ceil(demand.peak_gpus / per_node - 1e-9));
+    const std::string what = "the trace's peak demand is " + number(demand.peak_gpus, 1) +
+                             " GPUs, its mean " + number(demand.mean_gpus, 1) +
+                             " GPUs (every job started on submission, from the first submission to the last "
+                             "end; GPUs = devices × gpu_milli / 1000)";
+    const std::string advice =
+        "; --nodes " + number(suggested, 0) + " (" + number(per_node, 0) + " devices each) holds the peak";
+    if (demand.jobs > 0 && devices >= OVERSIZED * demand.peak_gpus) {
+      oversized = true;
+      std::cerr << "colocsim: warning: platform '" << plat.name << "' has " << number(devices, 0)
+                << " devices, " << number(devices / std::max(demand.peak_gpus, 1e-9), 0)
+                << "× what the trace "
+                << "ever uses: " << what
+                << ". Utilisation will be tiny and the energy mostly the baseline of idle nodes" << advice
+                << "\n";
+    } else if (demand.jobs > 0 && devices < demand.mean_gpus) {
+      std::cerr << "colocsim: warning: platform '" << plat.name << "' has " << number(devices, 0)
+                << " devices, fewer than the trace's mean demand: " << what
+                << ". The queue grows for the whole trace and wait times measure the platform, not the policy"
+                << advice << "\n";
+    }
+  }
+
+  Summary summary;
+  const int status = execute_run(scenario, quiet, out, &stage, &summary);
+  if (oversized && summary.energy_total_j > 0) {
+    // Estimated, not metered: while a device sits idle its node's baseline and its own idle power are drawn
+    // for nothing. The fraction of device time that is idle is 1 − utilisation; under power-aware, nodes it
+    // powered off drew nothing, so the estimate is not made.
+    const double idle_share = std::clamp(1.0 - summary.utilization, 0.0, 1.0);
+    const double idle_j =
+        std::min(summary.energy_total_j,
+                 summary.pue * idle_share * (summary.energy_node_j + idle_w * summary.makespan_s));
+    if (scenario.policy == "power-aware")
+      std::cerr << "colocsim: warning: power-aware powered idle nodes off; see energy_node_j in summary.json "
+                   "for what their baseline still cost\n";
+    else
+      std::cerr << "colocsim: warning: about " << energy_text(idle_j) << " of the "
+                << energy_text(summary.energy_total_j) << " ("
+                << number(100.0 * idle_j / summary.energy_total_j, 1)
+                << " %) is idle baseline: node baseline and device idle power while devices sat idle "
+                   "(estimated as (1 − utilisation) × (node energy + device idle power × makespan) × PUE); "
+                   "--policy power-aware powers idle nodes off, or size the platform with --nodes\n";
+  }
+  return status;
 }
 
 } // namespace colocsim
