@@ -67,8 +67,15 @@ InterferenceModel::Parts ContentionInterference::parts(const ResourceSignature& 
                                                        std::span<const ResourceSignature* const> others,
                                                        SharingMode mode) const
 {
-  // Kernels never overlap under time-slice (the sharing factor has it all); MIG instances are isolated.
-  if (others.empty() || !kernels_overlap(mode)) return {1.0, 1.0};
+  if (others.empty()) return {1.0, 1.0};
+  if (mode == SharingMode::MIG) { // isolated SMs, L2 and memory; shared host, PCIe link and power
+    double busy = 0;
+    for (const auto* o : others)
+      busy += o->duty_cycle;
+    return {1.0, 1.0 + cross_instance_ * busy};
+  }
+  // Kernels never overlap under time-slice (the sharing factor has it all).
+  if (!kernels_overlap(mode)) return {1.0, 1.0};
   return {bandwidth_bound(job, others), 1.0 + residual_};
 }
 

@@ -304,8 +304,8 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     const auto& pd = setup_.platform->devices[d];
     const auto& dt = type(d);
     if (ds.mode == SharingMode::MIG) {
-      // The largest empty, ready instance (instances are isolated: nobody else is affected); power as the
-      // GPU's curve with the job added.
+      // The largest empty, ready instance; the jobs on the other instances enter only through the
+      // interference model's cross-instance term (contention) and the GPU's power.
       const auto& geo = *dt.mig;
       std::optional<std::size_t> best;
       for (std::size_t i = 0; i < ds.layout.size(); ++i)
@@ -319,11 +319,21 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
         continue;
       }
       const auto& gi = ds.layout[*best];
-      const ResourceSignature* one[] = {js.sig};
-      const double cap[] = {mig_sm_share(d, gi)}, mem[] = {mig_mem_share(d, gi)};
-      double s = 1;
-      compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, one, std::span<double>(&s, 1), cap,
-                        mem);
+      sigs.clear();
+      std::vector<double> caps, mems;
+      for (std::size_t i = 0; i < ds.residents.size(); ++i) {
+        const auto& rs = jobs_[ds.residents[i]];
+        const auto& rgi = ds.layout[rs.instances[ds.slot[i]]];
+        sigs.push_back(rs.sig);
+        caps.push_back(mig_sm_share(d, rgi));
+        mems.push_back(mig_mem_share(d, rgi));
+      }
+      sigs.push_back(js.sig);
+      caps.push_back(mig_sm_share(d, gi));
+      mems.push_back(mig_mem_share(d, gi));
+      slow.resize(sigs.size());
+      compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, sigs, slow, caps, mems);
+      const double s = slow.back();
       p.job_slowdown = std::max(p.job_slowdown, s * time_factor(*js.sig, d));
       loads.clear();
       load_of(d, loads);

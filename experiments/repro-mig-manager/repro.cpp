@@ -115,8 +115,8 @@ Row run(const std::string& trace, const Config& c, std::map<std::string, double>
       // roofline max(β·max(1, c/s) + (1 − β)·max(1, b/m), b/m, u/s, 1) is max(β·max(1, c/s) + 1 − β, u/s, 1).
       const auto& g = p.sig;
       const double s7 = 98.0 / 108.0, c_s = std::max(1.0, g.compute_share / s7);
-      seven_slowdown[p.name] = std::max({g.freq_sensitive * c_s + 1.0 - g.freq_sensitive,
-                                         std::max(g.vec_util, g.xmx_util) / s7, 1.0});
+      seven_slowdown[p.name] = std::max(
+          {g.freq_sensitive * c_s + 1.0 - g.freq_sensitive, std::max(g.vec_util, g.xmx_util) / s7, 1.0});
     }
   auto counting = std::make_unique<CountReconfigurations>(std::move(in.policy));
   auto* counter = counting.get();

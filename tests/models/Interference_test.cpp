@@ -311,6 +311,30 @@ TEST_CASE("partition and table: a compute-bound job is held by its partition, th
   CHECK_THAT(out[0], WithinAbs(2.06, 1e-12));
 }
 
+TEST_CASE("contention under mig: only a small cross-instance term, by the co-runners' duty cycles",
+          "[interference][contention][mig]")
+{
+  // Three jobs on three instances of one GPU, each with s = 0.5, m = 0.5 (c = 0.25, b = 0.1: the slice
+  // alone does not slow them). Job 0's co-runners are busy 1.0 and 0.5 of the time: 1 + 0.01 · 1.5 = 1.015;
+  // job 1: 1 + 0.01 · (0.2 + 0.5) = 1.007; job 2: 1 + 0.01 · 1.2 = 1.012. With `none`: 1 each.
+  auto a = sig(0.2, 0.25, 0.1), b = sig(1.0, 0.25, 0.1), c = sig(0.5, 0.25, 0.1);
+  const std::vector<const ResourceSignature*> three{&a, &b, &c};
+  const std::vector<double> s{0.5, 0.5, 0.5}, m{0.5, 0.5, 0.5};
+  std::vector<double> out(3);
+  compute_slowdowns(SharingMode::MIG, TimeSliceParams{}, ContentionInterference{}, three, out, s, m);
+  CHECK_THAT(out[0], WithinAbs(1.015, 1e-12));
+  CHECK_THAT(out[1], WithinAbs(1.007, 1e-12));
+  CHECK_THAT(out[2], WithinAbs(1.012, 1e-12));
+  compute_slowdowns(SharingMode::MIG, TimeSliceParams{}, NoInterference{}, three, out, s, m);
+  CHECK_THAT(out[0], WithinAbs(1.0, 1e-12));
+  // Alone on the GPU: no term.
+  const std::vector<const ResourceSignature*> one{&b};
+  std::vector<double> alone(1);
+  compute_slowdowns(SharingMode::MIG, TimeSliceParams{}, ContentionInterference{}, one, alone,
+                    std::vector<double>{0.5}, std::vector<double>{0.5});
+  CHECK_THAT(alone[0], WithinAbs(1.0, 1e-12));
+}
+
 TEST_CASE("mps: light kernels share the SMs, saturating ones degrade to time-slicing", "[interference][mps]")
 {
   const NoInterference none;

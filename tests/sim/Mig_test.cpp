@@ -121,6 +121,23 @@ TEST_CASE("MIG instances are isolated: a job's speed depends only on its own ins
   CHECK_THAT(o.jobs.at("train").end_s, WithinAbs(205.142857, 1e-5));
 }
 
+TEST_CASE("MIG instances share the host and PCIe link: contention adds 1 % per busy co-runner instance",
+          "[engine][mig][contention]")
+{
+  // The isolation test's layout and jobs with `interference: contention`: each job's slowdown gets
+  // 1 + 0.01 · (the duty cycle of the job on the other instance) while both run.
+  //   infer (resnet50-infer-bs1 on 1g.5gb): 1.278571 · (1 + 0.01 · 0.9) = 1.290079 → ends at 129.0079 s.
+  //   train (bert-base-train-bs32 on 3g.20gb, duty 0.9): 2.051429 · (1 + 0.01 · 0.35) = 2.058609 until
+  //   129.0079 s (62.6675 s of work done), then alone: 37.3325 s · 2.051429 = 76.5850 s → ends at 205.5928 s.
+  auto pin = std::make_unique<Pin>();
+  pin->instance_of = {1, 0};
+  const auto o =
+      run({"platform.mig_layout=3g.20gb,1g.5gb", "workload.trace=mig-pair.csv", "interference=contention"},
+          {}, std::move(pin));
+  CHECK_THAT(o.jobs.at("infer").end_s, WithinAbs(129.007857, 1e-5));
+  CHECK_THAT(o.jobs.at("train").end_s, WithinAbs(205.592810, 1e-5));
+}
+
 TEST_CASE("MIG decisions the engine refuses, and layouts a scenario may not start with", "[engine][mig]")
 {
   // No instance named on a mig device.
