@@ -15,6 +15,31 @@ double TableInterference::factor(const ResourceSignature& job,
   return std::max(1.0, f);
 }
 
+bool kernels_overlap(SharingMode mode)
+{
+  return mode == SharingMode::CCS_2 || mode == SharingMode::CCS_4 || mode == SharingMode::MPS;
+}
+
+double bandwidth_bound(const ResourceSignature& job, std::span<const ResourceSignature* const> others)
+{
+  if (job.bw_util <= 0) return 1.0;
+  double sum_b = job.bw_util;
+  for (const auto* o : others)
+    sum_b += o->bw_util;
+  return std::max(1.0, sum_b);
+}
+
+InterferenceModel::Parts TableInterference::parts(const ResourceSignature& job,
+                                                  std::span<const ResourceSignature* const> others,
+                                                  SharingMode mode) const
+{
+  const double f = factor(job, others, mode);
+  if (!kernels_overlap(mode) || others.empty() ||
+      std::find(modes_.begin(), modes_.end(), mode) == modes_.end())
+    return {1.0, f};
+  return {std::max(f, bandwidth_bound(job, others)), 1.0};
+}
+
 double PairTotalInterference::factor(const ResourceSignature& job,
                                      std::span<const ResourceSignature* const> others, SharingMode mode) const
 {
@@ -34,18 +59,33 @@ double ContentionInterference::factor(const ResourceSignature& job,
                                       std::span<const ResourceSignature* const> others,
                                       SharingMode mode) const
 {
-  // Kernels never overlap under time-slice (the sharing factor has it all); MIG instances are isolated.
-  if (others.empty() || mode == SharingMode::EXCLUSIVE || mode == SharingMode::TIME_SLICE ||
-      mode == SharingMode::MIG)
-    return 1.0;
-  double bw = 1.0;
-  if (job.bw_util > 0) {
-    double sum_b = job.bw_util;
+  const auto p = parts(job, others, mode);
+  return p.bound * p.extra;
+}
+
+InterferenceModel::Parts ContentionInterference::parts(const ResourceSignature& job,
+                                                       std::span<const ResourceSignature* const> others,
+                                                       SharingMode mode) const
+{
+  if (others.empty()) return {1.0, 1.0};
+  if (mode == SharingMode::MIG) { // isolated SMs, L2 and memory; shared host, PCIe link and power
+    double busy = 0;
     for (const auto* o : others)
-      sum_b += o->bw_util;
-    bw = std::max(1.0, sum_b);
+      busy += o->duty_cycle;
+    return {1.0, 1.0 + cross_instance_ * busy};
   }
-  return bw * (1.0 + residual_);
+  // Kernels never overlap under time-slice (the sharing factor has it all).
+  if (!kernels_overlap(mode)) return {1.0, 1.0};
+  return {bandwidth_bound(job, others), 1.0 + residual_};
+}
+
+double mig_slowdown(const ResourceSignature& job, double s, double m)
+{
+  const double beta = job.freq_sensitive;
+  const double compute = std::max(1.0, job.compute_share / s); // the SM-bound part of the runtime
+  const double memory = std::max(1.0, job.bw_util / m);        // the memory-bound part
+  const double used = std::max(job.vec_util, job.xmx_util);    // SM throughput used alone
+  return std::max({beta * compute + (1.0 - beta) * memory, job.bw_util / m, used / s, 1.0});
 }
 
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
@@ -69,7 +109,7 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
   }
   case SharingMode::MIG: {
     const double s = cap_of(i), m = mem_shares.empty() ? cap_of(i) : mem_shares[i];
-    return std::max({1.0, job.compute_share / s, job.bw_util / m});
+    return mig_slowdown(job, s, m);
   }
   case SharingMode::TIME_SLICE:
     break;
@@ -102,8 +142,10 @@ void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const Interf
                                          mem_shares.empty() ? mem_shares : mem_shares.subspan(i, 1));
       out[i] = std::max(solo, model.factor(*residents[i], others, mode));
     } else {
-      out[i] = sharing_factor(mode, ts, residents, i, caps, mem_shares) *
-               model.factor(*residents[i], others, mode);
+      // Limits of one kind (the mode's compute partition or SM demand, the bandwidth share) bound the job
+      // together: the tighter one holds (reference §6.3: max(s_part, s_bw)); the residual multiplies.
+      const auto parts = model.parts(*residents[i], others, mode);
+      out[i] = std::max(sharing_factor(mode, ts, residents, i, caps, mem_shares), parts.bound) * parts.extra;
     }
   }
 }

@@ -1,11 +1,13 @@
 #pragma once
 // Slowdown of co-located jobs (docs/architecture.md, Sharing modes; Interference).
 //
-//   slowdown_j = sharing_factor_j(mode, residents) × interference_j(model, residents)   (>= 1)
+//   slowdown_j = max(sharing_factor_j(mode, residents), bound_j) × extra_j               (>= 1)
 //
 // sharing_factor encodes the sharing mode's semantics; the interference model adds contention on the
-// resources that stay shared. Both are deterministic and depend only on the residents' signatures, never
-// on their current rates, so a change on one device never cascades to other devices' slowdowns.
+// resources that stay shared, split into a bound of the same kind as the mode's (the job's share of the
+// memory bandwidth: the tighter limit holds) and an extra that multiplies (InterferenceModel::parts). Both
+// are deterministic and depend only on the residents' signatures, never on their current rates, so a change
+// on one device never cascades to other devices' slowdowns.
 //
 // time-slice (Intel 1-CCS, NVIDIA default; reference §1.7 and §6.3): kernels of different processes never
 // overlap. With duty cycles d_i (fraction of wall time each job keeps the engine busy alone):
@@ -21,6 +23,10 @@
 //
 //   sharing_factor_j = max(1, c_j · k)          (c_j: the job's compute_share; independent of co-runners)
 //
+//   The tile's bandwidth stays shared: the interference model's bound (InterferenceModel::parts, e.g. the
+//   bandwidth share max(1, Σ b_i)) is combined with the partition by max, not multiplied (reference §6.3:
+//   max(s_part, s_bw)): a bandwidth-bound job is held back by the tighter of the two limits.
+//
 // mps (NVIDIA; reference §4.3): kernels of different clients run concurrently on the SMs. With an
 // active-thread cap p_j (1 when not set) and time-averaged SM demand d_i · min(c_i, p_i):
 //
@@ -30,16 +36,19 @@
 //   device (light kernels share well, saturating ones degrade to time-slicing: "MPS effective when kernels
 //   are light", ITU collocation talk, reference §3.4).
 //
-// mig (NVIDIA; reference §4.2, docs/architecture.md, Sharing modes): each job owns a GPU instance with a
-// fraction s of the GPU's SMs and a fraction m of its memory slices (and so of its bandwidth and L2);
-// instances do not interfere:
+// mig (NVIDIA; reference §4.2, docs/architecture.md, Sharing modes): each job owns a GPU instance with a fraction s of the WHOLE GPU's SMs
+// (7g.40gb: 98 of an A100's 108) and a fraction m of its memory slices (and so of its bandwidth and L2);
+// instances share only the host, PCIe link and power (ContentionInterference's cross-instance term, the
+// card power cap):
 //
-//   sharing_factor_j = max(1, c_j / s_j, b_j / m_j)        (c: compute_share, b: bw_util; s, m per instance)
+//   sharing_factor_j = mig_slowdown(job, s_j, m_j)
+//                    = max(β·max(1, c/s) + (1 − β)·max(1, b/m), b/m, u/s, 1)    (β: freq_sensitive)
 //
-//   the CCS rule with the instance's own compute and memory fractions. Consistency check against NJIT-MIG
-//   (reference, A100-80GB GROMACS: 118.6 ns/day full, 115.5 on 3g, 81.2 on 2g, 43.3 on 1g): with c = 0.4
-//   [estimate, chosen to match], the rule gives full speed on 3g (s = 3/7: 0.93 < 1; measured 97 %), 1.4×
-//   slower on 2g (measured 1.46×) and 2.8× on 1g (measured 2.74×).
+//   a roofline with the job's balance: its SM-bound runtime stretches with the SM share, its memory-bound
+//   runtime with the memory share. Consistency check against NJIT-MIG (reference, A100-80GB GROMACS:
+//   118.6 ns/day full, 115.5 on 3g, 81.2 on 2g, 43.3 on 1g; tests/models/Mig_test.cpp): with c = 0.37,
+//   β = 1 [estimate, chosen to match], 3g gets 42/108 = 0.389 of the SMs: 0.951 < 1, full speed (measured
+//   97 %), 2g 1.43× slower (measured 1.46×), 1g 2.85× (measured 2.74×).
 //
 // exclusive: one job per device, factor 1.
 #include "models/DeviceSpec.hpp"
@@ -69,7 +78,32 @@ public:
   /// True where factor() is the job's WHOLE slowdown in `mode` (a measured total, sharing included), so
   /// compute_slowdowns must not multiply it by the sharing factor. Default: an extra on top of it.
   virtual bool gives_total_slowdown(SharingMode /*mode*/) const { return false; }
+
+  /// factor() split in two for compute_slowdowns, which gives max(sharing factor, bound) · extra:
+  ///  bound  a limit of the same kind as the sharing mode's (the job's share of the memory bandwidth once
+  ///         the co-runners' demand exceeds the device): a job is held back by the tighter of the two
+  ///         limits, not by their product (reference §6.3: max(s_part, s_bw));
+  ///  extra  contention that adds to whichever limit holds (L2, TLB, power management: the residual).
+  /// Default: no bound, the whole factor an extra.
+  struct Parts {
+    double bound = 1.0;
+    double extra = 1.0;
+  };
+  virtual Parts parts(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+                      SharingMode mode) const
+  {
+    return {1.0, factor(job, others, mode)};
+  }
 };
+
+/// Whether kernels of different jobs run at the same time on the device's compute units in `mode` (ccs-2,
+/// ccs-4, mps), so that they compete for its memory bandwidth.
+bool kernels_overlap(SharingMode mode);
+
+/// The memory-bandwidth bound of a job whose kernels overlap with its co-runners': max(1, Σ_i b_i) over the
+/// job and its co-runners when the job uses bandwidth (b_j > 0; proportional sharing of the achievable
+/// bandwidth, which b is a fraction of), else 1. Together the jobs never move more than the device can.
+double bandwidth_bound(const ResourceSignature& job, std::span<const ResourceSignature* const> others);
 
 /// `none`: co-runners do not interfere beyond the sharing mode (factor 1).
 class NoInterference final : public InterferenceModel {
@@ -106,6 +140,14 @@ public:
   std::string_view name() const override { return "table"; }
   double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
                 SharingMode mode) const override;
+  /// Where kernels overlap (ccs-2, ccs-4, mps) the table's value is a co-run slowdown of jobs that share
+  /// the device's bandwidth, L2 and power (reference §6.3: the M/MS entries are mostly bandwidth sharing),
+  /// so it is a bound like the partition's, not an extra on top: bound = max(factor, bandwidth_bound),
+  /// extra 1 (the bandwidth bound keeps a table value below the summed demand, such as MS+MS 1.8 against
+  /// 2 × 0.95, from moving more bytes than the device can). Under time-slice (a fitted table: the excess
+  /// over the time-slice factor) the factor stays an extra.
+  Parts parts(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+              SharingMode mode) const override;
   double pair(JobClass row, JobClass col) const
   {
     return table_[static_cast<int>(row)][static_cast<int>(col)];
@@ -163,19 +205,53 @@ private:
 ///   factor_j = 1 + ρ                        for a job that uses no bandwidth
 ///
 /// with b_i the jobs' bandwidth utilisation alone. Kernels never overlap under time-slice (the sharing
-/// factor already accounts for the wait), so there the factor is 1; alone it is 1.
+/// factor already accounts for the wait), so there the factor is 1; alone it is 1. Under mig the instances
+/// share only the host, the PCIe link and the power budget: factor_j = 1 + κ · Σ_{i≠j} d_i over the jobs
+/// on the GPU's other instances (κ = DEFAULT_CROSS_INSTANCE).
 class ContentionInterference final : public InterferenceModel {
 public:
   /// ρ = 0.03: reference §6.3 "ε ≈ 0.01–0.05 residual (fit)", the midpoint [estimate].
   static constexpr double DEFAULT_RESIDUAL = 0.03;
-  explicit ContentionInterference(double residual = DEFAULT_RESIDUAL) : residual_(residual) {}
+  /// κ = 0.01 per fully busy job on another MIG instance of the same GPU [estimate]. MIG isolates SMs, L2
+  /// and memory bandwidth [V] NV-MIG, but the instances still share the host, the GPU's PCIe link and its
+  /// power budget; MIG-PWR [M] (reference §3.6: H100, NekRS, LAMMPS, Llama 3, Qiskit) finds that MIG "does
+  /// not fully isolate" through power and thermal throttling, which the card power cap models (the engine
+  /// throttles the whole GPU when its instances together exceed it). For host and PCIe no MIG measurement
+  /// was found: 1 % per busy co-runner, the low end of reference §6.3's residual range ε ≈ 0.01–0.05, far
+  /// below the 19 % that Gandiva saw between two host-heavy language-model jobs on different GPUs of one
+  /// server (GANDIVA-NOTES, reference §6.3).
+  static constexpr double DEFAULT_CROSS_INSTANCE = 0.01;
+  explicit ContentionInterference(double residual = DEFAULT_RESIDUAL,
+                                  double cross_instance = DEFAULT_CROSS_INSTANCE)
+      : residual_(residual), cross_instance_(cross_instance)
+  {
+  }
   std::string_view name() const override { return "contention"; }
   double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
                 SharingMode mode) const override;
+  /// bound = the bandwidth share max(1, Σ_i b_i) (for a job with b_j > 0), extra = 1 + ρ: reference
+  /// §6.3's slowdown max(s_part, s_bw) · (1 + ε) with the partition (or MPS SM demand) as s_part.
+  /// mig (others = the jobs on the GPU's other instances): bound 1, extra = 1 + κ · Σ_{i≠j} d_i (d: duty
+  /// cycle, the share of its time a co-runner keeps its instance busy).
+  Parts parts(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
+              SharingMode mode) const override;
 
 private:
   double residual_;
+  double cross_instance_;
 };
+
+/// mig: the slowdown of `job` alone on a GPU instance holding a fraction s of the whole GPU's SMs and m of
+/// its memory bandwidth and L2 (models/Mig.hpp mig_sm_fraction, mig_memory_fraction), against the whole GPU
+/// with MIG off. A roofline with the job's balance β (ResourceSignature::freq_sensitive: the fraction of
+/// its runtime the core clock, hence the SMs, decides; the rest waits on memory):
+///
+///   slowdown = max(β · max(1, c/s) + (1 − β) · max(1, b/m),   b/m,   u/s,   1)      u = max(vec, xmx util)
+///
+/// The SM-bound part of the runtime stretches with the SM share, the memory-bound part with the memory
+/// share; b/m and u/s are the ceilings no job passes (the bytes it moves and the flops it issues need at
+/// least that long on the slice's bandwidth and SMs). β = 1 gives max(1, c/s, b/m).
+double mig_slowdown(const ResourceSignature& job, double s, double m);
 
 /// Sharing factor of resident i (see the header comment). residents holds every job on the device;
 /// caps[i] is resident i's MPS active-thread fraction p_i in (0, 1] (empty: all 1; ignored by other modes).
@@ -184,8 +260,9 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
                       std::span<const ResourceSignature* const> residents, std::size_t i,
                       std::span<const double> caps = {}, std::span<const double> mem_shares = {});
 
-/// Slowdowns of all residents of one device: out[i] = sharing_factor × interference factor, or where the
-/// model gives total slowdowns (gives_total_slowdown): max(sharing factor of i alone, its factor).
+/// Slowdowns of all residents of one device: out[i] = max(sharing_factor, parts.bound) × parts.extra (the
+/// model's InterferenceModel::Parts), or where the model gives total slowdowns (gives_total_slowdown):
+/// max(sharing factor of i alone, its factor).
 /// Cost O(n²) in the residents of that device only.
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
                        std::span<const ResourceSignature* const> residents, std::span<double> out,

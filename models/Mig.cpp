@@ -721,6 +721,22 @@ std::optional<MigChange> MigGeometry::split(const MigLayout& current, std::size_
   return change;
 }
 
+// ---- what an instance holds of the whole GPU ----
+
+double mig_sm_fraction(const MigProfile& profile, double device_sms)
+{
+  if (!(profile.sms > 0) || !(device_sms >= profile.sms))
+    throw std::invalid_argument("MIG profile " + profile.name + " has " + std::to_string(profile.sms) +
+                                " SMs; the device has " + std::to_string(device_sms) +
+                                " (expected 0 < profile SMs <= device SMs)");
+  return profile.sms / device_sms;
+}
+
+double mig_memory_fraction(const MigGeometry& geometry, const MigProfile& profile)
+{
+  return static_cast<double>(profile.memory_slices) / geometry.memory_slices();
+}
+
 // ---- MPS ----
 
 unsigned mps_max_clients()

@@ -227,6 +227,19 @@ private:
   std::vector<MigProfile> profiles_;
 };
 
+// ---- what an instance holds of the whole GPU (the slowdown rule in Interference.hpp uses these) ----
+
+/// The fraction of the WHOLE GPU's SMs a GI of `profile` holds: its SMs / the device's SMs (the device
+/// catalog's compute_units). Not the largest profile's: an A100 has 108 SMs [V] GK-A100 but its 7g instance
+/// exposes 98 [V] GONVML-A100 ("98 of the 108 SMs are usable under MIG"), so 7g.40gb = 98/108 = 0.907 of
+/// an A100 with MIG off, 3g = 42/108 = 0.389; on an H100 SXM 7g.80gb has all 132 [M/V] H100-LGIP, GK-H100.
+/// Throws std::invalid_argument unless 0 < profile.sms <= device_sms.
+double mig_sm_fraction(const MigProfile& profile, double device_sms);
+/// The fraction of the whole GPU's memory bandwidth and L2 a GI of `profile` holds: its memory slices / the
+/// GPU's (8). A memory slice is 1/8 of the GPU's memory with its L2 slices and memory controllers [V] NV-MIG,
+/// and the 8 slices are the whole GPU (7g.40gb: 39.38 GiB of the 40 GiB, GONVML-A100), so 7g = 1.
+double mig_memory_fraction(const MigGeometry& geometry, const MigProfile& profile);
+
 // ---- MPS (reference §4.3, NV-MPS) ----
 
 /// MPS clients one GPU accepts on Volta and later: 48 [V] NV-MPS. The same number the engine enforces for

@@ -230,16 +230,24 @@ private:
     ds.gi_job.assign(layout.size(), -1);
     ds.gi_ready.assign(layout.size(), 0.0);
   }
-  static double mig_sm_share(const MigGeometry& geo, const MigInstance& gi)
+  /// What the GI holds of the whole GPU, for its job's rate (models/Mig.hpp): SMs / the device's SMs
+  /// (7g.40gb: 98/108 of an A100) and memory slices / 8.
+  double mig_sm_share(DeviceIndex d, const MigInstance& gi) const
+  {
+    return mig_sm_fraction(type(d).mig->profiles()[gi.profile], type(d).spec->compute_units.value);
+  }
+  double mig_mem_share(DeviceIndex d, const MigInstance& gi) const
+  {
+    return mig_memory_fraction(*type(d).mig, type(d).mig->profiles()[gi.profile]);
+  }
+  /// The share of the device a GI occupies for the allocation metrics: its SMs / the largest profile's (7g
+  /// occupies the whole GPU, though it runs on 98 of its 108 SMs).
+  static double mig_allocated_share(const MigGeometry& geo, const MigInstance& gi)
   {
     unsigned full = 0;
     for (const auto& p : geo.profiles())
       full = std::max(full, p.sms);
     return static_cast<double>(geo.profiles()[gi.profile].sms) / full;
-  }
-  static double mig_mem_share(const MigGeometry& geo, const MigInstance& gi)
-  {
-    return static_cast<double>(geo.profiles()[gi.profile].memory_slices) / geo.memory_slices();
   }
   std::vector<double> mem_shares_; ///< scratch: mig memory-slice fractions of a device's residents
   /// The share of device d that job js requests at position pos of its devices: its gpu_milli / 1000, or on
@@ -247,7 +255,7 @@ private:
   double requested_share(const JobState& js, DeviceIndex d, std::uint32_t pos) const
   {
     const auto& ds = devices_[d];
-    if (ds.mode == SharingMode::MIG) return mig_sm_share(*type(d).mig, ds.layout[js.instances[pos]]);
+    if (ds.mode == SharingMode::MIG) return mig_allocated_share(*type(d).mig, ds.layout[js.instances[pos]]);
     return std::clamp(js.job.gpu_milli, 1, 1000) / 1000.0;
   }
 
@@ -402,8 +410,8 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     const auto& pd = setup_.platform->devices[d];
     const auto& dt = type(d);
     if (ds.mode == SharingMode::MIG) {
-      // The largest empty, ready instance (instances are isolated: nobody else is affected); power as the
-      // GPU's curve with the job added.
+      // The largest empty, ready instance; the jobs on the other instances enter only through the
+      // interference model's cross-instance term (contention) and the GPU's power.
       const auto& geo = *dt.mig;
       std::optional<std::size_t> best;
       for (std::size_t i = 0; i < ds.layout.size(); ++i)
@@ -417,11 +425,21 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
         continue;
       }
       const auto& gi = ds.layout[*best];
-      const ResourceSignature* one[] = {js.sig};
-      const double cap[] = {mig_sm_share(geo, gi)}, mem[] = {mig_mem_share(geo, gi)};
-      double s = 1;
-      compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, one, std::span<double>(&s, 1), cap,
-                        mem);
+      sigs.clear();
+      std::vector<double> caps, mems;
+      for (std::size_t i = 0; i < ds.residents.size(); ++i) {
+        const auto& rs = jobs_[ds.residents[i]];
+        const auto& rgi = ds.layout[rs.instances[ds.slot[i]]];
+        sigs.push_back(rs.sig);
+        caps.push_back(mig_sm_share(d, rgi));
+        mems.push_back(mig_mem_share(d, rgi));
+      }
+      sigs.push_back(js.sig);
+      caps.push_back(mig_sm_share(d, gi));
+      mems.push_back(mig_mem_share(d, gi));
+      slow.resize(sigs.size());
+      compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, sigs, slow, caps, mems);
+      const double s = slow.back();
       p.job_slowdown = std::max(p.job_slowdown, s * time_factor(*js.sig, d));
       loads.clear();
       load_of(d, loads);
@@ -1221,8 +1239,8 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
     sigs_.push_back(rs.sig);
     if (ds.mode == SharingMode::MIG) { // the instance's fractions of the GPU's SMs and memory slices
       const auto& gi = ds.layout[rs.instances[ds.slot[i]]];
-      caps_.push_back(mig_sm_share(*type(d).mig, gi));
-      mem_shares_.push_back(mig_mem_share(*type(d).mig, gi));
+      caps_.push_back(mig_sm_share(d, gi));
+      mem_shares_.push_back(mig_mem_share(d, gi));
     } else {
       caps_.push_back(rs.thread_share);
     }

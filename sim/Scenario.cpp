@@ -910,6 +910,14 @@ RunInputs build_run(const Scenario& s)
       if (!t.mig)
         throw InputError(at, "platform.sharing",
                          "device '" + spec->name + "' has no bundled MIG table (models/mig/); mig needs one");
+      // A GI's compute share is its SMs over the device's (models/Mig.hpp mig_sm_fraction).
+      for (const auto& p : t.mig->profiles())
+        if (p.sms > spec->compute_units.value)
+          throw InputError(at, "platform.sharing",
+                           "MIG profile " + p.name + " of table '" + t.mig->name() + "' has " +
+                               std::to_string(p.sms) + " SMs, more than device '" + spec->name + "' has (" +
+                               std::to_string(static_cast<long long>(spec->compute_units.value)) +
+                               " compute_units); expected at most the device's SMs");
       t.mig_layout = arrange_mig_layout(*t.mig, s.mig_layout, at);
     }
     t.power = cal.power;

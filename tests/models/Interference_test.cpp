@@ -238,6 +238,103 @@ TEST_CASE("contention: two bandwidth-saturating jobs share the bandwidth", "[int
   CHECK(model.factor(stream, std::vector<const ResourceSignature*>{&stream}, SharingMode::TIME_SLICE) == 1.0);
 }
 
+namespace {
+/// The bundled stream-triad profile's signature (workloads/profiles/default.yaml): class MS, duty 1,
+/// b = 0.95 of the tile's achievable bandwidth, c = 0.5 (half the EUs reach it), β = 0.15.
+ResourceSignature triad()
+{
+  ResourceSignature s;
+  s.job_class = JobClass::MS;
+  s.duty_cycle = 1.0;
+  s.vec_util = 0.05;
+  s.bw_util = 0.95;
+  s.compute_share = 0.5;
+  s.freq_sensitive = 0.15;
+  return s;
+}
+} // namespace
+
+TEST_CASE("ccs-4: four bandwidth-bound jobs are held by the tile's bandwidth, not partition × bandwidth",
+          "[interference][ccs][contention]")
+{
+  // Four triads on one tile in ccs-4. Partition factor max(1, 0.5·4) = 2; bandwidth: together they ask
+  // Σb = 4 · 0.95 = 3.8 tiles' worth, so no schedule can finish 4 × 100 s of triad in less than 380 s
+  // (4 · 95 s of the tile's whole bandwidth). The two limits bound the job together (reference §6.3
+  // max(s_part, s_bw)): slowdown = max(2, 3.8) = 3.8.
+  const auto t = triad();
+  const std::vector<const ResourceSignature*> four{&t, &t, &t, &t};
+  std::vector<double> out(4);
+  // contention: max(2, 3.8) · (1 + ρ = 1.03) = 3.914 (before: 2 · 3.8 · 1.03 = 7.828, i.e. 783 s).
+  compute_slowdowns(SharingMode::CCS_4, TimeSliceParams{}, ContentionInterference{}, four, out);
+  for (double s : out) {
+    CHECK_THAT(s, WithinAbs(3.8 * 1.03, 1e-12));
+    CHECK(s <= 3.8 * 1.05); // within 5 % of the bandwidth bound
+  }
+  // table (reference §6.3 midpoints, MS|MS = 1.8): the excesses add to 1 + 3 · 0.8 = 3.4, below the
+  // bandwidth bound: max(2, 3.4, 3.8) = 3.8 (before: 2 · 3.4 = 6.8, i.e. 680 s).
+  const TableInterference table(default_table(), "test");
+  compute_slowdowns(SharingMode::CCS_4, TimeSliceParams{}, table, four, out);
+  for (double s : out)
+    CHECK_THAT(s, WithinAbs(3.8, 1e-12));
+  // ccs-2, two triads: the table's MS|MS 1.8 is below their combined demand 1.9, which bounds them:
+  // max(max(1, 0.5·2) = 1, 1.8, 1.9) = 1.9 (before: 1 · 1.8 = 1.8, faster than the bandwidth allows).
+  const std::vector<const ResourceSignature*> two{&t, &t};
+  std::vector<double> out2(2);
+  compute_slowdowns(SharingMode::CCS_2, TimeSliceParams{}, table, two, out2);
+  CHECK_THAT(out2[0], WithinAbs(1.9, 1e-12));
+  CHECK_THAT(out2[1], WithinAbs(1.9, 1e-12));
+  compute_slowdowns(SharingMode::CCS_2, TimeSliceParams{}, ContentionInterference{}, two, out2);
+  CHECK_THAT(out2[0], WithinAbs(1.9 * 1.03, 1e-12)); // max(1, 1.9) · 1.03
+}
+
+TEST_CASE("partition and table: a compute-bound job is held by its partition, the residual multiplies",
+          "[interference][ccs][contention]")
+{
+  // Two saturating C jobs (c = 1, b = 0.3) in ccs-2: partition 2, bandwidth Σb = 0.6 < 1.
+  auto c = sig(1.0, 1.0, 0.3);
+  c.job_class = JobClass::C;
+  const std::vector<const ResourceSignature*> two{&c, &c};
+  std::vector<double> out(2);
+  // contention: max(2, 1) · 1.03 = 2.06.
+  compute_slowdowns(SharingMode::CCS_2, TimeSliceParams{}, ContentionInterference{}, two, out);
+  CHECK_THAT(out[0], WithinAbs(2.06, 1e-12));
+  // table: C|C 1.02 is a co-run bound like the partition's: max(2, 1.02, 1) = 2.
+  compute_slowdowns(SharingMode::CCS_2, TimeSliceParams{}, TableInterference(default_table(), "test"), two,
+                    out);
+  CHECK_THAT(out[0], WithinAbs(2.0, 1e-12));
+  // mps, two saturating jobs with b = 0.8: SM demand Σ d·c = 2, bandwidth Σb = 1.6; the tighter limit
+  // holds: max(2, 1.6) · 1.03 = 2.06 (a product would give 2 · 1.6 · 1.03 = 3.296: each job runs half the
+  // time, so their kernels never ask for 1.6 tiles of bandwidth at once).
+  auto m = sig(1.0, 1.0, 0.8);
+  const std::vector<const ResourceSignature*> mps_pair{&m, &m};
+  compute_slowdowns(SharingMode::MPS, TimeSliceParams{}, ContentionInterference{}, mps_pair, out);
+  CHECK_THAT(out[0], WithinAbs(2.06, 1e-12));
+}
+
+TEST_CASE("contention under mig: only a small cross-instance term, by the co-runners' duty cycles",
+          "[interference][contention][mig]")
+{
+  // Three jobs on three instances of one GPU, each with s = 0.5, m = 0.5 (c = 0.25, b = 0.1: the slice
+  // alone does not slow them). Job 0's co-runners are busy 1.0 and 0.5 of the time: 1 + 0.01 · 1.5 = 1.015;
+  // job 1: 1 + 0.01 · (0.2 + 0.5) = 1.007; job 2: 1 + 0.01 · 1.2 = 1.012. With `none`: 1 each.
+  auto a = sig(0.2, 0.25, 0.1), b = sig(1.0, 0.25, 0.1), c = sig(0.5, 0.25, 0.1);
+  const std::vector<const ResourceSignature*> three{&a, &b, &c};
+  const std::vector<double> s{0.5, 0.5, 0.5}, m{0.5, 0.5, 0.5};
+  std::vector<double> out(3);
+  compute_slowdowns(SharingMode::MIG, TimeSliceParams{}, ContentionInterference{}, three, out, s, m);
+  CHECK_THAT(out[0], WithinAbs(1.015, 1e-12));
+  CHECK_THAT(out[1], WithinAbs(1.007, 1e-12));
+  CHECK_THAT(out[2], WithinAbs(1.012, 1e-12));
+  compute_slowdowns(SharingMode::MIG, TimeSliceParams{}, NoInterference{}, three, out, s, m);
+  CHECK_THAT(out[0], WithinAbs(1.0, 1e-12));
+  // Alone on the GPU: no term.
+  const std::vector<const ResourceSignature*> one{&b};
+  std::vector<double> alone(1);
+  compute_slowdowns(SharingMode::MIG, TimeSliceParams{}, ContentionInterference{}, one, alone,
+                    std::vector<double>{0.5}, std::vector<double>{0.5});
+  CHECK_THAT(alone[0], WithinAbs(1.0, 1e-12));
+}
+
 TEST_CASE("mps: light kernels share the SMs, saturating ones degrade to time-slicing", "[interference][mps]")
 {
   const NoInterference none;

@@ -268,6 +268,30 @@ TEST_CASE("ccs-4 through the engine: the static split slows only the saturating 
   CHECK(o.jobs.at("full").devices == o.jobs.at("small").devices);
 }
 
+TEST_CASE("ccs-4 through the engine: four triads take as long as the tile's bandwidth needs, not longer",
+          "[engine][ccs]")
+{
+  // Four triads (c = 0.5, b = 0.95, profiles-test.yaml) of 100 s on tile 0 in ccs-4 (first-fit, 4 per
+  // tile). The tile's bandwidth bounds them: 4 · 0.95 · 100 s = 380 s of the whole bandwidth.
+  // contention: max(partition 0.5·4 = 2, Σb = 3.8) · 1.03 = 3.914 → 391.4 s (within 5 % of 380 s; the
+  // product 2 · 3.8 · 1.03 gave 782.8 s). table (this fixture: MS|MS = 1): max(2, 1, 3.8) → 380 s (the
+  // product 2 · 1 gave 200 s, faster than the bandwidth allows).
+  const std::vector<std::string> sets{"platform.sharing=ccs-4", "policy.params.max_per_device=4"};
+  auto with = [&](const char* model) {
+    auto s = sets;
+    s.push_back(std::string("interference=") + model);
+    return run_fixture("four-triads.csv", s);
+  };
+  const auto contention = with("contention");
+  const auto table = with("table");
+  for (const char* id : {"t1", "t2", "t3", "t4"}) {
+    CHECK(contention.jobs.at(id).devices == std::vector<DeviceIndex>{0});
+    CHECK_THAT(contention.jobs.at(id).end_s, WithinAbs(391.4, 1e-6));
+    CHECK(contention.jobs.at(id).end_s <= 380.0 * 1.05);
+    CHECK_THAT(table.jobs.at(id).end_s, WithinAbs(380.0, 1e-6));
+  }
+}
+
 namespace {
 /// Puts every submitted job on device 0.
 class AllOnDeviceZero final : public Policy {

@@ -1,9 +1,12 @@
 // NVIDIA MIG in the engine (sharing mode mig, models/Mig.hpp) and the mig-manager policy, on one A100-40GB
-// (tests/data/sim/mig.yaml). Hand-computed schedules: a job on an instance with SM fraction s and
-// memory-slice fraction m runs max(1, c/s, b/m) times slower (A100: 14 of 98 SMs per slice, 8 memory
-// slices); reconfigurations take the table's 5 s; instances are isolated.
-//   resnet50-infer-bs1: c = 0.25, b = 0.08 → on 1g.5gb (s = 1/7, m = 1/8): max(1.75, 0.64) = 1.75
-//   bert-base-train-bs32: c = 0.9, b = 0.4, real memory 19.83 GB → on 3g.20gb (s = 3/7, m = 4/8): 2.1
+// (tests/data/sim/mig.yaml). Hand-computed schedules: a job on an instance with a fraction s of the whole
+// GPU's SMs and m of its memory slices runs max(β·max(1, c/s) + (1 − β)·max(1, b/m), b/m, u/s, 1) times
+// slower than on the whole GPU (models/Interference.hpp mig_slowdown; A100: 14 SMs per slice of the 108,
+// 8 memory slices); reconfigurations take the table's 5 s; instances are isolated.
+//   resnet50-infer-bs1: c = 0.25, b = 0.08, u = 0.15, β = 0.3 → on 1g.5gb (s = 14/108, m = 1/8):
+//     c/s = 1.928571, u/s = 1.157143, b/m = 0.64: 0.3·1.928571 + 0.7·1 = 1.278571
+//   bert-base-train-bs32: c = 0.9, b = 0.4, u = 0.5, β = 0.8, real memory 19.83 GB → on 3g.20gb
+//     (s = 42/108, m = 4/8): c/s = 2.314286, u/s = 1.285714, b/m = 0.8: 0.8·2.314286 + 0.2 = 2.051429
 #include "tests/CatchCompat.hpp"
 
 #include "sim/Engine.hpp"
@@ -75,17 +78,17 @@ TEST_CASE("mig-manager splits a whole GPU for small jobs and fuses empty instanc
           "[engine][mig][mig-manager]")
 {
   // t=0: s1..s3 need 1g.5gb; the GPU is one empty 7g.40gb → FISSION into 7 × 1g.5gb, ready at 5 s; each runs
-  // 100 s of work at 1.75 → ends at 180 s. t=10: `big` needs 3g.20gb; 1g@4, @5, @6 are empty → FUSION into
-  // 3g.20gb@4, ready at 15 s; 100 s at 2.1 → ends at 225 s.
+  // 100 s of work at 1.278571 → ends at 132.857 s. t=10: `big` needs 3g.20gb; 1g@4, @5, @6 are empty →
+  // FUSION into 3g.20gb@4, ready at 15 s; 100 s at 2.051429 → ends at 220.143 s.
   const auto o = run({});
   for (const char* id : {"s1", "s2", "s3"}) {
     CHECK_THAT(o.jobs.at(id).start_s, WithinAbs(5.0, 1e-6));
-    CHECK_THAT(o.jobs.at(id).slowdown, WithinAbs(1.75, 1e-9));
-    CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(180.0, 1e-6));
+    CHECK_THAT(o.jobs.at(id).slowdown, WithinAbs(0.3 * 0.25 * 108 / 14 + 0.7, 1e-9));
+    CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(5.0 + 127.857143, 1e-5));
   }
   CHECK_THAT(o.jobs.at("big").start_s, WithinAbs(15.0, 1e-6));
-  CHECK_THAT(o.jobs.at("big").slowdown, WithinAbs(2.1, 1e-9));
-  CHECK_THAT(o.jobs.at("big").end_s, WithinAbs(225.0, 1e-6));
+  CHECK_THAT(o.jobs.at("big").slowdown, WithinAbs(0.8 * 0.9 * 108 / 42 + 0.2, 1e-9));
+  CHECK_THAT(o.jobs.at("big").end_s, WithinAbs(15.0 + 205.142857, 1e-5));
   CHECK(o.totals.oom_events == 0);
 }
 
@@ -94,28 +97,45 @@ TEST_CASE("mig-manager restarts a job that ran out of memory on a larger instanc
 {
   // `o` declares 4 GB but needs 19.83 GB. 1g.5gb (fission, ready 5 s) → out of memory 60 s later (65 s);
   // estimate 8 GB → 1g.10gb@6 (1g@6 destroyed, ready 70 s) → out of memory at 130 s; estimate 16 GB →
-  // 3g.20gb@4 (fusion, ready 135 s) → 100 s at 2.1 → ends at 345 s. Three attempts, two OOM events.
+  // 3g.20gb@4 (fusion, ready 135 s) → 100 s at 2.051429 → ends at 340.143 s. Three attempts, two OOM events.
   const auto o = run({"workload.trace=mig-oom.csv"});
   const auto& r = o.jobs.at("o");
   CHECK(r.status == JobStatus::COMPLETED);
   CHECK(r.attempts == 3);
   CHECK_THAT(r.start_s, WithinAbs(5.0, 1e-6));
-  CHECK_THAT(r.end_s, WithinAbs(345.0, 1e-6));
+  CHECK_THAT(r.end_s, WithinAbs(135.0 + 205.142857, 1e-5));
   CHECK(o.totals.oom_events == 2);
 }
 
 TEST_CASE("MIG instances are isolated: a job's speed depends only on its own instance", "[engine][mig]")
 {
-  // Layout 3g.20gb@0 + 1g.5gb@4. Job 0 (resnet50-infer) alone on 1g.5gb: 1.75; with job 1 (bert training) on
-  // the 3g.20gb next to it: still 1.75, and bert runs at 2.1 whatever its neighbour.
+  // Layout 3g.20gb@0 + 1g.5gb@4. Job 0 (resnet50-infer) alone on 1g.5gb: 1.278571; with job 1 (bert
+  // training) on the 3g.20gb next to it: still 1.278571, and bert runs at 2.051429 whatever its neighbour.
   auto pin = std::make_unique<Pin>();
   pin->instance_of = {1, 0};
   const auto o =
       run({"platform.mig_layout=3g.20gb,1g.5gb", "workload.trace=mig-pair.csv"}, {}, std::move(pin));
-  CHECK_THAT(o.jobs.at("infer").slowdown, WithinAbs(1.75, 1e-9));
-  CHECK_THAT(o.jobs.at("train").slowdown, WithinAbs(2.1, 1e-9));
-  CHECK_THAT(o.jobs.at("infer").end_s, WithinAbs(175.0, 1e-6));
-  CHECK_THAT(o.jobs.at("train").end_s, WithinAbs(210.0, 1e-6));
+  CHECK_THAT(o.jobs.at("infer").slowdown, WithinAbs(1.278571, 1e-6));
+  CHECK_THAT(o.jobs.at("train").slowdown, WithinAbs(2.051429, 1e-6));
+  CHECK_THAT(o.jobs.at("infer").end_s, WithinAbs(127.857143, 1e-5));
+  CHECK_THAT(o.jobs.at("train").end_s, WithinAbs(205.142857, 1e-5));
+}
+
+TEST_CASE("MIG instances share the host and PCIe link: contention adds 1 % per busy co-runner instance",
+          "[engine][mig][contention]")
+{
+  // The isolation test's layout and jobs with `interference: contention`: each job's slowdown gets
+  // 1 + 0.01 · (the duty cycle of the job on the other instance) while both run.
+  //   infer (resnet50-infer-bs1 on 1g.5gb): 1.278571 · (1 + 0.01 · 0.9) = 1.290079 → ends at 129.0079 s.
+  //   train (bert-base-train-bs32 on 3g.20gb, duty 0.9): 2.051429 · (1 + 0.01 · 0.35) = 2.058609 until
+  //   129.0079 s (62.6675 s of work done), then alone: 37.3325 s · 2.051429 = 76.5850 s → ends at 205.5928 s.
+  auto pin = std::make_unique<Pin>();
+  pin->instance_of = {1, 0};
+  const auto o =
+      run({"platform.mig_layout=3g.20gb,1g.5gb", "workload.trace=mig-pair.csv", "interference=contention"},
+          {}, std::move(pin));
+  CHECK_THAT(o.jobs.at("infer").end_s, WithinAbs(129.007857, 1e-5));
+  CHECK_THAT(o.jobs.at("train").end_s, WithinAbs(205.592810, 1e-5));
 }
 
 TEST_CASE("MIG decisions the engine refuses, and layouts a scenario may not start with", "[engine][mig]")
@@ -196,22 +216,24 @@ TEST_CASE("mig-manager with reconfigure=false keeps a static layout and best-fit
           "[engine][mig][mig-manager]")
 {
   // Layout {3g.20gb@4, 2g.10gb@0, 1g.5gb@2, 1g.5gb@3}, no reconfiguration (no 5 s latency). s1, s2 (4 GB)
-  // take the two 1g.5gb (1.75: end 175 s); s3 the next smallest instance holding 4 GB, 2g.10gb (s = 2/7, m =
-  // 2/8: max(1, 0.875, 0.32) = 1: ends at 100 s); `big` (18 GB, at 10 s) the 3g.20gb (2.1: ends at 220 s).
+  // take the two 1g.5gb (1.278571: end 127.857 s); s3 the next smallest instance holding 4 GB, 2g.10gb
+  // (s = 28/108, m = 2/8: c/s = 0.964, u/s = 0.579, b/m = 0.32, all below 1: ends at 100 s); `big` (18 GB,
+  // at 10 s) the 3g.20gb (2.051429: ends at 215.143 s).
   const std::string layout = "platform.mig_layout=3g.20gb,2g.10gb,1g.5gb,1g.5gb";
   const auto o = run({layout}, "mig-manager:reconfigure=false");
   for (const char* id : {"s1", "s2"}) {
     CHECK_THAT(o.jobs.at(id).start_s, WithinAbs(0.0, 1e-6));
-    CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(175.0, 1e-6));
+    CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(127.857143, 1e-5));
   }
   CHECK_THAT(o.jobs.at("s3").end_s, WithinAbs(100.0, 1e-6));
   CHECK_THAT(o.jobs.at("big").start_s, WithinAbs(10.0, 1e-6));
-  CHECK_THAT(o.jobs.at("big").end_s, WithinAbs(220.0, 1e-6));
+  CHECK_THAT(o.jobs.at("big").end_s, WithinAbs(215.142857, 1e-5));
   // Out of memory on a static layout: `o` (declares 4 GB, needs 19.83 GB) on 1g.5gb → OOM at 60 s; estimate
-  // 8 GB → 2g.10gb (no 1g.10gb in the layout) → OOM at 120 s; 16 GB → 3g.20gb: 100 s at 2.1 → ends at 330 s.
+  // 8 GB → 2g.10gb (no 1g.10gb in the layout) → OOM at 120 s; 16 GB → 3g.20gb: 100 s at 2.051429 → ends at
+  // 325.143 s.
   const auto oom = run({layout, "workload.trace=mig-oom.csv"}, "mig-manager:reconfigure=false");
   CHECK(oom.jobs.at("o").attempts == 3);
-  CHECK_THAT(oom.jobs.at("o").end_s, WithinAbs(330.0, 1e-6));
+  CHECK_THAT(oom.jobs.at("o").end_s, WithinAbs(325.142857, 1e-5));
   CHECK(oom.totals.oom_events == 2);
   // A job no instance of the layout can hold is rejected: on 7 × 1g.5gb, `big` (18 GB).
   const auto small = run({"platform.mig_layout=1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb"},
@@ -219,4 +241,19 @@ TEST_CASE("mig-manager with reconfigure=false keeps a static layout and best-fit
   CHECK(small.jobs.at("big").status == JobStatus::REJECTED);
   CHECK(small.totals.rejected == 1);
   CHECK(small.totals.completed == 3);
+}
+
+TEST_CASE("a job on 7g.40gb runs slower than on the whole A100: MIG exposes 98 of its 108 SMs",
+          "[engine][mig]")
+{
+  // resnet50-train-bs128 (c = 1, b = 0.45, u = max(0.30, 0.60) = 0.6, β = 0.85), 100 s on the whole GPU.
+  // On 7g.40gb: s = 98/108 = 0.907407 of the SMs (GONVML-A100, GK-A100), m = 8/8: c/s = 1.102041,
+  // b/m = 0.45, u/s = 0.661; slowdown 0.85·1.102041 + 0.15·1 = 1.086735 → ends at 108.6735 s.
+  // Exclusive (MIG off): factor 1 → 100 s.
+  const auto mig = run({"workload.trace=mig-whole.csv"}, "mig-manager:reconfigure=false");
+  CHECK_THAT(mig.jobs.at("whole").slowdown, WithinAbs(0.85 * 108.0 / 98.0 + 0.15, 1e-9));
+  CHECK_THAT(mig.jobs.at("whole").end_s, WithinAbs(108.673469, 1e-5));
+  const auto whole = run({"workload.trace=mig-whole.csv", "platform.sharing=exclusive"}, "exclusive-fcfs");
+  CHECK_THAT(whole.jobs.at("whole").end_s, WithinAbs(100.0, 1e-6));
+  CHECK(mig.jobs.at("whole").end_s > 1.05 * whole.jobs.at("whole").end_s);
 }
