@@ -36,8 +36,9 @@
 //   device (light kernels share well, saturating ones degrade to time-slicing: "MPS effective when kernels
 //   are light", ITU collocation talk, reference §3.4).
 //
-// mig (NVIDIA; reference §4.2, docs/architecture.md, Sharing modes): each job owns a GPU instance with a fraction s of the WHOLE GPU's SMs
-// (7g.40gb: 98 of an A100's 108) and a fraction m of its memory slices (and so of its bandwidth and L2);
+// mig (NVIDIA; reference §4.2, docs/architecture.md, Sharing modes): each job owns a GPU instance with a
+// fraction s of the WHOLE GPU's SMs (7g.40gb: 98 of an A100's 108) and a fraction m of its memory slices
+// (and so of its bandwidth and L2);
 // instances share only the host, PCIe link and power (ContentionInterference's cross-instance term, the
 // card power cap):
 //
