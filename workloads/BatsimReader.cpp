@@ -1,5 +1,7 @@
 #include "workloads/BatsimReader.hpp"
 
+#include "workloads/CsvLines.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -297,24 +299,13 @@ namespace {
 class OwningBatsimReader final : public JobReader {
 public:
   OwningBatsimReader(const std::string& path, BatsimOptions options)
-      : in_(open(path)), reader_(in_, path, options)
+      : in_(open_input_file(path, "trace file")), reader_(in_, path, options)
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
   std::vector<std::string> warnings() const override { return reader_.warnings(); }
 
 private:
-  static std::ifstream open(const std::string& path)
-  {
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      const std::string why = errno != 0 ? std::strerror(errno) : "unknown reason";
-      throw InputError(SourceLocation{path}, "",
-                       "cannot open trace file (" + why + "); expected a readable file");
-    }
-    return in;
-  }
   std::ifstream in_;
   BatsimReader reader_;
 };

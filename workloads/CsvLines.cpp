@@ -2,17 +2,70 @@
 
 #include "models/Units.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 
 namespace colocsim {
+
+bool read_line(std::istream& in, std::string& text, const std::string& file, int line)
+{
+  using Traits = std::char_traits<char>;
+  text.clear();
+  std::streambuf* buf = in.rdbuf();
+  if (!buf) return false;
+  // The stream buffer directly: istream::get() builds a sentry per character, several times slower.
+  while (true) {
+    const int c = buf->sbumpc();
+    if (c == Traits::eof()) {
+      in.setstate(std::ios::eofbit);
+      return !text.empty();
+    }
+    if (c == '\n') return true;
+    if (c == '\r') {
+      if (buf->sgetc() == '\n') buf->sbumpc();
+      return true;
+    }
+    if (text.size() >= MAX_LINE_BYTES)
+      throw InputError(SourceLocation{file, line}, "",
+                       "line longer than " + std::to_string(MAX_LINE_BYTES) +
+                           " bytes; expected a text file with one record per line (is it a binary file?)");
+    text += static_cast<char>(c);
+  }
+}
+
+std::ifstream open_input_file(const std::string& path, const std::string& what)
+{
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    const char* kind = std::filesystem::is_directory(status)        ? "a directory"
+                       : std::filesystem::is_fifo(status)           ? "a FIFO (named pipe)"
+                       : std::filesystem::is_character_file(status) ? "a character device"
+                       : std::filesystem::is_block_file(status)     ? "a block device"
+                       : std::filesystem::is_socket(status)         ? "a socket"
+                                                                    : "not a regular file";
+    throw InputError(SourceLocation{path}, "",
+                     std::string("cannot read ") + what + ": the path is " + kind +
+                         "; expected a regular file (save a stream to a file first)");
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const std::string why = errno != 0 ? std::strerror(errno) : "unknown reason";
+    throw InputError(SourceLocation{path}, "",
+                     "cannot open " + what + " (" + why + "); expected a readable file");
+  }
+  return in;
+}
 
 CsvLines::CsvLines(std::istream& in, std::string file) : in_(in), file_(std::move(file)) {}
 
 bool CsvLines::next()
 {
-  while (std::getline(in_, text_)) {
+  while (read_line(in_, text_, file_, line_ + 1)) {
     ++line_;
-    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
     if (text_.find_first_not_of(" \t") == std::string::npos) continue;
     count_ = 0;
     std::size_t start = 0;

@@ -1,6 +1,7 @@
 #include "workloads/ItpCsvReader.hpp"
 
 #include "models/Units.hpp"
+#include "workloads/CsvLines.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -24,11 +25,10 @@ ItpCsvReader::ItpCsvReader(std::istream& in, std::string file_name,
     : in_(in), file_(std::move(file_name)), model_profiles_(std::move(model_profiles))
 {
   std::string header;
-  if (!std::getline(in_, header))
+  if (!read_line(in_, header, file_, 1))
     throw InputError(SourceLocation{file_, 1}, "header",
                      "empty file; expected job_id,submission_time,duration,num_gpu");
   ++line_;
-  if (!header.empty() && header.back() == '\r') header.pop_back();
   const auto cols = split(header);
   columns_ = cols.size();
   for (std::size_t i = 0; i < cols.size(); ++i) {
@@ -57,9 +57,8 @@ ItpCsvReader::ItpCsvReader(std::istream& in, std::string file_name,
 std::optional<Job> ItpCsvReader::next()
 {
   std::string text;
-  while (std::getline(in_, text)) {
+  while (read_line(in_, text, file_, line_ + 1)) {
     ++line_;
-    if (!text.empty() && text.back() == '\r') text.pop_back();
     if (text.empty()) continue;
     const auto f = split(text);
     const SourceLocation at{file_, line_};
@@ -120,16 +119,12 @@ namespace {
 class OwningItpReader final : public JobReader {
 public:
   OwningItpReader(const std::string& path, std::map<std::string, std::string> map)
-      : in_(path), reader_((check(path), in_), path, std::move(map))
+      : in_(open_input_file(path, "trace file")), reader_(in_, path, std::move(map))
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
 
 private:
-  void check(const std::string& path)
-  {
-    if (!in_) throw InputError(SourceLocation{path}, "", "cannot open trace file");
-  }
   std::ifstream in_;
   ItpCsvReader reader_;
 };

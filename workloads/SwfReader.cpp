@@ -1,6 +1,7 @@
 #include "workloads/SwfReader.hpp"
 
 #include "models/Units.hpp"
+#include "workloads/CsvLines.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -41,9 +42,8 @@ SwfReader::SwfReader(std::istream& in, std::string file_name, int procs_per_devi
 bool SwfReader::read_row()
 {
   std::array<std::string, 18> f;
-  while (std::getline(in_, text_)) {
+  while (read_line(in_, text_, file_, line_ + 1)) {
     ++line_;
-    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
     const auto first = text_.find_first_not_of(" \t");
     if (first == std::string::npos) continue;
     if (text_[first] == ';') {
@@ -143,7 +143,7 @@ namespace {
 class OwningSwfReader final : public JobReader {
 public:
   OwningSwfReader(const std::string& path, SwfOptions options)
-      : in_(path), reader_((check(path), in_), path, options)
+      : in_(open_input_file(path, "trace file")), reader_(in_, path, options)
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
@@ -151,10 +151,6 @@ public:
   bool may_have_dependencies() const override { return true; }
 
 private:
-  void check(const std::string& path)
-  {
-    if (!in_) throw InputError(SourceLocation{path}, "", "cannot open trace file");
-  }
   std::ifstream in_;
   SwfReader reader_;
 };
