@@ -1,6 +1,7 @@
 #include "sim/Outputs.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -12,6 +13,12 @@ std::string format_double(double v)
   char buf[64];
   auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
   return ec == std::errc() ? std::string(buf, ptr) : std::string("nan");
+}
+
+std::string json_number(double v)
+{
+  // JSON (RFC 8259 §6) has no infinity or NaN: a value that overflowed or is undefined is written as null.
+  return std::isfinite(v) ? format_double(v) : std::string("null");
 }
 
 namespace {
@@ -137,7 +144,7 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   std::ofstream f(file);
   if (!f) throw InputError(SourceLocation{file.string()}, "", "cannot open for writing");
   auto num = [&](const char* k, double v, bool last = false) {
-    f << "  " << json_string(k) << ": " << format_double(v) << (last ? "\n" : ",\n");
+    f << "  " << json_string(k) << ": " << json_number(v) << (last ? "\n" : ",\n");
   };
   auto str = [&](const char* k, const std::string& v) {
     f << "  " << json_string(k) << ": " << json_string(v) << ",\n";

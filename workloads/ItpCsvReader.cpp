@@ -2,6 +2,7 @@
 
 #include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -80,6 +81,10 @@ std::optional<Job> ItpCsvReader::next()
       throw InputError(at, "duration",
                        "got '" + f[static_cast<std::size_t>(duration_)] + "'; expected seconds > 0");
     const double gpus = number(gpus_, "num_gpu", "a whole number of GPUs >= 1");
+    if (gpus > JobLimits::MAX_DEVICES)
+      throw InputError(at, "num_gpu",
+                       "got '" + f[static_cast<std::size_t>(gpus_)] + "'; expected at most " +
+                           std::to_string(JobLimits::MAX_DEVICES) + " GPUs (docs/formats/limits.md)");
     if (gpus < 1 || gpus != static_cast<double>(static_cast<long long>(gpus)))
       throw InputError(at, "num_gpu",
                        "got '" + f[static_cast<std::size_t>(gpus_)] + "'; expected a whole number >= 1");

@@ -5,6 +5,7 @@
 
 #include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -288,7 +289,8 @@ Job NativeCsvReader::parse_row()
     bad(DURATION_S, "empty", "a duration in seconds > 0");
   }
 
-  read_int(DEVICES, 1, 1 << 30, "an integer >= 1 (devices requested)", job.devices);
+  read_int(DEVICES, 1, JobLimits::MAX_DEVICES, "an integer >= 1 (devices requested), at most 1048576",
+           job.devices);
   read_int(GPU_MILLI, 1, 1000, "an integer in 1..1000 (per-device share in thousandths; 1000 = whole device)",
            job.gpu_milli);
 

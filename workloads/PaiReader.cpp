@@ -1,6 +1,7 @@
 #include "workloads/PaiReader.hpp"
 
 #include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -99,6 +100,12 @@ bool PaiReader::read_row()
       }
       // An instance asking for more than one GPU gets whole devices, sharing the request evenly.
       const double per_instance = std::ceil(gpu_percent / 100.0);
+      if (*inst * per_instance > JobLimits::MAX_DEVICES)
+        throw InputError(csv_.at(T_GPU), "plan_gpu",
+                         "inst_num x GPUs per instance is more than " +
+                             std::to_string(JobLimits::MAX_DEVICES) + " devices (got " + csv_[T_INST] +
+                             " x " + csv_[T_GPU] +
+                             " %); expected at most that many (docs/formats/limits.md)");
       job.devices = static_cast<int>(*inst * per_instance);
       job.gpu_milli = std::clamp(static_cast<int>(std::lround(gpu_percent * 10.0 / per_instance)), 1, 1000);
       job.gpu_types = type == "CPU" ? std::string() : type;

@@ -2,6 +2,7 @@
 
 #include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -93,7 +94,13 @@ bool SwfReader::read_row()
     if (job.submit_s < 0)
       throw InputError(at, "submit", "negative submit time (got " + f[1] + "); expected seconds >= 0");
     job.duration_s = runtime;
-    job.devices = static_cast<int>(std::ceil(procs * options_.devices_per_proc / options_.procs_per_device));
+    const double devices = std::ceil(procs * options_.devices_per_proc / options_.procs_per_device);
+    if (devices > JobLimits::MAX_DEVICES)
+      throw InputError(at, "allocated_processors",
+                       "too many (got " + f[4] + ", " + f[7] + " requested): more than " +
+                           std::to_string(JobLimits::MAX_DEVICES) +
+                           " devices; expected at most that many (docs/formats/limits.md)");
+    job.devices = static_cast<int>(devices);
     job.qos = "status=" + f[10];
     // SWF field 11 codes (Feitelson's definition): 0 failed, 1 completed, 5 cancelled; -1 unknown.
     job.trace_status = status == 1    ? "completed"

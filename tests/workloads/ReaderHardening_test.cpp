@@ -12,8 +12,10 @@
 #include "workloads/OpenbReader.hpp"
 #include "workloads/PaiReader.hpp"
 #include "workloads/SwfReader.hpp"
+#include "workloads/TraceFormats.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -203,4 +205,69 @@ TEST_CASE("every reader accepts LF and CRLF and CR line ends alike", "[workloads
   std::istringstream json(with_line_ends("{\n\"nb_res\": 1,\n\"jobs\": 5}", "\r"));
   CHECK_THAT(input_error_of([&] { BatsimReader b(json, "cr.json"); }),
              ContainsSubstring("cr.json:3:9: jobs: expected an array"));
+}
+
+TEST_CASE("a workload that yields no job is an error naming what removed the rows", "[workloads][errors]")
+{
+  const auto dir = temp_dir("empty");
+  auto write = [&](const std::string& name, const std::string& text) {
+    const std::string path = (dir / name).string();
+    std::ofstream(path) << text;
+    return path;
+  };
+  auto run = [](WorkloadSpec spec) { return input_error_of([&] { drain(*open_workload(spec)); }); };
+
+  // Only the header row.
+  WorkloadSpec header_only{.format = "native", .path = write("header.csv", "id,submit_s,duration_s\n")};
+  CHECK_THAT(run(header_only),
+             ContainsSubstring("header.csv: workload: no job to replay (the trace has no job "
+                               "rows); read as native "));
+
+  // Both rows cancelled (SWF status 5), replayed with status=not-cancelled: the reader's count says so.
+  WorkloadSpec cancelled{.format = "swf",
+                         .path =
+                             write("cancelled.swf", "1 0 -1 100 8 -1 -1 8 -1 -1 5 -1 -1 -1 -1 -1 -1 -1\n"
+                                                    "2 10 -1 50 8 -1 -1 8 -1 -1 5 -1 -1 -1 -1 -1 -1 -1\n")};
+  cancelled.options["status"] = GivenValue{"not-cancelled", SourceLocation{"s.yaml", 3, 5}};
+  CHECK_THAT(run(cancelled), ContainsSubstring("no job to replay (" + cancelled.path +
+                                               ": skipped 2 row(s) by their status (status=not-cancelled))"));
+
+  // A window after the trace: the 5 jobs of the example were submitted at 0..30 s, all before 1 day.
+  WorkloadSpec late{
+      .format = "native", .path = WORKLOADS_DATA + "native-example.csv", .transforms = "window=1d.."};
+  late.where = SourceLocation{"scenario.yaml", 7, 3};
+  CHECK_THAT(run(late), ContainsSubstring("scenario.yaml:7:3: workload: no job to replay"));
+  CHECK_THAT(run(late), ContainsSubstring("window 86400.. s (kept 0, 5 before)"));
+
+  // One job is enough.
+  WorkloadSpec one{.format = "native", .path = write("one.csv", "id,submit_s,duration_s\na,0,1\n")};
+  auto reader = open_workload(one);
+  CHECK(drain(*reader).size() == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("device counts beyond 2^20 are refused before they overflow an int", "[workloads][errors]")
+{
+  std::istringstream itp("job_id,submission_time,duration,num_gpu\nx,0,10,2000000\n");
+  ItpCsvReader i(itp, "i.csv");
+  CHECK_THAT(input_error_of([&] { drain(i); }),
+             ContainsSubstring("i.csv:2: num_gpu: got '2000000'; expected at most 1048576 GPUs"));
+  std::istringstream batsim(R"({"nb_res": 4, "profiles": {"d": {"type": "delay", "delay": 10}},
+    "jobs": [{"id": 1, "subtime": 0, "res": 1e10, "profile": "d"}]})");
+  BatsimReader b(batsim, "b.json");
+  CHECK_THAT(
+      input_error_of([&] { drain(b); }),
+      ContainsSubstring("b.json:2:45: jobs[0].res: too many resources (got 10000000000.000000): more than "
+                        "1048576 devices"));
+  // 600000 instances x 2 GPUs each (plan_gpu 200 %) = 1.2e6 devices.
+  std::istringstream pai("j,t,600000,Terminated,0,10,600,29,200,V100\n");
+  PaiReader p(pai, "p.csv");
+  CHECK_THAT(
+      input_error_of([&] { drain(p); }),
+      ContainsSubstring("p.csv:1:35: plan_gpu: inst_num x GPUs per instance is more than 1048576 devices "
+                        "(got 600000 x 200 %)"));
+  // 2^20 itself is allowed.
+  std::istringstream ok("job_id,submission_time,duration,num_gpu\nx,0,10,1048576\n");
+  ItpCsvReader k(ok, "k.csv");
+  CHECK(drain(k).at(0).devices == 1048576);
 }
