@@ -96,3 +96,60 @@ TEST_CASE("replay of a header-only trace or of /dev/zero exits 2 and says why", 
   CHECK_THAT(z.err, ContainsSubstring("/dev/zero: cannot read trace file: the path is a character device"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a duplicate key in a scenario or a sweep exits 2 naming both lines", "[cli][errors]")
+{
+  const auto dir = fresh_dir("duplicates");
+  // yaml-cpp kept both: policy resolved to the first, seed (read in a loop) to the last.
+  const auto s = write(dir, "s.yaml", "name: t\npolicy: first-fit\nseed: 1\npolicy: best-fit\nseed: 2\n");
+  const auto r = cli({"validate", s});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring(s + ":4:1: policy: duplicate key (first at line 2)"));
+  CHECK_THAT(r.err, ContainsSubstring(s + ":5:1: seed: duplicate key (first at line 3)"));
+  const auto sw = write(dir, "sw.yaml", "name: t\nseeds: [1]\nseeds: [2]\n");
+  const auto w = cli({"sweep", sw, "--dry-run", "-o", (dir / "out").string()});
+  CHECK(w.status == 2);
+  CHECK_THAT(w.err, ContainsSubstring(sw + ":3:1: seeds: duplicate key (first at line 2)"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a platform file without name or device exits 2 with the file, not a yaml-cpp message",
+          "[cli][errors]")
+{
+  const auto dir = fresh_dir("platform");
+  write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
+  // Without `name:` (optional: the file's name stands in) and without `device:` (required).
+  write(dir, "p.yaml",
+        "format: colocsim-platform/1\nnodes: {value: 1, tag: estimate, source: test}\n"
+        "cards_per_node: {value: 1, tag: estimate, source: test}\n");
+  const auto s = write(dir, "s.yaml",
+                       "name: t\nplatform:\n  preset: p.yaml\nworkload:\n  trace: t.csv\n"
+                       "policy: first-fit\n");
+  const auto r = cli({"validate", s});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err,
+             ContainsSubstring("p.yaml:1:1: device: missing required key; expected a device catalog name"));
+  CHECK(r.err.find("invalid node") == std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a sweep whose scenario path is too long for the file system exits 2 at the key", "[cli][errors]")
+{
+  const auto dir = fresh_dir("long-path");
+  // 300 characters: more than NAME_MAX (255 on Linux file systems) in one path component.
+  const auto sw = write(dir, "sw.yaml", "name: t\nscenario: " + std::string(295, 'a') + ".yaml\n");
+  const auto r = cli({"sweep", sw, "--dry-run", "-o", (dir / "out").string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring(sw + ":2:11: scenario: cannot access the scenario file"));
+  CHECK_THAT(r.err, ContainsSubstring("File name too long"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a scenario path that is a directory exits 2", "[cli][errors]")
+{
+  const auto dir = fresh_dir("dir-scenario");
+  const auto r = cli({"validate", dir.string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring(dir.string() + ": not a regular file"));
+  fs::remove_all(dir);
+}
