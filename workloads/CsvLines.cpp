@@ -9,29 +9,47 @@
 
 namespace colocsim {
 
-bool read_line(std::istream& in, std::string& text, const std::string& file, int line)
+bool LineReader::next(std::string& text, const std::string& file, int line)
 {
-  using Traits = std::char_traits<char>;
   text.clear();
-  std::streambuf* buf = in.rdbuf();
-  if (!buf) return false;
-  // The stream buffer directly: istream::get() builds a sentry per character, several times slower.
   while (true) {
-    const int c = buf->sbumpc();
-    if (c == Traits::eof()) {
-      in.setstate(std::ios::eofbit);
-      return !text.empty();
+    if (pos_ == end_) {
+      pos_ = 0;
+      end_ = buf_ ? static_cast<std::size_t>(
+                        buf_->sgetn(block_.data(), static_cast<std::streamsize>(block_.size())))
+                  : 0;
+      nl_known_ = false;
+      if (end_ == 0) return !text.empty(); // the last line may have no line end
     }
-    if (c == '\n') return true;
-    if (c == '\r') {
-      if (buf->sgetc() == '\n') buf->sbumpc();
-      return true;
+    if (skip_lf_) {
+      skip_lf_ = false;
+      if (block_[pos_] == '\n') {
+        ++pos_;
+        continue;
+      }
     }
-    if (text.size() >= MAX_LINE_BYTES)
+    const char* const begin = block_.data() + pos_;
+    // The next '\n' (kept, so that a file of '\r' line ends is not rescanned to the block's end for each
+    // line), then a '\r' before it. memchr is vectorised: 3x faster than a loop over the characters.
+    if (!nl_known_ || nl_ < pos_) {
+      const void* nl = std::memchr(begin, '\n', end_ - pos_);
+      nl_ = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - block_.data()) : end_;
+      nl_known_ = true;
+    }
+    const char* p = block_.data() + nl_;
+    if (const void* cr = std::memchr(begin, '\r', static_cast<std::size_t>(p - begin)))
+      p = static_cast<const char*>(cr);
+    if (text.size() + static_cast<std::size_t>(p - begin) > MAX_LINE_BYTES)
       throw InputError(SourceLocation{file, line}, "",
                        "line longer than " + std::to_string(MAX_LINE_BYTES) +
                            " bytes; expected a text file with one record per line (is it a binary file?)");
-    text += static_cast<char>(c);
+    text.append(begin, p);
+    pos_ += static_cast<std::size_t>(p - begin);
+    if (pos_ < end_) {
+      skip_lf_ = block_[pos_] == '\r';
+      ++pos_;
+      return true;
+    }
   }
 }
 
@@ -64,7 +82,7 @@ CsvLines::CsvLines(std::istream& in, std::string file) : in_(in), file_(std::mov
 
 bool CsvLines::next()
 {
-  while (read_line(in_, text_, file_, line_ + 1)) {
+  while (in_.next(text_, file_, line_ + 1)) {
     ++line_;
     if (text_.find_first_not_of(" \t") == std::string::npos) continue;
     count_ = 0;

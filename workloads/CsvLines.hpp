@@ -21,12 +21,27 @@ namespace colocsim {
 /// without bound.
 inline constexpr std::size_t MAX_LINE_BYTES = std::size_t{1} << 20;
 
-/// Reads the next line of `in` into `text`, without its line end: "\n", "\r\n" and a lone "\r" all end
-/// a line. False at the end of the stream when nothing is left. A line longer than MAX_LINE_BYTES throws
-/// InputError at `file:line` (`line` is the 1-based number of the line being read).
-bool read_line(std::istream& in, std::string& text, const std::string& file, int line);
+/// Reads a stream line by line: "\n", "\r\n" and a lone "\r" all end a line, and a line longer than
+/// MAX_LINE_BYTES is an error. It reads the stream in 64 KiB blocks (as fast as std::getline), so it must be
+/// the stream's only reader.
+class LineReader {
+public:
+  explicit LineReader(std::istream& in) : buf_(in.rdbuf()), block_(1 << 16) {}
+  /// The next line into `text`, without its line end; false at the end of the stream when nothing is
+  /// left. A line longer than MAX_LINE_BYTES throws InputError at `file:line` (`line`: the 1-based number of
+  /// the line being read, for the message).
+  bool next(std::string& text, const std::string& file, int line);
 
-/// Opens `path` for reading in binary mode (read_line handles the line ends). Throws InputError naming
+private:
+  std::streambuf* buf_;
+  std::vector<char> block_;
+  std::size_t pos_ = 0, end_ = 0;
+  std::size_t nl_ = 0; ///< index of the next '\n' in block_ (end_ if none), when nl_known_ and nl_ >= pos_
+  bool nl_known_ = false;
+  bool skip_lf_ = false; ///< the last line ended at '\r': a '\n' right after it belongs to that line end
+};
+
+/// Opens `path` for reading in binary mode (LineReader handles the line ends). Throws InputError naming
 /// `what` (e.g. "trace file") when the path cannot be opened or is not a regular file: a directory, a FIFO
 /// or a character device such as /dev/zero would never end or cannot be read twice.
 std::ifstream open_input_file(const std::string& path, const std::string& what);
@@ -59,7 +74,7 @@ public:
            DiagnosticSink& sink) const;
 
 private:
-  std::istream& in_;
+  LineReader in_;
   std::string file_;
   std::string text_;
   std::vector<std::string> fields_; ///< capacity reused across lines

@@ -16,13 +16,14 @@ std::string number(double v)
 
 void check_job_limits(const Job& job)
 {
+  // Called for every job: no string is built unless a value is out of bounds.
   DiagnosticSink sink;
-  auto check = [&](const char* field, double v, double min, double max, const std::string& expected) {
+  auto check = [&](const char* field, double v, double min, double max, const char* expected) {
     if (!std::isfinite(v) || v < min || v > max)
       sink.add(job.origin, field,
                "out of bounds (got " + number(v) + "); expected " + expected + " (docs/formats/limits.md)");
   };
-  const std::string time = "seconds in [0, 1e10] (1e10 s = 317 years)";
+  const char* const time = "seconds in [0, 1e10] (1e10 s = 317 years)";
   check("submit_s", job.submit_s, 0, JobLimits::MAX_TIME_S, time);
   check("duration_s", job.duration_s, 0, JobLimits::MAX_TIME_S, time);
   check("think_time_s", job.think_time_s, 0, JobLimits::MAX_TIME_S, time);

@@ -26,7 +26,7 @@ ItpCsvReader::ItpCsvReader(std::istream& in, std::string file_name,
     : in_(in), file_(std::move(file_name)), model_profiles_(std::move(model_profiles))
 {
   std::string header;
-  if (!read_line(in_, header, file_, 1))
+  if (!in_.next(header, file_, 1))
     throw InputError(SourceLocation{file_, 1}, "header",
                      "empty file; expected job_id,submission_time,duration,num_gpu");
   ++line_;
@@ -58,7 +58,7 @@ ItpCsvReader::ItpCsvReader(std::istream& in, std::string file_name,
 std::optional<Job> ItpCsvReader::next()
 {
   std::string text;
-  while (read_line(in_, text, file_, line_ + 1)) {
+  while (in_.next(text, file_, line_ + 1)) {
     ++line_;
     if (text.empty()) continue;
     const auto f = split(text);

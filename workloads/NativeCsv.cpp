@@ -103,7 +103,7 @@ NativeCsvReader::NativeCsvReader(std::istream& in, std::string file_name)
 
 bool NativeCsvReader::read_record()
 {
-  while (read_line(in_, text_, file_, line_ + 1)) {
+  while (in_.next(text_, file_, line_ + 1)) {
     ++line_;
     std::size_t first = 0;
     while (first < text_.size() && is_blank(text_[first]))

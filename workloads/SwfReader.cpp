@@ -43,7 +43,7 @@ SwfReader::SwfReader(std::istream& in, std::string file_name, int procs_per_devi
 bool SwfReader::read_row()
 {
   std::array<std::string, 18> f;
-  while (read_line(in_, text_, file_, line_ + 1)) {
+  while (in_.next(text_, file_, line_ + 1)) {
     ++line_;
     const auto first = text_.find_first_not_of(" \t");
     if (first == std::string::npos) continue;

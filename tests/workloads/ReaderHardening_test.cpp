@@ -197,6 +197,14 @@ TEST_CASE("every reader accepts LF and CRLF and CR line ends alike", "[workloads
       }
     }
   }
+  // A "\r\n" split across the line reader's 64 KiB blocks is one line end: the row is on line 2.
+  const std::string pad = "; " + std::string(65535 - 2, 'x');
+  std::istringstream split(pad + "\r\n1 0 -1 100 8 -1 -1 8 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\r\n");
+  SwfReader sr(split, "split.swf");
+  const auto split_jobs = drain(sr);
+  REQUIRE(split_jobs.size() == 1);
+  CHECK(split_jobs[0].origin.line == 2);
+
   // A bad value on line 3 of a CR-only file is reported on line 3.
   std::istringstream swf(
       with_line_ends("; a\n; b\n1 0 -1 abc 4 -1 -1 4 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n", "\r"));
