@@ -1,20 +1,67 @@
 #include "models/Yaml.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace colocsim {
 
+namespace {
+
+/// Nodes visited by check_duplicate_keys() at most: an alias is walked again at each use, so a small file of
+/// nested aliases ("billion laughs") can expand to billions of nodes. The largest bundled file has 773.
+constexpr std::size_t MAX_YAML_NODES = 100000;
+
+/// Reports every key that appears twice in one map (yaml-cpp keeps both entries: node[key] reads the first
+/// while a loop over the map sees the last, so a duplicate would be resolved inconsistently).
+void check_duplicate_keys(const YAML::Node& node, const std::string& file, const std::string& path,
+                          std::size_t& visited, DiagnosticSink& sink)
+{
+  if (++visited > MAX_YAML_NODES)
+    throw InputError(location_of(node, file), path,
+                     "more than " + std::to_string(MAX_YAML_NODES) +
+                         " YAML nodes once aliases are expanded; expected a configuration file");
+  if (node.IsSequence()) {
+    std::size_t i = 0;
+    for (const auto& item : node)
+      check_duplicate_keys(item, file, path + "[" + std::to_string(i++) + "]", visited, sink);
+  } else if (node.IsMap()) {
+    std::map<std::string, YAML::Mark> seen;
+    for (const auto& kv : node) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+      const std::string kpath = path.empty() ? key : path + "." + key;
+      if (kv.first.IsScalar()) {
+        const auto [it, fresh] = seen.emplace(key, kv.first.Mark());
+        if (!fresh)
+          sink.add(location_of(kv.first, file), kpath,
+                   "duplicate key (first at line " + std::to_string(it->second.line + 1) +
+                       "); expected each key once in a map");
+      }
+      check_duplicate_keys(kv.second, file, kpath, visited, sink);
+    }
+  }
+}
+
+} // namespace
+
 YAML::Node load_yaml(std::string_view text, const std::string& file)
 {
+  YAML::Node root;
   try {
-    return YAML::Load(std::string(text));
+    root = YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
     throw InputError(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "", "invalid YAML: " + e.msg);
   }
+  DiagnosticSink sink;
+  std::size_t visited = 0;
+  check_duplicate_keys(root, file, "", visited, sink);
+  sink.throw_if_any();
+  return root;
 }
 
 SourceLocation location_of(const YAML::Node& node, const std::string& file)
 {
+  // A missing key read through a const node is an invalid node, whose Mark() throws.
+  if (!node.IsDefined()) return SourceLocation{file};
   const auto mark = node.Mark();
   if (mark.line < 0) return SourceLocation{file};
   return SourceLocation{file, mark.line + 1, mark.column + 1};

@@ -14,7 +14,9 @@
 
 namespace colocsim {
 
-/// Parses YAML text; a syntax error becomes an InputError at the error's line and column.
+/// Parses YAML text; a syntax error becomes an InputError at the error's line and column, and so does a
+/// key written twice in one map (naming both lines): yaml-cpp accepts duplicates and resolves them
+/// inconsistently.
 YAML::Node load_yaml(std::string_view text, const std::string& file);
 
 /// Location of a node (1-based line and column).

@@ -24,6 +24,8 @@
 #include <optional>
 #include <sstream>
 
+#include <yaml-cpp/exceptions.h>
+
 namespace colocsim {
 
 namespace {
@@ -602,8 +604,18 @@ int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   } catch (const RunInterrupted& e) {
     err << "colocsim: interrupted by " << e.what() << "\n";
     return 128 + e.signal; // as a shell reports a process ended by that signal: 130 for SIGINT, 143 SIGTERM
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user gave that the file system refuses (too long, no permission): the argument's fault.
+    err << "colocsim: " << e.path1().string() << ": " << e.code().message()
+        << "; expected a path this file system can read or write\n";
+    return EXIT_USAGE;
+  } catch (const YAML::Exception& e) {
+    // Loaders check every key before reading it; one that escapes is a loader bug, not the user's.
+    err << "colocsim: internal error: a YAML file was read without checking it (yaml-cpp: " << e.what()
+        << "); please report this with the file\n";
+    return 1;
   } catch (const std::exception& e) {
-    err << "colocsim: error: " << e.what() << "\n";
+    err << "colocsim: internal error: " << e.what() << "\n";
     return 1;
   }
 }

@@ -156,8 +156,12 @@ SweepSpec load_spec(const std::string& path)
         s.scenario = v;
       else
         s.scenario = (fs::path(path).parent_path() / v).lexically_normal().string();
-      if (s.scenario.rfind("builtin:", 0) != 0 && !fs::exists(s.scenario))
-        sink.add(location_of(n, f), "scenario", "scenario file not found: " + s.scenario);
+      std::error_code ec; // e.g. a name too long for the file system: an input error, not an exception
+      if (s.scenario.rfind("builtin:", 0) != 0 && !fs::exists(s.scenario, ec))
+        sink.add(location_of(n, f), "scenario",
+                 ec ? "cannot access the scenario file " + s.scenario + " (" + ec.message() +
+                          "); expected the path of a scenario file"
+                    : "scenario file not found: " + s.scenario);
     }
   }
 

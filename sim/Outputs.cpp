@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -16,6 +17,12 @@ std::string format_double(double v)
   char buf[64];
   auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
   return ec == std::errc() ? std::string(buf, ptr) : std::string("nan");
+}
+
+std::string json_number(double v)
+{
+  // JSON (RFC 8259 §6) has no infinity or NaN: a value that overflowed or is undefined is written as null.
+  return std::isfinite(v) ? format_double(v) : std::string("null");
 }
 
 namespace {
@@ -254,7 +261,7 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   const auto out = open_for_writing(file);
   auto& f = *out;
   auto num = [&](const char* k, double v, bool last = false) {
-    f << "  " << json_string(k) << ": " << format_double(v) << (last ? "\n" : ",\n");
+    f << "  " << json_string(k) << ": " << json_number(v) << (last ? "\n" : ",\n");
   };
   auto str = [&](const char* k, const std::string& v) {
     f << "  " << json_string(k) << ": " << json_string(v) << ",\n";

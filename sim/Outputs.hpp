@@ -83,5 +83,7 @@ void print_summary(const Summary& s, std::ostream& os);
 
 /// Shortest decimal text that reads back to the same double.
 std::string format_double(double v);
+/// A number for JSON: format_double(v), or null for infinity and NaN, which JSON cannot hold.
+std::string json_number(double v);
 
 } // namespace colocsim

@@ -59,6 +59,12 @@ TextFile read_text_file(const std::string& path)
     if (!text) throw InputError(SourceLocation{path}, "", "no such bundled file");
     return TextFile{path, std::string(*text)};
   }
+  // A directory, FIFO or device (/dev/zero) would read as nothing or never end: regular files only.
+  std::error_code ec;
+  if (const auto st = std::filesystem::status(path, ec);
+      !ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw InputError(SourceLocation{path}, "",
+                     "not a regular file (a directory, FIFO or device); expected a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLocation{path}, "", "cannot open file");
   std::ostringstream ss;

@@ -587,12 +587,13 @@ PlatformPreset load_platform_preset(const TextFile& file)
     sink.add(location_of(fmt.IsDefined() ? fmt : root, file.name), "format",
              "expected 'colocsim-platform/1'");
   PlatformPreset p;
-  if (auto n = root["name"]; n.IsScalar()) p.name = n.Scalar();
+  // A missing key of a const node is an invalid node in yaml-cpp 0.7, whose Is*() throw: IsDefined() first.
+  if (auto n = root["name"]; n.IsDefined() && n.IsScalar()) p.name = n.Scalar();
   // One group: its keys at the top level, or under `groups`, never both.
   auto read_group = [&](const YAML::Node& node, const std::string& path) {
     PlatformGroup g;
     g.where = location_of(node, file.name);
-    if (auto d = node["device"]; d.IsScalar() && !d.Scalar().empty())
+    if (auto d = node["device"]; d.IsDefined() && d.IsScalar() && !d.Scalar().empty())
       g.device = d.Scalar();
     else
       sink.add(location_of(d.IsDefined() ? d : node, file.name), path.empty() ? "device" : path + ".device",
@@ -612,12 +613,13 @@ PlatformPreset load_platform_preset(const TextFile& file)
                  "given with node_list; expected either a node list or device groups");
     if (expect_map(nl, file.name, "node_list", sink)) {
       check_keys(nl, {"file", "format"}, file.name, "node_list", sink);
-      if (auto f = nl["file"]; f.IsScalar() && !f.Scalar().empty())
+      if (auto f = nl["file"]; f.IsDefined() && f.IsScalar() && !f.Scalar().empty())
         p.node_list = f.Scalar();
       else
         sink.add(location_of(f.IsDefined() ? f : nl, file.name), "node_list.file",
                  "missing required key; expected the path of a node table, relative to this file");
-      if (auto f = nl["format"]; f.IsScalar() && (f.Scalar() == "openb" || f.Scalar() == "pai"))
+      if (auto f = nl["format"];
+          f.IsDefined() && f.IsScalar() && (f.Scalar() == "openb" || f.Scalar() == "pai"))
         p.node_list_format = f.Scalar();
       else
         sink.add(location_of(f.IsDefined() ? f : nl, file.name), "node_list.format",

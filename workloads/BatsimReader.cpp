@@ -1,5 +1,8 @@
 #include "workloads/BatsimReader.hpp"
 
+#include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -210,10 +213,17 @@ bool BatsimReader::read_job()
       if (auto v = number("seconds > 0, or -1 for none")) walltime = *v;
     } else if (key == "res") {
       if (auto v = number("a whole number of resources >= 1")) {
+        const double devices = std::ceil(*v * options_.devices_per_res / options_.res_per_device);
         if (*v < 1 || std::floor(*v) != *v)
           sink.add(at, path + ".res", "not a whole number >= 1 (got " + std::to_string(*v) + ")");
+        else if (devices > JobLimits::MAX_DEVICES)
+          sink.add(at, path + ".res",
+                   "too many resources (got " + std::to_string(*v) + "): more than " +
+                       std::to_string(JobLimits::MAX_DEVICES) +
+                       " devices; expected at most that many "
+                       "(docs/formats/limits.md)");
         else
-          job.devices = static_cast<int>(std::ceil(*v * options_.devices_per_res / options_.res_per_device));
+          job.devices = static_cast<int>(devices);
         has_res = true;
       }
     } else if (key == "profile") {
@@ -297,24 +307,13 @@ namespace {
 class OwningBatsimReader final : public JobReader {
 public:
   OwningBatsimReader(const std::string& path, BatsimOptions options)
-      : in_(open(path)), reader_(in_, path, options)
+      : in_(open_input_file(path, "trace file")), reader_(in_, path, options)
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
   std::vector<std::string> warnings() const override { return reader_.warnings(); }
 
 private:
-  static std::ifstream open(const std::string& path)
-  {
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      const std::string why = errno != 0 ? std::strerror(errno) : "unknown reason";
-      throw InputError(SourceLocation{path}, "",
-                       "cannot open trace file (" + why + "); expected a readable file");
-    }
-    return in;
-  }
   std::ifstream in_;
   BatsimReader reader_;
 };

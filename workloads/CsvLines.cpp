@@ -2,17 +2,88 @@
 
 #include "models/Units.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 
 namespace colocsim {
+
+bool LineReader::next(std::string& text, const std::string& file, int line)
+{
+  text.clear();
+  while (true) {
+    if (pos_ == end_) {
+      pos_ = 0;
+      end_ = buf_ ? static_cast<std::size_t>(
+                        buf_->sgetn(block_.data(), static_cast<std::streamsize>(block_.size())))
+                  : 0;
+      nl_known_ = false;
+      if (end_ == 0) return !text.empty(); // the last line may have no line end
+    }
+    if (skip_lf_) {
+      skip_lf_ = false;
+      if (block_[pos_] == '\n') {
+        ++pos_;
+        continue;
+      }
+    }
+    const char* const begin = block_.data() + pos_;
+    // The next '\n' (kept, so that a file of '\r' line ends is not rescanned to the block's end for each
+    // line), then a '\r' before it. memchr is vectorised: 3x faster than a loop over the characters.
+    if (!nl_known_ || nl_ < pos_) {
+      const void* nl = std::memchr(begin, '\n', end_ - pos_);
+      nl_ = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - block_.data()) : end_;
+      nl_known_ = true;
+    }
+    const char* p = block_.data() + nl_;
+    if (const void* cr = std::memchr(begin, '\r', static_cast<std::size_t>(p - begin)))
+      p = static_cast<const char*>(cr);
+    if (text.size() + static_cast<std::size_t>(p - begin) > MAX_LINE_BYTES)
+      throw InputError(SourceLocation{file, line}, "",
+                       "line longer than " + std::to_string(MAX_LINE_BYTES) +
+                           " bytes; expected a text file with one record per line (is it a binary file?)");
+    text.append(begin, p);
+    pos_ += static_cast<std::size_t>(p - begin);
+    if (pos_ < end_) {
+      skip_lf_ = block_[pos_] == '\r';
+      ++pos_;
+      return true;
+    }
+  }
+}
+
+std::ifstream open_input_file(const std::string& path, const std::string& what)
+{
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    const char* kind = std::filesystem::is_directory(status)        ? "a directory"
+                       : std::filesystem::is_fifo(status)           ? "a FIFO (named pipe)"
+                       : std::filesystem::is_character_file(status) ? "a character device"
+                       : std::filesystem::is_block_file(status)     ? "a block device"
+                       : std::filesystem::is_socket(status)         ? "a socket"
+                                                                    : "not a regular file";
+    throw InputError(SourceLocation{path}, "",
+                     std::string("cannot read ") + what + ": the path is " + kind +
+                         "; expected a regular file (save a stream to a file first)");
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const std::string why = errno != 0 ? std::strerror(errno) : "unknown reason";
+    throw InputError(SourceLocation{path}, "",
+                     "cannot open " + what + " (" + why + "); expected a readable file");
+  }
+  return in;
+}
 
 CsvLines::CsvLines(std::istream& in, std::string file) : in_(in), file_(std::move(file)) {}
 
 bool CsvLines::next()
 {
-  while (std::getline(in_, text_)) {
+  while (in_.next(text_, file_, line_ + 1)) {
     ++line_;
-    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
     if (text_.find_first_not_of(" \t") == std::string::npos) continue;
     count_ = 0;
     std::size_t start = 0;

@@ -1,6 +1,8 @@
 #include "workloads/ItpCsvReader.hpp"
 
 #include "models/Units.hpp"
+#include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -24,11 +26,10 @@ ItpCsvReader::ItpCsvReader(std::istream& in, std::string file_name,
     : in_(in), file_(std::move(file_name)), model_profiles_(std::move(model_profiles))
 {
   std::string header;
-  if (!std::getline(in_, header))
+  if (!in_.next(header, file_, 1))
     throw InputError(SourceLocation{file_, 1}, "header",
                      "empty file; expected job_id,submission_time,duration,num_gpu");
   ++line_;
-  if (!header.empty() && header.back() == '\r') header.pop_back();
   const auto cols = split(header);
   columns_ = cols.size();
   for (std::size_t i = 0; i < cols.size(); ++i) {
@@ -57,9 +58,8 @@ ItpCsvReader::ItpCsvReader(std::istream& in, std::string file_name,
 std::optional<Job> ItpCsvReader::next()
 {
   std::string text;
-  while (std::getline(in_, text)) {
+  while (in_.next(text, file_, line_ + 1)) {
     ++line_;
-    if (!text.empty() && text.back() == '\r') text.pop_back();
     if (text.empty()) continue;
     const auto f = split(text);
     const SourceLocation at{file_, line_};
@@ -81,6 +81,10 @@ std::optional<Job> ItpCsvReader::next()
       throw InputError(at, "duration",
                        "got '" + f[static_cast<std::size_t>(duration_)] + "'; expected seconds > 0");
     const double gpus = number(gpus_, "num_gpu", "a whole number of GPUs >= 1");
+    if (gpus > JobLimits::MAX_DEVICES)
+      throw InputError(at, "num_gpu",
+                       "got '" + f[static_cast<std::size_t>(gpus_)] + "'; expected at most " +
+                           std::to_string(JobLimits::MAX_DEVICES) + " GPUs (docs/formats/limits.md)");
     if (gpus < 1 || gpus != static_cast<double>(static_cast<long long>(gpus)))
       throw InputError(at, "num_gpu",
                        "got '" + f[static_cast<std::size_t>(gpus_)] + "'; expected a whole number >= 1");
@@ -120,16 +124,12 @@ namespace {
 class OwningItpReader final : public JobReader {
 public:
   OwningItpReader(const std::string& path, std::map<std::string, std::string> map)
-      : in_(path), reader_((check(path), in_), path, std::move(map))
+      : in_(open_input_file(path, "trace file")), reader_(in_, path, std::move(map))
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
 
 private:
-  void check(const std::string& path)
-  {
-    if (!in_) throw InputError(SourceLocation{path}, "", "cannot open trace file");
-  }
   std::ifstream in_;
   ItpCsvReader reader_;
 };

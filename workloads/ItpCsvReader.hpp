@@ -5,6 +5,7 @@
 // batch_size, ...: synthetic) are accepted; `model_name` becomes the job's profile when a mapping names it
 // (e.g. "resnet50=resnet50-train-bs32,bert=bert-base-train-bs32"), otherwise the scenario's default
 // profile applies. Streaming; rows must be in non-decreasing submission order.
+#include "workloads/CsvLines.hpp"
 #include "workloads/JobReader.hpp"
 
 #include <istream>
@@ -22,7 +23,7 @@ public:
   std::optional<Job> next() override;
 
 private:
-  std::istream& in_;
+  LineReader in_; ///< the stream's lines (CsvLines.hpp)
   std::string file_;
   std::map<std::string, std::string> model_profiles_;
   int line_ = 0;

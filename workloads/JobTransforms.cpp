@@ -302,8 +302,9 @@ TransformChain TransformChain::parse(const std::string& text, const SourceLocati
       } else {
         v = parse_double(value);
       }
-      if (!v || *v <= 0) {
-        bad("a fraction of the platform's devices > 0, e.g. 1.3 or 130%");
+      // At most 100 times the platform: FGD inflates to 1.3; inflate=1e300 cloned without end.
+      if (!v || *v <= 0 || *v > 100) {
+        bad("a fraction of the platform's devices in (0, 100], e.g. 1.3 or 130%");
         continue;
       }
       s.a = *v;

@@ -40,12 +40,16 @@ int JsonStream::get()
 {
   // The stream buffer directly: istream::get() builds a sentry per character, several times slower.
   const int c = buf_ ? buf_->sbumpc() : std::char_traits<char>::eof();
-  if (c == '\n') {
+  if (c == std::char_traits<char>::eof()) return c;
+  ++offset_;
+  // "\n", "\r\n" and a lone "\r" each end one line.
+  if (c == '\r' || (c == '\n' && !after_cr_)) {
     ++line_;
     col_ = 1;
-  } else if (c != std::char_traits<char>::eof()) {
+  } else if (c != '\n') {
     ++col_;
   }
+  after_cr_ = c == '\r';
   return c;
 }
 
@@ -63,6 +67,32 @@ void JsonStream::skip_ws()
 void JsonStream::fail(const std::string& what)
 {
   throw InputError(SourceLocation{file_, line_, col_}, "json", what);
+}
+
+void JsonStream::fail_at_offset(const std::string& what)
+{
+  fail(what + " (at byte offset " + std::to_string(offset_) + ", counted from 0)");
+}
+
+void JsonStream::check_depth()
+{
+  skip_ws(); // the location is the bracket's
+  if (first_.size() >= MAX_DEPTH)
+    fail_at_offset("objects and arrays nested more than " + std::to_string(MAX_DEPTH) +
+                   " deep; expected a Batsim workload, which nests 4 deep");
+}
+
+std::string JsonStream::number_text()
+{
+  skip_ws();
+  std::string text;
+  for (int c = peek(); c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || (c >= '0' && c <= '9');
+       c = peek()) {
+    if (text.size() >= MAX_TOKEN_BYTES)
+      fail_at_offset("number longer than " + std::to_string(MAX_TOKEN_BYTES) + " bytes; expected a number");
+    text += static_cast<char>(get());
+  }
+  return text;
 }
 
 SourceLocation JsonStream::where()
@@ -104,6 +134,7 @@ JsonStream::Kind JsonStream::peek_kind()
 
 void JsonStream::begin_object()
 {
+  check_depth();
   expect_char('{', "to open an object");
   first_.push_back(true);
 }
@@ -127,6 +158,7 @@ bool JsonStream::next_member(std::string& key)
 
 void JsonStream::begin_array()
 {
+  check_depth();
   expect_char('[', "to open an array");
   first_.push_back(true);
 }
@@ -165,6 +197,9 @@ std::string JsonStream::string_value()
     return v;
   };
   while (true) {
+    if (out.size() >= MAX_TOKEN_BYTES && peek() != '"')
+      fail_at_offset("string longer than " + std::to_string(MAX_TOKEN_BYTES) +
+                     " bytes; expected a name or a short text");
     const int c = get();
     if (c == std::char_traits<char>::eof() || c == '\n') fail("unterminated string; expected a closing '\"'");
     if (c == '"') return out;
@@ -213,11 +248,7 @@ std::string JsonStream::string_value()
 
 double JsonStream::number_value()
 {
-  skip_ws();
-  std::string text;
-  for (int c = peek(); c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || (c >= '0' && c <= '9');
-       c = peek())
-    text += static_cast<char>(get());
+  const std::string text = number_text();
   const auto v = parse_double(text);
   if (text.empty() || !v) fail("expected a number (got '" + text + "')");
   return *v;
@@ -252,11 +283,7 @@ std::string JsonStream::scalar_text()
   case Kind::STRING:
     return string_value();
   case Kind::NUMBER: {
-    skip_ws();
-    std::string text;
-    for (int c = peek(); c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || (c >= '0' && c <= '9');
-         c = peek())
-      text += static_cast<char>(get());
+    const std::string text = number_text();
     if (!parse_double(text)) fail("expected a number (got '" + text + "')");
     return text;
   }

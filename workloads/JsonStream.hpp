@@ -4,8 +4,13 @@
 // column of every value for messages. It is not a DOM: the caller walks objects and arrays with
 // begin_object()/next_member() and begin_array()/next_element(), reads scalars, and skips what it does
 // not need with skip_value(). Errors throw InputError at `file:line:col` with path "json".
+//
+// Bounds, so that no input crashes or exhausts memory: objects and arrays nest at most MAX_DEPTH deep
+// (skip_value() recurses once per level), and a string or number is at most MAX_TOKEN_BYTES long. Both
+// errors also give the byte offset, since such files are often one long line.
 #include "models/Errors.hpp"
 
+#include <cstddef>
 #include <istream>
 #include <string>
 #include <vector>
@@ -15,6 +20,13 @@ namespace colocsim {
 class JsonStream {
 public:
   enum class Kind { OBJECT, ARRAY, STRING, NUMBER, BOOL, NUL };
+
+  /// Deepest nesting of objects and arrays accepted. A Batsim workload needs 4 (workload, profiles,
+  /// profile, seq); 64 leaves room for any extra data a tool stores, yet keeps skip_value()'s recursion
+  /// a few kilobytes of stack.
+  static constexpr std::size_t MAX_DEPTH = 64;
+  /// Longest string or number accepted, in bytes: 1 MiB, as the longest line of the line-based readers.
+  static constexpr std::size_t MAX_TOKEN_BYTES = std::size_t{1} << 20;
 
   /// The stream must outlive the parser; the parser reads its buffer from the current position.
   JsonStream(std::istream& in, std::string file);
@@ -48,12 +60,17 @@ private:
   int peek(); ///< next character or EOF
   void skip_ws();
   [[noreturn]] void fail(const std::string& what);
+  [[noreturn]] void fail_at_offset(const std::string& what); ///< fail() with the byte offset
+  void check_depth();        ///< before an opening bracket: fails if it would go past MAX_DEPTH
+  std::string number_text(); ///< a number's characters, bounded
   void expect_char(char c, const char* context);
   void literal(const char* word);
 
   std::streambuf* buf_; ///< read directly (the stream's position is the buffer's)
   std::string file_;
   int line_ = 1, col_ = 1;
+  unsigned long long offset_ = 0; ///< bytes consumed
+  bool after_cr_ = false;         ///< the last character was '\r' (a following '\n' ends no new line)
   /// One entry per open object/array: true until its first member/element has been read.
   std::vector<bool> first_;
 };

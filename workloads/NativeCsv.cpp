@@ -4,6 +4,8 @@
 #include "workloads/NativeCsv.hpp"
 
 #include "models/Units.hpp"
+#include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -101,9 +103,8 @@ NativeCsvReader::NativeCsvReader(std::istream& in, std::string file_name)
 
 bool NativeCsvReader::read_record()
 {
-  while (std::getline(in_, text_)) {
+  while (in_.next(text_, file_, line_ + 1)) {
     ++line_;
-    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
     std::size_t first = 0;
     while (first < text_.size() && is_blank(text_[first]))
       ++first;
@@ -288,7 +289,8 @@ Job NativeCsvReader::parse_row()
     bad(DURATION_S, "empty", "a duration in seconds > 0");
   }
 
-  read_int(DEVICES, 1, 1 << 30, "an integer >= 1 (devices requested)", job.devices);
+  read_int(DEVICES, 1, JobLimits::MAX_DEVICES, "an integer >= 1 (devices requested), at most 1048576",
+           job.devices);
   read_int(GPU_MILLI, 1, 1000, "an integer in 1..1000 (per-device share in thousandths; 1000 = whole device)",
            job.gpu_milli);
 
@@ -366,8 +368,10 @@ namespace {
 
 class NativeCsvFileReader final : public JobReader {
 public:
-  explicit NativeCsvFileReader(const std::string& path) : file_(path), reader_(file_, path) {}
-  bool is_open() const { return file_.is_open(); }
+  explicit NativeCsvFileReader(const std::string& path)
+      : file_(open_input_file(path, "trace file")), reader_(file_, path)
+  {
+  }
   std::optional<Job> next() override { return reader_.next(); }
   bool may_have_dependencies() const override { return reader_.may_have_dependencies(); }
 
@@ -380,14 +384,7 @@ private:
 
 std::unique_ptr<JobReader> open_native_csv(const std::string& path)
 {
-  errno = 0;
-  auto reader = std::make_unique<NativeCsvFileReader>(path);
-  if (!reader->is_open()) {
-    const std::string why = errno != 0 ? std::strerror(errno) : "unknown reason";
-    throw InputError(SourceLocation{path}, "",
-                     "cannot open trace file (" + why + "); expected a readable file");
-  }
-  return reader;
+  return std::make_unique<NativeCsvFileReader>(path);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // colocsim's native trace format: one CSV row per job, columns named in a header row, any order.
 // The format is documented, with a tested example, in docs/formats/native-csv.md. The reader streams
 // (one line in memory per next() call); the writer produces files the reader reads back bit-exactly.
+#include "workloads/CsvLines.hpp"
 #include "workloads/JobReader.hpp"
 
 #include <array>
@@ -65,7 +66,7 @@ private:
   void read_header();
   Job parse_row();
 
-  std::istream& in_;
+  LineReader in_; ///< the stream's lines (CsvLines.hpp)
   std::string file_;
   std::string text_;                ///< the current line
   std::vector<std::string> fields_; ///< fields of the current line (capacity reused across lines)

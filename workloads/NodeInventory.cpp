@@ -60,14 +60,7 @@ namespace {
 
 std::ifstream open_or_throw(const std::string& path)
 {
-  errno = 0;
-  std::ifstream in(path);
-  if (!in) {
-    const std::string why = errno != 0 ? std::strerror(errno) : "unknown reason";
-    throw InputError(SourceLocation{path}, "",
-                     "cannot open node table (" + why + "); expected a readable file");
-  }
-  return in;
+  return open_input_file(path, "node table");
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "workloads/OpenbReader.hpp"
 
+#include "workloads/CsvLines.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -185,24 +187,13 @@ namespace {
 class OwningOpenbReader final : public JobReader {
 public:
   OwningOpenbReader(const std::string& path, OpenbOptions options)
-      : in_(open(path)), reader_(in_, path, std::move(options))
+      : in_(open_input_file(path, "trace file")), reader_(in_, path, std::move(options))
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
   std::vector<std::string> warnings() const override { return reader_.warnings(); }
 
 private:
-  static std::ifstream open(const std::string& path)
-  {
-    errno = 0;
-    std::ifstream in(path);
-    if (!in) {
-      const std::string why = errno != 0 ? std::strerror(errno) : "unknown reason";
-      throw InputError(SourceLocation{path}, "",
-                       "cannot open trace file (" + why + "); expected a readable file");
-    }
-    return in;
-  }
   std::ifstream in_;
   OpenbPodReader reader_;
 };

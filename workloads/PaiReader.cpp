@@ -1,5 +1,8 @@
 #include "workloads/PaiReader.hpp"
 
+#include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -97,6 +100,12 @@ bool PaiReader::read_row()
       }
       // An instance asking for more than one GPU gets whole devices, sharing the request evenly.
       const double per_instance = std::ceil(gpu_percent / 100.0);
+      if (*inst * per_instance > JobLimits::MAX_DEVICES)
+        throw InputError(csv_.at(T_GPU), "plan_gpu",
+                         "inst_num x GPUs per instance is more than " +
+                             std::to_string(JobLimits::MAX_DEVICES) + " devices (got " + csv_[T_INST] +
+                             " x " + csv_[T_GPU] +
+                             " %); expected at most that many (docs/formats/limits.md)");
       job.devices = static_cast<int>(*inst * per_instance);
       job.gpu_milli = std::clamp(static_cast<int>(std::lround(gpu_percent * 10.0 / per_instance)), 1, 1000);
       job.gpu_types = type == "CPU" ? std::string() : type;
@@ -159,24 +168,13 @@ namespace {
 class OwningPaiReader final : public JobReader {
 public:
   OwningPaiReader(const std::string& path, PaiOptions options)
-      : in_(open(path)), reader_(in_, path, std::move(options))
+      : in_(open_input_file(path, "trace file")), reader_(in_, path, std::move(options))
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
   std::vector<std::string> warnings() const override { return reader_.warnings(); }
 
 private:
-  static std::ifstream open(const std::string& path)
-  {
-    errno = 0;
-    std::ifstream in(path);
-    if (!in) {
-      const std::string why = errno != 0 ? std::strerror(errno) : "unknown reason";
-      throw InputError(SourceLocation{path}, "",
-                       "cannot open trace file (" + why + "); expected a readable file");
-    }
-    return in;
-  }
   std::ifstream in_;
   PaiReader reader_;
 };

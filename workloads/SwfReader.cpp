@@ -1,6 +1,8 @@
 #include "workloads/SwfReader.hpp"
 
 #include "models/Units.hpp"
+#include "workloads/CsvLines.hpp"
+#include "workloads/InputLimits.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -41,9 +43,8 @@ SwfReader::SwfReader(std::istream& in, std::string file_name, int procs_per_devi
 bool SwfReader::read_row()
 {
   std::array<std::string, 18> f;
-  while (std::getline(in_, text_)) {
+  while (in_.next(text_, file_, line_ + 1)) {
     ++line_;
-    if (!text_.empty() && text_.back() == '\r') text_.pop_back();
     const auto first = text_.find_first_not_of(" \t");
     if (first == std::string::npos) continue;
     if (text_[first] == ';') {
@@ -93,7 +94,13 @@ bool SwfReader::read_row()
     if (job.submit_s < 0)
       throw InputError(at, "submit", "negative submit time (got " + f[1] + "); expected seconds >= 0");
     job.duration_s = runtime;
-    job.devices = static_cast<int>(std::ceil(procs * options_.devices_per_proc / options_.procs_per_device));
+    const double devices = std::ceil(procs * options_.devices_per_proc / options_.procs_per_device);
+    if (devices > JobLimits::MAX_DEVICES)
+      throw InputError(at, "allocated_processors",
+                       "too many (got " + f[4] + ", " + f[7] + " requested): more than " +
+                           std::to_string(JobLimits::MAX_DEVICES) +
+                           " devices; expected at most that many (docs/formats/limits.md)");
+    job.devices = static_cast<int>(devices);
     job.qos = "status=" + f[10];
     // SWF field 11 codes (Feitelson's definition): 0 failed, 1 completed, 5 cancelled; -1 unknown.
     job.trace_status = status == 1    ? "completed"
@@ -143,7 +150,7 @@ namespace {
 class OwningSwfReader final : public JobReader {
 public:
   OwningSwfReader(const std::string& path, SwfOptions options)
-      : in_(path), reader_((check(path), in_), path, options)
+      : in_(open_input_file(path, "trace file")), reader_(in_, path, options)
   {
   }
   std::optional<Job> next() override { return reader_.next(); }
@@ -151,10 +158,6 @@ public:
   bool may_have_dependencies() const override { return true; }
 
 private:
-  void check(const std::string& path)
-  {
-    if (!in_) throw InputError(SourceLocation{path}, "", "cannot open trace file");
-  }
   std::ifstream in_;
   SwfReader reader_;
 };

@@ -9,6 +9,7 @@
 // `procs_per_device`, rounded up. Rules: rows with run time ≤ 0 or no processor count are skipped (counted
 // in warnings()); the status (field 11) filter is SwfStatusRule; the status is kept in Job::qos
 // ("status=0"); memory is not read (SWF gives KB per processor of *host* memory).
+#include "workloads/CsvLines.hpp"
 #include "workloads/JobReader.hpp"
 #include "workloads/ReorderWindow.hpp"
 
@@ -52,7 +53,7 @@ public:
 
 private:
   bool read_row(); ///< parses the next usable data row into the window; false at end of input
-  std::istream& in_;
+  LineReader in_;  ///< the stream's lines (CsvLines.hpp)
   std::string file_;
   SwfOptions options_;
   int line_ = 0;

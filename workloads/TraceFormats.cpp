@@ -2,6 +2,7 @@
 #include "workloads/TraceFormats.hpp"
 
 #include "workloads/BatsimReader.hpp"
+#include "workloads/InputLimits.hpp"
 #include "workloads/ItpCsvReader.hpp"
 #include "workloads/NativeCsv.hpp"
 #include "workloads/OpenbReader.hpp"
@@ -48,11 +49,17 @@ std::size_t window_of(const ParamSet& o)
 /// Adds a first description ("swf theta.swf (options)") to a format's reader.
 class Labelled final : public JobReader {
 public:
-  Labelled(std::unique_ptr<JobReader> inner, std::string label)
-      : inner_(std::move(inner)), label_(std::move(label))
+  /// `check_limits`: refuse a job outside JobLimits (a format reader's; a given base reader is trusted).
+  Labelled(std::unique_ptr<JobReader> inner, std::string label, bool check_limits)
+      : inner_(std::move(inner)), label_(std::move(label)), check_limits_(check_limits)
   {
   }
-  std::optional<Job> next() override { return inner_->next(); }
+  std::optional<Job> next() override
+  {
+    auto job = inner_->next();
+    if (job && check_limits_) check_job_limits(*job);
+    return job;
+  }
   std::vector<std::string> warnings() const override { return inner_->warnings(); }
   bool may_have_dependencies() const override { return inner_->may_have_dependencies(); }
   std::string describe() const override
@@ -64,6 +71,43 @@ public:
 private:
   std::unique_ptr<JobReader> inner_;
   std::string label_;
+  bool check_limits_;
+};
+
+/// The end of the whole chain: a workload that yields no job at all is an error, saying what the reader
+/// skipped (its warnings) and what the transforms kept (the chain's description), so that a header-only
+/// file, a status filter or a window outside the trace does not run an empty simulation that exits 0.
+class NonEmpty final : public JobReader {
+public:
+  NonEmpty(std::unique_ptr<JobReader> inner, SourceLocation where, std::string path)
+      : inner_(std::move(inner)), where_(std::move(where)), path_(std::move(path))
+  {
+  }
+  std::optional<Job> next() override
+  {
+    auto job = inner_->next();
+    if (job) {
+      ++count_;
+    } else if (count_ == 0) {
+      const auto skipped = inner_->warnings();
+      throw InputError(where_, path_,
+                       "no job to replay" +
+                           (skipped.empty() ? std::string(" (the trace has no job rows)")
+                                            : " (" + join(skipped, "; ") + ")") +
+                           "; read as " + inner_->describe() +
+                           "; expected at least one job (check the file, the status option and the window)");
+    }
+    return job;
+  }
+  std::vector<std::string> warnings() const override { return inner_->warnings(); }
+  bool may_have_dependencies() const override { return inner_->may_have_dependencies(); }
+  std::string describe() const override { return inner_->describe(); }
+
+private:
+  std::unique_ptr<JobReader> inner_;
+  SourceLocation where_;
+  std::string path_;
+  std::size_t count_ = 0;
 };
 
 } // namespace
@@ -341,14 +385,17 @@ std::unique_ptr<JobReader> open_workload(const WorkloadSpec& spec,
   if (!format.options.empty()) label += " (" + options.to_string() + ")";
   ReaderFactory make;
   if (base)
-    make = [base, label] { return std::make_unique<Labelled>(base(), label); };
+    make = [base, label] { return std::make_unique<Labelled>(base(), label, false); };
   else
     make = [&format, path = spec.path, options, label] {
-      return std::make_unique<Labelled>(format.open(path, options), label);
+      return std::make_unique<Labelled>(format.open(path, options), label, true);
     };
   make = transforms.apply(std::move(make),
                           TransformContext{.seed = spec.seed, .capacity_devices = spec.capacity_devices});
-  return std::make_unique<ProfileMapper>(make(), std::move(map), spec.seed);
+  SourceLocation where = spec.where;
+  if (where.file.empty()) where = SourceLocation{spec.path};
+  return std::make_unique<NonEmpty>(std::make_unique<ProfileMapper>(make(), std::move(map), spec.seed), where,
+                                    spec.path_prefix);
 }
 
 } // namespace colocsim

@@ -104,3 +104,47 @@ TEST_CASE("read_sourced reports every problem with file:line:col and path", "[ya
   CHECK(ds[7].path == "dev.h");
   CHECK(ds[7].where.to_string() == "d.yaml:2:3"); // located at the parent map
 }
+
+TEST_CASE("a key written twice in one map is an error naming both lines", "[yaml][errors]")
+{
+  // yaml-cpp keeps both entries: node["policy"] read the first, a loop over the map the last.
+  try {
+    load_yaml("policy: first-fit\nseed: 1\nworkload:\n  trace: a.csv\n  trace: b.csv\npolicy: best-fit\n",
+              "s.yaml");
+    FAIL("expected InputError");
+  } catch (const InputError& e) {
+    REQUIRE(e.diagnostics().size() == 2);
+    CHECK(e.diagnostics()[0].to_string() ==
+          "s.yaml:5:3: workload.trace: duplicate key (first at line 4); expected each key once in a map");
+    CHECK(e.diagnostics()[1].to_string() ==
+          "s.yaml:6:1: policy: duplicate key (first at line 1); expected each key once in a map");
+  }
+  // In a map inside a list, with the list index in the path.
+  try {
+    load_yaml("groups:\n  - {device: t4, nodes: 1}\n  - {device: a10, nodes: 2, device: t4}\n", "p.yaml");
+    FAIL("expected InputError");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), ContainsSubstring("p.yaml:3:29: groups[1].device: duplicate key (first at line 3)"));
+  }
+  // The same key in different maps is fine.
+  CHECK(load_yaml("a: {x: 1}\nb: {x: 2}\n", "ok.yaml")["b"]["x"].as<int>() == 2);
+}
+
+TEST_CASE("aliases that expand to more than 100000 nodes are refused", "[yaml][errors]")
+{
+  // Each level lists the previous one 10 times: level 7 stands for 10^7 nodes in 70 lines of text.
+  std::string text = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i <= 6; ++i) {
+    const std::string prev = "*l" + std::to_string(i - 1);
+    text += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [" + prev;
+    for (int k = 1; k < 10; ++k)
+      text += ", " + prev;
+    text += "]\n";
+  }
+  try {
+    load_yaml(text, "laughs.yaml");
+    FAIL("expected InputError");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), ContainsSubstring("more than 100000 YAML nodes once aliases are expanded"));
+  }
+}

@@ -128,6 +128,11 @@ TEST_CASE("transforms: bad lists name the transform and what was expected", "[wo
           ContainsSubstring("transforms.sample: bad value (got '2'); expected a probability in (0, 1]"));
   CHECK_THAT(input_error_of([&] { chain("inflate=2", ten()); }),
              ContainsSubstring("transforms.inflate: needs the platform's device count"));
+  // 1e300 cloned without end (replay --transform inflate=1e300 never finished); 100 is the bound.
+  CHECK_THAT(input_error_of([&] { TransformChain::parse("inflate=1e300", at); }),
+             ContainsSubstring("transforms.inflate: bad value (got '1e300'); expected a fraction of the "
+                               "platform's devices in (0, 100]"));
+  CHECK_NOTHROW(TransformChain::parse("inflate=10000%", at));
   CHECK(TransformChain::parse("window=1h..1d, rebase ,load=2", at).text() ==
         "window=3600..86400,rebase,load=2");
 }

@@ -230,7 +230,10 @@ TEST_CASE("profile catalog: individual mistakes", "[workloads][profiles]")
   SECTION("duplicate profile name")
   {
     std::string text = catalog_with(GOOD_BODY) + "  p:\n" + GOOD_BODY;
-    REQUIRE_THROWS_WITH(load(text), ContainsSubstring("c.yaml:11:3: profiles.p: duplicate profile 'p'"));
+    REQUIRE_THROWS_WITH(
+        load(text),
+        ContainsSubstring(
+            "c.yaml:11:3: profiles.p: duplicate key (first at line 3); expected each key once in a map"));
   }
   SECTION("YAML syntax error")
   {

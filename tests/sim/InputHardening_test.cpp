@@ -1,0 +1,155 @@
+// The command line on hostile input: every error caused by an input file exits 2 and says where
+// (file:line:col or the argument) and what was expected; nothing crashes, hangs or writes invalid JSON.
+#include "tests/CatchCompat.hpp"
+
+#include "sim/Cli.hpp"
+#include "sim/Outputs.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using colocsim::run_cli;
+using colocsim::test::ContainsSubstring;
+using colocsim::test::slurp;
+
+namespace {
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result cli(std::vector<std::string> args)
+{
+  std::ostringstream out, err;
+  const int status = run_cli(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+fs::path fresh_dir(const std::string& name)
+{
+  auto d = fs::temp_directory_path() / ("colocsim-hardening-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string write(const fs::path& dir, const std::string& name, const std::string& text)
+{
+  const auto path = (dir / name).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+} // namespace
+
+TEST_CASE("summary.json never holds inf or nan", "[cli][outputs]")
+{
+  const auto dir = fresh_dir("json");
+  colocsim::Summary s;
+  s.edp_js = std::numeric_limits<double>::infinity();
+  s.jct_mean_s = std::numeric_limits<double>::quiet_NaN();
+  s.makespan_s = 2.5;
+  colocsim::write_summary_json(s, dir / "summary.json");
+  const std::string json = slurp((dir / "summary.json").string());
+  CHECK_THAT(json, ContainsSubstring("\"edp_js\": null,"));
+  CHECK_THAT(json, ContainsSubstring("\"jct_mean_s\": null,"));
+  CHECK_THAT(json, ContainsSubstring("\"makespan_s\": 2.5,"));
+  CHECK(json.find("inf") == std::string::npos);
+  CHECK(json.find("nan") == std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("replay refuses trace values beyond the documented bounds and exits 2", "[cli][errors]")
+{
+  const auto dir = fresh_dir("bounds");
+  // 1e300 s would make the energy-delay product overflow to inf.
+  const auto trace = write(dir, "huge.csv", "id,submit_s,duration_s\na,0,1e300\n");
+  const auto r = cli({"replay", trace, "--format", "native", "-o", (dir / "out").string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err,
+             ContainsSubstring(trace + ":2: duration_s: out of bounds (got 1e+300); expected seconds in "
+                                       "[0, 1e10]"));
+  CHECK(!fs::exists(dir / "out" / "summary.json"));
+
+  // SWF: 1e15 processors would overflow the int device count.
+  const auto swf = write(dir, "procs.swf", "1 0 -1 100 1e15 -1 -1 8 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
+  const auto s = cli({"replay", swf, "--format", "swf", "-o", (dir / "out2").string()});
+  CHECK(s.status == 2);
+  CHECK_THAT(s.err,
+             ContainsSubstring(swf + ":1: allocated_processors: too many (got 1e15, 8 requested): more "
+                                     "than 1048576 devices"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("replay of a header-only trace or of /dev/zero exits 2 and says why", "[cli][errors]")
+{
+  const auto dir = fresh_dir("empty");
+  const auto trace = write(dir, "header.csv", "id,submit_s,duration_s\n");
+  const auto r = cli({"replay", trace, "--format", "native", "-o", (dir / "out").string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("no job to replay (the trace has no job rows)"));
+  const auto z = cli({"replay", "/dev/zero", "--format", "native", "-o", (dir / "out2").string()});
+  CHECK(z.status == 2);
+  CHECK_THAT(z.err, ContainsSubstring("/dev/zero: cannot read trace file: the path is a character device"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a duplicate key in a scenario or a sweep exits 2 naming both lines", "[cli][errors]")
+{
+  const auto dir = fresh_dir("duplicates");
+  // yaml-cpp kept both: policy resolved to the first, seed (read in a loop) to the last.
+  const auto s = write(dir, "s.yaml", "name: t\npolicy: first-fit\nseed: 1\npolicy: best-fit\nseed: 2\n");
+  const auto r = cli({"validate", s});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring(s + ":4:1: policy: duplicate key (first at line 2)"));
+  CHECK_THAT(r.err, ContainsSubstring(s + ":5:1: seed: duplicate key (first at line 3)"));
+  const auto sw = write(dir, "sw.yaml", "name: t\nseeds: [1]\nseeds: [2]\n");
+  const auto w = cli({"sweep", sw, "--dry-run", "-o", (dir / "out").string()});
+  CHECK(w.status == 2);
+  CHECK_THAT(w.err, ContainsSubstring(sw + ":3:1: seeds: duplicate key (first at line 2)"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a platform file without name or device exits 2 with the file, not a yaml-cpp message",
+          "[cli][errors]")
+{
+  const auto dir = fresh_dir("platform");
+  write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
+  // Without `name:` (optional: the file's name stands in) and without `device:` (required).
+  write(dir, "p.yaml",
+        "format: colocsim-platform/1\nnodes: {value: 1, tag: estimate, source: test}\n"
+        "cards_per_node: {value: 1, tag: estimate, source: test}\n");
+  const auto s = write(dir, "s.yaml",
+                       "name: t\nplatform:\n  preset: p.yaml\nworkload:\n  trace: t.csv\n"
+                       "policy: first-fit\n");
+  const auto r = cli({"validate", s});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err,
+             ContainsSubstring("p.yaml:1:1: device: missing required key; expected a device catalog name"));
+  CHECK(r.err.find("invalid node") == std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a sweep whose scenario path is too long for the file system exits 2 at the key", "[cli][errors]")
+{
+  const auto dir = fresh_dir("long-path");
+  // 300 characters: more than NAME_MAX (255 on Linux file systems) in one path component.
+  const auto sw = write(dir, "sw.yaml", "name: t\nscenario: " + std::string(295, 'a') + ".yaml\n");
+  const auto r = cli({"sweep", sw, "--dry-run", "-o", (dir / "out").string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring(sw + ":2:11: scenario: cannot access the scenario file"));
+  CHECK_THAT(r.err, ContainsSubstring("File name too long"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a scenario path that is a directory exits 2", "[cli][errors]")
+{
+  const auto dir = fresh_dir("dir-scenario");
+  const auto r = cli({"validate", dir.string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring(dir.string() + ": not a regular file"));
+  fs::remove_all(dir);
+}
