@@ -135,12 +135,19 @@ int cmd_policies(const std::vector<std::string>& args, std::ostream& out)
   if (no_options_or_help(
           rest,
           "usage: colocsim policies [--policy-plugin FILE]...\n\nLists every policy (built in, "
-          "then those of the plugins) with its source and parameters.\n",
+          "then those of the plugins) with its source, what it needs from the platform (run, replay, "
+          "validate and sweep refuse a platform that does not meet it) and its parameters.\n",
           out))
     return 0;
   load_plugins(plugins);
   for (const auto& p : policy_registry()) {
     out << p.name << " — " << p.description << "\n  source: " << p.source << "\n";
+    const std::string needs = describe(p.requirements);
+    if (!p.requirements.inner_policy_param.empty())
+      out << "  needs: what the policy its parameter " << p.requirements.inner_policy_param << " names needs"
+          << (needs.empty() ? "" : ", and " + needs) << "\n";
+    else
+      out << "  needs: " << (needs.empty() ? "any platform" : needs) << "\n";
     if (p.params.empty())
       out << "  (no parameters)\n";
     else

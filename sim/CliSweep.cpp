@@ -31,6 +31,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 extern char** environ;
@@ -519,8 +520,31 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     sink.throw_if_any();
   }
   const std::vector<RunSpec> runs = expand(spec, base.seed);
-  for (const auto& r : runs)
-    (void)load_scenario(spec.scenario, r.sets, r.policy, consent);
+  {
+    // Every run's scenario loads, and its policy's requirements hold on its platform (a combination of axis
+    // values, e.g. mig-manager with platform.sharing time-slice, is refused here, before any run starts).
+    // build_run once per combination of policy and platform that the runs make.
+    DiagnosticSink sink;
+    std::set<std::string> checked;
+    for (const auto& r : runs) {
+      const Scenario sc = load_scenario(spec.scenario, r.sets, r.policy, consent);
+      if (sc.policy_unchecked) continue;
+      const std::string key = sc.policy + "\n" + sc.policy_params.to_string() + "\n" + sc.platform_preset +
+                              "\n" + std::string(to_string(sc.sharing));
+      if (!checked.insert(key).second) continue;
+      try {
+        (void)build_run(sc);
+      } catch (const InputError& e) {
+        std::string what = r.policy.empty() ? "" : "--policy " + r.policy;
+        for (const auto& set : r.sets)
+          what += (what.empty() ? "" : " ") + std::string("--set ") + set;
+        for (const auto& d : e.diagnostics())
+          sink.add(SourceLocation{spec.file}, "axes",
+                   r.id() + " (" + what + "): " + (d.path.empty() ? "" : d.path + ": ") + d.message);
+      }
+    }
+    sink.throw_if_any();
+  }
 
   const fs::path dir = out_dir ? fs::path(*out_dir) : fs::path("sweep-out") / spec.name;
   const std::string exe = dry_run ? std::string("colocsim") : self_exe();

@@ -1017,6 +1017,14 @@ RunInputs build_run(const Scenario& s)
   in.reader = open_workload(w, base_reader);
   if (!s.policy_unchecked) { // else validate / sweep --dry-run without the plugin that may define it
     const auto& info = find_policy(s.policy);
+    // What the policy needs from the platform, before anything is simulated (PolicyInfo::requirements).
+    const auto needs = effective_requirements(info, s.policy_params);
+    if (const auto mismatch = requirement_mismatch(platform, needs); !mismatch.empty())
+      throw InputError(
+          at, "policy",
+          "policy '" + s.policy + "' needs " + describe(needs) + ", but " + mismatch +
+              "; expected a platform that meets it (platform.preset, platform.sharing) or another "
+              "policy (colocsim policies lists what each needs)");
     in.policy = info.factory(s.policy_params);
   }
   return in;
