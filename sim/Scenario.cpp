@@ -326,8 +326,11 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
              "expected a scenario map (name, platform, workload, policy, ...)");
     sink.throw_if_any();
   }
-  for (const auto& o : overrides)
+  std::vector<std::string> set_keys;
+  for (const auto& o : overrides) {
     apply_override(root, o, sink);
+    set_keys.push_back(o.substr(0, o.find('=')));
+  }
   if (!policy_override.empty()) {
     const auto colon = policy_override.find(':');
     YAML::Node p(YAML::NodeType::Map);
@@ -344,6 +347,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
 
   Scenario s;
   s.file = text.name;
+  s.set_on_command_line = std::move(set_keys);
   const auto& f = text.name;
   const auto top = read_params(root, top_specs(), f, "", sink, section_names());
   auto section = [&](const char* name) {
@@ -786,14 +790,28 @@ TextFile auto_calibration(const std::string& device, const SourceLocation& at)
 }
 } // namespace
 
+const std::vector<std::string>& path_keys()
+{
+  static const std::vector<std::string> keys{"platform.preset", "calibration", "interference_table",
+                                             "workload.trace", "workload.profiles"};
+  return keys;
+}
+
 RunInputs build_run(const Scenario& s)
 {
   RunInputs in;
   in.scenario = s;
-  const std::string base = parent_dir(s.file);
   const SourceLocation at{s.file};
+  // A relative path resolves against the scenario file's folder, or against the current directory if --set
+  // gave it (base "": the path as typed, which also names it in messages).
+  const auto base_of = [&](const std::string& key) {
+    const auto& cli = s.set_on_command_line;
+    return std::find(cli.begin(), cli.end(), key) != cli.end() ? std::string() : parent_dir(s.file);
+  };
+  const std::string base = parent_dir(s.file);
 
-  const auto preset_file = load_named(s.platform_preset, "sim/platforms", "platform preset", base, at);
+  const auto preset_file =
+      load_named(s.platform_preset, "sim/platforms", "platform preset", base_of("platform.preset"), at);
   auto preset = load_platform_preset(preset_file);
   if (!preset.node_list.empty()) preset.groups = groups_from_node_list(preset, preset_file.name);
   if (preset.groups.size() > 1)
@@ -810,7 +828,7 @@ RunInputs build_run(const Scenario& s)
   TextFile named_cal;
   std::optional<Calibration> named;
   if (s.calibration != "auto") {
-    named_cal = load_named(s.calibration, "calibration/data", "calibration", base, at);
+    named_cal = load_named(s.calibration, "calibration/data", "calibration", base_of("calibration"), at);
     named = load_calibration(named_cal.text, named_cal.name);
   }
   std::vector<std::uint16_t> group_type;
@@ -827,7 +845,8 @@ RunInputs build_run(const Scenario& s)
       throw InputError(at, "interference_table",
                        "interference: pair-total needs a pair table; expected a bundled name (" +
                            join(bundled_names("calibration/interference")) + ") or a path to a pair table");
-    const auto file = load_named(s.interference_table, "calibration/interference", "pair table", base, at);
+    const auto file = load_named(s.interference_table, "calibration/interference", "pair table",
+                                 base_of("interference_table"), at);
     const auto table = load_pair_table(file.text, file.name);
     if (s.sharing != SharingMode::EXCLUSIVE &&
         std::find(table.modes.begin(), table.modes.end(), s.sharing) == table.modes.end()) {
@@ -977,7 +996,8 @@ RunInputs build_run(const Scenario& s)
         s.sharing, t.node_baseline_w);
   }
 
-  const auto prof_file = load_named(s.profiles, "workloads/profiles", "profile catalog", base, at);
+  const auto prof_file =
+      load_named(s.profiles, "workloads/profiles", "profile catalog", base_of("workload.profiles"), at);
   in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
 
   // The workload: the format's reader (or the synthetic generator / the embedded trace), then the transforms,
@@ -985,7 +1005,9 @@ RunInputs build_run(const Scenario& s)
   WorkloadSpec w;
   w.format = s.synthetic ? "native" : s.trace_format;
   if (!s.synthetic)
-    w.path = s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' ? s.trace : base + "/" + s.trace;
+    w.path = s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' || base_of("workload.trace").empty()
+                 ? s.trace
+                 : base + "/" + s.trace;
   w.profile_map = s.profile_map;
   w.transforms = s.transforms;
   w.seed = static_cast<std::uint64_t>(s.seed);

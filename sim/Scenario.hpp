@@ -49,6 +49,9 @@ struct Scenario {
   std::string name, description;
   std::vector<ScenarioPlugin> plugins; ///< the plugins it names, then those of the command line
   std::vector<std::string> warnings; ///< for the command to print (e.g. a plugin changed since it was saved)
+  /// The keys --set gave ("workload.trace", ...). A relative path among their values resolves against the
+  /// current directory (it was typed there); one written in the file resolves against the file's folder.
+  std::vector<std::string> set_on_command_line;
   long long seed = 1;
   // platform
   std::string platform_preset;
@@ -89,6 +92,10 @@ struct Scenario {
 
 /// Where the embedded default scenario lives.
 inline constexpr const char* DEFAULT_SCENARIO = "builtin:experiments/scenarios/default/scenario.yaml";
+
+/// The keys whose value is a file path, or a bundled name or a path (models/Resources.hpp): platform.preset,
+/// calibration, interference_table, workload.trace, workload.profiles.
+const std::vector<std::string>& path_keys();
 
 /// Parses a scenario. `overrides` are "dotted.key=value" assignments applied on top of the file (--set);
 /// `policy_override` is "name[:k=v,...]" (--policy). Throws InputError listing every problem. Plugins the
