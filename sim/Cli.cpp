@@ -290,10 +290,16 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out)
   s.workload = inputs.reader->describe();
   for (const auto& p : scenario.plugins)
     if (p.loaded) s.plugins.emplace_back(p.path, p.sha256);
+  s.user_supplied = inputs.user_supplied;
   s.seed = scenario.seed;
   write_summary_json(s, scenario.outputs.dir / "summary.json");
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
+  if (!inputs.user_supplied.empty())
+    std::cerr << "colocsim: note: " << inputs.user_supplied.size()
+              << " numbers of the platform were given without provenance and are recorded as user-supplied "
+                 "(summary.json user_supplied): "
+              << join(inputs.user_supplied, "; ") << "\n";
   if (totals.dependencies_ignored > 0)
     std::cerr << "colocsim: warning: " << totals.dependencies_ignored
               << " dependencies named no earlier job of the replayed trace and were ignored (first: "

@@ -576,7 +576,16 @@ struct PlatformPreset {
   std::string reference_device; ///< empty: the first group's device
   SourceLocation reference_where;
   std::vector<PlatformGroup> groups;
+  std::vector<std::string> user_supplied; ///< "file: key = value" for each plain number (no provenance)
 };
+
+/// A number as a user would write it: "4", "2.5".
+std::string number_text(double v)
+{
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
 
 PlatformPreset load_platform_preset(const TextFile& file)
 {
@@ -601,10 +610,22 @@ PlatformPreset load_platform_preset(const TextFile& file)
     else
       sink.add(location_of(d.IsDefined() ? d : node, file.name), path.empty() ? "device" : path + ".device",
                "missing required key; expected a device catalog name or a device file");
-    if (auto n = read_sourced(node, "nodes", Unit::NONE, file.name, path, sink, true, 1, 1e6))
+    // A bundled preset's numbers carry {value, tag, source}; a user's platform file may give plain numbers.
+    const bool plain_ok = file.name.rfind("builtin:", 0) != 0;
+    auto note = [&](const char* key, const Sourced& s) {
+      if (s.evidence == Evidence::USER_SUPPLIED)
+        p.user_supplied.push_back(file.name + ": " + (path.empty() ? "" : path + ".") + key + " = " +
+                                  number_text(s.value));
+    };
+    if (auto n = read_sourced(node, "nodes", Unit::NONE, file.name, path, sink, true, 1, 1e6, plain_ok)) {
       g.nodes = static_cast<long long>(n->value);
-    if (auto c = read_sourced(node, "cards_per_node", Unit::NONE, file.name, path, sink, true, 1, 64))
+      note("nodes", *n);
+    }
+    if (auto c =
+            read_sourced(node, "cards_per_node", Unit::NONE, file.name, path, sink, true, 1, 64, plain_ok)) {
       g.cards_per_node = static_cast<long long>(c->value);
+      note("cards_per_node", *c);
+    }
     return g;
   };
   const YAML::Node groups = root["groups"];
@@ -813,6 +834,7 @@ RunInputs build_run(const Scenario& s)
   const auto preset_file =
       load_named(s.platform_preset, "sim/platforms", "platform preset", base_of("platform.preset"), at);
   auto preset = load_platform_preset(preset_file);
+  in.user_supplied = preset.user_supplied;
   if (!preset.node_list.empty()) preset.groups = groups_from_node_list(preset, preset_file.name);
   if (preset.groups.size() > 1)
     for (const auto& [key, given] : {std::pair<const char*, bool>{"nodes", s.nodes.has_value()},
@@ -872,6 +894,9 @@ RunInputs build_run(const Scenario& s)
         load_named(g.device, "models/devices", "device", parent_dir(preset_file.name), gat);
     auto spec = std::make_shared<DeviceSpec>(load_device_spec(device_file.text, device_file.name));
     const auto known = std::find(type_names.begin(), type_names.end(), spec->name);
+    if (known == type_names.end())
+      for (const auto& u : spec->user_supplied)
+        in.user_supplied.push_back(device_file.name + ": " + u);
     if (known != type_names.end()) {
       group_type.push_back(static_cast<std::uint16_t>(known - type_names.begin()));
       continue;

@@ -116,6 +116,9 @@ struct RunInputs {
   Platform platform; ///< with every device type's models (power, interference, MIG table, speed)
   ProfileCatalog profiles;
   std::string interference_table_file; ///< interference: pair-total: the pair table read (name or builtin:)
+  /// "file: key = value" for each number a user's platform or device file gave without provenance (recorded
+  /// as user-supplied: summary.json user_supplied).
+  std::vector<std::string> user_supplied;
   std::unique_ptr<JobReader> reader;
   std::unique_ptr<Policy> policy;
 
