@@ -248,6 +248,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   }
   const auto a = parse_scenario_args(args, true);
   Scenario scenario = load_scenario(a.file.value_or(DEFAULT_SCENARIO), a.sets, a.policy, a.consent(true));
+  scenario.set_on_command_line = assignment_keys(a.sets); // their paths: relative to the current directory
   add_command_line_plugins(scenario, a.plugins);
   if (a.output) scenario.outputs.dir = *a.output;
   scenario.outputs.force = a.force;
@@ -337,7 +338,8 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
   const auto a = parse_scenario_args(args, false);
   if (!a.file) throw UsageError("validate needs a SCENARIO file (see colocsim validate --help)");
   // Plugins the scenario names need consent, but validate loads only those given with --policy-plugin.
-  const Scenario scenario = load_scenario(*a.file, a.sets, a.policy, a.consent(false));
+  Scenario scenario = load_scenario(*a.file, a.sets, a.policy, a.consent(false));
+  scenario.set_on_command_line = assignment_keys(a.sets); // their paths: relative to the current directory
   for (const auto& w : scenario.warnings)
     std::cerr << "colocsim: warning: " << w << "\n";
   RunInputs inputs = build_run(scenario);

@@ -180,6 +180,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   run_sets.insert(run_sets.end(), sets.begin(), sets.end());
   Scenario scenario =
       load_scenario(scenario_file.string(), run_sets, {}, PluginConsent{false, plugins, true});
+  scenario.set_on_command_line = assignment_keys(run_sets); // paths relative to the current directory
   scenario.outputs.dir = outputs.dir;
   scenario.outputs.force = true; // prepared above
   if (!quiet) {

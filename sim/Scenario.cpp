@@ -326,11 +326,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
              "expected a scenario map (name, platform, workload, policy, ...)");
     sink.throw_if_any();
   }
-  std::vector<std::string> set_keys;
-  for (const auto& o : overrides) {
+  for (const auto& o : overrides)
     apply_override(root, o, sink);
-    set_keys.push_back(o.substr(0, o.find('=')));
-  }
   if (!policy_override.empty()) {
     const auto colon = policy_override.find(':');
     YAML::Node p(YAML::NodeType::Map);
@@ -347,7 +344,6 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
 
   Scenario s;
   s.file = text.name;
-  s.set_on_command_line = std::move(set_keys);
   const auto& f = text.name;
   const auto top = read_params(root, top_specs(), f, "", sink, section_names());
   auto section = [&](const char* name) {
@@ -810,6 +806,14 @@ TextFile auto_calibration(const std::string& device, const SourceLocation& at)
   return found;
 }
 } // namespace
+
+std::vector<std::string> assignment_keys(const std::vector<std::string>& assignments)
+{
+  std::vector<std::string> keys;
+  for (const auto& a : assignments)
+    keys.push_back(a.substr(0, a.find('=')));
+  return keys;
+}
 
 const std::vector<std::string>& path_keys()
 {

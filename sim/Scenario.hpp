@@ -49,8 +49,9 @@ struct Scenario {
   std::string name, description;
   std::vector<ScenarioPlugin> plugins; ///< the plugins it names, then those of the command line
   std::vector<std::string> warnings; ///< for the command to print (e.g. a plugin changed since it was saved)
-  /// The keys --set gave ("workload.trace", ...). A relative path among their values resolves against the
-  /// current directory (it was typed there); one written in the file resolves against the file's folder.
+  /// The keys --set gave on the command line ("workload.trace", ...; the CLI fills it, assignment_keys()). A
+  /// relative path among their values resolves against the current directory (it was typed there); one
+  /// written in the file, or given as an override by code (an experiment driver), against the file's folder.
   std::vector<std::string> set_on_command_line;
   long long seed = 1;
   // platform
@@ -92,6 +93,9 @@ struct Scenario {
 
 /// Where the embedded default scenario lives.
 inline constexpr const char* DEFAULT_SCENARIO = "builtin:experiments/scenarios/default/scenario.yaml";
+
+/// The keys of "key=value" assignments: {"workload.trace"} for {"workload.trace=mine.csv"}.
+std::vector<std::string> assignment_keys(const std::vector<std::string>& assignments);
 
 /// The keys whose value is a file path, or a bundled name or a path (models/Resources.hpp): platform.preset,
 /// calibration, interference_table, workload.trace, workload.profiles.

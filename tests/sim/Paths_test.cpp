@@ -84,8 +84,9 @@ void write_platform(const fs::path& file, int cards)
 }
 } // namespace
 
-TEST_CASE("--set paths resolve against the current directory, paths in a scenario against its folder",
-          "[paths]")
+TEST_CASE(
+    "paths given with --set resolve against the current directory, paths in a scenario against its folder",
+    "[paths]")
 {
   InScratchDir here("set");
   write_scenario();

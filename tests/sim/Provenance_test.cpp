@@ -64,7 +64,7 @@ relative_throughput: 2.077
 )";
 } // namespace
 
-TEST_CASE("a user's platform file may give plain numbers; the run records them as user-supplied",
+TEST_CASE("a user's platform file may give plain numbers, which the run records as user-supplied",
           "[provenance]")
 {
   const auto dir = fresh_dir("platform");
@@ -105,7 +105,7 @@ TEST_CASE("a user's platform file may give plain numbers; the run records them a
   fs::remove_all(dir);
 }
 
-TEST_CASE("a user's device file may give plain numbers; a bundled one may not", "[provenance]")
+TEST_CASE("a user's device file may give plain numbers, a bundled one may not", "[provenance]")
 {
   using namespace colocsim;
   const auto d = load_device_spec(PLAIN_A100, "my-a100.yaml");

@@ -122,7 +122,7 @@ TEST_CASE("sweep --dry-run refuses a policy its platform cannot serve", "[requir
   fs::remove_all(dir);
 }
 
-TEST_CASE("requirements: every device type must be one the policy names; inner policies' apply too",
+TEST_CASE("requirements: every device type must be one the policy names, and inner policies' apply too",
           "[requirements]")
 {
   using namespace colocsim;
