@@ -94,8 +94,13 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
     else
       d.devices_per_card = static_cast<int>(*v);
   }
+  const bool plain_ok = file.rfind("builtin:", 0) != 0; // provenance is optional outside the catalog
   auto sourced = [&](const char* key, Unit unit, Sourced& out) {
-    if (auto s = read_sourced(root, key, unit, file, "", sink, true, 0.0)) out = *s;
+    if (auto s = read_sourced(root, key, unit, file, "", sink, true, 0.0, 1e300, plain_ok)) {
+      out = *s;
+      if (s->evidence == Evidence::USER_SUPPLIED)
+        d.user_supplied.push_back(key + (" = " + root[key].Scalar()));
+    }
   };
   sourced("compute_units", Unit::NONE, d.compute_units);
   sourced("memory", Unit::BYTES, d.memory_bytes);
@@ -138,13 +143,19 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
       }
     }
   }
-  if (auto r = read_sourced(root, "relative_throughput", Unit::NONE, file, "", sink, false); r) {
+  if (auto r = read_sourced(root, "relative_throughput", Unit::NONE, file, "", sink, false, -1e300, 1e300,
+                            plain_ok);
+      r) {
+    const YAML::Node rt = root["relative_throughput"];
+    const YAML::Node v = rt.IsMap() ? rt["value"] : rt;
     if (r->value <= 0)
-      sink.add(location_of(root["relative_throughput"]["value"], file), "relative_throughput.value",
-               "expected a number > 0, the speed relative to an NVIDIA V100 = 1 (got '" +
-                   root["relative_throughput"]["value"].Scalar() + "')");
-    else
+      sink.add(location_of(v, file), rt.IsMap() ? "relative_throughput.value" : "relative_throughput",
+               "expected a number > 0, the speed relative to an NVIDIA V100 = 1 (got '" + v.Scalar() + "')");
+    else {
       d.relative_throughput = *r;
+      if (r->evidence == Evidence::USER_SUPPLIED)
+        d.user_supplied.push_back("relative_throughput = " + v.Scalar());
+    }
   }
   if (sink.empty() &&
       (d.freq_default_hz.value > d.freq_max_hz.value || d.freq_min_hz.value > d.freq_default_hz.value))

@@ -47,9 +47,12 @@ struct DeviceSpec {
   /// relative_throughput(device) / relative_throughput(reference) times as fast elsewhere. Key
   /// `relative_throughput`; value 0 = not given (such a device can only be in a single-type platform).
   Sourced relative_throughput;
+  /// "key = value" for each number a user's device file gave plain (no provenance), tagged user-supplied.
+  std::vector<std::string> user_supplied;
 };
 
-/// Parses a device catalog file (YAML text). Throws InputError with every problem found.
+/// Parses a device catalog file (YAML text). Throws InputError with every problem found. Every number of a
+/// bundled file (`file` "builtin:...") carries {value, tag, source}; a user's file may give plain numbers.
 DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file);
 
 } // namespace colocsim

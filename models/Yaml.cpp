@@ -146,6 +146,8 @@ std::string_view to_string(Evidence e)
     return "estimate";
   case Evidence::MICROBENCHMARK:
     return "measured-by-microbenchmark";
+  case Evidence::USER_SUPPLIED:
+    return "user-supplied";
   }
   return "estimate";
 }
@@ -153,14 +155,14 @@ std::string_view to_string(Evidence e)
 std::optional<Evidence> parse_evidence(std::string_view text)
 {
   for (auto e : {Evidence::VENDOR_SPEC, Evidence::MEASUREMENT, Evidence::DOCUMENTED, Evidence::ESTIMATE,
-                 Evidence::MICROBENCHMARK})
+                 Evidence::MICROBENCHMARK}) // user-supplied is what a plain number becomes, never written
     if (to_string(e) == text) return e;
   return std::nullopt;
 }
 
 std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string& key, Unit unit,
                                     const std::string& file, const std::string& path, DiagnosticSink& sink,
-                                    bool required, double min, double max)
+                                    bool required, double min, double max, bool plain_ok)
 {
   const std::string kpath = path.empty() ? key : path + "." + key;
   const YAML::Node node = parent[key];
@@ -169,9 +171,23 @@ std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string&
       sink.add(location_of(parent, file), kpath, "missing required key; expected {value, tag, source}");
     return std::nullopt;
   }
+  if (plain_ok && node.IsScalar()) { // a user's file: provenance is optional
+    const auto q = parse_quantity(node.Scalar(), unit);
+    if (!q) {
+      sink.add(location_of(node, file), kpath,
+               "expected " + unit_help(unit) + " or {value, tag, source} (got '" + node.Scalar() + "')");
+      return std::nullopt;
+    }
+    if (*q < min || *q > max) {
+      sink.add(location_of(node, file), kpath, "out of range (got '" + node.Scalar() + "')");
+      return std::nullopt;
+    }
+    return Sourced{*q, Evidence::USER_SUPPLIED, "plain number in " + file};
+  }
   if (!node.IsMap()) {
     sink.add(location_of(node, file), kpath,
-             "expected {value: ..., tag: ..., source: ...} so the number carries its provenance");
+             "expected {value: ..., tag: ..., source: ...} so the number carries its provenance" +
+                 std::string(file.rfind("builtin:", 0) == 0 ? " (every number of a bundled file does)" : ""));
     return std::nullopt;
   }
   check_keys(node, {"value", "tag", "source", "note"}, file, kpath, sink);

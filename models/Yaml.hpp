@@ -37,7 +37,9 @@ ParamSet read_params(const YAML::Node& node, const std::vector<ParamSpec>& specs
                      const std::vector<std::string>& sections = {});
 
 /// Evidence tags (docs/sources.md, Evidence tags; docs/architecture.md, Calibration and provenance).
-enum class Evidence { VENDOR_SPEC, MEASUREMENT, DOCUMENTED, ESTIMATE, MICROBENCHMARK };
+/// How a number is known (its tag). USER_SUPPLIED: a plain number in a user's file (a platform or device file
+/// outside the bundled catalog may give one without provenance); bundled files never use it.
+enum class Evidence { VENDOR_SPEC, MEASUREMENT, DOCUMENTED, ESTIMATE, MICROBENCHMARK, USER_SUPPLIED };
 std::string_view to_string(Evidence e);
 std::optional<Evidence> parse_evidence(std::string_view text);
 
@@ -49,9 +51,12 @@ struct Sourced {
 };
 
 /// Reads `key` of map `parent` written as `{value: 64GB, tag: vendor-spec, source: "GK-PVC"}`.
-/// Missing (when required), malformed, out-of-range or untagged values are reported to sink.
+/// Missing (when required), malformed, out-of-range or untagged values are reported to sink. With
+/// `plain_ok` (user platform and device files), a plain number (`nodes: 4`) is accepted too, tagged
+/// USER_SUPPLIED with source "plain number in FILE".
 std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string& key, Unit unit,
                                     const std::string& file, const std::string& path, DiagnosticSink& sink,
-                                    bool required = true, double min = -1e300, double max = 1e300);
+                                    bool required = true, double min = -1e300, double max = 1e300,
+                                    bool plain_ok = false);
 
 } // namespace colocsim

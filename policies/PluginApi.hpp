@@ -9,7 +9,8 @@
 //   #include "policies/PluginApi.hpp"
 //   COLOCSIM_POLICY_PLUGIN(
 //       {"my-policy", "what it does", "the paper it follows", MyPolicy::params(),
-//        [](const colocsim::ParamSet& p) { return std::make_unique<MyPolicy>(p); }})
+//        [](const colocsim::ParamSet& p) { return std::make_unique<MyPolicy>(p); },
+//        {{colocsim::SharingMode::MPS}, {}, "", "it sets MPS thread shares"}}) // optional requirements
 //
 // ABI: the plugin and the binary exchange C++ objects (PolicyInfo, the view, decisions), so they must be
 // built with the same compiler family and standard library, and against the same layout of the API types.
@@ -29,7 +30,8 @@
 /// Bump when the policy API changes meaning without changing layout (new semantics of a field, a new
 /// decision the engine requires plugins to understand, ...). Layout changes are caught by the fingerprint.
 /// 3: the descriptor handshake (versions 1 and 2 exported a function `colocsim_policy_plugin`).
-#define COLOCSIM_POLICY_ABI_VERSION 3u
+/// 4: PolicyInfo::requirements (what the policy needs from the platform, checked before a run).
+#define COLOCSIM_POLICY_ABI_VERSION 4u
 
 /// The first 8 bytes of a descriptor: "COLOCPLG" read as a little-endian integer.
 #define COLOCSIM_POLICY_PLUGIN_MAGIC 0x474c50434f4c4f43ull
@@ -70,6 +72,7 @@ constexpr std::uint64_t policy_abi_fingerprint()
   type(sizeof(ParamSpec), alignof(ParamSpec));
   type(sizeof(ParamSet), alignof(ParamSet));
   type(sizeof(PolicyInfo), alignof(PolicyInfo));
+  type(sizeof(PolicyRequirements), alignof(PolicyRequirements));
   type(sizeof(SourceLocation), alignof(SourceLocation));
   type(sizeof(PluginInfo), alignof(PluginInfo));
   mix(std::variant_size_v<Event>);

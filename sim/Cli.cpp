@@ -140,13 +140,20 @@ int cmd_policies(const std::vector<std::string>& args, std::ostream& out)
   if (no_options_or_help(
           rest,
           "usage: colocsim policies [--policy-plugin FILE]...\n\nLists every policy (built in, "
-          "then those of the plugins) with its source and parameters.\n",
+          "then those of the plugins) with its source, what it needs from the platform (run, replay, "
+          "validate and sweep refuse a platform that does not meet it) and its parameters.\n",
           out))
     return 0;
   load_plugins(plugins);
   for (const auto& p : policy_registry()) {
     out << p.name << " — " << p.description << "\n  source: " << p.source << "\n";
     if (!p.intent.empty()) out << "  intent: " << p.intent << "\n";
+    const std::string needs = describe(p.requirements);
+    if (!p.requirements.inner_policy_param.empty())
+      out << "  needs: what the policy its parameter " << p.requirements.inner_policy_param << " names needs"
+          << (needs.empty() ? "" : ", and " + needs) << "\n";
+    else
+      out << "  needs: " << (needs.empty() ? "any platform" : needs) << "\n";
     if (p.params.empty())
       out << "  (no parameters)\n";
     else
@@ -247,6 +254,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   }
   const auto a = parse_scenario_args(args, true);
   Scenario scenario = load_scenario(a.file.value_or(DEFAULT_SCENARIO), a.sets, a.policy, a.consent(true));
+  scenario.set_on_command_line = assignment_keys(a.sets); // their paths: relative to the current directory
   add_command_line_plugins(scenario, a.plugins);
   if (a.output) scenario.outputs.dir = *a.output;
   scenario.outputs.force = a.force;
@@ -349,6 +357,7 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   s.workload = inputs.reader->describe();
   for (const auto& p : scenario.plugins)
     if (p.loaded) s.plugins.emplace_back(p.path, p.sha256);
+  s.user_supplied = inputs.user_supplied;
   s.seed = scenario.seed;
   write_summary_json(s, stage.dir() / "summary.json");
   if (summary) *summary = s;
@@ -358,6 +367,11 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   stage.commit();
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
+  if (!inputs.user_supplied.empty())
+    std::cerr << "colocsim: note: " << inputs.user_supplied.size()
+              << " numbers of the platform were given without provenance and are recorded as user-supplied "
+                 "(summary.json user_supplied): "
+              << join(inputs.user_supplied, "; ") << "\n";
   if (totals.dependencies_ignored > 0)
     std::cerr << "colocsim: warning: " << totals.dependencies_ignored
               << " dependencies named no earlier job of the replayed trace and were ignored (first: "
@@ -407,7 +421,8 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
   const auto a = parse_scenario_args(args, false);
   if (!a.file) throw UsageError("validate needs a SCENARIO file (see colocsim validate --help)");
   // Plugins the scenario names need consent, but validate loads only those given with --policy-plugin.
-  const Scenario scenario = load_scenario(*a.file, a.sets, a.policy, a.consent(false));
+  Scenario scenario = load_scenario(*a.file, a.sets, a.policy, a.consent(false));
+  scenario.set_on_command_line = assignment_keys(a.sets); // their paths: relative to the current directory
   for (const auto& w : scenario.warnings)
     std::cerr << "colocsim: warning: " << w << "\n";
   RunInputs inputs = build_run(scenario);

@@ -4,6 +4,7 @@
 #include "sim/CliCommands.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
+#include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"
 #include "workloads/TraceFormats.hpp"
 
@@ -35,6 +36,8 @@ options:
   --profile NAME          profile of jobs nothing binds (default resnet50-train-bs32)
   --platform P            platform preset or file (default aurora: 127,488 Max 1550 tiles; for openb the
                           trace's own cluster, preset openb: 1,213 nodes, 6,212 GPUs of 7 types)
+                          Paths (TRACE, --platform, --set, --policy-plugin, -o) are relative to the current
+                          directory; the saved scenario holds them absolute.
   --nodes N               number of nodes (overrides the preset)
   --sharing MODE          exclusive, time-slice, ccs-2, ccs-4, mps (default time-slice)
   --policy NAME[:K=V,..]  policy and parameters (default first-fit)
@@ -183,7 +186,14 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   outputs.force = force;
   // scenario.yaml is staged with the results: a run that fails or is interrupted leaves neither.
   OutputStage stage(outputs);
-  const auto abs_trace = std::filesystem::absolute(trace).string();
+  // Paths on the command line are relative to the current directory. The saved scenario holds them absolute
+  // (it lives in OUTDIR, and a path in a scenario is relative to its folder); this run gets them as typed
+  // (--set resolves against the current directory), so that messages name them as the user wrote them.
+  const auto abs_trace = std::filesystem::absolute(trace).lexically_normal().string();
+  const bool platform_is_path = is_path(platform);
+  const auto saved_platform = platform_is_path && platform.rfind("builtin:", 0) != 0
+                                  ? std::filesystem::absolute(platform).lexically_normal().string()
+                                  : platform;
   const auto scenario_file = stage.dir() / "scenario.yaml";
   {
     std::ofstream f(scenario_file);
@@ -195,7 +205,8 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
     f << "# Written by `colocsim replay`; rerun with: " << rerun << " -o DIR\n"
       << "name: " << yaml_quote("replay-" + std::filesystem::path(trace).stem().string()) << "\n"
       << "seed: " << yaml_quote(seed) << "\n"
-      << "platform:\n  preset: " << yaml_quote(platform) << "\n  sharing: " << yaml_quote(sharing) << "\n";
+      << "platform:\n  preset: " << yaml_quote(saved_platform) << "\n  sharing: " << yaml_quote(sharing)
+      << "\n";
     if (!nodes.empty()) f << "  nodes: " << yaml_quote(nodes) << "\n";
     f << "workload:\n  trace: " << yaml_quote(abs_trace) << "\n  format: " << yaml_quote(format)
       << "\n  default_profile: " << yaml_quote(profile) << "\n  procs_per_device: " << yaml_quote(procs)
@@ -223,7 +234,12 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
     f.close();
     check_written(f, scenario_file);
   }
-  Scenario scenario = load_scenario(scenario_file.string(), sets, {}, PluginConsent{false, plugins, true});
+  std::vector<std::string> run_sets{"workload.trace=" + trace};
+  if (platform_is_path) run_sets.push_back("platform.preset=" + platform);
+  run_sets.insert(run_sets.end(), sets.begin(), sets.end());
+  Scenario scenario =
+      load_scenario(scenario_file.string(), run_sets, {}, PluginConsent{false, plugins, true});
+  scenario.set_on_command_line = assignment_keys(run_sets); // paths relative to the current directory
   scenario.outputs.dir = outputs.dir;
   scenario.outputs.force = force;
   if (!quiet) {

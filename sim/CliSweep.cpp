@@ -31,6 +31,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 extern char** environ;
@@ -105,17 +106,22 @@ const std::vector<std::string>& default_metrics()
   return m;
 }
 
-/// A value that names a file next to the spec (e.g. `workload.trace: [light.csv]`) is passed as that file's
-/// path, so that specs and their files can live together; any other value is passed unchanged (scenario
-/// keys themselves resolve paths relative to the scenario file).
-std::string resolve_value(const std::string& spec_path, const std::string& value)
+/// A path in the spec is relative to the spec's folder, so that specs and their files can live together: the
+/// value of a path key (path_keys(): workload.trace, platform.preset, ...) that is a path, and any other
+/// value that names a file next to the spec, is passed as that file's absolute path (the runs get it with
+/// --set, and a relative path given with --set resolves against the current directory). Any other value is
+/// unchanged.
+std::string resolve_value(const std::string& spec_path, const std::string& key, const std::string& value)
 {
   if (value.empty() || value.rfind("builtin:", 0) == 0 || fs::path(value).is_absolute() ||
       spec_path.rfind("builtin:", 0) == 0)
     return value;
   const fs::path candidate = fs::path(spec_path).parent_path() / value;
+  const auto& keys = path_keys();
+  const bool path_key = std::find(keys.begin(), keys.end(), key) != keys.end();
   std::error_code ec;
-  if (fs::is_regular_file(candidate, ec)) return fs::absolute(candidate).lexically_normal().string();
+  if ((path_key && (key == "workload.trace" || is_path(value))) || fs::is_regular_file(candidate, ec))
+    return fs::absolute(candidate).lexically_normal().string();
   return value;
 }
 
@@ -191,7 +197,7 @@ SweepSpec load_spec(const std::string& path)
         if (!kv.second.IsScalar())
           sink.add(location_of(kv.second, f), "set." + key, "expected a single value");
         else
-          s.sets.push_back(key + "=" + resolve_value(path, kv.second.Scalar()));
+          s.sets.push_back(key + "=" + resolve_value(path, key, kv.second.Scalar()));
       }
   }
   if (const auto n = root["policy"]; n.IsDefined()) {
@@ -212,7 +218,7 @@ SweepSpec load_spec(const std::string& path)
           if (std::find(a.labels.begin(), a.labels.end(), v) != a.labels.end())
             sink.add(where, "axes." + a.key, "value '" + v + "' appears twice");
           a.labels.push_back(v);
-          a.values.push_back(a.key == "policy" ? v : resolve_value(path, v));
+          a.values.push_back(a.key == "policy" ? v : resolve_value(path, a.key, v));
           a.where.push_back(where);
         }
         if (a.key == "seed")
@@ -273,8 +279,15 @@ void check_value(const SweepSpec& spec, const std::string& key, const std::strin
     if (key != "policy") sets.push_back(key + "=" + value);
     (void)build_run(load_scenario(spec.scenario, sets, key == "policy" ? value : spec.policy, consent));
   } catch (const InputError& e) {
-    for (const auto& d : e.diagnostics())
-      sink.add(where, "axes." + key, (d.path.empty() || d.path == key ? "" : d.path + ": ") + d.message);
+    for (const auto& d : e.diagnostics()) {
+      // A problem in another file than the scenario (a trace, a platform file the value names): name it.
+      const auto& f = d.where.file;
+      const bool elsewhere =
+          !f.empty() && f != spec.scenario && f.rfind("builtin:", 0) != 0 && f != "command line";
+      sink.add(where, "axes." + key,
+               (elsewhere ? d.where.to_string() + ": " : "") +
+                   (d.path.empty() || d.path == key ? "" : d.path + ": ") + d.message);
+    }
   }
 }
 
@@ -523,8 +536,31 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     sink.throw_if_any();
   }
   const std::vector<RunSpec> runs = expand(spec, base.seed);
-  for (const auto& r : runs)
-    (void)load_scenario(spec.scenario, r.sets, r.policy, consent);
+  {
+    // Every run's scenario loads, and its policy's requirements hold on its platform (a combination of axis
+    // values, e.g. mig-manager with platform.sharing time-slice, is refused here, before any run starts).
+    // build_run once per combination of policy and platform that the runs make.
+    DiagnosticSink sink;
+    std::set<std::string> checked;
+    for (const auto& r : runs) {
+      const Scenario sc = load_scenario(spec.scenario, r.sets, r.policy, consent);
+      if (sc.policy_unchecked) continue;
+      const std::string key = sc.policy + "\n" + sc.policy_params.to_string() + "\n" + sc.platform_preset +
+                              "\n" + std::string(to_string(sc.sharing));
+      if (!checked.insert(key).second) continue;
+      try {
+        (void)build_run(sc);
+      } catch (const InputError& e) {
+        std::string what = r.policy.empty() ? "" : "--policy " + r.policy;
+        for (const auto& set : r.sets)
+          what += (what.empty() ? "" : " ") + std::string("--set ") + set;
+        for (const auto& d : e.diagnostics())
+          sink.add(SourceLocation{spec.file}, "axes",
+                   r.id() + " (" + what + "): " + (d.path.empty() ? "" : d.path + ": ") + d.message);
+      }
+    }
+    sink.throw_if_any();
+  }
 
   const fs::path dir = out_dir ? fs::path(*out_dir) : fs::path("sweep-out") / spec.name;
   const std::string exe = dry_run ? std::string("colocsim") : self_exe();

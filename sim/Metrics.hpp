@@ -31,6 +31,8 @@ struct Summary {
   std::string scenario, policy, policy_params, sharing, interference, calibration;
   std::string workload; ///< where the jobs came from: format, options, transforms, profile mapping
   std::vector<std::pair<std::string, std::string>> plugins; ///< path and sha256 of each policy plugin loaded
+  /// "file: key = value" for each number of a user's platform or device file given without provenance
+  std::vector<std::string> user_supplied;
   long long seed = 0;
   double makespan_s = 0;
   double energy_gpu_j = 0, energy_node_j = 0, energy_total_j = 0, pue = 1;

@@ -279,6 +279,10 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
     f << (i ? ", " : "") << "{\"path\": " << json_string(s.plugins[i].first)
       << ", \"sha256\": " << json_string(s.plugins[i].second) << "}";
   f << "],\n";
+  f << "  \"user_supplied\": [";
+  for (std::size_t i = 0; i < s.user_supplied.size(); ++i)
+    f << (i ? ", " : "") << json_string(s.user_supplied[i]);
+  f << "],\n";
   f << "  \"seed\": " << s.seed << ",\n";
   num("makespan_s", s.makespan_s);
   num("energy_total_j", s.energy_total_j);

@@ -7,6 +7,7 @@
 #include "models/Interference.hpp"
 #include "models/Mig.hpp"
 #include "models/PowerModel.hpp"
+#include "policies/PolicyRegistry.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -57,5 +58,10 @@ struct Platform {
   bool heterogeneous() const { return types.size() > 1; }
   const DeviceType& type_of(std::uint32_t device) const { return types[devices[device].type]; }
 };
+
+/// Whether `platform` meets a policy's requirements (PolicyInfo::requirements): "" if it does, else what the
+/// platform has instead, e.g. "platform 'aurora-node' has max1550-aurora-tile devices in time-slice (that
+/// device supports exclusive, time-slice, ccs-2, ccs-4)".
+std::string requirement_mismatch(const Platform& platform, const PolicyRequirements& requirements);
 
 } // namespace colocsim

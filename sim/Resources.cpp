@@ -26,6 +26,8 @@ std::optional<std::string_view> find_embedded(std::string_view path)
   return std::nullopt;
 }
 
+} // namespace
+
 bool is_path(const std::string& ref)
 {
   auto ends = [&](std::string_view s) {
@@ -34,7 +36,6 @@ bool is_path(const std::string& ref)
   return ref.find('/') != std::string::npos || ends(".yaml") || ends(".yml") || ends(".csv") ||
          ends(".swf") || ref.rfind(BUILTIN, 0) == 0;
 }
-} // namespace
 
 std::vector<std::string> bundled_names(std::string_view dir)
 {
@@ -91,7 +92,8 @@ TextFile load_named(const std::string& ref, std::string_view dir, const std::str
                          " (or a path to a .yaml file)");
   }
   std::string path = ref;
-  if (ref.rfind(BUILTIN, 0) != 0 && !std::filesystem::path(ref).is_absolute()) path = base_dir + "/" + ref;
+  if (ref.rfind(BUILTIN, 0) != 0 && !std::filesystem::path(ref).is_absolute() && !base_dir.empty())
+    path = base_dir + "/" + ref;
   try {
     return read_text_file(path);
   } catch (const InputError& e) {

@@ -23,9 +23,13 @@ struct TextFile {
 /// Names of the bundled files in `dir` (without .yaml), sorted.
 std::vector<std::string> bundled_names(std::string_view dir);
 
+/// Whether `ref` is a path (a '/', a .yaml/.yml/.csv/.swf suffix, or builtin:) rather than a bundled name.
+bool is_path(const std::string& ref);
+
 /// Resolves `ref` as described above. `what` names the kind of file for messages ("calibration").
-/// `base_dir` is the scenario's directory ("builtin:<dir>" for a bundled scenario).
-/// Throws InputError (at `where`) if it cannot be found or read.
+/// `base_dir` is the scenario's directory ("builtin:<dir>" for a bundled scenario); "" for a path typed on
+/// the command line (relative to the current directory, and named as typed). Throws InputError (at `where`)
+/// if it cannot be found or read.
 TextFile load_named(const std::string& ref, std::string_view dir, const std::string& what,
                     const std::string& base_dir, const struct SourceLocation& where);
 

@@ -572,7 +572,16 @@ struct PlatformPreset {
   std::string reference_device; ///< empty: the first group's device
   SourceLocation reference_where;
   std::vector<PlatformGroup> groups;
+  std::vector<std::string> user_supplied; ///< "file: key = value" for each plain number (no provenance)
 };
+
+/// A number as a user would write it: "4", "2.5".
+std::string number_text(double v)
+{
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
 
 PlatformPreset load_platform_preset(const TextFile& file)
 {
@@ -598,10 +607,22 @@ PlatformPreset load_platform_preset(const TextFile& file)
     else
       sink.add(location_of(d.IsDefined() ? d : node, file.name), path.empty() ? "device" : path + ".device",
                "missing required key; expected a device catalog name or a device file");
-    if (auto n = read_sourced(node, "nodes", Unit::NONE, file.name, path, sink, true, 1, 1e6))
+    // A bundled preset's numbers carry {value, tag, source}; a user's platform file may give plain numbers.
+    const bool plain_ok = file.name.rfind("builtin:", 0) != 0;
+    auto note = [&](const char* key, const Sourced& s) {
+      if (s.evidence == Evidence::USER_SUPPLIED)
+        p.user_supplied.push_back(file.name + ": " + (path.empty() ? "" : path + ".") + key + " = " +
+                                  number_text(s.value));
+    };
+    if (auto n = read_sourced(node, "nodes", Unit::NONE, file.name, path, sink, true, 1, 1e6, plain_ok)) {
       g.nodes = static_cast<long long>(n->value);
-    if (auto c = read_sourced(node, "cards_per_node", Unit::NONE, file.name, path, sink, true, 1, 64))
+      note("nodes", *n);
+    }
+    if (auto c =
+            read_sourced(node, "cards_per_node", Unit::NONE, file.name, path, sink, true, 1, 64, plain_ok)) {
       g.cards_per_node = static_cast<long long>(c->value);
+      note("cards_per_node", *c);
+    }
     return g;
   };
   const YAML::Node groups = root["groups"];
@@ -788,15 +809,38 @@ TextFile auto_calibration(const std::string& device, const SourceLocation& at)
 }
 } // namespace
 
+std::vector<std::string> assignment_keys(const std::vector<std::string>& assignments)
+{
+  std::vector<std::string> keys;
+  for (const auto& a : assignments)
+    keys.push_back(a.substr(0, a.find('=')));
+  return keys;
+}
+
+const std::vector<std::string>& path_keys()
+{
+  static const std::vector<std::string> keys{"platform.preset", "calibration", "interference_table",
+                                             "workload.trace", "workload.profiles"};
+  return keys;
+}
+
 RunInputs build_run(const Scenario& s)
 {
   RunInputs in;
   in.scenario = s;
-  const std::string base = parent_dir(s.file);
   const SourceLocation at{s.file};
+  // A relative path resolves against the scenario file's folder, or against the current directory if --set
+  // gave it (base "": the path as typed, which also names it in messages).
+  const auto base_of = [&](const std::string& key) {
+    const auto& cli = s.set_on_command_line;
+    return std::find(cli.begin(), cli.end(), key) != cli.end() ? std::string() : parent_dir(s.file);
+  };
+  const std::string base = parent_dir(s.file);
 
-  const auto preset_file = load_named(s.platform_preset, "sim/platforms", "platform preset", base, at);
+  const auto preset_file =
+      load_named(s.platform_preset, "sim/platforms", "platform preset", base_of("platform.preset"), at);
   auto preset = load_platform_preset(preset_file);
+  in.user_supplied = preset.user_supplied;
   if (!preset.node_list.empty()) preset.groups = groups_from_node_list(preset, preset_file.name);
   if (preset.groups.size() > 1)
     for (const auto& [key, given] : {std::pair<const char*, bool>{"nodes", s.nodes.has_value()},
@@ -812,7 +856,7 @@ RunInputs build_run(const Scenario& s)
   TextFile named_cal;
   std::optional<Calibration> named;
   if (s.calibration != "auto") {
-    named_cal = load_named(s.calibration, "calibration/data", "calibration", base, at);
+    named_cal = load_named(s.calibration, "calibration/data", "calibration", base_of("calibration"), at);
     named = load_calibration(named_cal.text, named_cal.name);
   }
   std::vector<std::uint16_t> group_type;
@@ -829,7 +873,8 @@ RunInputs build_run(const Scenario& s)
       throw InputError(at, "interference_table",
                        "interference: pair-total needs a pair table; expected a bundled name (" +
                            join(bundled_names("calibration/interference")) + ") or a path to a pair table");
-    const auto file = load_named(s.interference_table, "calibration/interference", "pair table", base, at);
+    const auto file = load_named(s.interference_table, "calibration/interference", "pair table",
+                                 base_of("interference_table"), at);
     const auto table = load_pair_table(file.text, file.name);
     if (s.sharing != SharingMode::EXCLUSIVE &&
         std::find(table.modes.begin(), table.modes.end(), s.sharing) == table.modes.end()) {
@@ -855,6 +900,9 @@ RunInputs build_run(const Scenario& s)
         load_named(g.device, "models/devices", "device", parent_dir(preset_file.name), gat);
     auto spec = std::make_shared<DeviceSpec>(load_device_spec(device_file.text, device_file.name));
     const auto known = std::find(type_names.begin(), type_names.end(), spec->name);
+    if (known == type_names.end())
+      for (const auto& u : spec->user_supplied)
+        in.user_supplied.push_back(device_file.name + ": " + u);
     if (known != type_names.end()) {
       group_type.push_back(static_cast<std::uint16_t>(known - type_names.begin()));
       continue;
@@ -987,7 +1035,8 @@ RunInputs build_run(const Scenario& s)
         s.sharing, t.node_baseline_w);
   }
 
-  const auto prof_file = load_named(s.profiles, "workloads/profiles", "profile catalog", base, at);
+  const auto prof_file =
+      load_named(s.profiles, "workloads/profiles", "profile catalog", base_of("workload.profiles"), at);
   in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
 
   // The workload: the format's reader (or the synthetic generator / the embedded trace), then the transforms,
@@ -995,7 +1044,9 @@ RunInputs build_run(const Scenario& s)
   WorkloadSpec w;
   w.format = s.synthetic ? "native" : s.trace_format;
   if (!s.synthetic)
-    w.path = s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' ? s.trace : base + "/" + s.trace;
+    w.path = s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' || base_of("workload.trace").empty()
+                 ? s.trace
+                 : base + "/" + s.trace;
   w.profile_map = s.profile_map;
   w.transforms = s.transforms;
   w.seed = static_cast<std::uint64_t>(s.seed);
@@ -1027,6 +1078,14 @@ RunInputs build_run(const Scenario& s)
   in.reader = open_workload(w, base_reader);
   if (!s.policy_unchecked) { // else validate / sweep --dry-run without the plugin that may define it
     const auto& info = find_policy(s.policy);
+    // What the policy needs from the platform, before anything is simulated (PolicyInfo::requirements).
+    const auto needs = effective_requirements(info, s.policy_params);
+    if (const auto mismatch = requirement_mismatch(platform, needs); !mismatch.empty())
+      throw InputError(
+          at, "policy",
+          "policy '" + s.policy + "' needs " + describe(needs) + ", but " + mismatch +
+              "; expected a platform that meets it (platform.preset, platform.sharing) or another "
+              "policy (colocsim policies lists what each needs)");
     in.policy = info.factory(s.policy_params);
   }
   return in;

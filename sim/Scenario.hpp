@@ -49,6 +49,10 @@ struct Scenario {
   std::string name, description;
   std::vector<ScenarioPlugin> plugins; ///< the plugins it names, then those of the command line
   std::vector<std::string> warnings; ///< for the command to print (e.g. a plugin changed since it was saved)
+  /// The keys --set gave on the command line ("workload.trace", ...; the CLI fills it, assignment_keys()). A
+  /// relative path among their values resolves against the current directory (it was typed there); one
+  /// written in the file, or given as an override by code (an experiment driver), against the file's folder.
+  std::vector<std::string> set_on_command_line;
   long long seed = 1;
   // platform
   std::string platform_preset;
@@ -90,6 +94,13 @@ struct Scenario {
 /// Where the embedded default scenario lives.
 inline constexpr const char* DEFAULT_SCENARIO = "builtin:experiments/scenarios/default/scenario.yaml";
 
+/// The keys of "key=value" assignments: {"workload.trace"} for {"workload.trace=mine.csv"}.
+std::vector<std::string> assignment_keys(const std::vector<std::string>& assignments);
+
+/// The keys whose value is a file path, or a bundled name or a path (models/Resources.hpp): platform.preset,
+/// calibration, interference_table, workload.trace, workload.profiles.
+const std::vector<std::string>& path_keys();
+
 /// Parses a scenario. `overrides` are "dotted.key=value" assignments applied on top of the file (--set);
 /// `policy_override` is "name[:k=v,...]" (--policy). Throws InputError listing every problem. Plugins the
 /// file names are loaded only with `consent` (none by default).
@@ -109,6 +120,9 @@ struct RunInputs {
   Platform platform; ///< with every device type's models (power, interference, MIG table, speed)
   ProfileCatalog profiles;
   std::string interference_table_file; ///< interference: pair-total: the pair table read (name or builtin:)
+  /// "file: key = value" for each number a user's platform or device file gave without provenance (recorded
+  /// as user-supplied: summary.json user_supplied).
+  std::vector<std::string> user_supplied;
   std::unique_ptr<JobReader> reader;
   std::unique_ptr<Policy> policy;
 

@@ -183,12 +183,14 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
              ContainsSubstring("bad.csv:3:") && ContainsSubstring("duration_s"));
   // bad.csv was passed as the file next to the spec (values naming a file there are resolved).
   CHECK_THAT(slurp((dir / "out" / "runs.txt").string()), ContainsSubstring((dir / "bad.csv").string()));
-  // A file that does not exist is refused before anything runs, at its place in the spec.
+  // A file that does not exist is refused before anything runs, at its place in the spec, naming the file
+  // next to the spec (before: the embedded scenario's folder, "builtin:.../missing.csv: no such bundled
+  // file").
   write(dir / "spec.yaml", "name: f\naxes:\n  workload.trace: [missing.csv]\n");
   const auto missing = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string()});
   CHECK(missing.status == 2);
   CHECK_THAT(missing.err, ContainsSubstring("spec.yaml:3:20: axes.workload.trace:") &&
-                              ContainsSubstring("no such bundled file"));
+                              ContainsSubstring((dir / "missing.csv").string() + ": cannot open trace file"));
   CHECK_FALSE(fs::exists(dir / "out2"));
   fs::remove_all(dir);
 }
