@@ -504,7 +504,7 @@ void Simulation::controller()
         js.status = JobStatus::WAITING;
         js.submitted = now;
         ++waiting_;
-        batch.emplace_back(std::in_place_type<JobSubmitted>, j);
+        batch.emplace_back(JobSubmitted{j});
       }
       if (!batch.empty()) {
         ++totals_.engine_events;
@@ -587,7 +587,7 @@ void Simulation::handle_arrivals()
       continue;
     }
     ++waiting_;
-    batch.emplace_back(std::in_place_type<JobSubmitted>, j);
+    batch.emplace_back(JobSubmitted{j});
   }
   if (!batch.empty()) {
     ++totals_.engine_events;
@@ -642,7 +642,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
     return;
   }
   ++waiting_;
-  batch.emplace_back(std::in_place_type<JobSubmitted>, j);
+  batch.emplace_back(JobSubmitted{j});
 }
 
 /// Job j completed: its blocked dependents whose last dependency this was are submitted (now, or after
@@ -666,7 +666,7 @@ void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
     ks.status = JobStatus::WAITING;
     ks.submitted = now;
     ++waiting_;
-    events.emplace_back(std::in_place_type<JobSubmitted>, k);
+    events.emplace_back(JobSubmitted{k});
   }
 }
 
@@ -735,7 +735,7 @@ void Simulation::handle_notice(const Notice& n)
     ++totals_.completed;
     record_end(n.job);
     std::vector<Event> events;
-    events.emplace_back(std::in_place_type<JobCompleted>, n.job, devs);
+    events.emplace_back(JobCompleted{n.job, devs});
     release_dependents(n.job, events);
     call_policy(std::move(events));
     return;
