@@ -160,7 +160,7 @@ std::vector<Decision> Heshare::decide(const ClusterView& view, std::span<const E
     const double f = betas.empty()
                          ? dv.freq_max_hz
                          : frequency_for(betas, dv.freq_min_hz, dv.freq_max_hz, step_hz_, max_time_factor_);
-    if (std::fabs(f - dv.freq_hz) > 1.0) out.emplace_back(std::in_place_type<SetFrequency>, d, f);
+    if (std::fabs(f - dv.freq_hz) > 1.0) out.emplace_back(SetFrequency{d, f});
   }
   return out;
 }

@@ -153,7 +153,7 @@ std::vector<Decision> PowerAware::decide(const ClusterView& view, std::span<cons
     for (auto it = off_.begin(); it != off_.end() && need > 0 && boots < max_boots_;) {
       const std::uint32_t n = *it;
       it = off_.erase(it);
-      out.emplace_back(std::in_place_type<SetNodePower>, n, true);
+      out.emplace_back(std::in_place_type<SetNodePower>, SetNodePower{n, true});
       state_[n] = Node::BOOTING;
       booting_devices_ += node_devices_[n];
       // Empty once it is up (its idle time counts from now; it joins idle_ when it is on).
@@ -176,7 +176,7 @@ std::vector<Decision> PowerAware::decide(const ClusterView& view, std::span<cons
     std::sort(due.begin(), due.end(), std::greater<>());
     for (const std::uint32_t n : due) {
       if (on_or_booting_ <= min_on_) break;
-      out.emplace_back(std::in_place_type<SetNodePower>, n, false);
+      out.emplace_back(std::in_place_type<SetNodePower>, SetNodePower{n, false});
       idle_.erase({idle_since_[n], n});
       state_[n] = Node::OFF;
       off_.insert(n);
@@ -185,7 +185,7 @@ std::vector<Decision> PowerAware::decide(const ClusterView& view, std::span<cons
   }
   if (next_wake < std::numeric_limits<double>::infinity() && on_or_booting_ > min_on_ &&
       (wake_at_ < 0 || next_wake < wake_at_)) {
-    out.emplace_back(std::in_place_type<WakeAt>, next_wake);
+    out.emplace_back(WakeAt{next_wake});
     wake_at_ = next_wake;
   }
   return out;

@@ -642,7 +642,7 @@ void Simulation::controller()
         js.status = JobStatus::WAITING;
         js.submitted = now;
         add_waiting(j);
-        batch.emplace_back(std::in_place_type<JobSubmitted>, j);
+        batch.emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{j});
       }
       if (!batch.empty()) {
         ++totals_.engine_events;
@@ -726,7 +726,7 @@ void Simulation::handle_arrivals()
       continue;
     }
     add_waiting(j);
-    batch.emplace_back(std::in_place_type<JobSubmitted>, j);
+    batch.emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{j});
   }
   if (!batch.empty()) {
     ++totals_.engine_events;
@@ -784,7 +784,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
     return;
   }
   add_waiting(j);
-  batch.emplace_back(std::in_place_type<JobSubmitted>, j);
+  batch.emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{j});
 }
 
 /// Job j completed: its blocked dependents whose last dependency this was are submitted (now, or after
@@ -808,7 +808,7 @@ void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
     ks.status = JobStatus::WAITING;
     ks.submitted = now;
     add_waiting(k);
-    events.emplace_back(std::in_place_type<JobSubmitted>, k);
+    events.emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{k});
   }
 }
 
@@ -878,7 +878,7 @@ void Simulation::handle_notice(const Notice& n)
     ++totals_.completed;
     record_end(n.job);
     std::vector<Event> events;
-    events.emplace_back(std::in_place_type<JobCompleted>, n.job, devs);
+    events.emplace_back(JobCompleted{n.job, devs});
     release_dependents(n.job, events);
     call_policy(std::move(events));
     return;

@@ -4,7 +4,9 @@
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace colocsim {
@@ -85,16 +87,17 @@ std::optional<Job> ItpCsvReader::next()
       throw InputError(at, "num_gpu",
                        "got '" + f[static_cast<std::size_t>(gpus_)] + "'; expected at most " +
                            std::to_string(JobLimits::MAX_DEVICES) + " GPUs (docs/formats/limits.md)");
-    if (gpus < 1 || gpus != static_cast<double>(static_cast<long long>(gpus)))
+    if (gpus < 1 || gpus != std::floor(gpus))
       throw InputError(at, "num_gpu",
                        "got '" + f[static_cast<std::size_t>(gpus_)] + "'; expected a whole number >= 1");
     job.devices = static_cast<int>(gpus);
     if (job.submit_s < last_submit_)
       throw InputError(at, "submission_time",
                        "unsorted: " + f[static_cast<std::size_t>(submit_)] + " < previous " +
-                           std::to_string(static_cast<long long>(last_submit_)) +
-                           "; expected non-decreasing times");
+                           last_submit_text_ + "; expected non-decreasing times");
     last_submit_ = job.submit_s;
+    last_submit_text_ =
+        f[static_cast<std::size_t>(submit_)]; // as written: no cast of a huge time to an integer
     if (model_ >= 0) {
       const auto& model = f[static_cast<std::size_t>(model_)];
       job.trace_class = model;

@@ -30,6 +30,7 @@ private:
   std::size_t columns_ = 0;
   int id_ = -1, submit_ = -1, duration_ = -1, gpus_ = -1, model_ = -1;
   double last_submit_ = -1e300;
+  std::string last_submit_text_; ///< the previous row's submission_time as written (messages)
 };
 
 std::unique_ptr<JobReader> open_itp_csv(const std::string& path,

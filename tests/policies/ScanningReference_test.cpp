@@ -187,7 +187,7 @@ std::vector<Decision> ScanningPowerAware::decide(const ClusterView& view, std::s
     std::size_t boots = 0;
     for (std::size_t n = 0; n < state_.size() && need > 0 && boots < max_boots_; ++n)
       if (state_[n] == Node::OFF) {
-        out.emplace_back(std::in_place_type<SetNodePower>, static_cast<std::uint32_t>(n), true);
+        out.emplace_back(std::in_place_type<SetNodePower>, SetNodePower{static_cast<std::uint32_t>(n), true});
         state_[n] = Node::BOOTING;
         idle_since_[n] = now; // empty once it is up
         need -= static_cast<double>(node_devices_[n]);
@@ -204,7 +204,8 @@ std::vector<Decision> ScanningPowerAware::decide(const ClusterView& view, std::s
       if (state_[n] != Node::ON || idle_since_[n] < 0) continue;
       if (now - idle_since_[n] >= idle_s_ - 1e-9) {
         if (on_or_booting > min_on_) {
-          out.emplace_back(std::in_place_type<SetNodePower>, static_cast<std::uint32_t>(n), false);
+          out.emplace_back(std::in_place_type<SetNodePower>,
+                           SetNodePower{static_cast<std::uint32_t>(n), false});
           state_[n] = Node::OFF;
           --on_or_booting;
         }
@@ -214,7 +215,7 @@ std::vector<Decision> ScanningPowerAware::decide(const ClusterView& view, std::s
     }
   if (next_wake < std::numeric_limits<double>::infinity() && on_or_booting > min_on_ &&
       (wake_at_ < 0 || next_wake < wake_at_)) {
-    out.emplace_back(std::in_place_type<WakeAt>, next_wake);
+    out.emplace_back(std::in_place_type<WakeAt>, WakeAt{next_wake});
     wake_at_ = next_wake;
   }
   return out;

@@ -132,6 +132,26 @@ TEST_CASE("ITP: malformed rows", "[workloads][itp][errors]")
              ContainsSubstring("bad-header.csv:1: header: missing column(s) duration"));
 }
 
+TEST_CASE("ITP: numbers beyond int or long long are errors, not casts", "[workloads][itp][errors]")
+{
+  // Found by tests/fuzz (fuzz_itp_csv, UBSan: a double outside the range of the integer it was cast to).
+  auto read_text = [](const std::string& text) {
+    std::istringstream in(text);
+    ItpCsvReader r(in, "big.csv");
+    return read_all(r);
+  };
+  // 3e9 GPUs is a whole number but more than int holds: the cast to Job::devices gave -2147483648; both are
+  // beyond the 2^20 device bound (docs/formats/limits.md).
+  CHECK_THAT(error_of([&] { read_text("job_id,submission_time,duration,num_gpu\nj1,0,10,3000000000\n"); }),
+             ContainsSubstring("big.csv:2: num_gpu: got '3000000000'; expected at most 1048576 GPUs"));
+  CHECK_THAT(error_of([&] { read_text("job_id,submission_time,duration,num_gpu\nj1,0,10,1e300\n"); }),
+             ContainsSubstring("big.csv:2: num_gpu: got '1e300'; expected at most 1048576 GPUs"));
+  // The unsorted message quotes the previous time as written (it printed -9223372036854775808 for 1e30).
+  CHECK_THAT(
+      error_of([&] { read_text("job_id,submission_time,duration,num_gpu\nj1,1e30,10,1\nj2,5,10,1\n"); }),
+      ContainsSubstring("big.csv:3: submission_time: unsorted: 5 < previous 1e30; expected"));
+}
+
 TEST_CASE("the SWF and ITP format pages quote the real slices", "[workloads][docs]")
 {
   for (const auto& [page, slice] : {std::pair{"swf.md", "swf/theta2022-head30.swf"},
