@@ -1024,6 +1024,22 @@ RunInputs build_run(const Scenario& s)
             : ref;
   in.calibration = calibrations[cal_index];
   in.calibration_file = (named ? named_cal.name : platform.types[0].calibration_file);
+  // Every device is a SimGrid host and a row of per-device state: a platform of 10^6 nodes x 64 cards asked
+  // for 4 GB before the first event. 2^22 devices is 33 times Aurora's 127,488 tiles.
+  constexpr double MAX_PLATFORM_DEVICES = 4194304;
+  double total_devices = 0;
+  for (std::size_t i = 0; i < preset.groups.size(); ++i) {
+    const auto& g = preset.groups[i];
+    const double nodes = preset.groups.size() == 1 ? s.nodes.value_or(g.nodes) : g.nodes;
+    const double cards =
+        preset.groups.size() == 1 ? s.cards_per_node.value_or(g.cards_per_node) : g.cards_per_node;
+    total_devices += nodes * cards * platform.types[group_type[i]].spec->devices_per_card;
+  }
+  if (total_devices > MAX_PLATFORM_DEVICES)
+    throw InputError(SourceLocation{preset_file.name}, "nodes",
+                     "the platform has " + number_text(total_devices) +
+                         " devices (nodes x cards_per_node x devices_per_card); expected at most 4194304 "
+                         "(2^22, 33 times Aurora's 127,488 tiles; docs/formats/limits.md)");
   for (std::size_t i = 0; i < preset.groups.size(); ++i) {
     const auto& g = preset.groups[i];
     const auto& t = platform.types[group_type[i]];

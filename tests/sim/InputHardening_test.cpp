@@ -153,3 +153,22 @@ TEST_CASE("a scenario path that is a directory exits 2", "[cli][errors]")
   CHECK_THAT(r.err, ContainsSubstring(dir.string() + ": not a regular file"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a platform of more than 2^22 devices exits 2 before allocating them", "[cli][errors]")
+{
+  const auto dir = fresh_dir("huge-platform");
+  write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
+  // 10^6 nodes x 64 cards x 1 device = 6.4e7 devices (4 GB of device rows before the cap; the fuzzer's seed).
+  write(dir, "p.yaml",
+        "format: colocsim-platform/1\nname: huge\ndevice: a100-40gb\n"
+        "nodes: {value: 1000000, tag: estimate, source: test}\n"
+        "cards_per_node: {value: 64, tag: estimate, source: test}\n");
+  const auto s = write(dir, "s.yaml",
+                       "name: t\nplatform:\n  preset: p.yaml\nworkload:\n  trace: t.csv\n"
+                       "policy: first-fit\n");
+  const auto r = cli({"validate", s});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("p.yaml: nodes: the platform has 64000000 devices"));
+  CHECK_THAT(r.err, ContainsSubstring("expected at most 4194304"));
+  fs::remove_all(dir);
+}
