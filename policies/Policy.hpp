@@ -62,7 +62,12 @@ struct PlacementPrediction {
   double job_interference = 1;          ///< the new job's, on its worst device
   double max_corunner_interference = 1; ///< the worst among the current residents afterwards
   double added_power_w = 0;             ///< increase of the devices' power draw
-  bool fits_memory = true;              ///< the real footprints stay within every device's memory
+  /// The rate the job would progress at (seconds of its duration per second), exactly as the engine sets
+  /// it: the slowest device's speed relative to the type its duration was taken on ÷ its slowdown there
+  /// (frequency included), times the gang scaling efficiency e(n) when the duration leaves it out. It runs
+  /// duration_s / job_rate seconds if nothing else changes.
+  double job_rate = 1;
+  bool fits_memory = true; ///< the real footprints stay within every device's memory
 };
 
 /// Read-only view of the cluster, implemented by the engine.

@@ -177,6 +177,12 @@ private:
     return sig.freq_sensitive * f_ref / devices_[d].freq_hz + 1.0 - sig.freq_sensitive;
   }
   void load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const;
+  /// The factor a job on n devices progresses at on top of its slowest device's rate: e(n), or 1 when
+  /// durations are times on the job's own device count (RunSetup::durations_include_scaling).
+  double gang_efficiency(const JobState& js, std::size_t n) const
+  {
+    return setup_.durations_include_scaling ? 1.0 : js.sig->scaling_efficiency(n);
+  }
   /// The device types job j may run on (Job::gpu_types); 0 when it names only types the platform lacks.
   std::uint64_t type_mask_of(const Job& job) const;
   /// Speed of the first device type of the platform that job.gpu_types names (1 if none).
@@ -291,6 +297,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
   std::vector<const ResourceSignature*> sigs;
   std::vector<double> slow;
   std::vector<PowerLoad> loads;
+  double rate = std::numeric_limits<double>::infinity(); // the slowest device's, as recompute_device sets it
   for (const DeviceIndex d : devices) {
     const auto& ds = devices_.at(d);
     const auto& pd = setup_.platform->devices[d];
@@ -308,6 +315,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       if (!best) {
         p.fits_memory = false;
         p.job_slowdown = std::max(p.job_slowdown, 1e9);
+        rate = std::min(rate, 1e-9);
         continue;
       }
       const auto& gi = ds.layout[*best];
@@ -317,6 +325,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, one, std::span<double>(&s, 1), cap,
                         mem);
       p.job_slowdown = std::max(p.job_slowdown, s * time_factor(*js.sig, d));
+      rate = std::min(rate, dt.speed / js.base_speed / (s * time_factor(*js.sig, d)));
       loads.clear();
       load_of(d, loads);
       loads.push_back(PowerLoad{js.sig, 1.0 / s});
@@ -341,6 +350,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     slow.resize(sigs.size());
     compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs, slow, caps);
     p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
+    rate = std::min(rate, dt.speed / js.base_speed / (slow.back() * time_factor(*js.sig, d)));
     // Each job alone on this device in its mode (with its MPS cap): what sharing adds is the ratio.
     auto alone = [&](std::size_t i) {
       const ResourceSignature* one[] = {sigs[i]};
@@ -361,6 +371,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     p.added_power_w += device_power(dt.power, loads, freq_ratio(d)).total_w - ds.power_w;
     if (mem + js.sig->mem_bytes > pd.spec->memory_bytes.value) p.fits_memory = false;
   }
+  if (!devices.empty()) p.job_rate = rate * gang_efficiency(js, devices.size());
   return p;
 }
 
@@ -1098,9 +1109,10 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
     js.device_rate[ds.slot[i]] = dt.speed / js.base_speed / (slowdowns_[i] * time_factor(*js.sig, d));
-    // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone).
+    // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone; 1 when
+    // its duration already includes its scaling losses).
     const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end()) *
-                        js.sig->scaling_efficiency(js.device_rate.size());
+                        gang_efficiency(js, js.devices.size());
     if (rate == js.rate) continue;
     js.rate = rate;
     // The job's rate changes on all of its devices (gang jobs progress at the slowest device's rate).

@@ -51,6 +51,10 @@ struct RunSetup {
   /// (true: a trace records the run time on the GPU the job asked for), or on the reference type (false).
   /// Other jobs' durations are always times on the reference type.
   bool durations_on_named_type = true;
+  /// A job's duration is its run time on its own number of devices, scaling losses included (true: a trace
+  /// measured it there), or its time with perfect scaling, which the profile's scaling efficiency e(n)
+  /// stretches (false: synthetic workloads).
+  bool durations_include_scaling = false;
   bool record_timeseries = true;
   double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
 };
