@@ -4,9 +4,13 @@
 // events since the last call; the policy returns decisions. Policies never call SimGrid and never advance
 // time. Needs that only some policies have become new Event/Decision alternatives, never new virtual methods.
 //
-// Who calls what, when: the engine calls decide() once per engine event (a batch of submissions at the
-// same instant, a completion, a failure, a requested wake-up), in simulated-time order, and applies the
-// returned decisions in order before time advances. Every decision is checked; an infeasible one raises
+// Who calls what, when: the engine calls decide() once per simulated instant at which something happened,
+// in time order, after it has applied every event of that instant, and hands it all of them in this order:
+// completions and out-of-memory failures by job index (each completion followed by the submissions of the
+// dependents it releases), submissions in trace order, nodes powered on, repartitionings done, dependents
+// released after their think time, wake-ups. The order SimGrid wakes its actors in plays no part. The
+// engine applies the returned decisions in order before time advances (a decision that makes something
+// happen at this same instant, e.g. WakeAt(now), leads to one more call at it). Every decision is checked; an infeasible one raises
 // DecisionError naming the policy and the decision.
 #include "models/DeviceSpec.hpp"
 #include "models/Mig.hpp"

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
@@ -151,8 +152,8 @@ private:
 
   // events
   bool read_next_job();
-  void handle_arrivals();
-  void handle_notice(const Notice& n);
+  void handle_arrivals(std::vector<Event>& events);
+  void handle_notice(const Notice& n, std::vector<Event>& events);
   void call_policy(std::vector<Event> events);
   void apply(const Decision& d);
   void start_job(JobIndex j, const std::vector<DeviceIndex>& devs);
@@ -276,6 +277,9 @@ public:
 private:
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
   std::vector<Notice> notices_;
+  /// Job actors whose first exec has ended (or timed out) that have not pushed their notice yet: a gang job's
+  /// actor waits on its other execs over several scheduling rounds of the same instant.
+  std::uint32_t reporting_ = 0;
   sg4::SemaphorePtr wake_controller_;
   std::exception_ptr error_;
   RunTotals totals_;
@@ -485,28 +489,37 @@ bool Simulation::read_next_job()
 void Simulation::controller()
 {
   while (true) {
+    // One scheduling pass per instant: every job actor woken at this instant reports first (SimGrid runs
+    // the actors it wakes together before the controller once it has yielded), every event of the instant
+    // is applied, then the policy is called once with all of them, in a documented order that does not
+    // depend on the order SimGrid wakes actors in (policies/Policy.hpp "Who calls what, when").
+    sg4::this_actor::yield();
+    while (reporting_ > 0)
+      sg4::this_actor::yield();
+    std::vector<Event> events;
     std::vector<Notice> notices;
     notices.swap(notices_);
+    std::sort(notices.begin(), notices.end(), [](const Notice& a, const Notice& b) { return a.job < b.job; });
     for (const auto& n : notices)
-      handle_notice(n);
-    handle_arrivals();
+      handle_notice(n, events);
+    handle_arrivals(events);
     const double now = sim_now();
     while (!boots_.empty() && boots_.begin()->first <= now + time_slack(now)) {
       const auto node = boots_.begin()->second;
       boots_.erase(boots_.begin());
       node_state_[node] = NodeState::ON;
       ++totals_.engine_events;
-      call_policy({NodePowered{node, true}});
+      events.emplace_back(std::in_place_type<NodePowered>, node, true);
     }
     while (!repartitions_.empty() && repartitions_.begin()->first <= now + time_slack(now)) {
       const DeviceIndex d = repartitions_.begin()->second;
       repartitions_.erase(repartitions_.begin());
       devices_[d].repartitioning = false;
       ++totals_.engine_events;
-      call_policy({DeviceRepartitioned{d, devices_[d].mode}});
+      events.emplace_back(std::in_place_type<DeviceRepartitioned>, d, devices_[d].mode);
     }
     if (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
-      std::vector<Event> batch;
+      bool any = false;
       while (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
         const JobIndex j = releases_.begin()->second;
         releases_.erase(releases_.begin());
@@ -515,19 +528,18 @@ void Simulation::controller()
         js.status = JobStatus::WAITING;
         js.submitted = now;
         ++waiting_;
-        batch.emplace_back(std::in_place_type<JobSubmitted>, j);
+        events.emplace_back(std::in_place_type<JobSubmitted>, j);
+        any = true;
       }
-      if (!batch.empty()) {
-        ++totals_.engine_events;
-        call_policy(std::move(batch));
-      }
+      if (any) ++totals_.engine_events;
     }
     while (!wakeups_.empty() && *wakeups_.begin() <= now + time_slack(now)) {
       const double at = *wakeups_.begin();
       wakeups_.erase(wakeups_.begin());
       ++totals_.engine_events;
-      call_policy({Wakeup{origin_ + at}});
+      events.emplace_back(std::in_place_type<Wakeup>, origin_ + at);
     }
+    if (!events.empty()) call_policy(std::move(events));
     if (!notices_.empty()) continue; // completions reported while we were deciding
     double next = std::numeric_limits<double>::infinity();
     if (read_next_job()) next = lookahead_->submit_s - origin_;
@@ -545,7 +557,7 @@ void Simulation::controller()
   }
 }
 
-void Simulation::handle_arrivals()
+void Simulation::handle_arrivals(std::vector<Event>& events)
 {
   std::vector<Event> batch;
   double batch_time = 0;
@@ -554,8 +566,8 @@ void Simulation::handle_arrivals()
     const double now = sim_now();
     if (t > now + time_slack(now)) break;
     if (!batch.empty() && t != batch_time) {
-      ++totals_.engine_events;
-      call_policy(std::move(batch));
+      ++totals_.engine_events; // submissions at one trace time count as one engine event
+      std::move(batch.begin(), batch.end(), std::back_inserter(events));
       batch.clear();
     }
     batch_time = t;
@@ -602,7 +614,7 @@ void Simulation::handle_arrivals()
   }
   if (!batch.empty()) {
     ++totals_.engine_events;
-    call_policy(std::move(batch));
+    std::move(batch.begin(), batch.end(), std::back_inserter(events));
   }
 }
 
@@ -733,7 +745,7 @@ double Simulation::first_named_speed(const Job& job) const
   return 1.0;
 }
 
-void Simulation::handle_notice(const Notice& n)
+void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
 {
   ++totals_.engine_events;
   auto& js = jobs_[n.job];
@@ -745,10 +757,8 @@ void Simulation::handle_notice(const Notice& n)
     js.end = sim_now();
     ++totals_.completed;
     record_end(n.job);
-    std::vector<Event> events;
     events.emplace_back(std::in_place_type<JobCompleted>, n.job, devs);
     release_dependents(n.job, events);
-    call_policy(std::move(events));
     return;
   }
   ++totals_.oom_events;
@@ -763,7 +773,7 @@ void Simulation::handle_notice(const Notice& n)
     record_end(n.job);
     cancel_dependents(n.job);
   }
-  call_policy({JobFailed{n.job, devs, "out of memory", requeue}});
+  events.emplace_back(std::in_place_type<JobFailed>, n.job, devs, "out of memory", requeue);
 }
 
 void Simulation::call_policy(std::vector<Event> events)
@@ -1021,10 +1031,15 @@ void Simulation::job_actor(JobIndex j)
   }
   NoticeKind kind = NoticeKind::FINISHED;
   try {
-    if (js.oom_pending) js.execs.front()->wait_for(setup_.oom_delay_s);
+    if (js.oom_pending)
+      js.execs.front()->wait_for(setup_.oom_delay_s);
+    else
+      js.execs.front()->wait();
+    ++reporting_; // the controller waits for this job's notice before it calls the policy
     for (auto& e : js.execs)
       e->wait();
   } catch (const simgrid::TimeoutException&) {
+    ++reporting_;
     kind = NoticeKind::OUT_OF_MEMORY;
     js.ending = true;
     for (auto& e : js.execs)
@@ -1032,6 +1047,7 @@ void Simulation::job_actor(JobIndex j)
   }
   js.ending = true;
   notices_.push_back(Notice{j, kind});
+  --reporting_;
   wake_controller_->release();
 }
 

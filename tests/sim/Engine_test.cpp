@@ -587,3 +587,20 @@ TEST_CASE("pair-total: two jobs on one mps GPU run exactly Gavel's measured tota
     CHECK_THAT(r.end_s, WithinAbs(160.06, 1e-6));
   }
 }
+
+TEST_CASE("one scheduling pass per instant: jobs ending together are handed to the policy together", "[engine]")
+{
+  // Two exclusive tiles; a and b both end at t = 100 and w (10 s) has waited since 50. The engine applies
+  // both completions, then calls the policy once: exclusive-fcfs gives w the lowest free device, 0, and w
+  // runs [100, 110]. Handed over one at a time, w took whichever device SimGrid's wake-up order freed first.
+  // Same start (a on 0, b on 1) and crossed (a, started first, on 1; b, started after c, on 0): the
+  // schedule is the same whatever the engine's internal order.
+  for (const char* trace : {"tie-same-start.csv", "tie-crossed.csv"}) {
+    INFO(trace);
+    const auto o = run_fixture(trace, {"platform.sharing=exclusive"}, "exclusive-fcfs");
+    CHECK_THAT(o.jobs.at("a").end_s, WithinAbs(100.0, 1e-6));
+    CHECK_THAT(o.jobs.at("b").end_s, WithinAbs(100.0, 1e-6));
+    CHECK_THAT(o.jobs.at("w").start_s, WithinAbs(100.0, 1e-6));
+    CHECK(o.jobs.at("w").devices == std::vector<DeviceIndex>{0});
+  }
+}
