@@ -1,6 +1,7 @@
 #include "policies/ExclusiveEasy.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace colocsim {
@@ -27,7 +28,7 @@ void ExclusiveEasy::finish(JobIndex j, const std::vector<DeviceIndex>& devices)
 {
   free_.insert(devices.begin(), devices.end());
   if (auto it = running_.find(j); it != running_.end()) {
-    ends_.erase(it->second);
+    ends_.erase(it->second.first);
     running_.erase(it);
   }
 }
@@ -46,8 +47,10 @@ std::vector<DeviceIndex> ExclusiveEasy::pick(const ClusterView& view, JobIndex j
 double ExclusiveEasy::expected_end(const ClusterView& view, JobIndex j,
                                    const std::vector<DeviceIndex>& devices) const
 {
-  // The rate the engine will run it at: device speeds, slowdown and gang scaling efficiency included.
-  return view.now() + view.job(j).duration_s / view.predict(j, devices).job_rate;
+  // The run time the replay lets policies assume (exact, requested or predicted), at the rate the engine
+  // will run it at (device speeds, slowdown and gang scaling efficiency included), and never after the
+  // engine kills it at its time limit.
+  return view.now() + std::min(view.estimate(j) / view.predict(j, devices).job_rate, view.time_limit(j));
 }
 
 void ExclusiveEasy::start(JobIndex j, std::vector<DeviceIndex> devices, double end,
@@ -55,7 +58,7 @@ void ExclusiveEasy::start(JobIndex j, std::vector<DeviceIndex> devices, double e
 {
   for (auto d : devices)
     free_.erase(d);
-  running_[j] = ends_.insert({end, {j, devices}});
+  running_[j] = {ends_.insert({end, {j, devices}}), now_};
   queue_.erase(j);
   out.push_back(Place{j, std::move(devices)});
 }
@@ -80,6 +83,18 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
   backfill_reservation_.reset();
   queue_.handle(view, events, out,
                 [&](JobIndex j, const std::vector<DeviceIndex>& devices) { finish(j, devices); });
+  now_ = view.now();
+  // 0. A job still running after its expected end (a requested time or prediction too short, or co-runners
+  //    slowing it): it is now expected at its time limit, or at any moment if it has none (Tsafrir et al.
+  //    2007 extend an expired prediction to the user's requested time).
+  while (!ends_.empty() && ends_.begin()->first < now_) {
+    auto node = ends_.extract(ends_.begin());
+    const JobIndex j = node.mapped().first;
+    auto& [it, started] = running_.at(j);
+    const double limit = started + view.time_limit(j);
+    node.key() = std::isfinite(limit) && limit > now_ ? limit : now_;
+    it = ends_.insert(std::move(node));
+  }
   // 1. FCFS while the head fits.
   while (!queue_.empty() && try_start(view, queue_.front(), out)) {
   }

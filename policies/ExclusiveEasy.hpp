@@ -6,11 +6,12 @@
 // devices and either end before the shadow time or use only devices the head will not need then. On a
 // platform of several device types the reservation counts only devices of the types the head accepts, and
 // a backfilled job that outlasts the shadow time may take any number of devices of other types.
-// Runtime estimates: the trace's duration divided by the rate the engine will run the job at on the chosen
-// devices (PlacementPrediction::job_rate: device speed relative to the type its duration was taken on,
-// the models' slowdown, and the gang scaling efficiency e(n) where durations leave it out). These are
-// perfect estimates, the classic EASY upper bound: a job ends exactly when expected unless co-runners
-// change its rate.
+// Runtime estimates: ClusterView::estimate (workload.estimates: the trace's duration by default, perfect
+// estimates, the classic EASY upper bound; or the users' requested times; or Tsafrir et al.'s predictions)
+// divided by the rate the engine will run the job at on the chosen devices (PlacementPrediction::job_rate:
+// device speed relative to the type its duration was taken on, the models' slowdown, and the gang scaling
+// efficiency e(n) where durations leave it out), and at most its time limit (the engine kills it there).
+// A job still running after its expected end is then expected at its time limit, or at any moment.
 // Every waiting job behind the head is examined per decision (O(queue · log D)); the option `window` caps
 // that at its first `window` jobs, so a decision costs O(window · log D) whatever the queue length.
 #include "models/Params.hpp"
@@ -52,8 +53,9 @@ private:
   bool initialised_ = false;
   FcfsQueue queue_;
   std::set<DeviceIndex> free_;
-  Ends ends_; ///< expected end → (job, devices held)
-  std::map<JobIndex, Ends::iterator> running_;
+  Ends ends_;                                                     ///< expected end → (job, devices held)
+  std::map<JobIndex, std::pair<Ends::iterator, double>> running_; ///< → (its entry in ends_, start time)
+  double now_ = 0;
   std::optional<Reservation> backfill_reservation_;
 };
 

@@ -25,7 +25,9 @@
 
 /// Bump when the policy API changes meaning without changing layout (new semantics of a field, a new
 /// decision the engine requires plugins to understand, ...). Layout changes are caught by the fingerprint.
-#define COLOCSIM_POLICY_ABI_VERSION 2u
+/// 3: ClusterView gained estimate() and time_limit() (a longer vtable, which the fingerprint cannot see), and
+/// decide() receives every event of an instant in one call.
+#define COLOCSIM_POLICY_ABI_VERSION 3u
 
 /// The function a plugin exports (extern "C", so no C++ name mangling).
 #define COLOCSIM_POLICY_PLUGIN_SYMBOL "colocsim_policy_plugin"

@@ -10,14 +10,15 @@
 // dependents it releases), submissions in trace order, nodes powered on, repartitionings done, dependents
 // released after their think time, wake-ups. The order SimGrid wakes its actors in plays no part. The
 // engine applies the returned decisions in order before time advances (a decision that makes something
-// happen at this same instant, e.g. WakeAt(now), leads to one more call at it). Every decision is checked; an infeasible one raises
-// DecisionError naming the policy and the decision.
+// happen at this same instant, e.g. WakeAt(now), leads to one more call at it). Every decision is checked; an
+// infeasible one raises DecisionError naming the policy and the decision.
 #include "models/DeviceSpec.hpp"
 #include "models/Mig.hpp"
 #include "models/ResourceSignature.hpp"
 #include "workloads/Job.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -101,6 +102,13 @@ public:
   /// Whether job j may run on device d: its device type is one of those the job's gpu_types name (any type
   /// when it names none). The engine refuses a Place on a device that does not allow the job. O(1).
   virtual bool allows(JobIndex, DeviceIndex) const { return true; }
+  /// The run time the policy may assume for job j, in the units of Job::duration_s (scenario key
+  /// workload.estimates): its duration (exact), the time its user requested, or a prediction from the
+  /// user's history (Tsafrir, Etsion & Feitelson, IEEE TPDS 2007). Its value may change as jobs end. O(1).
+  virtual double estimate(JobIndex j) const { return job(j).duration_s; }
+  /// Seconds after its start at which the engine kills job j if it is still running (its requested time
+  /// when the replay uses requested times); infinity if never.
+  virtual double time_limit(JobIndex) const { return std::numeric_limits<double>::infinity(); }
 };
 
 // ---- events (engine → policy) ----

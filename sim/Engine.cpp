@@ -41,6 +41,8 @@ std::string_view to_string(JobStatus s)
     return "blocked";
   case JobStatus::CANCELLED:
     return "cancelled";
+  case JobStatus::KILLED:
+    return "killed";
   }
   return "unknown";
 }
@@ -48,9 +50,13 @@ std::string_view to_string(JobStatus s)
 namespace {
 
 /// Relative tolerance on event times: SimGrid wakes an actor within surf/precision (1e-9 s) of its date.
+/// SimGrid's clock is absolute and carries over between the runs of one process: once it is large (5.6e8 s
+/// after the test suite's long replays), its resolution (one ulp, 6e-8 s) exceeds 1e-9 · t of a short run,
+/// and a wake-up due closer than that never comes (the controller looped on acquire_timeout(4.8e-8)).
 double time_slack(double t)
 {
-  return 1e-9 * std::max(1.0, std::abs(t));
+  const double clock = std::abs(sg4::Engine::get_clock());
+  return std::max(1e-9 * std::max(1.0, std::abs(t)), 8 * (std::nextafter(clock, HUGE_VAL) - clock));
 }
 
 struct DeviceState {
@@ -95,11 +101,12 @@ struct JobState {
   std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of `devices`
   std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
   std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
+  double limit_s = std::numeric_limits<double>::infinity(); ///< killed this long after a start (requested)
   double base_speed =
       1.0; ///< speed of the device type its duration was taken on (RunSetup::durations_on_named_type)
 };
 
-enum class NoticeKind { FINISHED, OUT_OF_MEMORY };
+enum class NoticeKind { FINISHED, OUT_OF_MEMORY, KILLED };
 struct Notice {
   JobIndex job;
   NoticeKind kind;
@@ -141,6 +148,8 @@ public:
   {
     return (jobs_.at(j).type_mask >> setup_.platform->devices.at(d).type) & 1U;
   }
+  double estimate(JobIndex j) const override;
+  double time_limit(JobIndex j) const override { return jobs_.at(j).limit_s; }
 
 private:
   const DeviceType& type(DeviceIndex d) const { return setup_.platform->type_of(d); }
@@ -190,6 +199,13 @@ private:
   double first_named_speed(const Job& job) const;
   void emit_timepoint();
   void progress(bool force);
+  /// Tsafrir et al. 2007: each user's last two run times (workload.estimates: predicted).
+  struct UserRuns {
+    double last = 0, before = 0;
+    int count = 0;
+  };
+  std::unordered_map<std::string, UserRuns> user_runs_;
+  void record_run(const JobState& js);
 
   const RunSetup& setup_;
   RunObserver& observer_;
@@ -280,6 +296,7 @@ private:
   /// Job actors whose first exec has ended (or timed out) that have not pushed their notice yet: a gang job's
   /// actor waits on its other execs over several scheduling rounds of the same instant.
   std::uint32_t reporting_ = 0;
+  std::uint64_t actor_steps_ = 0; ///< waits job actors returned from (the controller's progress check)
   sg4::SemaphorePtr wake_controller_;
   std::exception_ptr error_;
   RunTotals totals_;
@@ -292,6 +309,36 @@ private:
   std::vector<std::uint32_t> scratch_cards_;
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
 };
+
+double Simulation::estimate(JobIndex j) const
+{
+  const Job& job = jobs_.at(j).job;
+  const double requested = job.requested_s > 0 ? job.requested_s : job.duration_s; // none stated: exact
+  switch (setup_.estimates) {
+  case EstimateSource::EXACT:
+    return job.duration_s;
+  case EstimateSource::REQUESTED:
+    return requested;
+  case EstimateSource::PREDICTED:
+    // Tsafrir, Etsion & Feitelson, "Backfilling using system-generated predictions rather than user
+    // runtime estimates", IEEE TPDS 18(6) 2007: the average of the user's two last run times, never more
+    // than the requested time; the requested time until the user has two.
+    if (const auto it = user_runs_.find(job.user);
+        !job.user.empty() && it != user_runs_.end() && it->second.count >= 2)
+      return std::min(requested, 0.5 * (it->second.last + it->second.before));
+    return requested;
+  }
+  return job.duration_s;
+}
+
+void Simulation::record_run(const JobState& js)
+{
+  if (setup_.estimates != EstimateSource::PREDICTED || js.job.user.empty()) return;
+  auto& runs = user_runs_[js.job.user];
+  runs.before = runs.last;
+  runs.last = js.end - js.attempt_start; // the run time the system saw (killed jobs: their limit)
+  ++runs.count;
+}
 
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
                                         std::span<const JobIndex> also) const
@@ -493,9 +540,14 @@ void Simulation::controller()
     // the actors it wakes together before the controller once it has yielded), every event of the instant
     // is applied, then the policy is called once with all of them, in a documented order that does not
     // depend on the order SimGrid wakes actors in (policies/Policy.hpp "Who calls what, when").
+    // A job actor resumes once per scheduling round; two rounds in which no actor moved mean those still
+    // counted wait on execs that end at a later instant (rounding of large clock values), not this one.
     sg4::this_actor::yield();
-    while (reporting_ > 0)
+    for (int idle = 0; reporting_ > 0 && idle < 2;) {
+      const std::uint64_t steps = actor_steps_;
       sg4::this_actor::yield();
+      idle = actor_steps_ == steps ? idle + 1 : 0;
+    }
     std::vector<Event> events;
     std::vector<Notice> notices;
     notices.swap(notices_);
@@ -593,6 +645,7 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     js.type_mask = type_mask_of(js.job);
     if (setup_.durations_on_named_type && !js.job.gpu_types.empty())
       js.base_speed = first_named_speed(js.job);
+    if (setup_.estimates != EstimateSource::EXACT && js.job.requested_s > 0) js.limit_s = js.job.requested_s;
     if (js.type_mask == 0) {
       // No device of the platform is of a type the job accepts: it could only wait for ever (and hold up a
       // FCFS queue), so it is refused now.
@@ -752,10 +805,23 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
   const auto devs = js.devices;
   remove_job(n.job);
   js.execs.clear();
+  if (n.kind == NoticeKind::KILLED) {
+    // Killed at its requested time, as a resource manager does: it ends for good, and jobs that depend on
+    // it are cancelled.
+    js.status = JobStatus::KILLED;
+    js.end = sim_now();
+    ++totals_.killed;
+    record_run(js);
+    record_end(n.job);
+    cancel_dependents(n.job);
+    events.emplace_back(std::in_place_type<JobFailed>, n.job, devs, "killed at its requested time", false);
+    return;
+  }
   if (n.kind == NoticeKind::FINISHED) {
     js.status = JobStatus::COMPLETED;
     js.end = sim_now();
     ++totals_.completed;
+    record_run(js);
     record_end(n.job);
     events.emplace_back(std::in_place_type<JobCompleted>, n.job, devs);
     release_dependents(n.job, events);
@@ -1030,24 +1096,52 @@ void Simulation::job_actor(JobIndex j)
     }
   }
   NoticeKind kind = NoticeKind::FINISHED;
+  // An overflowing job fails after the out-of-memory delay; a job with a time limit (its requested time)
+  // is killed there; whichever comes first.
+  const bool oom_first = js.oom_pending && setup_.oom_delay_s <= js.limit_s;
+  const double timeout = oom_first ? setup_.oom_delay_s : js.limit_s;
+  bool counted = false; // in reporting_
   try {
-    if (js.oom_pending)
-      js.execs.front()->wait_for(setup_.oom_delay_s);
+    if (std::isfinite(timeout))
+      js.execs.front()->wait_for(timeout);
     else
       js.execs.front()->wait();
-    ++reporting_; // the controller waits for this job's notice before it calls the policy
-    for (auto& e : js.execs)
+    ++actor_steps_;
+    // If its other execs ended at this same instant too, the controller waits for this job's notice before
+    // it calls the policy (a gang job's actor waits on them one scheduling round each). An exec that ends
+    // later (rounding) ends at another instant: waiting for it here would stop the clock.
+    bool all_ended = true;
+    for (const auto& e : js.execs)
+      all_ended = all_ended && !(e->get_remaining() > 0);
+    counted = all_ended;
+    if (counted) ++reporting_;
+    for (auto& e : js.execs) {
       e->wait();
+      ++actor_steps_;
+    }
   } catch (const simgrid::TimeoutException&) {
-    ++reporting_;
-    kind = NoticeKind::OUT_OF_MEMORY;
-    js.ending = true;
-    for (auto& e : js.execs)
-      e->cancel();
+    // A job whose work ends at its time limit, at the same instant, completes (a 22 s job that asked
+    // for 22 s is not killed).
+    bool done = !oom_first;
+    for (const auto& e : js.execs)
+      done = done && !(e->get_remaining() > 1e-9 * std::max(1.0, js.job.duration_s));
+    if (!counted) ++reporting_;
+    counted = true;
+    if (done) {
+      for (auto& e : js.execs) {
+        e->wait();
+        ++actor_steps_;
+      }
+    } else {
+      kind = oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED;
+      js.ending = true;
+      for (auto& e : js.execs)
+        e->cancel();
+    }
   }
   js.ending = true;
   notices_.push_back(Notice{j, kind});
-  --reporting_;
+  if (counted) --reporting_;
   wake_controller_->release();
 }
 

@@ -145,6 +145,15 @@ const std::vector<ParamSpec>& workload_specs()
            "with perfect scaling, and the job progresses at e(n) of that; auto: own-gpu-count for a "
            "trace, perfect-scaling for workload.synthetic",
        .choices = {"auto", "own-gpu-count", "perfect-scaling"}},
+      {.name = "estimates",
+       .type = ParamType::CHOICE,
+       .default_text = "exact",
+       .help = "the run times the policy may assume (exclusive-easy's expected ends): exact: the trace's "
+               "durations; requested: the users' requested times (SWF field 9, Batsim walltime; jobs "
+               "without one: exact), and jobs are killed at their requested time; predicted: the average "
+               "of the user's last two run times, capped by the requested time (Tsafrir, Etsion & "
+               "Feitelson 2007), jobs killed as with requested",
+       .choices = {"exact", "requested", "predicted"}},
       {.name = "format",
        .type = ParamType::CHOICE,
        .default_text = "native",
@@ -345,6 +354,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.honour_gpu_types = workload.text("gpu_types") == "honour";
   s.durations_on_named_type = workload.text("durations") == "named-type";
   s.durations_at = workload.text("durations_at");
+  s.estimates = workload.text("estimates");
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.repartition_delay_s = platform.real("repartition_delay");
   s.node_boot_s = platform.real("node_boot");
@@ -457,6 +467,9 @@ RunSetup RunInputs::setup()
   r.node_boot_s = scenario.node_boot_s;
   r.honour_gpu_types = scenario.honour_gpu_types;
   r.durations_on_named_type = scenario.durations_on_named_type;
+  r.estimates = scenario.estimates == "requested"   ? EstimateSource::REQUESTED
+                : scenario.estimates == "predicted" ? EstimateSource::PREDICTED
+                                                    : EstimateSource::EXACT;
   r.durations_include_scaling =
       scenario.durations_at == "own-gpu-count" || (scenario.durations_at == "auto" && !scenario.synthetic);
   r.record_timeseries = scenario.outputs.timeseries;

@@ -93,6 +93,7 @@ bool SwfReader::read_row()
     if (job.submit_s < 0)
       throw InputError(at, "submit", "negative submit time (got " + f[1] + "); expected seconds >= 0");
     job.duration_s = runtime;
+    if (const double requested = number(9, "requested_time"); requested > 0) job.requested_s = requested;
     job.devices = static_cast<int>(std::ceil(procs * options_.devices_per_proc / options_.procs_per_device));
     job.qos = "status=" + f[10];
     // SWF field 11 codes (Feitelson's definition): 0 failed, 1 completed, 5 cancelled; -1 unknown.
