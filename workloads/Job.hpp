@@ -11,10 +11,7 @@ namespace colocsim {
 struct Job {
   std::string id;
   double submit_s = 0;
-  double duration_s = 0; ///< runtime alone on `devices` reference devices at the reference frequency
-  /// Run time the user requested (the walltime a resource manager kills the job at: SWF field 9, Batsim
-  /// walltime); 0 = not stated. Used only when the replay's estimates are `requested` or `predicted`.
-  double requested_s = 0;
+  double duration_s = 0;        ///< runtime alone on `devices` reference devices at the reference frequency
   int devices = 1;              ///< devices requested (gang size)
   int gpu_milli = 1000;         ///< per-device share requested, 1..1000 (1000 = a whole device)
   double mem_request_bytes = 0; ///< device memory the trace declares per device; 0 = not stated
@@ -36,6 +33,9 @@ struct Job {
   /// The trace's own label for the kind of job (ElasticFlow model_name, Batsim profile name, PAI task_name);
   /// empty if none. The profile mapping (ProfileMapper) reads it; the engine does not.
   std::string trace_class;
+  /// Run time the user requested (the walltime a resource manager kills the job at: SWF field 9, Batsim
+  /// walltime); 0 = not stated. Used only when the replay's estimates are `requested` or `predicted`.
+  double requested_s = 0;
 };
 
 } // namespace colocsim
