@@ -1,6 +1,7 @@
 #include "policies/ExclusiveEasy.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace colocsim {
@@ -9,19 +10,25 @@ std::vector<ParamSpec> ExclusiveEasy::params()
 {
   return {ParamSpec{.name = "window",
                     .type = ParamType::INT,
-                    .default_text = "256",
-                    .help = "most waiting jobs behind the queue head examined for backfilling per decision",
-                    .min = 1,
+                    .default_text = "0",
+                    .help =
+                        "most waiting jobs behind the queue head examined for backfilling per decision; 0: "
+                        "the whole queue (EASY as defined)",
+                    .min = 0,
                     .max = 1e7}};
 }
 
-ExclusiveEasy::ExclusiveEasy(const ParamSet& p) : window_(static_cast<std::size_t>(p.integer("window"))) {}
+ExclusiveEasy::ExclusiveEasy(const ParamSet& p)
+    : window_(p.integer("window") == 0 ? std::numeric_limits<std::size_t>::max()
+                                       : static_cast<std::size_t>(p.integer("window")))
+{
+}
 
 void ExclusiveEasy::finish(JobIndex j, const std::vector<DeviceIndex>& devices)
 {
   free_.insert(devices.begin(), devices.end());
   if (auto it = running_.find(j); it != running_.end()) {
-    ends_.erase(it->second);
+    ends_.erase(it->second.first);
     running_.erase(it);
   }
 }
@@ -40,10 +47,10 @@ std::vector<DeviceIndex> ExclusiveEasy::pick(const ClusterView& view, JobIndex j
 double ExclusiveEasy::expected_end(const ClusterView& view, JobIndex j,
                                    const std::vector<DeviceIndex>& devices) const
 {
-  double speed = std::numeric_limits<double>::infinity();
-  for (auto d : devices)
-    speed = std::min(speed, view.device(d).speed);
-  return view.now() + view.job(j).duration_s * view.predict(j, devices).job_slowdown / speed;
+  // The run time the replay lets policies assume (exact, requested or predicted), at the rate the engine
+  // will run it at (device speeds, slowdown and gang scaling efficiency included), and never after the
+  // engine kills it at its time limit.
+  return view.now() + std::min(view.estimate(j) / view.predict(j, devices).job_rate, view.time_limit(j));
 }
 
 void ExclusiveEasy::start(JobIndex j, std::vector<DeviceIndex> devices, double end,
@@ -51,7 +58,7 @@ void ExclusiveEasy::start(JobIndex j, std::vector<DeviceIndex> devices, double e
 {
   for (auto d : devices)
     free_.erase(d);
-  running_[j] = ends_.insert({end, {j, devices}});
+  running_[j] = {ends_.insert({end, {j, devices}}), now_};
   queue_.erase(j);
   out.push_back(Place{j, std::move(devices)});
 }
@@ -73,8 +80,21 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
     initialised_ = true;
   }
   std::vector<Decision> out;
+  backfill_reservation_.reset();
   queue_.handle(view, events, out,
                 [&](JobIndex j, const std::vector<DeviceIndex>& devices) { finish(j, devices); });
+  now_ = view.now();
+  // 0. A job still running after its expected end (a requested time or prediction too short, or co-runners
+  //    slowing it): it is now expected at its time limit, or at any moment if it has none (Tsafrir et al.
+  //    2007 extend an expired prediction to the user's requested time).
+  while (!ends_.empty() && ends_.begin()->first < now_) {
+    auto node = ends_.extract(ends_.begin());
+    const JobIndex j = node.mapped().first;
+    auto& [it, started] = running_.at(j);
+    const double limit = started + view.time_limit(j);
+    node.key() = std::isfinite(limit) && limit > now_ ? limit : now_;
+    it = ends_.insert(std::move(node));
+  }
   // 1. FCFS while the head fits.
   while (!queue_.empty() && try_start(view, queue_.front(), out)) {
   }
@@ -88,29 +108,34 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
     return static_cast<std::size_t>(
         std::count_if(devices.begin(), devices.end(), [&](DeviceIndex d) { return view.allows(head, d); }));
   };
+  //    Every running job expected to end at the shadow time frees its devices then, not only the first one
+  //    whose release lets the head fit.
   std::size_t available = head_may_use(free_);
   double shadow = std::numeric_limits<double>::infinity();
   std::size_t extra = 0;
-  for (const auto& [end, job] : ends_) {
-    available += head_may_use(job.second);
-    if (available >= head_need) {
-      shadow = end;
-      extra = available - head_need;
-      break;
-    }
+  for (auto it = ends_.begin(); it != ends_.end(); ++it) {
+    available += head_may_use(it->second.second);
+    if (available < head_need) continue;
+    shadow = it->first;
+    for (auto same = std::next(it); same != ends_.end() && same->first == shadow; ++same)
+      available += head_may_use(same->second.second);
+    extra = available - head_need;
+    break;
   }
   // 3. Backfill: a later job may start now if it ends before the shadow time, or if it only takes devices
   //    the head will not need at the shadow time.
-  std::vector<JobIndex> candidates;
-  for (auto it = std::next(queue_.begin()); it != queue_.end() && candidates.size() < window_; ++it)
-    candidates.push_back(*it);
-  for (const JobIndex j : candidates) {
-    if (free_.empty()) break;
+  //    The queue is walked in place (starting a job erases only that job, after the walk has left it) and
+  //    the walk stops as soon as no device is free: no copy of a long queue per decision.
+  std::size_t examined = 0;
+  for (auto it = std::next(queue_.begin()); it != queue_.end() && examined < window_ && !free_.empty();
+       ++examined) {
+    const JobIndex j = *it++;
     auto devices = pick(view, j);
     if (devices.size() < static_cast<std::size_t>(view.job(j).devices)) continue;
     const double end = expected_end(view, j, devices);
     if (end <= shadow) { // ends before the head's reservation begins
       start(j, std::move(devices), end, out);
+      backfill_reservation_ = Reservation{head, shadow};
       continue;
     }
     // Ends after the shadow time: it may take only devices the head will not need then.
@@ -118,6 +143,7 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
     if (taken > extra) continue;
     extra -= taken;
     start(j, std::move(devices), end, out);
+    backfill_reservation_ = Reservation{head, shadow};
   }
   return out;
 }

@@ -6,18 +6,20 @@
 // devices and either end before the shadow time or use only devices the head will not need then. On a
 // platform of several device types the reservation counts only devices of the types the head accepts, and
 // a backfilled job that outlasts the shadow time may take any number of devices of other types.
-// Runtime estimates: the trace's duration times the slowdown the models predict on the chosen devices
-// (traces carry no user walltime requests; these are perfect estimates, the classic EASY upper bound),
-// divided by the slowest chosen device's speed relative to the reference type: exact when durations are
-// times on the reference type (workload.durations: reference), approximate for jobs whose durations were
-// taken on the type they name (the policy API does not expose that type's speed).
-// At most `window` waiting jobs behind the head are examined per decision, so a decision costs
-// O(window · log D) whatever the queue length.
+// Runtime estimates: ClusterView::estimate (workload.estimates: the trace's duration by default, perfect
+// estimates, the classic EASY upper bound; or the users' requested times; or Tsafrir et al.'s predictions)
+// divided by the rate the engine will run the job at on the chosen devices (PlacementPrediction::job_rate:
+// device speed relative to the type its duration was taken on, the models' slowdown, and the gang scaling
+// efficiency e(n) where durations leave it out), and at most its time limit (the engine kills it there).
+// A job still running after its expected end is then expected at its time limit, or at any moment.
+// Every waiting job behind the head is examined per decision (O(queue · log D)); the option `window` caps
+// that at its first `window` jobs, so a decision costs O(window · log D) whatever the queue length.
 #include "models/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/Policy.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 
 namespace colocsim {
@@ -27,6 +29,14 @@ public:
   static std::vector<ParamSpec> params();
   explicit ExclusiveEasy(const ParamSet& params);
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
+
+  /// The queue head's reservation when the last decide() backfilled a job past it (none otherwise): with
+  /// exact estimates the head starts by `shadow_s` (tests check this property on random traces).
+  struct Reservation {
+    JobIndex head = 0;
+    double shadow_s = 0;
+  };
+  const std::optional<Reservation>& backfill_reservation() const { return backfill_reservation_; }
 
 private:
   using Ends = std::multimap<double, std::pair<JobIndex, std::vector<DeviceIndex>>>;
@@ -43,8 +53,10 @@ private:
   bool initialised_ = false;
   FcfsQueue queue_;
   std::set<DeviceIndex> free_;
-  Ends ends_; ///< expected end → (job, devices held)
-  std::map<JobIndex, Ends::iterator> running_;
+  Ends ends_;                                                     ///< expected end → (job, devices held)
+  std::map<JobIndex, std::pair<Ends::iterator, double>> running_; ///< → (its entry in ends_, start time)
+  double now_ = 0;
+  std::optional<Reservation> backfill_reservation_;
 };
 
 } // namespace colocsim

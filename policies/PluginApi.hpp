@@ -31,7 +31,9 @@
 /// decision the engine requires plugins to understand, ...). Layout changes are caught by the fingerprint.
 /// 3: the descriptor handshake (versions 1 and 2 exported a function `colocsim_policy_plugin`).
 /// 4: PolicyInfo::requirements (what the policy needs from the platform, checked before a run).
-#define COLOCSIM_POLICY_ABI_VERSION 4u
+/// 5: ClusterView gained estimate() and time_limit() (a longer vtable, which the fingerprint cannot see), and
+/// decide() receives every event of an instant in one call.
+#define COLOCSIM_POLICY_ABI_VERSION 5u
 
 /// The first 8 bytes of a descriptor: "COLOCPLG" read as a little-endian integer.
 #define COLOCSIM_POLICY_PLUGIN_MAGIC 0x474c50434f4c4f43ull

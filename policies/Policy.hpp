@@ -5,16 +5,21 @@
 // events since the last call; the policy returns decisions. Policies never call SimGrid and never advance
 // time. Needs that only some policies have become new Event/Decision alternatives, never new virtual methods.
 //
-// Who calls what, when: the engine calls decide() once per engine event (a batch of submissions at the
-// same instant, a completion, a failure, a requested wake-up), in simulated-time order, and applies the
-// returned decisions in order before time advances. Every decision is checked; an infeasible one raises
-// DecisionError naming the policy and the decision.
+// Who calls what, when: the engine calls decide() once per simulated instant at which something happened,
+// in time order, after it has applied every event of that instant, and hands it all of them in this order:
+// completions and out-of-memory failures by job index (each completion followed by the submissions of the
+// dependents it releases), submissions in trace order, nodes powered on, repartitionings done, dependents
+// released after their think time, wake-ups. The order SimGrid wakes its actors in plays no part. The
+// engine applies the returned decisions in order before time advances (a decision that makes something
+// happen at this same instant, e.g. WakeAt(now), leads to one more call at it). Every decision is checked; an
+// infeasible one raises DecisionError naming the policy and the decision.
 #include "models/DeviceSpec.hpp"
 #include "models/Mig.hpp"
 #include "models/ResourceSignature.hpp"
 #include "workloads/Job.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -63,7 +68,12 @@ struct PlacementPrediction {
   double job_interference = 1;          ///< the new job's, on its worst device
   double max_corunner_interference = 1; ///< the worst among the current residents afterwards
   double added_power_w = 0;             ///< increase of the devices' power draw
-  bool fits_memory = true;              ///< the real footprints stay within every device's memory
+  /// The rate the job would progress at (seconds of its duration per second), exactly as the engine sets
+  /// it: the slowest device's speed relative to the type its duration was taken on ÷ its slowdown there
+  /// (frequency included), times the gang scaling efficiency e(n) when the duration leaves it out. It runs
+  /// duration_s / job_rate seconds if nothing else changes.
+  double job_rate = 1;
+  bool fits_memory = true; ///< the real footprints stay within every device's memory
 };
 
 /// Read-only view of the cluster, implemented by the engine.
@@ -93,6 +103,13 @@ public:
   /// Whether job j may run on device d: its device type is one of those the job's gpu_types name (any type
   /// when it names none). The engine refuses a Place on a device that does not allow the job. O(1).
   virtual bool allows(JobIndex, DeviceIndex) const { return true; }
+  /// The run time the policy may assume for job j, in the units of Job::duration_s (scenario key
+  /// workload.estimates): its duration (exact), the time its user requested, or a prediction from the
+  /// user's history (Tsafrir, Etsion & Feitelson, IEEE TPDS 2007). Its value may change as jobs end. O(1).
+  virtual double estimate(JobIndex j) const { return job(j).duration_s; }
+  /// Seconds after its start at which the engine kills job j if it is still running (its requested time
+  /// when the replay uses requested times); infinity if never.
+  virtual double time_limit(JobIndex) const { return std::numeric_limits<double>::infinity(); }
 };
 
 // ---- events (engine → policy) ----

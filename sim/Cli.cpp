@@ -378,6 +378,11 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
               << totals.first_ignored_dependency
               << "); dependencies must name jobs that come earlier in the trace, and transforms such as "
                  "window or sample may have dropped them\n";
+  if (totals.killed > 0)
+    std::cerr
+        << "colocsim: warning: " << totals.killed
+        << " jobs were killed at their requested time (workload.estimates: " << scenario.estimates
+        << "; status 'killed' in jobs.csv), as a resource manager kills jobs that exceed their walltime\n";
   if (totals.rejected_gpu_types > 0)
     std::cerr << "colocsim: warning: " << totals.rejected_gpu_types
               << " jobs were rejected because their gpu_types name no device type of platform '"

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
@@ -40,6 +41,8 @@ std::string_view to_string(JobStatus s)
     return "blocked";
   case JobStatus::CANCELLED:
     return "cancelled";
+  case JobStatus::KILLED:
+    return "killed";
   }
   return "unknown";
 }
@@ -47,9 +50,13 @@ std::string_view to_string(JobStatus s)
 namespace {
 
 /// Relative tolerance on event times: SimGrid wakes an actor within surf/precision (1e-9 s) of its date.
+/// SimGrid's clock is absolute and carries over between the runs of one process: once it is large (5.6e8 s
+/// after the test suite's long replays), its resolution (one ulp, 6e-8 s) exceeds 1e-9 · t of a short run,
+/// and a wake-up due closer than that never comes (the controller looped on acquire_timeout(4.8e-8)).
 double time_slack(double t)
 {
-  return 1e-9 * std::max(1.0, std::abs(t));
+  const double clock = std::abs(sg4::Engine::get_clock());
+  return std::max(1e-9 * std::max(1.0, std::abs(t)), 8 * (std::nextafter(clock, HUGE_VAL) - clock));
 }
 
 struct DeviceState {
@@ -96,11 +103,12 @@ struct JobState {
   std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
   std::uint32_t reason = 0; ///< why it did not complete: index into Simulation::reasons_ (0: none)
   std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
+  double limit_s = std::numeric_limits<double>::infinity(); ///< killed this long after a start (requested)
   double base_speed =
       1.0; ///< speed of the device type its duration was taken on (RunSetup::durations_on_named_type)
 };
 
-enum class NoticeKind { FINISHED, OUT_OF_MEMORY };
+enum class NoticeKind { FINISHED, OUT_OF_MEMORY, KILLED };
 struct Notice {
   JobIndex job;
   NoticeKind kind;
@@ -142,6 +150,8 @@ public:
   {
     return (jobs_.at(j).type_mask >> setup_.platform->devices.at(d).type) & 1U;
   }
+  double estimate(JobIndex j) const override;
+  double time_limit(JobIndex j) const override { return jobs_.at(j).limit_s; }
 
 private:
   const DeviceType& type(DeviceIndex d) const { return setup_.platform->type_of(d); }
@@ -153,8 +163,8 @@ private:
 
   // events
   bool read_next_job();
-  void handle_arrivals();
-  void handle_notice(const Notice& n);
+  void handle_arrivals(std::vector<Event>& events);
+  void handle_notice(const Notice& n, std::vector<Event>& events);
   void call_policy(std::vector<Event> events);
   void apply(const Decision& d);
   void start_job(JobIndex j, const std::vector<DeviceIndex>& devs);
@@ -179,12 +189,25 @@ private:
     return sig.freq_sensitive * f_ref / devices_[d].freq_hz + 1.0 - sig.freq_sensitive;
   }
   void load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const;
+  /// The factor a job on n devices progresses at on top of its slowest device's rate: e(n), or 1 when
+  /// durations are times on the job's own device count (RunSetup::durations_include_scaling).
+  double gang_efficiency(const JobState& js, std::size_t n) const
+  {
+    return setup_.durations_include_scaling ? 1.0 : js.sig->scaling_efficiency(n);
+  }
   /// The device types job j may run on (Job::gpu_types); 0 when it names only types the platform lacks.
   std::uint64_t type_mask_of(const Job& job) const;
   /// Speed of the first device type of the platform that job.gpu_types names (1 if none).
   double first_named_speed(const Job& job) const;
   void emit_timepoint();
   void progress(bool force);
+  /// Tsafrir et al. 2007: each user's last two run times (workload.estimates: predicted).
+  struct UserRuns {
+    double last = 0, before = 0;
+    int count = 0;
+  };
+  std::unordered_map<std::string, UserRuns> user_runs_;
+  void record_run(const JobState& js);
 
   const RunSetup& setup_;
   RunObserver& observer_;
@@ -280,6 +303,10 @@ public:
 private:
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
   std::vector<Notice> notices_;
+  /// Job actors whose first exec has ended (or timed out) that have not pushed their notice yet: a gang job's
+  /// actor waits on its other execs over several scheduling rounds of the same instant.
+  std::uint32_t reporting_ = 0;
+  std::uint64_t actor_steps_ = 0; ///< waits job actors returned from (the controller's progress check)
   sg4::SemaphorePtr wake_controller_;
   std::exception_ptr error_;
   RunTotals totals_;
@@ -397,6 +424,36 @@ private:
   }
 };
 
+double Simulation::estimate(JobIndex j) const
+{
+  const Job& job = jobs_.at(j).job;
+  const double requested = job.requested_s > 0 ? job.requested_s : job.duration_s; // none stated: exact
+  switch (setup_.estimates) {
+  case EstimateSource::EXACT:
+    return job.duration_s;
+  case EstimateSource::REQUESTED:
+    return requested;
+  case EstimateSource::PREDICTED:
+    // Tsafrir, Etsion & Feitelson, "Backfilling using system-generated predictions rather than user
+    // runtime estimates", IEEE TPDS 18(6) 2007: the average of the user's two last run times, never more
+    // than the requested time; the requested time until the user has two.
+    if (const auto it = user_runs_.find(job.user);
+        !job.user.empty() && it != user_runs_.end() && it->second.count >= 2)
+      return std::min(requested, 0.5 * (it->second.last + it->second.before));
+    return requested;
+  }
+  return job.duration_s;
+}
+
+void Simulation::record_run(const JobState& js)
+{
+  if (setup_.estimates != EstimateSource::PREDICTED || js.job.user.empty()) return;
+  auto& runs = user_runs_[js.job.user];
+  runs.before = runs.last;
+  runs.last = js.end - js.attempt_start; // the run time the system saw (killed jobs: their limit)
+  ++runs.count;
+}
+
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
                                         std::span<const JobIndex> also) const
 {
@@ -405,6 +462,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
   std::vector<const ResourceSignature*> sigs;
   std::vector<double> slow;
   std::vector<PowerLoad> loads;
+  double rate = std::numeric_limits<double>::infinity(); // the slowest device's, as recompute_device sets it
   for (const DeviceIndex d : devices) {
     const auto& ds = devices_.at(d);
     const auto& pd = setup_.platform->devices[d];
@@ -422,6 +480,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       if (!best) {
         p.fits_memory = false;
         p.job_slowdown = std::max(p.job_slowdown, 1e9);
+        rate = std::min(rate, 1e-9);
         continue;
       }
       const auto& gi = ds.layout[*best];
@@ -441,6 +500,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, sigs, slow, caps, mems);
       const double s = slow.back();
       p.job_slowdown = std::max(p.job_slowdown, s * time_factor(*js.sig, d));
+      rate = std::min(rate, dt.speed / js.base_speed / (s * time_factor(*js.sig, d)));
       loads.clear();
       load_of(d, loads);
       loads.push_back(PowerLoad{js.sig, 1.0 / s});
@@ -465,6 +525,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     slow.resize(sigs.size());
     compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs, slow, caps);
     p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
+    rate = std::min(rate, dt.speed / js.base_speed / (slow.back() * time_factor(*js.sig, d)));
     // Each job alone on this device in its mode (with its MPS cap): what sharing adds is the ratio.
     auto alone = [&](std::size_t i) {
       const ResourceSignature* one[] = {sigs[i]};
@@ -485,6 +546,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     p.added_power_w += device_power(dt.power, loads, freq_ratio(d)).total_w - ds.power_w;
     if (mem + js.sig->mem_bytes > pd.spec->memory_bytes.value) p.fits_memory = false;
   }
+  if (!devices.empty()) p.job_rate = rate * gang_efficiency(js, devices.size());
   return p;
 }
 
@@ -609,11 +671,25 @@ void Simulation::controller()
   while (true) {
     if (setup_.stop && *setup_.stop != 0)
       throw RunInterrupted(*setup_.stop, "stopped at t=" + std::to_string(now()) + " s of simulated time");
+    // One scheduling pass per instant: every job actor woken at this instant reports first (SimGrid runs
+    // the actors it wakes together before the controller once it has yielded), every event of the instant
+    // is applied, then the policy is called once with all of them, in a documented order that does not
+    // depend on the order SimGrid wakes actors in (policies/Policy.hpp "Who calls what, when").
+    // A job actor resumes once per scheduling round; two rounds in which no actor moved mean those still
+    // counted wait on execs that end at a later instant (rounding of large clock values), not this one.
+    sg4::this_actor::yield();
+    for (int idle = 0; reporting_ > 0 && idle < 2;) {
+      const std::uint64_t steps = actor_steps_;
+      sg4::this_actor::yield();
+      idle = actor_steps_ == steps ? idle + 1 : 0;
+    }
+    std::vector<Event> events;
     std::vector<Notice> notices;
     notices.swap(notices_);
+    std::sort(notices.begin(), notices.end(), [](const Notice& a, const Notice& b) { return a.job < b.job; });
     for (const auto& n : notices)
-      handle_notice(n);
-    handle_arrivals();
+      handle_notice(n, events);
+    handle_arrivals(events);
     const double now = sim_now();
     while (!boots_.empty() && boots_.begin()->first <= now + time_slack(now)) {
       const auto node = boots_.begin()->second;
@@ -622,7 +698,7 @@ void Simulation::controller()
       for (auto dev : node_devices_[node])
         update_idle(dev);
       ++totals_.engine_events;
-      call_policy({NodePowered{node, true}});
+      events.emplace_back(std::in_place_type<NodePowered>, NodePowered{node, true});
     }
     while (!repartitions_.empty() && repartitions_.begin()->first <= now + time_slack(now)) {
       const DeviceIndex d = repartitions_.begin()->second;
@@ -630,10 +706,10 @@ void Simulation::controller()
       devices_[d].repartitioning = false;
       update_idle(d);
       ++totals_.engine_events;
-      call_policy({DeviceRepartitioned{d, devices_[d].mode}});
+      events.emplace_back(std::in_place_type<DeviceRepartitioned>, DeviceRepartitioned{d, devices_[d].mode});
     }
     if (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
-      std::vector<Event> batch;
+      bool any = false;
       while (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
         const JobIndex j = releases_.begin()->second;
         releases_.erase(releases_.begin());
@@ -642,19 +718,18 @@ void Simulation::controller()
         js.status = JobStatus::WAITING;
         js.submitted = now;
         add_waiting(j);
-        batch.emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{j});
+        events.emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{j});
+        any = true;
       }
-      if (!batch.empty()) {
-        ++totals_.engine_events;
-        call_policy(std::move(batch));
-      }
+      if (any) ++totals_.engine_events;
     }
     while (!wakeups_.empty() && *wakeups_.begin() <= now + time_slack(now)) {
       const double at = *wakeups_.begin();
       wakeups_.erase(wakeups_.begin());
       ++totals_.engine_events;
-      call_policy({Wakeup{origin_ + at}});
+      events.emplace_back(std::in_place_type<Wakeup>, Wakeup{origin_ + at});
     }
+    if (!events.empty()) call_policy(std::move(events));
     if (!notices_.empty()) continue; // completions reported while we were deciding
     double next = std::numeric_limits<double>::infinity();
     if (read_next_job()) next = lookahead_->submit_s - origin_;
@@ -672,7 +747,7 @@ void Simulation::controller()
   }
 }
 
-void Simulation::handle_arrivals()
+void Simulation::handle_arrivals(std::vector<Event>& events)
 {
   std::vector<Event> batch;
   double batch_time = 0;
@@ -681,8 +756,8 @@ void Simulation::handle_arrivals()
     const double now = sim_now();
     if (t > now + time_slack(now)) break;
     if (!batch.empty() && t != batch_time) {
-      ++totals_.engine_events;
-      call_policy(std::move(batch));
+      ++totals_.engine_events; // submissions at one trace time count as one engine event
+      std::move(batch.begin(), batch.end(), std::back_inserter(events));
       batch.clear();
     }
     batch_time = t;
@@ -708,6 +783,7 @@ void Simulation::handle_arrivals()
     js.type_mask = type_mask_of(js.job);
     if (setup_.durations_on_named_type && !js.job.gpu_types.empty())
       js.base_speed = first_named_speed(js.job);
+    if (setup_.estimates != EstimateSource::EXACT && js.job.requested_s > 0) js.limit_s = js.job.requested_s;
     if (js.type_mask == 0) {
       // No device of the platform is of a type the job accepts: it could only wait for ever (and hold up a
       // FCFS queue), so it is refused now.
@@ -730,7 +806,7 @@ void Simulation::handle_arrivals()
   }
   if (!batch.empty()) {
     ++totals_.engine_events;
-    call_policy(std::move(batch));
+    std::move(batch.begin(), batch.end(), std::back_inserter(events));
   }
 }
 
@@ -865,22 +941,35 @@ double Simulation::first_named_speed(const Job& job) const
   return 1.0;
 }
 
-void Simulation::handle_notice(const Notice& n)
+void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
 {
   ++totals_.engine_events;
   auto& js = jobs_[n.job];
   const auto devs = js.devices;
   remove_job(n.job);
   js.execs.clear();
+  if (n.kind == NoticeKind::KILLED) {
+    // Killed at its requested time, as a resource manager does: it ends for good, and jobs that depend on
+    // it are cancelled.
+    js.status = JobStatus::KILLED;
+    js.end = sim_now();
+    js.reason = reason_id("killed at its requested time (workload.estimates)");
+    ++totals_.killed;
+    record_run(js);
+    record_end(n.job);
+    cancel_dependents(n.job);
+    events.emplace_back(std::in_place_type<JobFailed>,
+                        JobFailed{n.job, devs, "killed at its requested time", false});
+    return;
+  }
   if (n.kind == NoticeKind::FINISHED) {
     js.status = JobStatus::COMPLETED;
     js.end = sim_now();
     ++totals_.completed;
+    record_run(js);
     record_end(n.job);
-    std::vector<Event> events;
-    events.emplace_back(JobCompleted{n.job, devs});
+    events.emplace_back(std::in_place_type<JobCompleted>, JobCompleted{n.job, devs});
     release_dependents(n.job, events);
-    call_policy(std::move(events));
     return;
   }
   ++totals_.oom_events;
@@ -897,7 +986,7 @@ void Simulation::handle_notice(const Notice& n)
     record_end(n.job);
     cancel_dependents(n.job);
   }
-  call_policy({JobFailed{n.job, devs, "out of memory", requeue}});
+  events.emplace_back(std::in_place_type<JobFailed>, JobFailed{n.job, devs, "out of memory", requeue});
 }
 
 void Simulation::call_policy(std::vector<Event> events)
@@ -1161,18 +1250,52 @@ void Simulation::job_actor(JobIndex j)
     }
   }
   NoticeKind kind = NoticeKind::FINISHED;
+  // An overflowing job fails after the out-of-memory delay; a job with a time limit (its requested time)
+  // is killed there; whichever comes first.
+  const bool oom_first = js.oom_pending && setup_.oom_delay_s <= js.limit_s;
+  const double timeout = oom_first ? setup_.oom_delay_s : js.limit_s;
+  bool counted = false; // in reporting_
   try {
-    if (js.oom_pending) js.execs.front()->wait_for(setup_.oom_delay_s);
-    for (auto& e : js.execs)
+    if (std::isfinite(timeout))
+      js.execs.front()->wait_for(timeout);
+    else
+      js.execs.front()->wait();
+    ++actor_steps_;
+    // If its other execs ended at this same instant too, the controller waits for this job's notice before
+    // it calls the policy (a gang job's actor waits on them one scheduling round each). An exec that ends
+    // later (rounding) ends at another instant: waiting for it here would stop the clock.
+    bool all_ended = true;
+    for (const auto& e : js.execs)
+      all_ended = all_ended && !(e->get_remaining() > 0);
+    counted = all_ended;
+    if (counted) ++reporting_;
+    for (auto& e : js.execs) {
       e->wait();
+      ++actor_steps_;
+    }
   } catch (const simgrid::TimeoutException&) {
-    kind = NoticeKind::OUT_OF_MEMORY;
-    js.ending = true;
-    for (auto& e : js.execs)
-      e->cancel();
+    // A job whose work ends at its time limit, at the same instant, completes (a 22 s job that asked
+    // for 22 s is not killed).
+    bool done = !oom_first;
+    for (const auto& e : js.execs)
+      done = done && !(e->get_remaining() > 1e-9 * std::max(1.0, js.job.duration_s));
+    if (!counted) ++reporting_;
+    counted = true;
+    if (done) {
+      for (auto& e : js.execs) {
+        e->wait();
+        ++actor_steps_;
+      }
+    } else {
+      kind = oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED;
+      js.ending = true;
+      for (auto& e : js.execs)
+        e->cancel();
+    }
   }
   js.ending = true;
   notices_.push_back(Notice{j, kind});
+  if (counted) --reporting_;
   wake_controller_->release();
 }
 
@@ -1251,9 +1374,10 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
     js.device_rate[ds.slot[i]] = dt.speed / js.base_speed / (slowdowns_[i] * time_factor(*js.sig, d));
-    // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone).
+    // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone; 1 when
+    // its duration already includes its scaling losses).
     const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end()) *
-                        js.sig->scaling_efficiency(js.device_rate.size());
+                        gang_efficiency(js, js.devices.size());
     if (rate == js.rate) continue;
     js.rate = rate;
     // The job's rate changes on all of its devices (gang jobs progress at the slowest device's rate).

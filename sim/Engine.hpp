@@ -30,8 +30,26 @@ namespace colocsim {
 
 /// BLOCKED: read, but held back until its dependencies complete (policies do not see it yet).
 /// CANCELLED: one of its dependencies failed for good, was rejected or cancelled, so it never ran.
-enum class JobStatus { WAITING, RUNNING, COMPLETED, FAILED, REJECTED, NEVER_STARTED, BLOCKED, CANCELLED };
+/// KILLED: still running at its requested time (Job::requested_s) when the replay uses requested times.
+enum class JobStatus {
+  WAITING,
+  RUNNING,
+  COMPLETED,
+  FAILED,
+  REJECTED,
+  NEVER_STARTED,
+  BLOCKED,
+  CANCELLED,
+  KILLED
+};
 std::string_view to_string(JobStatus s);
+
+/// The run times policies may assume (ClusterView::estimate; scenario key workload.estimates).
+enum class EstimateSource {
+  EXACT,     ///< the job's duration
+  REQUESTED, ///< the user's requested time (Job::requested_s; the duration when none); jobs killed there
+  PREDICTED, ///< Tsafrir et al. 2007: the mean of the user's last two run times, capped by the request
+};
 
 /// What a run needs. The models of each device type (power, time-slice, interference, MIG table, speed) are
 /// in platform->types.
@@ -53,6 +71,11 @@ struct RunSetup {
   /// (true: a trace records the run time on the GPU the job asked for), or on the reference type (false).
   /// Other jobs' durations are always times on the reference type.
   bool durations_on_named_type = true;
+  /// A job's duration is its run time on its own number of devices, scaling losses included (true: a trace
+  /// measured it there), or its time with perfect scaling, which the profile's scaling efficiency e(n)
+  /// stretches (false: synthetic workloads).
+  bool durations_include_scaling = false;
+  EstimateSource estimates = EstimateSource::EXACT;
   bool record_timeseries = true;
   double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
   /// When set to a signal number (by a signal handler), the run stops at its next event: run_simulation
@@ -131,7 +154,8 @@ struct RunTotals {
   std::uint64_t engine_events = 0; ///< arrivals + completions + failures + wake-ups
   std::uint64_t rate_updates = 0;  ///< co-runner rate changes pushed to SimGrid
   std::uint64_t jobs_read = 0, completed = 0, failed = 0, rejected = 0, never_started = 0, oom_events = 0;
-  std::uint64_t cancelled = 0;            ///< jobs whose dependency failed, was rejected or cancelled
+  std::uint64_t cancelled = 0; ///< jobs whose dependency failed, was rejected or cancelled
+  std::uint64_t killed = 0;    ///< jobs killed at their requested time (estimates requested or predicted)
   std::uint64_t dependencies_ignored = 0; ///< depends_on ids that named no earlier job of the replayed trace
   std::string first_ignored_dependency;   ///< e.g. "job 'x' (trace.csv:12)", for the warning
   std::uint64_t rejected_gpu_types =

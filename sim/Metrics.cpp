@@ -42,6 +42,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   s.jobs_rejected = t.rejected;
   s.jobs_never_started = t.never_started;
   s.jobs_cancelled = t.cancelled;
+  s.jobs_killed = t.killed;
   s.oom_events = t.oom_events;
   s.jobs_by_reason = reasons_;
   const auto mean = [](const std::vector<double>& v) {

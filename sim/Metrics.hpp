@@ -38,6 +38,7 @@ struct Summary {
   double energy_gpu_j = 0, energy_node_j = 0, energy_total_j = 0, pue = 1;
   double edp_js = 0;
   std::uint64_t jobs_read = 0, jobs_completed = 0, jobs_failed = 0, jobs_rejected = 0, jobs_never_started = 0;
+  std::uint64_t jobs_killed = 0; ///< killed at their requested time (workload.estimates requested|predicted)
   std::uint64_t jobs_cancelled = 0; ///< a dependency failed, was rejected or cancelled
   std::uint64_t oom_events = 0;
   /// Jobs that did not complete, per "status: reason" (JobRecord::reason), in text order.

@@ -296,6 +296,7 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   num("jobs_rejected", static_cast<double>(s.jobs_rejected));
   num("jobs_never_started", static_cast<double>(s.jobs_never_started));
   num("jobs_cancelled", static_cast<double>(s.jobs_cancelled));
+  num("jobs_killed", static_cast<double>(s.jobs_killed));
   num("oom_events", static_cast<double>(s.oom_events));
   f << "  \"jobs_by_reason\": {";
   for (auto it = s.jobs_by_reason.begin(); it != s.jobs_by_reason.end(); ++it)
@@ -345,7 +346,8 @@ void print_summary(const Summary& s, std::ostream& os)
       std::to_string(s.jobs_completed) + " completed of " + std::to_string(s.jobs_read) + " (" +
           std::to_string(s.jobs_failed) + " failed, " + std::to_string(s.jobs_rejected) + " rejected, " +
           std::to_string(s.jobs_never_started) + " never started" +
-          (s.jobs_cancelled ? ", " + std::to_string(s.jobs_cancelled) + " cancelled" : std::string()) + ")");
+          (s.jobs_cancelled ? ", " + std::to_string(s.jobs_cancelled) + " cancelled" : std::string()) +
+          (s.jobs_killed ? ", " + std::to_string(s.jobs_killed) + " killed" : std::string()) + ")");
   for (const auto& [reason, n] : s.jobs_by_reason)
     os << "    " << n << " " << reason << "\n";
   row("JCT mean / p95", fixed(s.jct_mean_s, 1) + " / " + fixed(s.jct_p95_s, 1) + " s");

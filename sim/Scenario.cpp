@@ -137,6 +137,25 @@ const std::vector<ParamSpec>& workload_specs()
                "the first device type its gpu_types names (a trace records the time on the GPU the job asked "
                "for), else the platform's reference type; reference: always the reference type",
        .choices = {"named-type", "reference"}},
+      {.name = "durations_at",
+       .type = ParamType::CHOICE,
+       .default_text = "auto",
+       .help =
+           "how a multi-device job's duration relates to its gang size: own-gpu-count: it is the job's run "
+           "time on its own number of devices, scaling losses included (a trace measured it there), so "
+           "the profile's scaling efficiency e(n) is not applied again; perfect-scaling: it is the time "
+           "with perfect scaling, and the job progresses at e(n) of that; auto: own-gpu-count for a "
+           "trace, perfect-scaling for workload.synthetic",
+       .choices = {"auto", "own-gpu-count", "perfect-scaling"}},
+      {.name = "estimates",
+       .type = ParamType::CHOICE,
+       .default_text = "exact",
+       .help = "the run times the policy may assume (exclusive-easy's expected ends): exact: the trace's "
+               "durations; requested: the users' requested times (SWF field 9, Batsim walltime; jobs "
+               "without one: exact), and jobs are killed at their requested time; predicted: the average "
+               "of the user's last two run times, capped by the requested time (Tsafrir, Etsion & "
+               "Feitelson 2007), jobs killed as with requested",
+       .choices = {"exact", "requested", "predicted"}},
       {.name = "format",
        .type = ParamType::CHOICE,
        .default_text = "native",
@@ -370,6 +389,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   if (platform.has("devices_per_card")) s.devices_per_card = platform.integer("devices_per_card");
   s.honour_gpu_types = workload.text("gpu_types") == "honour";
   s.durations_on_named_type = workload.text("durations") == "named-type";
+  s.durations_at = workload.text("durations_at");
+  s.estimates = workload.text("estimates");
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.repartition_delay_s = platform.real("repartition_delay");
   s.node_boot_s = platform.real("node_boot");
@@ -538,6 +559,11 @@ RunSetup RunInputs::setup()
   r.node_boot_s = scenario.node_boot_s;
   r.honour_gpu_types = scenario.honour_gpu_types;
   r.durations_on_named_type = scenario.durations_on_named_type;
+  r.estimates = scenario.estimates == "requested"   ? EstimateSource::REQUESTED
+                : scenario.estimates == "predicted" ? EstimateSource::PREDICTED
+                                                    : EstimateSource::EXACT;
+  r.durations_include_scaling =
+      scenario.durations_at == "own-gpu-count" || (scenario.durations_at == "auto" && !scenario.synthetic);
   r.record_timeseries = scenario.outputs.timeseries;
   return r;
 }

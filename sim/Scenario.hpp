@@ -73,6 +73,8 @@ struct Scenario {
   std::string trace_format;
   bool honour_gpu_types = true;        ///< workload.gpu_types: honour (true) or ignore
   bool durations_on_named_type = true; ///< workload.durations: named-type (true) or reference
+  std::string durations_at = "auto";   ///< workload.durations_at: auto, own-gpu-count or perfect-scaling
+  std::string estimates = "exact";     ///< workload.estimates: exact, requested or predicted
   int procs_per_device = 1;            ///< swf
   std::string profile_map;   ///< profile map (workloads/ProfileMapper.hpp); empty = the format's default
   std::string trace_options; ///< the format's options, "key=value,..." (workloads/TraceFormats.hpp)

@@ -270,6 +270,7 @@ bool BatsimReader::read_job()
             ", whose run time depends on Batsim's platform, and the job has no walltime; expected a "
             "delay profile or a walltime");
   }
+  if (walltime > 0) job.requested_s = walltime; // the user's estimate (workload.estimates: requested)
   if (job.duration_s <= 0) {
     ++zero_runtime_;
     return true; // nothing pushed, but the array goes on

@@ -33,6 +33,9 @@ struct Job {
   /// The trace's own label for the kind of job (ElasticFlow model_name, Batsim profile name, PAI task_name);
   /// empty if none. The profile mapping (ProfileMapper) reads it; the engine does not.
   std::string trace_class;
+  /// Run time the user requested (the walltime a resource manager kills the job at: SWF field 9, Batsim
+  /// walltime); 0 = not stated. Used only when the replay's estimates are `requested` or `predicted`.
+  double requested_s = 0;
 };
 
 } // namespace colocsim

@@ -94,6 +94,7 @@ bool SwfReader::read_row()
     if (job.submit_s < 0)
       throw InputError(at, "submit", "negative submit time (got " + f[1] + "); expected seconds >= 0");
     job.duration_s = runtime;
+    if (const double requested = number(9, "requested_time"); requested > 0) job.requested_s = requested;
     const double devices = std::ceil(procs * options_.devices_per_proc / options_.procs_per_device);
     if (devices > JobLimits::MAX_DEVICES)
       throw InputError(at, "allocated_processors",

@@ -53,3 +53,50 @@ TEST_CASE("exclusive-easy lets a long job take a device the head does not need",
   view.now_s = 100;
   CHECK(placements(view.complete(*policy, jA)) == std::map<JobIndex, Devices>{{jH, {0, 1, 3, 4}}});
 }
+
+TEST_CASE("exclusive-easy counts every running job that ends at the shadow time", "[policies][easy]")
+{
+  // Eight devices. j1 and j2 (3 devices, 100 s each) start at 0 on devices 0-2 and 3-5. At t = 1 head j3
+  // needs 4: devices 6, 7 are free, and at the shadow time 100 both j1 and j2 end, so 2 + 3 + 3 = 8 devices
+  // are free then and 8 - 4 = 4 are spare. At t = 2, j4 (2 devices, 1,000 s, far past 100) takes the two
+  // free devices: 4 spare ≥ 2. Counting only j1's release (2 + 3 = 5, 1 spare) made it wait until 100.
+  FakeClusterView view;
+  for (int i = 0; i < 8; ++i)
+    view.add_device(SharingMode::EXCLUSIVE);
+  const auto j1 = view.add_job(make_job(3, 1000, 100));
+  const auto j2 = view.add_job(make_job(3, 1000, 100));
+  const auto j3 = view.add_job(make_job(4, 1000, 10));
+  const auto j4 = view.add_job(make_job(2, 1000, 1000));
+  auto policy = make_policy("exclusive-easy");
+  CHECK(placements(view.submit(*policy, {j1, j2})) ==
+        std::map<JobIndex, Devices>{{j1, {0, 1, 2}}, {j2, {3, 4, 5}}});
+  view.now_s = 1;
+  CHECK(placements(view.submit(*policy, {j3})).empty());
+  view.now_s = 2;
+  CHECK(placements(view.submit(*policy, {j4})) == std::map<JobIndex, Devices>{{j4, {6, 7}}});
+  // At 100 both end: the head takes four of the six free devices.
+  view.now_s = 100;
+  CHECK(placements(view.complete(*policy, j1)).empty()); // 3 free devices: the head still waits for j2
+  CHECK(placements(view.complete(*policy, j2)) == std::map<JobIndex, Devices>{{j3, {0, 1, 2, 3}}});
+}
+
+TEST_CASE("exclusive-easy expects a gang job to run at its scaling efficiency", "[policies][easy]")
+{
+  // Three devices; jA (2 devices, 100 s, e(2) = 1 / (0.25·2 + 0.75) = 0.8) starts at 0 and runs 100 / 0.8
+  // = 125 s. Head jH needs all 3 devices: its reservation is at 125, not 100. jB (1 device, 110 s) on the
+  // free device 2 would end at 1 + 110 = 111 ≤ 125 and is backfilled; jC (1 device, 130 s, ends at 131 >
+  // 125, no spare device) waits. Estimating jA's end without e(2) (100) refused jB.
+  FakeClusterView view;
+  for (int i = 0; i < 3; ++i)
+    view.add_device(SharingMode::EXCLUSIVE);
+  ResourceSignature scaling = busy_signature();
+  scaling.scaling_serial = 0.25;
+  const auto jA = view.add_job(make_job(2, 1000, 100), scaling);
+  const auto jH = view.add_job(make_job(3, 1000, 10));
+  const auto jC = view.add_job(make_job(1, 1000, 130));
+  const auto jB = view.add_job(make_job(1, 1000, 110));
+  auto policy = make_policy("exclusive-easy");
+  CHECK(placements(view.submit(*policy, {jA})) == std::map<JobIndex, Devices>{{jA, {0, 1}}});
+  view.now_s = 1;
+  CHECK(placements(view.submit(*policy, {jH, jC, jB})) == std::map<JobIndex, Devices>{{jB, {2}}});
+}

@@ -10,6 +10,7 @@
 #include "policies/PolicyRegistry.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -161,6 +162,7 @@ public:
                               std::span<const JobIndex> also) const override
   {
     PlacementPrediction p;
+    double rate = std::numeric_limits<double>::infinity();
     for (const DeviceIndex d : devices) {
       std::vector<const ResourceSignature*> sigs;
       double mem = 0;
@@ -176,6 +178,7 @@ public:
       std::vector<double> slow(sigs.size());
       compute_slowdowns(devices_[d].mode, time_slice, interference_, sigs, slow);
       p.job_slowdown = std::max(p.job_slowdown, slow.back());
+      rate = std::min(rate, devices_[d].speed / slow.back());
       auto alone = [&](std::size_t i) {
         const ResourceSignature* one[] = {sigs[i]};
         double s = 1;
@@ -189,6 +192,8 @@ public:
       }
       if (mem + sigs_[j].mem_bytes > devices_[d].memory_bytes) p.fits_memory = false;
     }
+    // As the engine: the slowest device's rate times the gang scaling efficiency e(n).
+    if (!devices.empty()) p.job_rate = rate * sigs_.at(j).scaling_efficiency(devices.size());
     return p;
   }
 

@@ -3,11 +3,15 @@
 // tier (FakeClusterView, no engine) is in the other *_test.cpp files here.
 #include "tests/CatchCompat.hpp"
 
+#include "policies/ExclusiveEasy.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <random>
 
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
@@ -63,6 +67,72 @@ TEST_CASE("EASY backfills exactly the job that does not delay the head", "[polic
   const auto fcfs = run("easy.csv", "exclusive-fcfs", {"platform.sharing=exclusive"});
   CHECK_THAT(fcfs.at("j3").start_s, WithinAbs(150.0, 1e-6));
   CHECK_THAT(fcfs.at("j2").start_s, WithinAbs(100.0, 1e-6));
+}
+
+namespace {
+/// Runs exclusive-easy and records, for each queue head, the earliest reservation it held when a later job
+/// was backfilled past it.
+struct WatchEasy final : Policy {
+  std::unique_ptr<Policy> inner;
+  std::map<JobIndex, double> promised;
+  std::map<JobIndex, std::string> ids;
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    auto out = inner->decide(view, events);
+    if (const auto& r = dynamic_cast<const ExclusiveEasy&>(*inner).backfill_reservation()) {
+      auto [it, fresh] = promised.emplace(r->head, r->shadow_s);
+      if (!fresh) it->second = std::min(it->second, r->shadow_s);
+      ids[r->head] = view.job(r->head).id;
+    }
+    return out;
+  }
+};
+} // namespace
+
+TEST_CASE("EASY with exact estimates never starts a head later than the reservation it held at a backfill",
+          "[policies][easy]")
+{
+  // The defining guarantee of EASY (Mu'alem & Feitelson 2001): backfilling never delays the queue head
+  // beyond its reservation. With exact estimates (exclusive tiles, no interference, no power cap reached:
+  // 2 × 170 W < 600 W per card) the reservation is where it starts at the latest. Random traces of gang
+  // jobs whose durations leave out their scaling losses (the `scaling` profile: e(n) = 1 / (0.25 n + 0.75))
+  // check that the policy's expected ends use the rate the engine applies.
+  const auto dir = std::filesystem::temp_directory_path() / "colocsim-easy-property";
+  std::filesystem::create_directories(dir);
+  int backfills = 0;
+  for (unsigned seed = 1; seed <= 8; ++seed) {
+    std::mt19937 rng(seed);
+    const auto trace = dir / ("trace-" + std::to_string(seed) + ".csv");
+    {
+      std::ofstream f(trace);
+      f << "id,submit_s,duration_s,devices,profile\n";
+      double t = 0;
+      for (int i = 0; i < 60; ++i) {
+        t += static_cast<double>(rng() % 40);
+        const int devices = 1 + static_cast<int>(rng() % 8);
+        f << "j" << i << "," << t << "," << 10 + rng() % 500 << "," << devices << ","
+          << (rng() % 2 ? "scaling" : "busy") << "\n";
+      }
+    }
+    RunInputs in = build_run(load_scenario(DATA + "base.yaml",
+                                           {"workload.trace=" + trace.string(), "platform.sharing=exclusive",
+                                            "platform.nodes=5", "workload.durations_at=perfect-scaling"},
+                                           "exclusive-easy"));
+    auto watch = std::make_unique<WatchEasy>();
+    watch->inner = std::move(in.policy);
+    auto* w = watch.get();
+    in.policy = std::move(watch);
+    Collect c;
+    run_simulation(in.setup(), c);
+    for (const auto& [head, shadow] : w->promised) {
+      const auto& r = c.jobs.at(w->ids.at(head));
+      INFO("seed " << seed << ", head " << w->ids.at(head) << ": reservation " << shadow << " s, started "
+                   << r.start_s << " s");
+      CHECK(r.start_s <= shadow + 1e-6 * std::max(1.0, shadow));
+      ++backfills;
+    }
+  }
+  CHECK(backfills >= 20); // the traces do exercise backfilling
 }
 
 TEST_CASE("interference-aware refuses the pairing that slows jobs too much", "[policies][interference-aware]")
@@ -166,4 +236,105 @@ TEST_CASE("power-aware powers an idle node off after idle_s and back on for a bu
     CHECK_THAT(burst.at(id).start_s, WithinAbs(2300.0, 1e-6));
     CHECK(burst.at(id).devices.front() >= 2); // on node 1
   }
+}
+
+TEST_CASE(
+    "EASY with the users' requested times (SWF field 9): backfilling trusts them, the engine kills there",
+    "[policies][easy][estimates]")
+{
+  // estimates.swf on two exclusive tiles. requested: j1 (asks 400, runs 100) on tile 0 at 0. Head j2 (2
+  // tiles) reserves t = 400, j1's requested end. j3 (asks 200) on tile 1 would end by 2 + 200 = 202 ≤ 400:
+  // backfilled at 2, runs [2, 152]. j1 ends at 100: the reservation moves to 202 (j3's requested end); j4
+  // (asks 100) on tile 0 ends by 200 ≤ 202: backfilled at 100 and killed at 200 (it would run 500). j3
+  // ends at 152; j2 gets both tiles when j4 is killed: [200, 250].
+  const std::vector<std::string> swf{"platform.sharing=exclusive", "workload.format=swf",
+                                     "workload.default_profile=busy", "workload.profile_map=none"};
+  auto with = [&](const std::string& estimates) {
+    auto sets = swf;
+    sets.push_back("workload.estimates=" + estimates);
+    return run("estimates.swf", "exclusive-easy", sets);
+  };
+  const auto req = with("requested");
+  CHECK_THAT(req.at("3").start_s, WithinAbs(2.0, 1e-6));
+  CHECK_THAT(req.at("3").end_s, WithinAbs(152.0, 1e-6));
+  CHECK_THAT(req.at("4").start_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(req.at("4").end_s, WithinAbs(200.0, 1e-6));
+  CHECK(req.at("4").status == JobStatus::KILLED);
+  CHECK(req.at("3").status == JobStatus::COMPLETED);
+  CHECK_THAT(req.at("2").start_s, WithinAbs(200.0, 1e-6));
+  CHECK_THAT(req.at("2").end_s, WithinAbs(250.0, 1e-6));
+  // exact (the default): the reservation is at j1's real end, 100; neither j3 (ends 152) nor j4 fits
+  // before it. j2 [100, 150], then j3 [150, 300] and j4 [150, 650], never killed.
+  const auto exact = with("exact");
+  CHECK_THAT(exact.at("2").start_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(exact.at("3").start_s, WithinAbs(150.0, 1e-6));
+  CHECK_THAT(exact.at("4").end_s, WithinAbs(650.0, 1e-6));
+  CHECK(exact.at("4").status == JobStatus::COMPLETED);
+}
+
+namespace {
+/// Runs a policy and records ClusterView::estimate of each job when it is submitted.
+struct RecordEstimates final : Policy {
+  std::unique_ptr<Policy> inner;
+  std::map<std::string, double> at_submit;
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e))
+        at_submit[view.job(s->job).id] = view.estimate(s->job);
+    return inner->decide(view, events);
+  }
+};
+} // namespace
+
+TEST_CASE("EASY with predicted run times: the mean of the user's last two, capped by the request",
+          "[policies][easy][estimates]")
+{
+  // Tsafrir, Etsion & Feitelson 2007. predicted-mean.swf: user 7 ran 100 s ([0, 100]), then 10 and 32 s
+  // ([100, 110] and [100, 132]). At 140 job 4 (user 8, no history: its request, 23) takes tile 0 until 163;
+  // head job 5 (2 tiles) reserves 163. Job 6 (user 7, asks 1000, runs 25) is predicted (10 + 32) / 2 = 21 s:
+  // 142 + 21 = 163 ≤ 163, backfilled on tile 1 [142, 167]; job 5 then runs [167, 177]. (The mean of all
+  // three, 47.3 s, or the request, 1000 s, would not fit: job 5 [163, 173], job 6 [173, 198].)
+  const std::vector<std::string> swf{"platform.sharing=exclusive", "workload.format=swf",
+                                     "workload.default_profile=busy", "workload.profile_map=none"};
+  auto with = [&](const std::string& trace, const std::string& estimates) {
+    auto sets = swf;
+    sets.push_back("workload.estimates=" + estimates);
+    return run(trace, "exclusive-easy", sets);
+  };
+  const auto mean = with("predicted-mean.swf", "predicted");
+  CHECK(mean.at("4").status == JobStatus::COMPLETED); // ran exactly its requested 23 s: not killed
+  CHECK_THAT(mean.at("6").start_s, WithinAbs(142.0, 1e-6));
+  CHECK_THAT(mean.at("6").end_s, WithinAbs(167.0, 1e-6));
+  CHECK_THAT(mean.at("5").start_s, WithinAbs(167.0, 1e-6));
+  const auto requested = with("predicted-mean.swf", "requested");
+  CHECK_THAT(requested.at("5").start_s, WithinAbs(163.0, 1e-6));
+  CHECK_THAT(requested.at("6").start_s, WithinAbs(173.0, 1e-6));
+  // predicted-cap.swf: user 7 ran 10 and 32 s (mean 21); job 5 asks only 20 s. Job 3 (user 8, asks 22)
+  // holds tile 0 [40, 62]; head job 4 reserves 62. Job 5's prediction min(21, 20) = 20 ends at 42 + 20 =
+  // 62 ≤ 62: backfilled on tile 1 and killed at 62 (it runs 25 s); job 4 runs [62, 72]. Uncapped (21 s,
+  // 63 > 62) it would have waited until 72.
+  // The estimates themselves: the request until user 7 has two runs, then the mean of the last two capped
+  // by the request (job 5: min((10 + 32) / 2, 20) = 20); user 8 has none (its requests).
+  {
+    RunInputs in = build_run(load_scenario(DATA + "base.yaml",
+                                           {"workload.trace=predicted-cap.swf", "platform.sharing=exclusive",
+                                            "workload.format=swf", "workload.default_profile=busy",
+                                            "workload.profile_map=none", "workload.estimates=predicted"},
+                                           "exclusive-easy"));
+    auto rec = std::make_unique<RecordEstimates>();
+    rec->inner = std::move(in.policy);
+    auto* r = rec.get();
+    in.policy = std::move(rec);
+    Collect c;
+    run_simulation(in.setup(), c);
+    CHECK(r->at_submit ==
+          std::map<std::string, double>{{"1", 1000}, {"2", 1000}, {"3", 22}, {"4", 10}, {"5", 20}});
+  }
+  const auto cap = with("predicted-cap.swf", "predicted");
+  CHECK_THAT(cap.at("5").start_s, WithinAbs(42.0, 1e-6));
+  CHECK_THAT(cap.at("5").end_s, WithinAbs(62.0, 1e-6));
+  CHECK(cap.at("5").status == JobStatus::KILLED);
+  CHECK_THAT(cap.at("4").start_s, WithinAbs(62.0, 1e-6));
+  CHECK_THAT(cap.at("4").end_s, WithinAbs(72.0, 1e-6));
 }

@@ -43,7 +43,7 @@ private:
 Outcome run_fixture(const std::string& trace, std::vector<std::string> sets = {},
                     const std::string& policy = {})
 {
-  sets.push_back("workload.trace=" + trace);
+  if (!trace.empty()) sets.push_back("workload.trace=" + trace); // empty: the sets say what to run
   RunInputs in = build_run(load_scenario(DATA + "base.yaml", sets, policy));
   Outcome o;
   Collect c(o);
@@ -152,11 +152,46 @@ TEST_CASE("a gang job progresses at its slowest device's rate times its scaling 
   // 1.25, so g runs at min(1/1.25, 1/1) · 0.8 = 0.64; s runs at 0.8 and ends at 50/0.8 = 62.5, when g has
   // done 62.5 · 0.64 = 40 of its 100 s. Alone on its tiles g runs at 1 · 0.8: the remaining 60 s take 75 s,
   // so g ends at 137.5 (with e = 1 it ended at 112.5).
-  const auto o = run_fixture("gang-scaling.csv");
+  // The trace's durations are declared times with perfect scaling (workload.durations_at).
+  const auto o = run_fixture("gang-scaling.csv", {"workload.durations_at=perfect-scaling"});
   CHECK_THAT(o.jobs.at("s").end_s, WithinAbs(62.5, 1e-6));
   CHECK_THAT(o.jobs.at("g").end_s, WithinAbs(137.5, 1e-6));
   // slowdown of the last attempt: 137.5 / 100
   CHECK_THAT(o.jobs.at("g").slowdown, WithinAbs(1.375, 1e-9));
+}
+
+TEST_CASE("a trace's durations are times on the job's own device count: e(n) is not applied again",
+          "[engine]")
+{
+  // The same trace replayed as traces are by default (workload.durations_at: auto = own-gpu-count): g's 100 s
+  // were measured on its 2 devices, scaling losses included. Shared: g runs at min(1/1.25, 1) = 0.8 while s
+  // is on tile 0 (s ends at 62.5, g has done 50), then at 1: g ends at 62.5 + 50 = 112.5, as with e = 1.
+  const auto shared = run_fixture("gang-scaling.csv");
+  CHECK_THAT(shared.jobs.at("g").end_s, WithinAbs(112.5, 1e-6));
+  // Exclusive: g has both tiles alone [0, 100], exactly its trace duration (125 s with e(2) = 0.8 applied);
+  // s then runs [100, 150].
+  const auto alone = run_fixture("gang-scaling.csv", {"platform.sharing=exclusive"}, "exclusive-fcfs");
+  CHECK_THAT(alone.jobs.at("g").start_s, WithinAbs(0.0, 1e-9));
+  CHECK_THAT(alone.jobs.at("g").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(alone.jobs.at("g").slowdown, WithinAbs(1.0, 1e-9));
+  CHECK_THAT(alone.jobs.at("s").end_s, WithinAbs(150.0, 1e-6));
+  // Every trace format: the same gang job as an SWF row (2 processors, run time 100 s).
+  const auto swf = run_fixture("gang-scaling.swf",
+                               {"platform.sharing=exclusive", "workload.format=swf",
+                                "workload.default_profile=scaling", "workload.profile_map=none"},
+                               "exclusive-fcfs");
+  CHECK_THAT(swf.jobs.at("1").end_s, WithinAbs(100.0, 1e-6));
+  // The synthetic generator's durations keep the model (auto = perfect-scaling): one 2-device job of 100 s
+  // on the scaling profile runs 100 / e(2) = 125 s.
+  const auto syn =
+      run_fixture("",
+                  {"platform.sharing=exclusive", "workload.trace=", "workload.synthetic.jobs=1",
+                   "workload.synthetic.duration_mean=100s", "workload.synthetic.duration_sigma=0",
+                   "workload.synthetic.profile_mix=scaling:1", "workload.synthetic.devices_mix=2:1"},
+                  "exclusive-fcfs");
+  REQUIRE(syn.jobs.size() == 1);
+  const auto& r = syn.jobs.begin()->second;
+  CHECK_THAT(r.end_s - r.start_s, WithinAbs(125.0, 1e-6));
 }
 
 TEST_CASE("trace time: a start never rounds below its submit", "[engine]")
@@ -583,5 +618,22 @@ TEST_CASE("pair-total: two jobs on one mps GPU run exactly Gavel's measured tota
     CHECK(r.devices == std::vector<DeviceIndex>{0});
     CHECK_THAT(r.slowdown, WithinAbs(1.6006, 1e-9));
     CHECK_THAT(r.end_s, WithinAbs(160.06, 1e-6));
+  }
+}
+
+TEST_CASE("one scheduling pass per instant: jobs ending together are handed to the policy together", "[engine]")
+{
+  // Two exclusive tiles; a and b both end at t = 100 and w (10 s) has waited since 50. The engine applies
+  // both completions, then calls the policy once: exclusive-fcfs gives w the lowest free device, 0, and w
+  // runs [100, 110]. Handed over one at a time, w took whichever device SimGrid's wake-up order freed first.
+  // Same start (a on 0, b on 1) and crossed (a, started first, on 1; b, started after c, on 0): the
+  // schedule is the same whatever the engine's internal order.
+  for (const char* trace : {"tie-same-start.csv", "tie-crossed.csv"}) {
+    INFO(trace);
+    const auto o = run_fixture(trace, {"platform.sharing=exclusive"}, "exclusive-fcfs");
+    CHECK_THAT(o.jobs.at("a").end_s, WithinAbs(100.0, 1e-6));
+    CHECK_THAT(o.jobs.at("b").end_s, WithinAbs(100.0, 1e-6));
+    CHECK_THAT(o.jobs.at("w").start_s, WithinAbs(100.0, 1e-6));
+    CHECK(o.jobs.at("w").devices == std::vector<DeviceIndex>{0});
   }
 }
