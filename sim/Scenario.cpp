@@ -1063,7 +1063,7 @@ RunInputs build_run(const Scenario& s)
   }
   if (total_devices > MAX_PLATFORM_DEVICES)
     throw InputError(SourceLocation{preset_file.name}, "nodes",
-                     "the platform has " + number_text(total_devices) +
+                     "the platform has " + std::to_string(static_cast<unsigned long long>(total_devices)) +
                          " devices (nodes x cards_per_node x devices_per_card); expected at most 4194304 "
                          "(2^22, 33 times Aurora's 127,488 tiles; docs/formats/limits.md)");
   for (std::size_t i = 0; i < preset.groups.size(); ++i) {

@@ -213,7 +213,7 @@ TEST_CASE("a queueing run: every summary field, jobs.csv and timeseries.csv by h
   // exclusive-fcfs, PUE 1.5. Schedule: j1 tile 0 0..100; j2 tile 1 0..50; j3 (submitted 10) tile 1 50..80;
   // j4 (submitted 20, 4 s) tile 1 80..84; j6 (3 devices) rejected by the policy at 20; j5 (gpu_types T4)
   // rejected by the engine at 30. Makespan 100 s.
-  const auto r = run_fixture("queue", {"--set", "workload.trace=metrics-queue.csv", "--policy",
+  const auto r = run_fixture("queue", {"--set", "workload.trace=" + DATA + "metrics-queue.csv", "--policy",
                                        "exclusive-fcfs", "--set", "power.pue=1.5"});
   CHECK(r.text("scenario") == "engine-test");
   CHECK(r.text("policy") == "exclusive-fcfs");
@@ -372,7 +372,7 @@ TEST_CASE("a sharing run: co-location, allocation, fragmentation and per-job ene
   // first-fit (2 per device), PUE 1.2. a and b share tile 0 at rate 0.4 (time-slice 2 × table 1.25 = 2.5)
   // and end at 250 s; q (light, gpu_milli 250) runs alone on tile 1, 0..100. Makespan 250 s.
   const auto r =
-      run_fixture("share", {"--set", "workload.trace=metrics-share.csv", "--set", "power.pue=1.2"});
+      run_fixture("share", {"--set", "workload.trace=" + DATA + "metrics-share.csv", "--set", "power.pue=1.2"});
   CHECK(r.text("policy") == "first-fit");
   CHECK_THAT(r.field("makespan_s"), WithinAbs(250.0, 1e-6));
   // Tile 0: 100 + 20 + 100 · (0.5 · 0.4 · 2) = 160 W × 250 s = 40,000 J. Tile 1: 130 W × 100 s + 100 W ×
@@ -552,7 +552,7 @@ TEST_CASE("idle while waiting: device-seconds a free device that fits a waiting 
   std::ostringstream captured;
   auto* old = std::cerr.rdbuf(captured.rdbuf());
   const auto r =
-      run_fixture("idle", {"--set", "workload.trace=metrics-idle.csv", "--policy", "exclusive-fcfs"});
+      run_fixture("idle", {"--set", "workload.trace=" + DATA + "metrics-idle.csv", "--policy", "exclusive-fcfs"});
   std::cerr.rdbuf(old);
   CHECK_THAT(r.field("makespan_s"), WithinAbs(180.0, 1e-6));
   CHECK_THAT(num(r.jobs.at("j3"), "start_s"), WithinAbs(150.0, 1e-6));
