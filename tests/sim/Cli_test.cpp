@@ -1,5 +1,6 @@
 // End-to-end tests of the colocsim command line, run in-process through run_cli().
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 #include "sim/Outputs.hpp"
@@ -18,24 +19,12 @@ using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result cli(std::vector<std::string> args)
-{
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  return {status, out.str(), err.str()};
-}
+using Result = colocsim::test::CliResult;
+using colocsim::test::cli;
 
 fs::path fresh_dir(const std::string& name)
 {
-  auto d = fs::temp_directory_path() / ("colocsim-test-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  return d;
+  return colocsim::test::fresh_dir("test", name, false);
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 // The command line on hostile input: every error caused by an input file exits 2 and says where
 // (file:line:col or the argument) and what was expected; nothing crashes, hangs or writes invalid JSON.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 #include "sim/Outputs.hpp"
@@ -16,25 +17,12 @@ using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result cli(std::vector<std::string> args)
-{
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  return {status, out.str(), err.str()};
-}
+using Result = colocsim::test::CliResult;
+using colocsim::test::cli;
 
 fs::path fresh_dir(const std::string& name)
 {
-  auto d = fs::temp_directory_path() / ("colocsim-hardening-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return colocsim::test::fresh_dir("hardening", name);
 }
 
 std::string write(const fs::path& dir, const std::string& name, const std::string& text)

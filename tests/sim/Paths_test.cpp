@@ -3,6 +3,7 @@
 // a sweep spec against the spec's folder. Messages name a command-line path as typed. Each test runs from its
 // own scratch directory, with a decoy file of the same name where the wrong rule would look.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 
@@ -17,23 +18,9 @@ using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result cli(std::vector<std::string> args)
-{
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  return {status, out.str(), err.str()};
-}
-
-std::string source(const std::string& relative)
-{
-  return std::string(COLOCSIM_SOURCE_DIR) + "/" + relative;
-}
+using Result = colocsim::test::CliResult;
+using colocsim::test::cli;
+using colocsim::test::source;
 
 /// A scratch directory, made the current directory for the test's lifetime.
 struct InScratchDir {

@@ -1,6 +1,7 @@
 // `colocsim plot`: SVG figures from the files a run or a sweep wrote (hand-made fixtures here, so each bar
 // and lane is known), deterministic bytes, the no-overwrite rule and located errors for bad files.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 
@@ -16,25 +17,12 @@ using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result cli(std::vector<std::string> args)
-{
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  return {status, out.str(), err.str()};
-}
+using Result = colocsim::test::CliResult;
+using colocsim::test::cli;
 
 fs::path fresh_dir(const std::string& name)
 {
-  auto d = fs::temp_directory_path() / ("colocsim-plot-test-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return colocsim::test::fresh_dir("plot-test", name);
 }
 
 void write(const fs::path& file, const std::string& text)

@@ -3,6 +3,7 @@
 // stderr). Before, `nodes: 2` in a user's platform file was refused ("expected {value: ..., tag: ..., source:
 // ...}").
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "models/DeviceSpec.hpp"
 #include "sim/Cli.hpp"
@@ -20,30 +21,13 @@ using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result cli(std::vector<std::string> args)
-{
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  return {status, out.str(), err.str()};
-}
+using Result = colocsim::test::CliResult;
+using colocsim::test::cli;
+using colocsim::test::source;
 
 fs::path fresh_dir(const std::string& name)
 {
-  auto d = fs::temp_directory_path() / ("colocsim-provenance-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string source(const std::string& relative)
-{
-  return std::string(COLOCSIM_SOURCE_DIR) + "/" + relative;
+  return colocsim::test::fresh_dir("provenance", name);
 }
 
 /// An A100-40GB device file with plain numbers only: the bundled file's values without their provenance.

@@ -4,6 +4,7 @@
 // every job and exited 0, and first-fit on a mig platform stopped mid-run with an infeasible decision (exit
 // 1).
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Cli.hpp"
@@ -20,30 +21,15 @@ using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result cli(std::vector<std::string> args)
-{
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  return {status, out.str(), err.str()};
-}
+using Result = colocsim::test::CliResult;
+using colocsim::test::cli;
+using colocsim::test::source;
 
 fs::path fresh_dir(const std::string& name)
 {
-  auto d = fs::temp_directory_path() / ("colocsim-reqs-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  return d;
+  return colocsim::test::fresh_dir("reqs", name, false);
 }
 
-std::string source(const std::string& relative)
-{
-  return std::string(COLOCSIM_SOURCE_DIR) + "/" + relative;
-}
 } // namespace
 
 TEST_CASE("mig-manager on the default Max 1550 platform is refused by run, validate and replay",
