@@ -933,7 +933,8 @@ TEST_CASE("a GPU instance's shares are of the whole GPU: 7g is not the whole A10
     CAPTURE(name);
     const auto table = load_bundled(name);
     const double sms = read_device(table.device).compute_units.value;
-    for (const auto& p : MigGeometry(table).profiles())
+    const MigGeometry geometry_of_table(table); // named: a range-for over a temporary's member dangles
+    for (const auto& p : geometry_of_table.profiles())
       CHECK(p.sms <= sms);
   }
 }
