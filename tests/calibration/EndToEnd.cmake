@@ -59,12 +59,13 @@ step(2 calibrate fit measurements.csv -o fitted.yaml)
 expect("exists; use --force" "${err}" "calibrate fit must not overwrite")
 
 # 3. Check the held-out co-runs (4 mixed-duty pairs, 2 triples: 14 jobs). Measured on the 2-core CI
-# machine shared with other builds (pocl, --quick): mean |error| 57.4 %, 50.5 % and 63.7 % in three runs
-# (max |error| 144 %, 231 %, 186 %: single co-runs are noisy, the mean less so). The bound, 100 %, is about
-# 1.6 times the worst of them: a model whose predictions are off by a factor of two or more on average
-# fails it (the old bound, 300 %, let a model four times too slow pass). It cannot tell a subtly wrong model
-# from a noisy host: predicting no slowdown at all scored 59 % on the first run's observations.
-step(0 calibrate check measurements.csv --calibration "${WORK_DIR}/fitted.yaml" --max-error 1)
+# machine shared with other builds (pocl, --quick): mean |error| 57.4 %, 50.5 %, 63.7 % and 133.4 % in four
+# runs; in the last, one l2_triad co-run measured 0.28 times its solo time (its solo run was slowed by the
+# host), which alone gave +646 %. A bound of 100 % failed at random, so it stays at 300 %: it catches only a
+# model that is wrong by several times. Predicting no slowdown at all scored 59 % on the first run's
+# observations, so this step cannot pin the fit's accuracy on a noisy CPU host; the fitter is checked on
+# synthetic devices with known coefficients in tests/calibration/Fitter_test.cpp.
+step(0 calibrate check measurements.csv --calibration "${WORK_DIR}/fitted.yaml" --max-error 3)
 expect("overall slowdown error: 14 jobs" "${out}" "calibrate check")
 string(REGEX MATCH "overall slowdown error: [^\n]*" summary "${out}")
 message(STATUS "${summary}")
