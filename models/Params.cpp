@@ -171,7 +171,8 @@ ParamSet parse_params(const std::vector<ParamSpec>& specs, const std::map<std::s
 
   std::map<std::string, ParamValue> values;
   for (const auto& [name, value] : given) {
-    auto it = std::find_if(specs.begin(), specs.end(), [&n = name](const ParamSpec& s) { return s.name == n; });
+    auto it =
+        std::find_if(specs.begin(), specs.end(), [&n = name](const ParamSpec& s) { return s.name == n; });
     if (it == specs.end()) {
       sink.add(value.where, key_path(name),
                "unknown key; valid: " + (names.empty() ? std::string("(none)") : join(names)));

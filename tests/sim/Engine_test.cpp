@@ -621,7 +621,8 @@ TEST_CASE("pair-total: two jobs on one mps GPU run exactly Gavel's measured tota
   }
 }
 
-TEST_CASE("one scheduling pass per instant: jobs ending together are handed to the policy together", "[engine]")
+TEST_CASE("one scheduling pass per instant: jobs ending together are handed to the policy together",
+          "[engine]")
 {
   // Two exclusive tiles; a and b both end at t = 100 and w (10 s) has waited since 50. The engine applies
   // both completions, then calls the policy once: exclusive-fcfs gives w the lowest free device, 0, and w

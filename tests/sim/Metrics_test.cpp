@@ -371,8 +371,8 @@ TEST_CASE("a sharing run: co-location, allocation, fragmentation and per-job ene
 {
   // first-fit (2 per device), PUE 1.2. a and b share tile 0 at rate 0.4 (time-slice 2 × table 1.25 = 2.5)
   // and end at 250 s; q (light, gpu_milli 250) runs alone on tile 1, 0..100. Makespan 250 s.
-  const auto r =
-      run_fixture("share", {"--set", "workload.trace=" + DATA + "metrics-share.csv", "--set", "power.pue=1.2"});
+  const auto r = run_fixture(
+      "share", {"--set", "workload.trace=" + DATA + "metrics-share.csv", "--set", "power.pue=1.2"});
   CHECK(r.text("policy") == "first-fit");
   CHECK_THAT(r.field("makespan_s"), WithinAbs(250.0, 1e-6));
   // Tile 0: 100 + 20 + 100 · (0.5 · 0.4 · 2) = 160 W × 250 s = 40,000 J. Tile 1: 130 W × 100 s + 100 W ×
@@ -551,8 +551,8 @@ TEST_CASE("idle while waiting: device-seconds a free device that fits a waiting 
   // 80 / 360 = 22 % > 5 %, so the run warns and names the policy.
   std::ostringstream captured;
   auto* old = std::cerr.rdbuf(captured.rdbuf());
-  const auto r =
-      run_fixture("idle", {"--set", "workload.trace=" + DATA + "metrics-idle.csv", "--policy", "exclusive-fcfs"});
+  const auto r = run_fixture(
+      "idle", {"--set", "workload.trace=" + DATA + "metrics-idle.csv", "--policy", "exclusive-fcfs"});
   std::cerr.rdbuf(old);
   CHECK_THAT(r.field("makespan_s"), WithinAbs(180.0, 1e-6));
   CHECK_THAT(num(r.jobs.at("j3"), "start_s"), WithinAbs(150.0, 1e-6));
