@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 namespace colocsim {
 
@@ -39,6 +40,14 @@ void check_duplicate_keys(const YAML::Node& node, const std::string& file, const
       check_duplicate_keys(kv.second, file, kpath, visited, sink);
     }
   }
+}
+
+/// "; expected a value in [min, max]" (in the file's units), for out-of-range messages.
+std::string range_text(double min, double max)
+{
+  std::ostringstream os;
+  os << "; expected a value in [" << min << ", " << max << "]";
+  return os.str();
 }
 
 } // namespace
@@ -179,7 +188,8 @@ std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string&
       return std::nullopt;
     }
     if (*q < min || *q > max) {
-      sink.add(location_of(node, file), kpath, "out of range (got '" + node.Scalar() + "')");
+      sink.add(location_of(node, file), kpath,
+               "out of range (got '" + node.Scalar() + "')" + range_text(min, max));
       return std::nullopt;
     }
     return Sourced{*q, Evidence::USER_SUPPLIED, "plain number in " + file};
@@ -202,7 +212,8 @@ std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string&
              "expected " + unit_help(unit) + " (got '" + v.Scalar() + "')");
     ok = false;
   } else if (*q < min || *q > max) {
-    sink.add(location_of(v, file), kpath + ".value", "out of range (got '" + v.Scalar() + "')");
+    sink.add(location_of(v, file), kpath + ".value",
+             "out of range (got '" + v.Scalar() + "')" + range_text(min, max));
     ok = false;
   } else {
     out.value = *q;

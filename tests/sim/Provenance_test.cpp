@@ -86,6 +86,7 @@ TEST_CASE("a user's platform file may give plain numbers, which the run records 
                         "platform.preset=" + (dir / "bad.yaml").string()});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, ContainsSubstring("bad.yaml:4:8: nodes: out of range (got '0')"));
+  CHECK_THAT(bad.err, ContainsSubstring("nodes: out of range (got '0'); expected a value in [1, 1e+06]"));
   fs::remove_all(dir);
 }
 
