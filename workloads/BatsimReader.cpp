@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 namespace colocsim {
 
@@ -18,6 +19,12 @@ bool is_delay(const std::string& type)
 bool is_sequence(const std::string& type)
 {
   return type == "composed" || type == "SequentialCompositionProfile";
+}
+std::string format_number(double v)
+{
+  std::ostringstream os;
+  os << v;
+  return os.str();
 }
 } // namespace
 
@@ -51,6 +58,11 @@ void BatsimReader::read_profiles()
       const double v = j.number_value();
       if (v < 0 || std::floor(v) != v)
         throw InputError(at, "nb_res", "not a whole number >= 0 (got " + std::to_string(v) + ")");
+      // Bounded before the conversion (a larger double does not fit a long long: undefined behaviour).
+      if (v > JobLimits::MAX_DEVICES)
+        throw InputError(at, "nb_res",
+                         "too large (got " + format_number(v) + "); expected a whole number in [0, " +
+                             std::to_string(JobLimits::MAX_DEVICES) + "] (docs/formats/limits.md)");
       nb_res_ = static_cast<long long>(v);
     } else if (key == "jobs") {
       saw_jobs = true;
@@ -90,6 +102,12 @@ void BatsimReader::read_profiles()
             const double r = j.number_value();
             if (r < 1 || std::floor(r) != r)
               throw InputError(fat, path + ".repeat", "expected a whole number >= 1");
+            // More repetitions than the job time bound has seconds cannot give a valid job; bounded
+            // before the conversion to long long.
+            if (r > JobLimits::MAX_TIME_S)
+              throw InputError(fat, path + ".repeat",
+                               "too large (got " + format_number(r) +
+                                   "); expected a whole number in [1, 1e10]");
             p.repeat = static_cast<long long>(r);
           } else if (field == "seq") {
             if (kind != JsonStream::Kind::ARRAY)

@@ -151,3 +151,22 @@ TEST_CASE("Batsim: malformed workloads", "[workloads][batsim][errors]")
   CHECK_THAT(error_of([&] { BatsimReader r(bad_seq, "w.json"); }),
              ContainsSubstring("profiles.s.seq: unknown profile 'nope'"));
 }
+
+// Found by `scripts/fuzz.sh 10m` (the batsim harness, 24 inputs): an nb_res or a profile's repeat beyond a
+// long long's range was converted to one (undefined behaviour, UBSan stops there). Both are bounded before
+// the conversion: nb_res by the job device bound 2^20 = 1,048,576, repeat by 1e10.
+TEST_CASE("Batsim: nb_res and repeat beyond their bounds are refused before conversion",
+          "[workloads][batsim][errors]")
+{
+  std::istringstream huge_res(R"({"nb_res": 2055555555555555555555555, "jobs": [], "profiles": {}})");
+  CHECK_THAT(error_of([&] { BatsimReader r(huge_res, "w.json"); }),
+             ContainsSubstring("w.json:1:12: nb_res: too large (got 2.05556e+24); expected a whole number in "
+                               "[0, 1048576]"));
+  std::istringstream max_res(R"({"nb_res": 1048576, "jobs": [], "profiles": {}})");
+  CHECK_NOTHROW([&] { BatsimReader r(max_res, "w.json"); }());
+  std::istringstream huge_repeat(
+      R"({"nb_res": 1, "jobs": [], "profiles": {"s": {"type": "composed", "repeat": 7.77778e33, "seq": []}}})");
+  CHECK_THAT(error_of([&] { BatsimReader r(huge_repeat, "w.json"); }),
+             ContainsSubstring(
+                 "profiles.s.repeat: too large (got 7.77778e+33); expected a whole number in [1, 1e10]"));
+}
