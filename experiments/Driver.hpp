@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -39,6 +40,19 @@ inline std::optional<DriverArgs> parse_driver_args(int argc, char** argv, const 
     }
   }
   return args;
+}
+
+/// `sets` followed by the scenario settings of the environment variable COLOCSIM_EXPERIMENT_SET
+/// ("key=value;key=value", as `colocsim run --set`), which every driver applies to every run after its own:
+/// a way to perturb a model parameter and see the checks fail (experiments/README.md).
+inline std::vector<std::string> with_env_sets(std::vector<std::string> sets)
+{
+  const char* env = std::getenv("COLOCSIM_EXPERIMENT_SET");
+  if (!env) return sets;
+  std::stringstream ss(env);
+  for (std::string set; std::getline(ss, set, ';');)
+    if (!set.empty()) sets.push_back(set);
+  return sets;
 }
 
 /// The checks of one --check run: each prints its line; exit_status() says whether all held.

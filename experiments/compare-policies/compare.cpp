@@ -49,7 +49,7 @@ struct Collect final : RunObserver {
 Result run(const std::string& policy)
 {
   const std::string scenario = std::string(COLOCSIM_EXPERIMENT_DIR) + "/scenario.yaml";
-  RunInputs in = build_run(load_scenario(scenario, {}, policy));
+  RunInputs in = build_run(load_scenario(scenario, experiments::with_env_sets({}), policy));
   Collect c;
   const RunTotals t = run_simulation(in.setup(), c);
   Result r;

@@ -95,7 +95,7 @@ Row run(const Config& c)
 {
   std::vector<std::string> sets;
   if (c.exclusive) sets.push_back("platform.sharing=exclusive");
-  RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", sets, c.policy));
+  RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", experiments::with_env_sets(sets), c.policy));
   Collect col(in.platform);
   const RunTotals t = run_simulation(in.setup(), col);
   Row r;

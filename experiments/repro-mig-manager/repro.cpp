@@ -107,7 +107,7 @@ Row run(const std::string& trace, const Config& c, std::map<std::string, double>
     sets.push_back("platform.sharing=exclusive");
   else
     sets.push_back("platform.mig_layout=" + c.layout);
-  RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", sets, c.policy));
+  RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", experiments::with_env_sets(sets), c.policy));
   if (real_mem_bytes)
     for (const auto& p : in.profiles.profiles()) {
       (*real_mem_bytes)[p.name] = p.sig.mem_bytes;
