@@ -42,6 +42,18 @@ inline std::optional<DriverArgs> parse_driver_args(int argc, char** argv, const 
   return args;
 }
 
+/// Runs a driver's body; an exception (bad input: a scenario file, COLOCSIM_EXPERIMENT_SET) becomes one
+/// "<program>: error: ..." line on stderr and exit status 2 instead of a crash.
+template <class Body> int guarded_main(const char* program, Body&& body)
+{
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return 2;
+  }
+}
+
 /// `sets` followed by the scenario settings of the environment variable COLOCSIM_EXPERIMENT_SET
 /// ("key=value;key=value", as `colocsim run --set`), which every driver applies to every run after its own:
 /// a way to perturb a model parameter and see the checks fail (experiments/README.md).

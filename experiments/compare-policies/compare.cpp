@@ -69,7 +69,8 @@ Result run(const std::string& policy)
 
 } // namespace
 
-int main(int argc, char** argv)
+namespace {
+int driver_main(int argc, char** argv)
 {
   const auto args = experiments::parse_driver_args(argc, argv, "colocsim-compare-policies");
   if (!args) return 2;
@@ -151,4 +152,10 @@ int main(int argc, char** argv)
   expect(easy.wait_mean_s <= fcfs.wait_mean_s + 1e-6,
          "EASY backfilling waits no longer on average than FCFS");
   return checks.exit_status();
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  return experiments::guarded_main("colocsim-compare-policies", [&] { return driver_main(argc, argv); });
 }

@@ -163,7 +163,8 @@ Row run(const Config& c)
 
 } // namespace
 
-int main(int argc, char** argv)
+namespace {
+int driver_main(int argc, char** argv)
 {
   const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-heshare");
   if (!args) return 2;
@@ -256,4 +257,10 @@ int main(int argc, char** argv)
                        ": mean JCT change (HeShare: -0.31; gap pinned, can only shrink)");
   }
   return checks.exit_status();
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  return experiments::guarded_main("colocsim-repro-heshare", [&] { return driver_main(argc, argv); });
 }

@@ -199,7 +199,8 @@ double instance_for_bytes(double bytes)
 
 } // namespace
 
-int main(int argc, char** argv)
+namespace {
+int driver_main(int argc, char** argv)
 {
   const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-mig");
   if (!args) return 2;
@@ -359,4 +360,10 @@ int main(int argc, char** argv)
     checks.at_least(mgr.efficiency_x, p.efficiency_at, trace + ": mig-manager jobs/kWh x whole GPUs" + paper);
   }
   return checks.exit_status();
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  return experiments::guarded_main("colocsim-repro-mig", [&] { return driver_main(argc, argv); });
 }
