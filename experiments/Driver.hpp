@@ -1,11 +1,21 @@
 #pragma once
-// What the experiment drivers share (compare-policies, repro-mig-manager, repro-heshare): the command line
-// `[--check] [--csv FILE]` and the checks that --check prints, one "ok  "/"FAIL" line each, then PASS/FAIL.
+// What the experiment drivers share (compare-policies, repro-costa-sscad25, repro-mig-manager,
+// repro-heshare): the command line `[--check] [--csv FILE]`, the checks that --check prints, one "ok "/"FAIL"
+// line each, then PASS/FAIL, and the independent reference numbers the checks compare with: a published
+// number with a stated tolerance (near), a pinned gap to a published number that can only shrink (at_least /
+// at_most), and a brute-force schedule of strict FCFS on whole devices (fcfs_exclusive). A committed
+// results.csv is only ever an extra, regression check beside these (table_is_committed).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace colocsim::experiments {
 
@@ -32,6 +42,31 @@ inline std::optional<DriverArgs> parse_driver_args(int argc, char** argv, const 
   return args;
 }
 
+/// Runs a driver's body; an exception (bad input: a scenario file, COLOCSIM_EXPERIMENT_SET) becomes one
+/// "<program>: error: ..." line on stderr and exit status 2 instead of a crash.
+template <class Body> int guarded_main(const char* program, Body&& body)
+{
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return 2;
+  }
+}
+
+/// `sets` followed by the scenario settings of the environment variable COLOCSIM_EXPERIMENT_SET
+/// ("key=value;key=value", as `colocsim run --set`), which every driver applies to every run after its own:
+/// a way to perturb a model parameter and see the checks fail (experiments/README.md).
+inline std::vector<std::string> with_env_sets(std::vector<std::string> sets)
+{
+  const char* env = std::getenv("COLOCSIM_EXPERIMENT_SET");
+  if (!env) return sets;
+  std::stringstream ss(env);
+  for (std::string set; std::getline(ss, set, ';');)
+    if (!set.empty()) sets.push_back(set);
+  return sets;
+}
+
 /// The checks of one --check run: each prints its line; exit_status() says whether all held.
 class Checks {
 public:
@@ -39,6 +74,28 @@ public:
   {
     std::printf("%s: %s\n", cond ? "ok  " : "FAIL", what.c_str());
     ok_ = ok_ && cond;
+  }
+  /// |value − target| ≤ tolerance: a published (or hand-computed) number, named in `what` with its source.
+  void near(double value, double target, double tolerance, const std::string& what)
+  {
+    char numbers[160];
+    std::snprintf(numbers, sizeof numbers, " [%.6g, target %.6g ± %.3g]", value, target, tolerance);
+    expect(std::abs(value - target) <= tolerance, what + numbers);
+  }
+  /// value ≤ bound: a pinned gap (the bound is where the reproduction stands today, so the gap can only
+  /// shrink) or an upper limit worked out by hand.
+  void at_most(double value, double bound, const std::string& what)
+  {
+    char numbers[120];
+    std::snprintf(numbers, sizeof numbers, " [%.6g <= %.6g]", value, bound);
+    expect(value <= bound, what + numbers);
+  }
+  /// value ≥ bound (see at_most).
+  void at_least(double value, double bound, const std::string& what)
+  {
+    char numbers[120];
+    std::snprintf(numbers, sizeof numbers, " [%.6g >= %.6g]", value, bound);
+    expect(value >= bound, what + numbers);
   }
   /// The printed table is the committed `dir`/results.csv, line for line.
   void table_is_committed(const std::string& dir, const std::string& table)
@@ -58,5 +115,71 @@ public:
 private:
   bool ok_ = true;
 };
+
+/// One job of a brute-force schedule: submit time, run time on its devices, device count.
+struct FcfsJob {
+  double submit_s = 0, run_s = 0;
+  std::size_t devices = 1;
+};
+
+struct FcfsResult {
+  double makespan_s = 0, wait_mean_s = 0, jct_mean_s = 0; ///< makespan from the first submission
+};
+
+/// Strict FCFS on `n` identical devices, one job per device, no backfilling, worked out independently of the
+/// engine: in submission order, job i starts at the earliest time that is ≥ its submission, ≥ the start of
+/// job i − 1, and at which `devices` devices are free; it then holds them for run_s. A job that asks for
+/// more than n devices throws.
+inline FcfsResult fcfs_exclusive(std::vector<FcfsJob> jobs, std::size_t n)
+{
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const FcfsJob& a, const FcfsJob& b) { return a.submit_s < b.submit_s; });
+  std::vector<double> free_at(n, -1e300);
+  FcfsResult r;
+  if (jobs.empty()) return r;
+  double previous_start = -1e300, end = -1e300, wait = 0, jct = 0;
+  for (const auto& j : jobs) {
+    if (j.devices == 0 || j.devices > n)
+      throw std::runtime_error("fcfs_exclusive: a job asks for 0 or > n devices");
+    std::sort(free_at.begin(), free_at.end());
+    const double start = std::max({j.submit_s, previous_start, free_at[j.devices - 1]});
+    for (std::size_t d = 0; d < j.devices; ++d)
+      free_at[d] = start + j.run_s;
+    previous_start = start;
+    end = std::max(end, start + j.run_s);
+    wait += start - j.submit_s;
+    jct += start + j.run_s - j.submit_s;
+  }
+  const double count = static_cast<double>(jobs.size());
+  r.makespan_s = end - jobs.front().submit_s;
+  r.wait_mean_s = wait / count;
+  r.jct_mean_s = jct / count;
+  return r;
+}
+
+/// The rows of a small CSV file (lines starting with '#' skipped), each as header → field. No quoting.
+inline std::vector<std::map<std::string, std::string>> read_csv_rows(const std::string& file)
+{
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read " + file);
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, ',');)
+      fields.push_back(f);
+    if (header.empty()) {
+      header = fields;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i)
+      row[header[i]] = fields[i];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
 
 } // namespace colocsim::experiments

@@ -4,7 +4,12 @@
 // (jobs.csv, from make_trace.py): 55 % inference on a share of one GPU (250-750 milli), 30 % training on one
 // GPU, 15 % gang training on 2 or 4 GPUs; declared memory = the profiles' real footprints. Every policy of
 // the registry runs with its default parameters.
-// Claims checked (--check): every policy completes all 200 jobs without an out-of-memory failure; sharing
+// No paper to compare with: the checks compare with numbers worked out independently of the engine.
+// Checked (--check): exclusive FCFS gives the makespan and mean wait of a brute-force strict-FCFS schedule of
+// jobs.csv on 16 whole GPUs (experiments::fcfs_exclusive, 1e-6 relative); its busy GPU time is Σ duration ×
+// devices of jobs.csv; every policy's makespan is at least the last job's submission + duration − the first
+// submission (no job runs faster than alone), its node energy is 2 × 1650 W × makespan (nodes always on;
+// power-aware: at most that); every policy completes all 200 jobs without an out-of-memory failure; sharing
 // GPUs (every co-locating policy) at least halves the mean wait of the exclusive FCFS baseline and uses less
 // energy; EASY backfilling never waits longer on average than FCFS; the exclusive policies never co-locate.
 // Command: build/experiments/compare-policies/colocsim-compare-policies [--check] [--csv FILE]
@@ -25,6 +30,7 @@ namespace {
 struct Result {
   std::string policy;
   double makespan_s = 0, wait_mean_s = 0, jct_mean_s = 0, energy_kwh = 0, colocation = 0;
+  double energy_node_j = 0, busy_device_s = 0;
   std::uint64_t completed = 0, failed = 0, oom_events = 0;
 };
 
@@ -43,7 +49,7 @@ struct Collect final : RunObserver {
 Result run(const std::string& policy)
 {
   const std::string scenario = std::string(COLOCSIM_EXPERIMENT_DIR) + "/scenario.yaml";
-  RunInputs in = build_run(load_scenario(scenario, {}, policy));
+  RunInputs in = build_run(load_scenario(scenario, experiments::with_env_sets({}), policy));
   Collect c;
   const RunTotals t = run_simulation(in.setup(), c);
   Result r;
@@ -52,6 +58,8 @@ Result run(const std::string& policy)
   r.wait_mean_s = c.n ? c.wait_s / static_cast<double>(c.n) : 0;
   r.jct_mean_s = c.n ? c.jct_s / static_cast<double>(c.n) : 0;
   r.energy_kwh = (t.energy_device_j + t.energy_node_j) / 3.6e6;
+  r.energy_node_j = t.energy_node_j;
+  r.busy_device_s = t.busy_device_s;
   r.colocation = t.busy_device_s > 0 ? t.resident_s / t.busy_device_s : 0;
   r.completed = t.completed;
   r.failed = t.failed + t.rejected + t.never_started;
@@ -61,7 +69,8 @@ Result run(const std::string& policy)
 
 } // namespace
 
-int main(int argc, char** argv)
+namespace {
+int driver_main(int argc, char** argv)
 {
   const auto args = experiments::parse_driver_args(argc, argv, "colocsim-compare-policies");
   if (!args) return 2;
@@ -97,6 +106,37 @@ int main(int argc, char** argv)
   const Result& easy = find("exclusive-easy");
   experiments::Checks checks;
   auto expect = [&](bool cond, const std::string& what) { checks.expect(cond, what); };
+
+  // Independent numbers from jobs.csv alone. The durations are run times on the job's own GPU count (a native
+  // trace: durations include the gang's scaling), so a job alone on whole GPUs runs exactly duration_s.
+  std::vector<experiments::FcfsJob> jobs;
+  double gpu_s = 0, last_alone_end_s = 0, first_submit_s = 1e300;
+  for (const auto& row : experiments::read_csv_rows(std::string(COLOCSIM_EXPERIMENT_DIR) + "/jobs.csv")) {
+    const experiments::FcfsJob j{std::stod(row.at("submit_s")), std::stod(row.at("duration_s")),
+                                 std::stoul(row.at("devices"))};
+    jobs.push_back(j);
+    gpu_s += j.run_s * static_cast<double>(j.devices);
+    last_alone_end_s = std::max(last_alone_end_s, j.submit_s + j.run_s);
+    first_submit_s = std::min(first_submit_s, j.submit_s);
+  }
+  const auto brute = experiments::fcfs_exclusive(jobs, 16);
+  constexpr double NODE_BASELINE_W = 1650; // dgx-a100 calibration: one DGX A100 node's CPUs, DRAM, NICs
+  checks.near(fcfs.makespan_s, brute.makespan_s, 1e-6 * brute.makespan_s,
+              "exclusive-fcfs: makespan = the brute-force strict-FCFS schedule of jobs.csv on 16 GPUs (s)");
+  checks.near(fcfs.wait_mean_s, brute.wait_mean_s, 1e-6 * brute.makespan_s,
+              "exclusive-fcfs: mean wait = the brute-force strict-FCFS schedule's (s)");
+  checks.near(fcfs.busy_device_s, gpu_s, 1e-6 * gpu_s,
+              "exclusive-fcfs: busy GPU time = sum of duration x devices over jobs.csv (s)");
+  for (const auto& r : results) {
+    checks.at_least(r.makespan_s, last_alone_end_s - first_submit_s - 1e-6,
+                    r.policy + ": makespan >= max(submit + duration) - first submit (s)");
+    if (r.policy == "power-aware")
+      checks.at_most(r.energy_node_j, 2 * NODE_BASELINE_W * r.makespan_s * (1 + 1e-9),
+                     r.policy + ": node energy <= 2 x 1650 W x makespan (J; idle nodes powered off)");
+    else
+      checks.near(r.energy_node_j, 2 * NODE_BASELINE_W * r.makespan_s, 1e-6 * r.energy_node_j,
+                  r.policy + ": node energy = 2 x 1650 W x makespan (J)");
+  }
   for (const auto& r : results) {
     expect(r.completed == 200 && r.failed == 0 && r.oom_events == 0,
            r.policy + " completes all 200 jobs without out-of-memory failures");
@@ -112,4 +152,10 @@ int main(int argc, char** argv)
   expect(easy.wait_mean_s <= fcfs.wait_mean_s + 1e-6,
          "EASY backfilling waits no longer on average than FCFS");
   return checks.exit_status();
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  return experiments::guarded_main("colocsim-compare-policies", [&] { return driver_main(argc, argv); });
 }

@@ -6,8 +6,14 @@
 // (exclusive-fcfs) and co-located (first-fit, both on the tile), under Intel's default 1-CCS time-slicing
 // (table interference) and split into 2 CCS (contention interference). Claim checked: for the best
 // complementary pair, co-location cuts the time by up to 50 % and the energy by up to 43 % (makespan ≈ 0.50×,
-// energy ≈ 0.57× of sequential); a bandwidth-bound pair gains little. Command:
-// build/experiments/repro-costa-sscad25/colocsim-repro-costa [--check]
+// energy ≈ 0.57× of sequential); a bandwidth-bound pair gains little.
+// Checked (--check; README.md "The check"): against the paper (abstract): the best ccs-2 pair's makespan
+// 0.50 ± 0.03 and card energy 0.57 ± 0.03 of sequential; by hand: that makespan = 0.5 × (1 + ρ), ρ = 0.03 the
+// contention residual (both jobs fit their half tile, c ≤ 0.5, and the HBM, Σb ≤ 1), and the two-decoder
+// pair's = 0.5 × 1.7 × (1 + ρ) (Σb = 2 × 0.85); pinned gaps that can only shrink: under 1-CCS time-slicing
+// the best pair's makespan ≤ 0.58 and card energy ≤ 0.65 (paper 0.50 / 0.57).
+// Command: build/experiments/repro-costa-sscad25/colocsim-repro-costa [--check]
+#include "experiments/Driver.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
@@ -37,9 +43,11 @@ Energy run(const std::string& trace, const std::string& policy, const std::strin
            const std::string& interference)
 {
   const std::string scenario = std::string(COLOCSIM_EXPERIMENT_DIR) + "/scenario.yaml";
-  RunInputs in = build_run(load_scenario(
-      scenario, {"workload.trace=" + trace, "platform.sharing=" + sharing, "interference=" + interference},
-      policy));
+  RunInputs in = build_run(
+      load_scenario(scenario,
+                    experiments::with_env_sets({"workload.trace=" + trace, "platform.sharing=" + sharing,
+                                                "interference=" + interference}),
+                    policy));
   RunObserver none;
   const RunTotals t = run_simulation(in.setup(), none);
   Energy e;
@@ -57,9 +65,11 @@ struct Row {
 
 } // namespace
 
-int main(int argc, char** argv)
+namespace {
+int driver_main(int argc, char** argv)
 {
-  const bool check = argc > 1 && std::string(argv[1]) == "--check";
+  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-costa");
+  if (!args) return 2;
   const auto dir = std::filesystem::temp_directory_path() / ("colocsim-costa-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
 
@@ -90,31 +100,74 @@ int main(int argc, char** argv)
   for (const auto& r : rows)
     std::printf("%-24s %-24s %-10s %9.3f %9.3f %9.3f %9.3f\n", r.a.c_str(), r.b.c_str(), r.mode.c_str(),
                 r.t_ratio, r.e_tile, r.e_card, r.e_node);
-
-  // The best complementary pair: distinct profiles, lowest co-located makespan ratio in ccs-2.
-  const Row* best = nullptr;
-  const Row* bandwidth = nullptr;
-  for (const auto& r : rows) {
-    if (r.mode != "ccs-2") continue;
-    if (r.a != r.b && (!best || r.t_ratio < best->t_ratio - 1e-9 ||
-                       (std::abs(r.t_ratio - best->t_ratio) <= 1e-9 && r.e_card < best->e_card)))
-      best = &r;
-    if (r.a == "llama3-8b-decode-bs1" && r.b == r.a) bandwidth = &r;
+  if (!args->csv.empty()) {
+    std::ofstream out(args->csv);
+    out << "job_a,job_b,mode,makespan_ratio,energy_tile_ratio,energy_card_ratio,energy_node_ratio\n";
+    for (const auto& r : rows)
+      out << r.a << ',' << r.b << ',' << r.mode << ',' << r.t_ratio << ',' << r.e_tile << ',' << r.e_card
+          << ',' << r.e_node << '\n';
   }
+
+  // The best complementary pair: distinct profiles, lowest co-located makespan ratio (ties: lowest card
+  // energy), in ccs-2 and under time-slicing.
+  auto best_of = [&](const std::string& mode) {
+    const Row* best = nullptr;
+    for (const auto& r : rows)
+      if (r.mode == mode && r.a != r.b &&
+          (!best || r.t_ratio < best->t_ratio - 1e-9 ||
+           (std::abs(r.t_ratio - best->t_ratio) <= 1e-9 && r.e_card < best->e_card)))
+        best = &r;
+    return best;
+  };
+  const Row* best = best_of("ccs-2");
+  const Row* sliced = best_of("time-slice");
+  const Row* bandwidth = nullptr;
+  for (const auto& r : rows)
+    if (r.mode == "ccs-2" && r.a == "llama3-8b-decode-bs1" && r.b == r.a) bandwidth = &r;
   std::printf("\nbest complementary pair (ccs-2): %s + %s\n", best->a.c_str(), best->b.c_str());
   std::printf("  makespan  %.3f x sequential   (Costa et al.: 0.50, deviation %+.3f)\n", best->t_ratio,
               best->t_ratio - 0.50);
   std::printf("  energy    %.3f x (tile) / %.3f x (card) / %.3f x (node)   (Costa et al.: 0.57, domain not "
               "stated; card deviation %+.3f)\n",
               best->e_tile, best->e_card, best->e_node, best->e_card - 0.57);
+  std::printf("best complementary pair (time-slice): %s + %s: makespan %.3f x, energy %.3f x (card)\n",
+              sliced->a.c_str(), sliced->b.c_str(), sliced->t_ratio, sliced->e_card);
   std::printf(
       "bandwidth-bound pair (ccs-2): %s x2: makespan %.3f x, energy %.3f x (card): little or no gain\n",
       bandwidth->a.c_str(), bandwidth->t_ratio, bandwidth->e_card);
 
-  if (!check) return 0;
-  // Checked expectation (README.md): the published "up to" numbers within the estimate's uncertainty.
-  const bool ok = best->t_ratio >= 0.45 && best->t_ratio <= 0.60 && best->e_card >= 0.50 &&
-                  best->e_card <= 0.65 && bandwidth->t_ratio >= 0.85;
-  std::printf("check: %s\n", ok ? "PASS" : "FAIL");
-  return ok ? 0 : 1;
+  if (!args->check) return 0;
+  experiments::Checks checks;
+  // 1. The paper (Costa et al., SSCAD 2025, abstract: "up to 50 %" time, "up to 43 %" energy). Tolerance
+  //    ±0.03 (README.md): the unknown energy domain alone spreads our pair over 0.53–0.64, so ±0.03 around
+  //    0.57 admits the card domain and rejects the tile (0.64) and node (0.53) domains.
+  checks.near(best->t_ratio, 0.50, 0.03,
+              "best ccs-2 pair (" + best->a + " + " + best->b +
+                  "): makespan vs sequential = Costa et al.'s 0.50 (abstract: 'up to 50 %')");
+  checks.near(best->e_card, 0.57, 0.03,
+              "best ccs-2 pair: card energy vs sequential = Costa et al.'s 0.57 (abstract: 'up to 43 %')");
+  // 2. By hand (models/README.md, contention): in ccs-2 a job with compute share c ≤ 0.5 is not slowed by its
+  //    half tile (max(1, 2c) = 1); the pair's bandwidth demands fit the HBM (Σb ≤ 1), so each runs
+  //    1 + ρ = 1.03 times slower (ρ: the contention residual, reference §6.3's ε midpoint): both 600 s jobs
+  //    end at 618 s against 1200 s one after the other, 0.515. Two Llama-3-8B decoders (c = 0.5,
+  //    b = 0.85 each): Σb = 1.7 bounds them, 600 × 1.7 × 1.03 / 1200 = 0.8755.
+  checks.near(
+      best->t_ratio, 600 * 1.03 / 1200, 1e-6,
+      "best ccs-2 pair: makespan = 600 s x (1 + 0.03) / 1200 s by hand (both fit half a tile and the HBM)");
+  checks.near(bandwidth->t_ratio, 600 * 1.7 * 1.03 / 1200, 1e-6,
+              "two Llama-3-8B decoders, ccs-2: makespan = 600 s x 1.7 x 1.03 / 1200 s by hand (HBM-bound)");
+  // 3. Pinned gaps (README.md "How close"): under Intel's default 1-CCS time-slicing the model does not reach
+  //    the paper's numbers (the estimated duty cycles 0.35 / 0.40 make the pair take turns); today 0.576 and
+  //    0.643 against 0.50 and 0.57. The bounds can only move toward the paper.
+  checks.at_most(sliced->t_ratio, 0.58,
+                 "best time-slice pair: makespan vs sequential (paper 0.50; gap pinned, can only shrink)");
+  checks.at_most(sliced->e_card, 0.65,
+                 "best time-slice pair: card energy vs sequential (paper 0.57; gap pinned, can only shrink)");
+  return checks.exit_status();
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  return experiments::guarded_main("colocsim-repro-costa", [&] { return driver_main(argc, argv); });
 }

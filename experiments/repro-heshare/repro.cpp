@@ -91,11 +91,56 @@ struct Row {
   double baseline_w = 0; ///< Σ node baselines
 };
 
+/// Strict FCFS on the heterogeneous platform, one job per GPU, worked out independently of the engine: in
+/// submission order, each job starts at the earliest time that is ≥ its submission and the previous job's
+/// start at which a GPU of a type it accepts is free (ties: the lowest index, so the A100s first), and runs
+/// duration ÷ that type's speed (durations are times on the V100, the reference type).
+struct BruteForce {
+  double makespan_s = 0, wait_mean_s = 0, jct_mean_s = 0;
+};
+BruteForce fcfs_by_type(const Platform& platform)
+{
+  auto rows = experiments::read_csv_rows(DIR + "/jobs.csv");
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return std::stod(a.at("submit_s")) < std::stod(b.at("submit_s"));
+  });
+  std::vector<double> free_at(platform.devices.size(), -1e300);
+  double previous = -1e300, end = 0, wait = 0, jct = 0;
+  for (const auto& row : rows) {
+    const double submit = std::stod(row.at("submit_s")), duration = std::stod(row.at("duration_s"));
+    const std::string types = row.count("gpu_types") ? row.at("gpu_types") : "";
+    std::size_t best = free_at.size();
+    double start = INFINITY;
+    for (std::size_t d = 0; d < free_at.size(); ++d) {
+      bool accepted = types.empty();
+      for (std::string_view rest = types; !accepted && !rest.empty();) {
+        const auto bar = rest.find('|');
+        accepted = platform.type_of(static_cast<std::uint32_t>(d)).answers_to(rest.substr(0, bar));
+        rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+      }
+      const double t = std::max({submit, previous, free_at[d]});
+      if (accepted && t < start) start = t, best = d;
+    }
+    if (best == free_at.size()) throw std::runtime_error("no GPU accepts " + row.at("id"));
+    const double run = duration / platform.type_of(static_cast<std::uint32_t>(best)).speed;
+    free_at[best] = start + run;
+    previous = start;
+    end = std::max(end, start + run);
+    wait += start - submit;
+    jct += start + run - submit;
+  }
+  const double n = static_cast<double>(rows.size());
+  return {end - std::stod(rows.front().at("submit_s")), wait / n, jct / n};
+}
+
+BruteForce brute; ///< fcfs_by_type of the platform (filled by run())
+
 Row run(const Config& c)
 {
   std::vector<std::string> sets;
   if (c.exclusive) sets.push_back("platform.sharing=exclusive");
-  RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", sets, c.policy));
+  RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", experiments::with_env_sets(sets), c.policy));
+  if (c.exclusive) brute = fcfs_by_type(in.platform);
   Collect col(in.platform);
   const RunTotals t = run_simulation(in.setup(), col);
   Row r;
@@ -118,7 +163,8 @@ Row run(const Config& c)
 
 } // namespace
 
-int main(int argc, char** argv)
+namespace {
+int driver_main(int argc, char** argv)
 {
   const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-heshare");
   if (!args) return 2;
@@ -185,5 +231,36 @@ int main(int argc, char** argv)
   const Row& nodvfs = find("heshare-no-dvfs");
   expect(he.s.energy_gpu_j / he.s.makespan_s < nodvfs.s.energy_gpu_j / nodvfs.s.makespan_s,
          "heshare: DVFS lowers the mean GPU power draw against heshare without DVFS");
+  // 6. Exclusive FCFS = the brute-force strict-FCFS schedule by GPU type (fcfs_by_type).
+  checks.near(ex.s.makespan_s, brute.makespan_s, 1e-6 * brute.makespan_s,
+              "exclusive-fcfs: makespan = the brute-force strict-FCFS schedule by GPU type (s)");
+  checks.near(ex.s.wait_mean_s, brute.wait_mean_s, 1e-6 * brute.makespan_s,
+              "exclusive-fcfs: mean wait = the brute-force schedule's (s)");
+  checks.near(ex.s.jct_mean_s, brute.jct_mean_s, 1e-6 * brute.makespan_s,
+              "exclusive-fcfs: mean JCT = the brute-force schedule's (s)");
+  // 7. The paper (Jiang et al., HeShare, IEEE TC 2026, abstract): −26 % energy and −31 % JCT against "the
+  //    state-of-the-art framework" (unnamed). The model misses both against every baseline here (README.md
+  //    "How close": heshare favours the slow, frugal T4s and node baselines dominate the energy), so each
+  //    gap is pinned at today's change rounded up to the next percent: it can only shrink toward the paper.
+  struct Pin {
+    const char* baseline;
+    double energy, jct; // the largest heshare change (total energy, mean JCT) against it allowed today
+  };
+  for (const Pin p : {Pin{"exclusive-fcfs", 0.24, 0.23}, Pin{"first-fit", 0.43, 1.39},
+                      Pin{"best-fit", 0.17, 0.25}, Pin{"interference-aware", 0.21, 1.49}}) {
+    const Row& b = find(p.baseline);
+    checks.at_most(he.s.energy_total_j / b.s.energy_total_j - 1, p.energy,
+                   std::string("heshare vs ") + p.baseline +
+                       ": total energy change (HeShare: -0.26; gap pinned, can only shrink)");
+    checks.at_most(he.s.jct_mean_s / b.s.jct_mean_s - 1, p.jct,
+                   std::string("heshare vs ") + p.baseline +
+                       ": mean JCT change (HeShare: -0.31; gap pinned, can only shrink)");
+  }
   return checks.exit_status();
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  return experiments::guarded_main("colocsim-repro-heshare", [&] { return driver_main(argc, argv); });
 }

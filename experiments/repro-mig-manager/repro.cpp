@@ -99,6 +99,52 @@ struct Row {
 
 /// Hand-computed slowdown of each profile alone on a 7g.40gb instance (filled by run()).
 std::map<std::string, double> seven_slowdown;
+/// Each profile's signature, as the scenario's profile catalogue gives it (filled by run()).
+std::map<std::string, ResourceSignature> signatures;
+
+/// The A100-40GB GPU instance profiles (reference §4.2): compute slices of 7, SM fraction s of the A100's
+/// 108, memory-slice fraction m of 8, memory in GiB as nvidia-smi -lgip prints it.
+struct Instance {
+  const char* name;
+  int compute;
+  double s, m, gib;
+};
+constexpr Instance INSTANCES[] = {
+    {"1g.5gb", 1, 14 / 108.0, 1 / 8.0, 4.75},   {"1g.10gb", 1, 14 / 108.0, 2 / 8.0, 9.75},
+    {"2g.10gb", 2, 28 / 108.0, 2 / 8.0, 9.75},  {"3g.20gb", 3, 42 / 108.0, 4 / 8.0, 19.62},
+    {"4g.20gb", 4, 56 / 108.0, 4 / 8.0, 19.62}, {"7g.40gb", 7, 98 / 108.0, 1.0, 39.38}};
+
+/// The MIG slowdown of models/README.md (mig), written out again here: max(β·max(1, c/s) + (1 − β)·max(1,
+/// b/m), b/m, u/s, 1) with u = max(vec, xmx).
+double hand_mig_slowdown(const ResourceSignature& g, double s, double m)
+{
+  const double beta = g.freq_sensitive;
+  return std::max({beta * std::max(1.0, g.compute_share / s) + (1 - beta) * std::max(1.0, g.bw_util / m),
+                   g.bw_util / m, std::max(g.vec_util, g.xmx_util) / s, 1.0});
+}
+
+/// Upper bound on any MIG schedule's throughput against whole GPUs on `trace`, by brute force over each job's
+/// instances: a GPU has 7 compute slices, so a job that runs on an instance of k slices for its slowdown ×
+/// duration uses at least k/7 × slowdown × duration of a GPU, whatever the layout, the order or the
+/// reconfigurations; the makespan is at least Σ_jobs min_instances(that) / 8 GPUs and at least
+/// max(submit + duration) − first submit. The instances that cannot hold a job's real footprint are skipped.
+double mig_throughput_bound(const std::string& trace, double whole_makespan_s)
+{
+  constexpr double GIB = 1024.0 * 1024 * 1024;
+  double gpu_s = 0, first = INFINITY, last_end = 0;
+  for (const auto& row : experiments::read_csv_rows(DIR + "/" + trace)) {
+    const double submit = std::stod(row.at("submit_s")), duration = std::stod(row.at("duration_s"));
+    const ResourceSignature& g = signatures.at(row.at("profile"));
+    double best = INFINITY;
+    for (const auto& i : INSTANCES)
+      if (i.gib * GIB >= g.mem_bytes)
+        best = std::min(best, i.compute / 7.0 * hand_mig_slowdown(g, i.s, i.m) * duration);
+    gpu_s += best;
+    first = std::min(first, submit);
+    last_end = std::max(last_end, submit + duration);
+  }
+  return whole_makespan_s / std::max(gpu_s / 8, last_end - first);
+}
 
 Row run(const std::string& trace, const Config& c, std::map<std::string, double>* real_mem_bytes)
 {
@@ -107,10 +153,11 @@ Row run(const std::string& trace, const Config& c, std::map<std::string, double>
     sets.push_back("platform.sharing=exclusive");
   else
     sets.push_back("platform.mig_layout=" + c.layout);
-  RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", sets, c.policy));
+  RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", experiments::with_env_sets(sets), c.policy));
   if (real_mem_bytes)
     for (const auto& p : in.profiles.profiles()) {
       (*real_mem_bytes)[p.name] = p.sig.mem_bytes;
+      signatures[p.name] = p.sig;
       // On 7g.40gb (s = 98/108 of the A100's SMs, m = 8/8): only the SM terms can exceed 1, so the
       // roofline max(β·max(1, c/s) + (1 − β)·max(1, b/m), b/m, u/s, 1) is max(β·max(1, c/s) + 1 − β, u/s, 1).
       const auto& g = p.sig;
@@ -152,7 +199,8 @@ double instance_for_bytes(double bytes)
 
 } // namespace
 
-int main(int argc, char** argv)
+namespace {
+int driver_main(int argc, char** argv)
 {
   const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-mig");
   if (!args) return 2;
@@ -271,5 +319,51 @@ int main(int argc, char** argv)
   const Row& light = find("light.csv", "mig-manager");
   expect(light.throughput_x > 1.0 && light.efficiency_x > 1.0,
          "light.csv: mig-manager beats whole GPUs on throughput and jobs per kWh");
+
+  // 7. Whole GPUs = a brute-force strict-FCFS schedule of the trace on 8 GPUs (every job alone at full
+  // speed).
+  // 8. No MIG run beats the brute-force work bound of mig_throughput_bound.
+  // 9. The paper (Saraha et al., arXiv 2508.18556, abstract: "up to" throughput / energy efficiency on an
+  //    A100: ML 1.59x / 1.12x, LLM 1.43x / 1.11x, general 6.20x / 5.93x, the light mix standing in for the
+  //    general workloads). The model misses every target (README.md "How close": memory-only sizing puts
+  //    compute-bound jobs on 1g slices; the LLM stand-ins cannot pass the work bound): the gaps are pinned
+  //    where they stand today, so they can only shrink.
+  struct Paper {
+    const char* trace;
+    double throughput, efficiency;       // the paper's "up to"
+    double throughput_at, efficiency_at; // pinned: today's, rounded down
+  };
+  for (const Paper p : {Paper{"ml.csv", 1.59, 1.12, 0.80, 0.87}, Paper{"llm.csv", 1.43, 1.11, 0.81, 0.87},
+                        Paper{"light.csv", 6.20, 5.93, 2.15, 2.00}}) {
+    const std::string trace = p.trace;
+    const Row& whole = find(trace, "whole-gpu");
+    std::vector<experiments::FcfsJob> jobs;
+    for (const auto& row : experiments::read_csv_rows(DIR + "/" + trace))
+      jobs.push_back({std::stod(row.at("submit_s")), std::stod(row.at("duration_s")), 1});
+    const auto brute = experiments::fcfs_exclusive(jobs, 8);
+    checks.near(whole.makespan_h * 3600, brute.makespan_s, 1e-6 * brute.makespan_s,
+                trace + ": whole-gpu makespan = the brute-force strict-FCFS schedule on 8 GPUs (s)");
+    const double bound = mig_throughput_bound(trace, whole.makespan_h * 3600);
+    std::printf("%s: MIG throughput bound (brute force over instances) %.3fx whole GPUs; paper up to %.2fx\n",
+                p.trace, bound, p.throughput);
+    for (const auto& r : rows)
+      if (r.trace == trace && r.config != "whole-gpu" && r.not_completed == 0)
+        checks.at_most(r.throughput_x, bound,
+                       trace + " " + r.config +
+                           ": throughput x whole GPUs <= the brute-force MIG work bound");
+    const Row& mgr = find(trace, "mig-manager");
+    char paper[160];
+    std::snprintf(paper, sizeof paper, " (Saraha et al.: up to %.2fx / %.2fx; gap pinned, can only shrink)",
+                  p.throughput, p.efficiency);
+    checks.at_least(mgr.throughput_x, p.throughput_at,
+                    trace + ": mig-manager throughput x whole GPUs" + paper);
+    checks.at_least(mgr.efficiency_x, p.efficiency_at, trace + ": mig-manager jobs/kWh x whole GPUs" + paper);
+  }
   return checks.exit_status();
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  return experiments::guarded_main("colocsim-repro-mig", [&] { return driver_main(argc, argv); });
 }
