@@ -21,6 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using Result = colocsim::test::CliResult;
 using colocsim::test::cli;
+using colocsim::test::shell;
 
 fs::path fresh_dir(const std::string& name)
 {
@@ -67,7 +68,7 @@ TEST_CASE("the same scenario and seed give identical outputs", "[cli]")
   const auto a = fresh_dir("det-a"), b = fresh_dir("det-b");
   for (const auto& d : {a, b}) {
     const std::string cmd = std::string(COLOCSIM_BINARY) + " run --quiet -o " + d.string();
-    REQUIRE(std::system(cmd.c_str()) == 0);
+    REQUIRE(colocsim::test::shell(cmd) == 0);
   }
   CHECK(slurp((a / "jobs.csv").string()) == slurp((b / "jobs.csv").string()));
   CHECK(slurp((a / "timeseries.csv").string()) == slurp((b / "timeseries.csv").string()));
@@ -204,13 +205,6 @@ TEST_CASE("a short option's value may be attached: -j2 is -j 2, -oDIR is -o DIR"
 }
 
 namespace {
-/// Exit status of a shell command line (-1 if it did not exit normally).
-int shell(const std::string& command)
-{
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /// The entries of `dir` whose name starts with `prefix` (staging directories: ".NAME.partial-PID").
 int count_entries(const fs::path& dir, const std::string& prefix)
 {

@@ -2,12 +2,16 @@
 // rules (--resume, --force), a failing run, and spec errors at their place in the spec. The sweep runs in
 // process through run_cli(); its runs are real colocsim processes (COLOCSIM_EXE points at the binary).
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -26,9 +30,8 @@ struct Result {
 Result cli(std::vector<std::string> args)
 {
   ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1);
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  return {status, out.str(), err.str()};
+  const auto r = colocsim::test::cli(args);
+  return {r.status, r.out, r.err};
 }
 
 fs::path fresh_dir(const std::string& name)
@@ -115,7 +118,7 @@ TEST_CASE("sweep runs every combination of axes and seeds, each exactly as coloc
                           " run --set outputs.timeseries=false --set platform.sharing=ccs-2 --set seed=1 "
                           "--policy exclusive-fcfs --quiet -o " +
                           direct.string();
-  REQUIRE(std::system(cmd.c_str()) == 0);
+  REQUIRE(colocsim::test::shell(cmd) == 0);
   CHECK(slurp((direct / "jobs.csv").string()) == slurp((dir / "out" / "run-0007" / "jobs.csv").string()));
   CHECK(slurp((direct / "summary.json").string()).substr(0, 300) ==
         slurp((dir / "out" / "run-0007" / "summary.json").string()).substr(0, 300));
