@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <ctime>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -99,7 +100,13 @@ const char* const BENCH_HELP = R"(usage: colocsim bench [options]
 
 Replays a synthetic trace (Poisson arrivals, lognormal durations, the default profile mix) on a platform of
 Max 1550 tiles with energy accounting on, and prints key=value lines: wall_s, engine_events, events_per_s,
-jobs_per_s, rate_updates, peak_rss_mb, and the simulated makespan and energy.
+jobs_per_s, rate_updates, peak_rss_mb, and the simulated makespan and energy; then where the time went:
+setup_wall_s (the scenario and platform model, the engine's hosts and the policy's first call, which builds
+its indexes over the devices), simulation_wall_s (from there to the last job's end), teardown_wall_s (the
+totals over every device after it), policy_wall_s and policy_calls (inside the policy's later decide()
+calls), the same as CPU time (setup_cpu_s, simulation_cpu_s, teardown_cpu_s, policy_cpu_s: not counting
+other processes of a busy machine), and per job, in CPU microseconds:
+simulation_us_per_job and policy_us_per_job (BENCHMARKS.md compares them across platform sizes).
 
 options:
   --jobs N        jobs to replay (default 100000)
@@ -114,6 +121,14 @@ std::string next_arg(const std::vector<std::string>& args, std::size_t& i)
 {
   if (i + 1 >= args.size()) throw UsageError("option " + args[i] + " needs a value");
   return args[++i];
+}
+
+/// CPU seconds of a clock (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID).
+double cpu_seconds(clockid_t clock)
+{
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 double peak_rss_mb()
@@ -521,6 +536,8 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   const long long cards = (tiles + 1) / 2;
   std::vector<std::string> sets{"platform.nodes=" + std::to_string(cards), "platform.cards_per_node=1",
                                 "outputs.jobs=false", "outputs.timeseries=false"};
+  const auto setup0 = std::chrono::steady_clock::now();
+  const double setup0_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
   Scenario scenario = load_scenario("builtin:experiments/scenarios/bench/scenario.yaml", sets, policy);
   auto& syn = *scenario.synthetic;
   syn.jobs = static_cast<std::size_t>(jobs);
@@ -528,16 +545,69 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   syn.arrival_rate_per_s = load * static_cast<double>(cards * 2) / duration;
   syn.seed = static_cast<std::uint64_t>(seed);
   RunInputs inputs = build_run(scenario);
+  // The policy, timed: the wall-clock and CPU time inside decide() after its first call, and when that
+  // first call ended. Setup ends there: the engine has built its hosts, and the policy its indexes over the
+  // devices (once, O(devices): SlotPolicy::init and the like run in the first call). CPU time (of this
+  // thread, which runs every actor) does not count the time other processes of a busy machine take.
+  struct TimedPolicy final : Policy {
+    std::unique_ptr<Policy> inner;
+    std::chrono::steady_clock::duration inside{};
+    double inside_cpu_s = 0;
+    std::optional<std::chrono::steady_clock::time_point> first_call_end;
+    double first_call_end_cpu_s = 0; ///< process CPU time then
+    std::uint64_t calls = 0;
+    std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+    {
+      const auto t0 = std::chrono::steady_clock::now();
+      const double c0 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+      auto decisions = inner->decide(view, events);
+      const double c1 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+      const auto t1 = std::chrono::steady_clock::now();
+      if (first_call_end) {
+        inside += t1 - t0;
+        inside_cpu_s += c1 - c0;
+      } else {
+        first_call_end = t1;
+        first_call_end_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+      }
+      ++calls;
+      return decisions;
+    }
+  };
+  auto timed_owner = std::make_unique<TimedPolicy>();
+  timed_owner->inner = std::move(inputs.policy);
+  TimedPolicy& timed = *timed_owner;
+  inputs.policy = std::move(timed_owner);
 
   const auto wall0 = std::chrono::steady_clock::now();
   MetricsCollector metrics;
+  // The last job's end closes the event loop; what follows is the teardown (the engine's totals over every
+  // device, SimGrid's end-of-simulation walk over every host): once per run, O(devices), like the setup.
   struct Collect final : RunObserver {
     MetricsCollector& m;
+    std::chrono::steady_clock::time_point last_end{};
+    double last_end_cpu_s = 0;
     explicit Collect(MetricsCollector& mc) : m(mc) {}
-    void on_job_end(const JobRecord& r) override { m.add(r); }
+    void on_job_end(const JobRecord& r) override
+    {
+      m.add(r);
+      last_end = std::chrono::steady_clock::now();
+      last_end_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    }
   } collect(metrics);
   const RunTotals totals = run_simulation(inputs.setup(), collect);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const auto wall1 = std::chrono::steady_clock::now();
+  const double wall1_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+  const double setup_end_cpu_s = timed.first_call_end ? timed.first_call_end_cpu_s : wall1_cpu_s;
+  const double wall = std::chrono::duration<double>(wall1 - wall0).count();
+  const auto setup_end = timed.first_call_end.value_or(wall1);
+  const double setup_wall = std::chrono::duration<double>(setup_end - setup0).count();
+  const auto loop_end = std::max(collect.last_end, setup_end);
+  const double loop_end_cpu_s = std::max(collect.last_end_cpu_s, setup_end_cpu_s);
+  const double simulation_wall = std::chrono::duration<double>(loop_end - setup_end).count();
+  const double teardown_wall = std::chrono::duration<double>(wall1 - loop_end).count();
+  const double policy_wall = std::chrono::duration<double>(timed.inside).count();
+  const double n_jobs = static_cast<double>(std::max<std::uint64_t>(totals.jobs_read, 1));
   const Summary s = metrics.summarize(totals, scenario.pue);
   out << "jobs=" << totals.jobs_read << "\n"
       << "tiles=" << inputs.platform.devices.size() << "\n"
@@ -551,7 +621,18 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
       << "jobs_completed=" << s.jobs_completed << "\n"
       << "makespan_s=" << s.makespan_s << "\n"
       << "energy_total_j=" << s.energy_total_j << "\n"
-      << "colocation_mean=" << s.colocation_mean << "\n";
+      << "colocation_mean=" << s.colocation_mean << "\n"
+      << "setup_wall_s=" << setup_wall << "\n"
+      << "simulation_wall_s=" << simulation_wall << "\n"
+      << "policy_wall_s=" << policy_wall << "\n"
+      << "policy_calls=" << timed.calls - (timed.calls > 0 ? 1 : 0) << "\n"
+      << "setup_cpu_s=" << setup_end_cpu_s - setup0_cpu_s << "\n"
+      << "simulation_cpu_s=" << loop_end_cpu_s - setup_end_cpu_s << "\n"
+      << "policy_cpu_s=" << timed.inside_cpu_s << "\n"
+      << "teardown_wall_s=" << teardown_wall << "\n"
+      << "teardown_cpu_s=" << wall1_cpu_s - loop_end_cpu_s << "\n"
+      << "simulation_us_per_job=" << (loop_end_cpu_s - setup_end_cpu_s) / n_jobs * 1e6 << "\n"
+      << "policy_us_per_job=" << timed.inside_cpu_s / n_jobs * 1e6 << "\n";
   return 0;
 }
 

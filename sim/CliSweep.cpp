@@ -644,6 +644,12 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
         report(i);
         continue;
       }
+      // A run killed before it finished (the sweep and its runs stopped by SIGKILL, a crash) left its staging
+      // directory next to its run directory (".run-NNNN.partial-PID", sim/Outputs.hpp): it goes before the
+      // run runs again, so that every run has one directory and the sweep's folder holds no partial file.
+      for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().filename().string().rfind("." + runs[i].id() + ".partial-", 0) == 0)
+          fs::remove_all(e.path(), ec);
       fs::create_directories(rdir, ec);
       const pid_t pid = spawn_run(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
       running[pid] = {i, std::chrono::steady_clock::now()};

@@ -211,7 +211,8 @@ int driver_main(int argc, char** argv)
     for (const auto& c : CONFIGS)
       rows.push_back(run(trace, c, &real_mem_bytes));
     for (std::size_t i = first; i < rows.size(); ++i) {
-      // Throughput of a run that left jobs undone is not comparable: no ratio (nan).
+      // Throughput of a run that left jobs undone is not comparable: no ratio (NAN here; an empty cell in
+      // results.csv and "-" in the printed table, since a CSV file has no portable spelling of NaN).
       const bool all = rows[i].not_completed == 0;
       rows[i].throughput_x = all ? rows[i].jobs_per_h / rows[first].jobs_per_h : NAN;
       rows[i].efficiency_x = all ? rows[i].jobs_per_kwh / rows[first].jobs_per_kwh : NAN;
@@ -222,13 +223,19 @@ int driver_main(int argc, char** argv)
   table << "trace,config,makespan_h,jobs_per_h,energy_kwh,jobs_per_kwh,jct_mean_s,completed,not_completed,"
            "oom_events,reconfigurations,throughput_x,efficiency_x\n";
   char line[512];
+  // A ratio, or nothing where it is not comparable.
+  auto ratio = [](double x, const char* format, const char* none) {
+    char text[32];
+    std::snprintf(text, sizeof text, format, x);
+    return std::isfinite(x) ? std::string(text) : std::string(none);
+  };
   for (const auto& r : rows) {
-    std::snprintf(line, sizeof line, "%s,%s,%.4f,%.3f,%.4f,%.4f,%.1f,%llu,%llu,%llu,%llu,%.4f,%.4f\n",
-                  r.trace.c_str(), r.config.c_str(), r.makespan_h, r.jobs_per_h, r.energy_kwh, r.jobs_per_kwh,
-                  r.jct_mean_s, static_cast<unsigned long long>(r.completed),
-                  static_cast<unsigned long long>(r.not_completed),
-                  static_cast<unsigned long long>(r.oom_events),
-                  static_cast<unsigned long long>(r.reconfigurations), r.throughput_x, r.efficiency_x);
+    std::snprintf(
+        line, sizeof line, "%s,%s,%.4f,%.3f,%.4f,%.4f,%.1f,%llu,%llu,%llu,%llu,%s,%s\n", r.trace.c_str(),
+        r.config.c_str(), r.makespan_h, r.jobs_per_h, r.energy_kwh, r.jobs_per_kwh, r.jct_mean_s,
+        static_cast<unsigned long long>(r.completed), static_cast<unsigned long long>(r.not_completed),
+        static_cast<unsigned long long>(r.oom_events), static_cast<unsigned long long>(r.reconfigurations),
+        ratio(r.throughput_x, "%.4f", "").c_str(), ratio(r.efficiency_x, "%.4f", "").c_str());
     table << line;
   }
   std::printf("%-9s %-21s %8s %7s %8s %7s %7s %5s %4s %4s %6s %7s %7s\n", "trace", "config", "makespan",
@@ -236,12 +243,12 @@ int driver_main(int argc, char** argv)
   std::printf("%-9s %-21s %8s %7s %8s %7s %7s %5s %4s %4s %6s %7s %7s\n", "", "", "h", "", "kWh", "kWh",
               "mean s", "", "done", "", "", "x whole", "x whole");
   for (const auto& r : rows)
-    std::printf("%-9s %-21s %8.2f %7.2f %8.2f %7.2f %7.0f %5llu %4llu %4llu %6llu %7.3f %7.3f\n",
-                r.trace.c_str(), r.config.c_str(), r.makespan_h, r.jobs_per_h, r.energy_kwh, r.jobs_per_kwh,
-                r.jct_mean_s, static_cast<unsigned long long>(r.completed),
-                static_cast<unsigned long long>(r.not_completed),
-                static_cast<unsigned long long>(r.oom_events),
-                static_cast<unsigned long long>(r.reconfigurations), r.throughput_x, r.efficiency_x);
+    std::printf(
+        "%-9s %-21s %8.2f %7.2f %8.2f %7.2f %7.0f %5llu %4llu %4llu %6llu %7s %7s\n", r.trace.c_str(),
+        r.config.c_str(), r.makespan_h, r.jobs_per_h, r.energy_kwh, r.jobs_per_kwh, r.jct_mean_s,
+        static_cast<unsigned long long>(r.completed), static_cast<unsigned long long>(r.not_completed),
+        static_cast<unsigned long long>(r.oom_events), static_cast<unsigned long long>(r.reconfigurations),
+        ratio(r.throughput_x, "%.3f", "-").c_str(), ratio(r.efficiency_x, "%.3f", "-").c_str());
   if (!args->csv.empty()) std::ofstream(args->csv) << table.str();
   if (!args->check) return 0;
 

@@ -1,6 +1,7 @@
 # End-to-end calibration on the OpenCL backend (pocl on the CI machine): measure → fit → check → simulate.
-#   cmake -DCOLOCSIM=<colocsim binary> -DWORK_DIR=<scratch dir> -P EndToEnd.cmake
-# Checks each step's output, not only its exit status; prints the prediction errors and wall times.
+#   cmake -DCOLOCSIM=<colocsim binary> -DWORK_DIR=<scratch dir> -DCHECK_OUTPUTS=<checker> -P EndToEnd.cmake
+# Checks each step's output, not only its exit status, and parses every CSV and JSON file it wrote strictly
+# (CHECK_OUTPUTS: tests/support/check_outputs.cpp); prints the prediction errors and wall times.
 # Prints E2E-SKIPPED (the test's SKIP_REGULAR_EXPRESSION) when no OpenCL platform is present.
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
@@ -78,4 +79,9 @@ expect("\"calibration\": \"${WORK_DIR}/fitted.yaml\"" "${summary_json}" "summary
 string(REGEX MATCH "\"makespan_s\": [0-9.]+" makespan "${summary_json}")
 string(REGEX MATCH "\"corun_slowdown_mean\": [0-9.]+" corun "${summary_json}")
 message(STATUS "default scenario with the fitted calibration: ${makespan}, ${corun}")
+# 5. Every CSV and JSON file the steps wrote parses strictly (measurements.csv, sim/).
+execute_process(COMMAND ${CHECK_OUTPUTS} "${WORK_DIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "outputs not strict:\n${out}${err}")
+endif()
 message(STATUS "end to end OK; measurements, fitted.yaml, fit-report.txt and sim/ in ${WORK_DIR}")

@@ -6,6 +6,7 @@
 #include "calibration/Measurements.hpp"
 #include "models/Errors.hpp"
 #include "tests/CatchCompat.hpp"
+#include "tests/support/StrictFormats.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -72,6 +73,10 @@ TEST_CASE("measurement rows round-trip through the CSV", "[calibration][measurem
   idle.run_id = 8;
   idle.kind = "idle";
   write_measurement_row(io, idle);
+  // What the writer wrote is strict RFC 4180 CSV: quoted commas and quotes, the header's column count,
+  // the unavailable energy as an empty cell rather than 'nan' (tests/support/StrictFormats.hpp).
+  CHECK(colocsim::test::check_csv_output(io.str(), "rt.csv", "measurements.csv") ==
+        std::vector<std::string>{});
   const auto rows = read_measurements(io, "rt.csv");
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].host == r.host);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The example policy plugin (experiments/plugin-example) builds OUT OF TREE against the INSTALLED colocsim
-# package and runs through the installed CLI. Arguments: BUILD_DIR SOURCE_DIR WORK_DIR.
+# package and runs through the installed CLI. Arguments: BUILD_DIR SOURCE_DIR WORK_DIR CHECK_OUTPUTS (the
+# strict output checker, tests/support/check_outputs.cpp, run on every output directory at the end).
 set -euo pipefail
-build=$1 src=$2 work=$3
+build=$1 src=$2 work=$3 CHECK_OUTPUTS=$4
 rm -rf "$work"
 mkdir -p "$work"
 echo "+ cmake --install $build --prefix $work/prefix"
@@ -47,4 +48,5 @@ grep -q "is not loaded without consent" "$work/refused.txt" || { cat "$work/refu
 grep -q '"jobs_completed": 48,' "$work/out-scenario/summary.json"
 sha=$(sha256sum "$work/libsjf.so" | cut -c1-64)
 grep -q "\"sha256\": \"$sha\"" "$work/out-scenario/summary.json" || { echo "no sha256 $sha in summary.json"; exit 1; }
+"$CHECK_OUTPUTS" "$work/out" "$work/fcfs" "$work/out-scenario"
 echo "ok: SJF mean wait $sjf s (FCFS $fcfs s)"

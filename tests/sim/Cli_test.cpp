@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <streambuf>
 #include <sys/wait.h>
@@ -16,11 +17,14 @@
 using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::slurp;
+using colocsim::test::WithinAbs;
+using colocsim::test::WithinRel;
 
 namespace {
 namespace fs = std::filesystem;
 using Result = colocsim::test::CliResult;
 using colocsim::test::cli;
+using colocsim::test::shell;
 
 fs::path fresh_dir(const std::string& name)
 {
@@ -67,7 +71,7 @@ TEST_CASE("the same scenario and seed give identical outputs", "[cli]")
   const auto a = fresh_dir("det-a"), b = fresh_dir("det-b");
   for (const auto& d : {a, b}) {
     const std::string cmd = std::string(COLOCSIM_BINARY) + " run --quiet -o " + d.string();
-    REQUIRE(std::system(cmd.c_str()) == 0);
+    REQUIRE(colocsim::test::shell(cmd) == 0);
   }
   CHECK(slurp((a / "jobs.csv").string()) == slurp((b / "jobs.csv").string()));
   CHECK(slurp((a / "timeseries.csv").string()) == slurp((b / "timeseries.csv").string()));
@@ -114,6 +118,29 @@ TEST_CASE("bench prints its figures as key=value lines", "[cli]")
   for (const char* key : {"jobs=2000", "tiles=20", "wall_s=", "engine_events=4000",
                           "events_per_s=", "peak_rss_mb=", "jobs_completed=2000"})
     CHECK_THAT(b.out, ContainsSubstring(key));
+  // Where the time went: setup (from before the scenario is read to the end of the policy's first call)
+  // and simulation (from there to the last job's end) and teardown cover the whole simulation wall and more
+  // (setup also holds the scenario and platform model, built before wall_s starts); the time inside the
+  // policy's later calls is part of the simulation. Printed with 6 significant digits, hence the tolerances.
+  std::map<std::string, double> v;
+  std::istringstream lines(b.out);
+  for (std::string l; std::getline(lines, l);)
+    if (const auto eq = l.find('='); eq != std::string::npos && l.substr(0, eq) != "policy")
+      v[l.substr(0, eq)] = std::stod(l.substr(eq + 1));
+  for (const char* key : {"setup_wall_s", "simulation_wall_s", "policy_wall_s", "policy_calls", "setup_cpu_s",
+                          "simulation_cpu_s", "policy_cpu_s", "simulation_us_per_job", "policy_us_per_job"})
+    REQUIRE(v.count(key) == 1);
+  REQUIRE(v.count("teardown_wall_s") == 1);
+  REQUIRE(v.count("teardown_cpu_s") == 1);
+  CHECK(v["setup_wall_s"] + v["simulation_wall_s"] + v["teardown_wall_s"] >= v["wall_s"] * (1 - 1e-5));
+  CHECK(v["policy_wall_s"] <= v["simulation_wall_s"] * (1 + 1e-5));
+  CHECK(v["policy_cpu_s"] <=
+        v["simulation_cpu_s"] * (1 + 1e-5) + 1e-6); // the thread's share of the process's
+  CHECK(v["policy_calls"] >= 1);
+  CHECK(v["policy_calls"] < v["engine_events"]); // at most one call per instant with events, less the first
+  // The per-job figures are CPU microseconds: the CPU seconds over the 2000 jobs.
+  CHECK_THAT(v["simulation_us_per_job"], WithinRel(v["simulation_cpu_s"] / 2000 * 1e6, 1e-4));
+  CHECK_THAT(v["policy_us_per_job"], WithinRel(v["policy_cpu_s"] / 2000 * 1e6, 1e-4) || WithinAbs(0, 1e-9));
 }
 
 TEST_CASE("a run that fails on a bad trace row leaves no partial results behind", "[cli]")
@@ -204,13 +231,6 @@ TEST_CASE("a short option's value may be attached: -j2 is -j 2, -oDIR is -o DIR"
 }
 
 namespace {
-/// Exit status of a shell command line (-1 if it did not exit normally).
-int shell(const std::string& command)
-{
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /// The entries of `dir` whose name starts with `prefix` (staging directories: ".NAME.partial-PID").
 int count_entries(const fs::path& dir, const std::string& prefix)
 {

@@ -2,6 +2,7 @@
 // completed, submits it after the think time, cancels it when a dependency can never complete, and ignores
 // (and counts) dependencies on jobs the trace does not have. Schedules computed by hand.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 #include "sim/Engine.hpp"
@@ -118,10 +119,9 @@ TEST_CASE("SWF fields 17-18 become a dependency with its think time", "[workload
 TEST_CASE("validate prints the critical path of the dependencies and refuses a cycle", "[cli][dependencies]")
 {
   const auto run_validate = [](const std::string& trace) {
-    std::ostringstream out, err;
-    const int status =
-        run_cli({"validate", DATA + "base.yaml", "--set", "workload.trace=" + DATA + trace}, out, err);
-    return std::make_tuple(status, out.str(), err.str());
+    const auto r =
+        colocsim::test::cli({"validate", DATA + "base.yaml", "--set", "workload.trace=" + DATA + trace});
+    return std::make_tuple(r.status, r.out, r.err);
   };
   auto [status, out, err] = run_validate("deps.csv");
   CHECK(status == 0);

@@ -3,6 +3,7 @@
 // README's tutorial shows what `colocsim run` really prints today, and no file of the repository refers to a
 // document outside it.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 #include "sim/Resources.hpp"
@@ -220,8 +221,7 @@ TEST_CASE("the docs index (docs/README.md) links every page of docs/", "[docs]")
 TEST_CASE("outputs.md documents every field a run writes", "[docs]")
 {
   const auto dir = scratch_dir("outputs");
-  std::ostringstream out, err;
-  REQUIRE(run_cli({"run", "-o", dir, "--quiet"}, out, err) == 0);
+  REQUIRE(colocsim::test::cli({"run", "-o", dir, "--quiet"}).status == 0);
   const std::string page = read_source_file("docs/formats/outputs.md");
   const std::string summary = slurp(dir + "/summary.json");
   const std::regex key("\"([a-z0-9_]+)\":");
@@ -254,9 +254,9 @@ TEST_CASE("the README's tutorial shows what colocsim run prints", "[docs]")
   const auto check = [&](std::vector<std::string> args, const std::string& name) {
     const auto dir = scratch_dir(name);
     args.insert(args.end(), {"-o", dir});
-    std::ostringstream out, err;
-    REQUIRE(run_cli(args, out, err) == 0);
-    std::string summary = out.str();
+    const auto run = colocsim::test::cli(args);
+    REQUIRE(run.status == 0);
+    std::string summary = run.out;
     summary = summary.substr(0, summary.find("  results in ")); // the output directory differs
     INFO("README.md should show this output of colocsim run (args: " << name << "):\n" << summary);
     CHECK(readme.find(summary) != std::string::npos);

@@ -1,6 +1,7 @@
 // The teaching labs stay true: each lab's sweep runs (real colocsim processes) and its README shows the table
 // the sweep gives today, and the findings its answers state.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "experiments/Driver.hpp"
 #include "sim/Cli.hpp"
@@ -54,13 +55,11 @@ TEST_CASE("lab sharing-modes: the sweep gives the README's table and its answers
   ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1);
   const auto out = fs::temp_directory_path() / ("colocsim-lab-" + std::to_string(::getpid()));
   fs::remove_all(out);
-  std::ostringstream o, e;
-  const int status =
-      run_cli({"sweep", std::string(COLOCSIM_SOURCE_DIR) + "/experiments/labs/sharing-modes/lab.yaml", "-o",
-               out.string(), "--quiet"},
-              o, e);
-  INFO(e.str());
-  REQUIRE(status == 0);
+  const auto sweep = colocsim::test::cli(
+      {"sweep", std::string(COLOCSIM_SOURCE_DIR) + "/experiments/labs/sharing-modes/lab.yaml", "-o",
+       out.string(), "--quiet"});
+  INFO(sweep.err);
+  REQUIRE(sweep.status == 0);
   const auto rows = read_csv(out / "sweep.csv");
   REQUIRE(rows.size() == 12);
 

@@ -7,6 +7,7 @@
 //   node baseline 500 W; time-slice, table C|C = 1.25: two busy jobs on one tile run at rate 0.4 (2.5x)
 //   busy: class C, vec 0.5 → 170 W alone;  light: class L, vec 0.1 → 130 W alone;  idle tile 100 W.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 #include "sim/Metrics.hpp"
@@ -99,11 +100,10 @@ RunResult run_fixture(const std::string& name, std::vector<std::string> args)
   fs::remove_all(dir);
   args.insert(args.begin(), {"run", DATA + "base.yaml"});
   args.insert(args.end(), {"-o", dir.string()});
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  INFO(err.str());
-  REQUIRE(status == 0);
-  RunResult r{out.str(), err.str(), slurp((dir / "summary.json").string()), {}, {}, {}};
+  const auto run = colocsim::test::cli(args);
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  RunResult r{run.out, run.err, slurp((dir / "summary.json").string()), {}, {}, {}};
   for (auto& row : read_csv((dir / "jobs.csv").string())) {
     r.job_order.push_back(row["id"]);
     r.jobs[row["id"]] = row;
@@ -487,11 +487,10 @@ TEST_CASE("every shipped scenario runs, and its outputs add up", "[metrics][scen
         "-o",  dir.string()};
     const bool synthetic = slurp(file).find("synthetic:") != std::string::npos;
     if (synthetic) args.insert(args.end(), {"--set", "workload.synthetic.jobs=300"});
-    std::ostringstream out, err;
-    const int status = run_cli(args, out, err);
-    INFO(err.str());
-    REQUIRE(status == 0);
-    RunResult r{out.str(), err.str(), slurp((dir / "summary.json").string()), {}, {}, {}};
+    const auto run = colocsim::test::cli(args);
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+    RunResult r{run.out, run.err, slurp((dir / "summary.json").string()), {}, {}, {}};
     const auto jobs = read_csv((dir / "jobs.csv").string());
     const auto series = read_csv((dir / "timeseries.csv").string());
     fs::remove_all(dir);

@@ -4,6 +4,7 @@
 // real colocsim binary, so this test process loads nothing. The expected SHA-256 comes from the system's
 // `sha256sum`, independent of colocsim's own implementation.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,8 +59,8 @@ struct Fixture {
   Result run_shell(const std::string& command) const
   {
     const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-    const int raw = std::system((command + " >" + out.string() + " 2>" + err.string()).c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out.string()), slurp(err.string())};
+    const int status = colocsim::test::shell(command + " >" + out.string() + " 2>" + err.string());
+    return {status, slurp(out.string()), slurp(err.string())};
   }
 
   Result colocsim(const std::string& args) const

@@ -73,7 +73,7 @@ TEST_CASE("a user's platform file may give plain numbers, which the run records 
   // The note on stderr (execute_run writes notes to the process's stderr: run the binary).
   const std::string cmd = std::string(COLOCSIM_BINARY) + " run --quiet --set platform.preset=" + platform +
                           " -o " + (dir / "out2").string() + " 2> " + (dir / "stderr.txt").string();
-  REQUIRE(std::system(cmd.c_str()) == 0);
+  REQUIRE(colocsim::test::shell(cmd) == 0);
   CHECK_THAT(
       slurp((dir / "stderr.txt").string()),
       ContainsSubstring("note: 2 numbers of the platform were given without provenance and are recorded as "

@@ -2,6 +2,7 @@
 // trace's peak and mean demand, a node count and the part of the energy that is idle baseline; and a
 // platform sized to the trace gives interference-aware the room it needs (end to end, real ITP jobs).
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 
@@ -25,11 +26,11 @@ struct Result {
 
 Result cli(std::vector<std::string> args)
 {
-  std::ostringstream out, err, warnings;
+  std::ostringstream warnings;
   auto* old = std::cerr.rdbuf(warnings.rdbuf());
-  const int status = run_cli(args, out, err);
+  const auto r = colocsim::test::cli(args);
   std::cerr.rdbuf(old);
-  return {status, out.str(), err.str() + warnings.str()};
+  return {r.status, r.out, r.err + warnings.str()};
 }
 
 fs::path fresh_dir(const std::string& name)

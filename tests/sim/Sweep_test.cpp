@@ -2,12 +2,16 @@
 // rules (--resume, --force), a failing run, and spec errors at their place in the spec. The sweep runs in
 // process through run_cli(); its runs are real colocsim processes (COLOCSIM_EXE points at the binary).
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -26,9 +30,8 @@ struct Result {
 Result cli(std::vector<std::string> args)
 {
   ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1);
-  std::ostringstream out, err;
-  const int status = run_cli(args, out, err);
-  return {status, out.str(), err.str()};
+  const auto r = colocsim::test::cli(args);
+  return {r.status, r.out, r.err};
 }
 
 fs::path fresh_dir(const std::string& name)
@@ -115,7 +118,7 @@ TEST_CASE("sweep runs every combination of axes and seeds, each exactly as coloc
                           " run --set outputs.timeseries=false --set platform.sharing=ccs-2 --set seed=1 "
                           "--policy exclusive-fcfs --quiet -o " +
                           direct.string();
-  REQUIRE(std::system(cmd.c_str()) == 0);
+  REQUIRE(colocsim::test::shell(cmd) == 0);
   CHECK(slurp((direct / "jobs.csv").string()) == slurp((dir / "out" / "run-0007" / "jobs.csv").string()));
   CHECK(slurp((direct / "summary.json").string()).substr(0, 300) ==
         slurp((dir / "out" / "run-0007" / "summary.json").string()).substr(0, 300));
@@ -243,4 +246,92 @@ TEST_CASE("the sweep page shows the bundled example spec, which checks and expan
   INFO(r.err);
   CHECK(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("24 runs") && ContainsSubstring("run-0024  colocsim run"));
+}
+
+TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactly once", "[cli][sweep]")
+{
+  // The sweep (the real binary, in its own process group) runs four runs one at a time. Once two runs have
+  // their results and the third is running (its staging directory holds a jobs.csv), the whole process
+  // group — the sweep and its child — gets SIGKILL: no handler runs, nothing is cleaned up. Waiting on
+  // files, not on time, keeps the test independent of the machine's speed.
+  const auto dir = fresh_dir("sigkill");
+  write(dir / "spec.yaml", "name: killed\n"
+                           "scenario: builtin:experiments/scenarios/bench/scenario.yaml\n"
+                           "set: {workload.synthetic.jobs: 4000, outputs.jobs: true}\n"
+                           "seeds: [1, 2, 3, 4]\n");
+  const auto out = dir / "out";
+  const std::vector<std::string> args{"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "-j", "1"};
+  const pid_t pid = colocsim::test::spawn_colocsim(args, dir / "first.log");
+  auto staging_of = [&](const std::string& run) {
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(out, ec))
+      if (e.path().filename().string().rfind("." + run + ".partial", 0) == 0) found.push_back(e.path());
+    return found;
+  };
+  bool in_flight = false, exited = false;
+  // Poll every 5 ms; the bound only stops a broken sweep from hanging the test (hours on any machine).
+  for (int polls = 0; polls < 2000000 && !in_flight && !exited; ++polls) {
+    const bool two_done =
+        fs::exists(out / "run-0001" / "summary.json") && fs::exists(out / "run-0002" / "summary.json");
+    if (two_done)
+      for (const auto& s : staging_of("run-0003"))
+        in_flight = in_flight || fs::exists(s / "jobs.csv");
+    int status = 0;
+    exited = !in_flight && ::waitpid(pid, &status, WNOHANG) == pid;
+    if (!in_flight && !exited) ::usleep(5000);
+  }
+  INFO(slurp((dir / "first.log").string()));
+  REQUIRE_FALSE(exited);
+  REQUIRE(in_flight);
+  REQUIRE(::kill(-pid, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGKILL);
+
+  // What the kill left: results of the runs that finished, no sweep.csv.
+  std::map<std::string, std::pair<std::string, fs::file_time_type>> done;
+  for (const std::string run : {"run-0001", "run-0002", "run-0003", "run-0004"})
+    if (fs::exists(out / run / "summary.json"))
+      done[run] = {slurp((out / run / "summary.json").string()),
+                   fs::last_write_time(out / run / "summary.json")};
+  REQUIRE(done.size() >= 2); // run-0003 may have finished between the check and the kill
+  CHECK_FALSE(fs::exists(out / "sweep.csv"));
+
+  // --resume: only the runs without results run (each exactly once), and the sweep is complete.
+  const auto resumed =
+      cli({"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "-j", "1", "--resume"});
+  INFO(resumed.err);
+  REQUIRE(resumed.status == 0);
+  CHECK_THAT(resumed.out,
+             ContainsSubstring("4 runs (4 ok, 0 failed, " + std::to_string(done.size()) + " done earlier)"));
+  for (const auto& [run, before] : done) { // not run again: the same bytes, never rewritten
+    INFO(run);
+    CHECK(slurp((out / run / "summary.json").string()) == before.first);
+    CHECK(fs::last_write_time(out / run / "summary.json") == before.second);
+  }
+  // Every run's directory once, with its results; no staging directory of the killed run left behind.
+  std::vector<std::string> entries;
+  for (const auto& e : fs::directory_iterator(out))
+    entries.push_back(e.path().filename().string());
+  std::sort(entries.begin(), entries.end());
+  CHECK(entries == std::vector<std::string>{"run-0001", "run-0002", "run-0003", "run-0004", "runs.txt",
+                                            "sweep.csv", "sweep.yaml"});
+  // sweep.csv (parsed strictly by cli() above): one row per run, each run once, in order, each row the
+  // numbers of that run's summary.json.
+  const auto rows = read_csv(out / "sweep.csv");
+  REQUIRE(rows.size() == 5);
+  const auto m = column(rows[0], "makespan_s");
+  for (std::size_t i = 1; i <= 4; ++i) {
+    const std::string run = "run-000" + std::to_string(i);
+    INFO(run);
+    CHECK(rows[i][0] == run);
+    CHECK(rows[i][1] == "ok");
+    CHECK(rows[i][column(rows[0], "seed")] == std::to_string(i));
+    CHECK_THAT(slurp((out / run / "summary.json").string()),
+               ContainsSubstring("\"makespan_s\": " + rows[i][m] + ","));
+    CHECK(fs::exists(out / run / "jobs.csv"));
+  }
+  fs::remove_all(dir);
 }

@@ -6,6 +6,7 @@
 #include "workloads/ProfileCatalog.hpp"
 
 #include "WorkloadsTestSupport.hpp"
+#include "tests/support/StrictFormats.hpp"
 
 #include "models/Yaml.hpp"
 
@@ -269,6 +270,9 @@ TEST_CASE("synthetic: write_synthetic -> native CSV reader gives the same jobs",
   spec.jobs = 2000;
   std::stringstream csv;
   CHECK(write_synthetic(spec, csv) == spec.jobs);
+  // The trace `colocsim generate` writes is strict CSV (tests/support/StrictFormats.hpp).
+  CHECK(colocsim::test::check_csv_output(csv.str(), "synthetic.csv", "synthetic.csv") ==
+        std::vector<std::string>{});
   NativeCsvReader reader(csv, "synthetic.csv");
   SyntheticReader direct(spec);
   std::size_t n = 0;
