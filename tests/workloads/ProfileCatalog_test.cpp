@@ -106,7 +106,9 @@ TEST_CASE("profile catalog: the default catalog holds the profiles the experimen
   CHECK(catalog.at("resnet50-train-bs128", {}).sig.mem_bytes == Catch::Approx(13.24e9));
   CHECK(catalog.at("gpt2-large-train-bs8", {}).sig.mem_bytes == Catch::Approx(28.36e9));
   CHECK(catalog.at("maskrcnn-train", {}).sig.mem_bytes == Catch::Approx(28.61e9));
-  CHECK(catalog.at("cifar-resnet18-train", {}).sig.mem_bytes <= 1e9);
+  // CARMA's CIFAR-100 table (itu-rad/CARMA README): resnet18 0.79 / 0.80 / 0.86 GB at batch 32 / 64 / 128;
+  // the profile takes the largest, not a 1 GB bound above every measurement.
+  CHECK(catalog.at("cifar-resnet18-train", {}).sig.mem_bytes == Catch::Approx(0.86e9));
 
   // Every class is represented.
   for (auto c : {JobClass::C, JobClass::X, JobClass::M, JobClass::MS, JobClass::L})
