@@ -3,6 +3,7 @@
 
 #include "models/Errors.hpp"
 #include "models/Units.hpp"
+#include "workloads/CsvLines.hpp"
 
 #include <algorithm>
 #include <array>
@@ -56,7 +57,8 @@ MigSweep read_mig_sweep(std::istream& in, const std::string& file)
   // batch -> slices (0 = whole, 1..7) -> (throughput, line)
   std::map<long long, std::map<unsigned, std::pair<double, int>>> seen;
   std::string line;
-  while (std::getline(in, line)) {
+  LineReader lines(in); // 1 MiB line bound, any line end
+  while (lines.next(line, file, line_no + 1)) {
     ++line_no;
     const std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;

@@ -94,6 +94,9 @@ TEST_CASE("MIG sweep import: bad sweeps are reported at file:line with the colum
                     ContainsSubstring("batch 2 names different slice sizes than batch 1"));
   CHECK_THROWS_WITH(read("batch,slice,throughput\n1,whole\n"),
                     ContainsSubstring("sweep.csv:2: wrong number of fields (got 2); expected 3"));
+  CHECK_THROWS_WITH(read("batch,slice,throughput\n1,whole," + std::string(2 << 20, '1') + "\n"),
+                    ContainsSubstring("sweep.csv:2: line longer than 1048576 bytes"));
+  CHECK(read("batch,slice,throughput\r\n1,whole,2\r\n1,1g.5gb,1\r\n").rows.at(0).second[1] == 0.5); // CRLF
   // A slice measured faster than the whole GPU is written as 1, and said so.
   const auto fast = read("batch,slice,throughput\n1,whole,100\n1,3g.40gb,102\n");
   CHECK(fast.rows[0].second[3] == 1.0);
