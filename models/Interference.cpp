@@ -79,8 +79,9 @@ InterferenceModel::Parts ContentionInterference::parts(const ResourceSignature& 
   return {bandwidth_bound(job, others), 1.0 + residual_};
 }
 
-double mig_slowdown(const ResourceSignature& job, double s, double m)
+double mig_slowdown(const ResourceSignature& job, double s, double m, unsigned g)
 {
+  if (g >= 1 && g < job.mig_speed.size() && job.mig_speed[g] > 0) return 1.0 / job.mig_speed[g]; // measured
   const double beta = job.freq_sensitive;
   const double compute = std::max(1.0, job.compute_share / s); // the SM-bound part of the runtime
   const double memory = std::max(1.0, job.bw_util / m);        // the memory-bound part
@@ -90,7 +91,8 @@ double mig_slowdown(const ResourceSignature& job, double s, double m)
 
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
                       std::span<const ResourceSignature* const> residents, std::size_t i,
-                      std::span<const double> caps, std::span<const double> mem_shares)
+                      std::span<const double> caps, std::span<const double> mem_shares,
+                      std::span<const unsigned> mig_slices)
 {
   const auto cap_of = [&](std::size_t k) { return caps.empty() ? 1.0 : caps[k]; };
   const auto& job = *residents[i];
@@ -109,7 +111,7 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
   }
   case SharingMode::MIG: {
     const double s = cap_of(i), m = mem_shares.empty() ? cap_of(i) : mem_shares[i];
-    return mig_slowdown(job, s, m);
+    return mig_slowdown(job, s, m, mig_slices.empty() ? 0U : mig_slices[i]);
   }
   case SharingMode::TIME_SLICE:
     break;
@@ -126,7 +128,8 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
 
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
                        std::span<const ResourceSignature* const> residents, std::span<double> out,
-                       std::span<const double> caps, std::span<const double> mem_shares)
+                       std::span<const double> caps, std::span<const double> mem_shares,
+                       std::span<const unsigned> mig_slices)
 {
   // Reused across calls: this runs at every engine event (one thread per engine).
   thread_local std::vector<const ResourceSignature*> others;
@@ -139,13 +142,15 @@ void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const Interf
       // own MPS cap, its CCS or MIG share) still bounds it.
       const auto alone = residents.subspan(i, 1);
       const double solo = sharing_factor(mode, ts, alone, 0, caps.empty() ? caps : caps.subspan(i, 1),
-                                         mem_shares.empty() ? mem_shares : mem_shares.subspan(i, 1));
+                                         mem_shares.empty() ? mem_shares : mem_shares.subspan(i, 1),
+                                         mig_slices.empty() ? mig_slices : mig_slices.subspan(i, 1));
       out[i] = std::max(solo, model.factor(*residents[i], others, mode));
     } else {
       // Limits of one kind (the mode's compute partition or SM demand, the bandwidth share) bound the job
       // together: the tighter one holds (reference §6.3: max(s_part, s_bw)); the residual multiplies.
       const auto parts = model.parts(*residents[i], others, mode);
-      out[i] = std::max(sharing_factor(mode, ts, residents, i, caps, mem_shares), parts.bound) * parts.extra;
+      out[i] = std::max(sharing_factor(mode, ts, residents, i, caps, mem_shares, mig_slices), parts.bound) *
+               parts.extra;
     }
   }
 }

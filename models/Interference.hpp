@@ -252,14 +252,19 @@ private:
 /// The SM-bound part of the runtime stretches with the SM share, the memory-bound part with the memory
 /// share; b/m and u/s are the ceilings no job passes (the bytes it moves and the flops it issues need at
 /// least that long on the slice's bandwidth and SMs). β = 1 gives max(1, c/s, b/m).
-double mig_slowdown(const ResourceSignature& job, double s, double m);
+/// g: the instance's compute slices (1g.5gb: 1). Where the job's profile gives a measured speed for that
+/// slice size (ResourceSignature::mig_speed[g] > 0, a profile's `mig_speed`) the slowdown is 1 / that speed
+/// and the law is not used; g = 0 (unknown) always uses the law.
+double mig_slowdown(const ResourceSignature& job, double s, double m, unsigned g = 0);
 
 /// Sharing factor of resident i (see the header comment). residents holds every job on the device;
 /// caps[i] is resident i's MPS active-thread fraction p_i in (0, 1] (empty: all 1; ignored by other modes).
-/// mig: caps[i] is resident i's SM fraction s and mem_shares[i] its memory-slice fraction m.
+/// mig: caps[i] is resident i's SM fraction s, mem_shares[i] its memory-slice fraction m and mig_slices[i]
+/// its instance's compute slices g (empty: unknown, the law decides; see mig_slowdown).
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
                       std::span<const ResourceSignature* const> residents, std::size_t i,
-                      std::span<const double> caps = {}, std::span<const double> mem_shares = {});
+                      std::span<const double> caps = {}, std::span<const double> mem_shares = {},
+                      std::span<const unsigned> mig_slices = {});
 
 /// Slowdowns of all residents of one device: out[i] = max(sharing_factor, parts.bound) × parts.extra (the
 /// model's InterferenceModel::Parts), or where the model gives total slowdowns (gives_total_slowdown):
@@ -267,6 +272,7 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
 /// Cost O(n²) in the residents of that device only.
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
                        std::span<const ResourceSignature* const> residents, std::span<double> out,
-                       std::span<const double> caps = {}, std::span<const double> mem_shares = {});
+                       std::span<const double> caps = {}, std::span<const double> mem_shares = {},
+                       std::span<const unsigned> mig_slices = {});
 
 } // namespace colocsim

@@ -2,6 +2,7 @@
 // How a job behaves on its reference device when it runs alone (docs/architecture.md, Jobs and profiles): the
 // resource signature the interference and power models consume. Traces say what was asked; a profile (from
 // the workloads catalog) says how the job behaves and carries this signature.
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -33,6 +34,10 @@ struct ResourceSignature {
   /// s of the gang scaling-efficiency curve e(n) = 1 / (s · n + 1 − s) (Amdahl: the fraction of a step that
   /// does not shrink with more devices, communication included), [0, 1]. 0 = perfect scaling (e = 1).
   double scaling_serial = 0.0;
+  /// Measured speed of the job alone on a MIG GPU instance of g compute slices (index g, 1..7) relative to
+  /// the whole GPU with MIG off, in (0, 1]; 0 = not measured, the roofline law (mig_slowdown) decides. From
+  /// a profile's `mig_speed` (docs/formats/profiles.md): it overrides the law for that slice size.
+  std::array<double, 8> mig_speed{};
 
   /// Scaling efficiency on n devices (n >= 1): the gang's progress rate is the slowest device's rate × e(n).
   double scaling_efficiency(std::size_t n) const

@@ -653,6 +653,8 @@ const std::vector<CliCommand>& cli_commands()
        "draw SVG figures from a run (Gantt chart, power over time) or a sweep (metric per combination)",
        cmd_plot},
       {"bench", "replay a synthetic trace and print speed figures (key=value lines)", cmd_bench},
+      {"profiles", "write profile keys from measurements (import-mig: a MIG sweep CSV -> mig_speed_by_batch)",
+       cmd_profiles},
       {"calibrate", "measure a device (run), fit a calibration (fit), check it on held-out co-runs (check)",
        cmd_calibrate},
   };

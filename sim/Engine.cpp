@@ -238,6 +238,9 @@ private:
   // Dependencies (Job::depends_on), only for readers that may have them.
   bool index_ids_ = false;
   std::unordered_map<std::string_view, JobIndex> id_index_; ///< views into jobs_[j].job.id (a deque: stable)
+  /// Signatures of jobs whose batch size picks them from a profile's batch tables, by "profile\nbatch"
+  /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
+  std::unordered_map<std::string, ResourceSignature> batch_sigs_;
   std::unordered_map<JobIndex, std::vector<JobIndex>> dependents_; ///< job → blocked jobs waiting for it
   std::set<std::pair<double, JobIndex>> releases_; ///< (sim time, job): dependencies done, think time running
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
@@ -272,7 +275,8 @@ private:
       full = std::max(full, p.sms);
     return static_cast<double>(geo.profiles()[gi.profile].sms) / full;
   }
-  std::vector<double> mem_shares_; ///< scratch: mig memory-slice fractions of a device's residents
+  std::vector<double> mem_shares_;   ///< scratch: mig memory-slice fractions of a device's residents
+  std::vector<unsigned> mig_slices_; ///< scratch: mig compute slices of a device's residents' instances
   /// The share of device d that job js requests at position pos of its devices: its gpu_milli / 1000, or on
   /// a mig device its instance's SM fraction.
   double requested_share(const JobState& js, DeviceIndex d, std::uint32_t pos) const
@@ -486,18 +490,21 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       const auto& gi = ds.layout[*best];
       sigs.clear();
       std::vector<double> caps, mems;
+      std::vector<unsigned> slices;
       for (std::size_t i = 0; i < ds.residents.size(); ++i) {
         const auto& rs = jobs_[ds.residents[i]];
         const auto& rgi = ds.layout[rs.instances[ds.slot[i]]];
         sigs.push_back(rs.sig);
         caps.push_back(mig_sm_share(d, rgi));
         mems.push_back(mig_mem_share(d, rgi));
+        slices.push_back(geo.profiles()[rgi.profile].compute_slices);
       }
       sigs.push_back(js.sig);
       caps.push_back(mig_sm_share(d, gi));
       mems.push_back(mig_mem_share(d, gi));
+      slices.push_back(geo.profiles()[gi.profile].compute_slices);
       slow.resize(sigs.size());
-      compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, sigs, slow, caps, mems);
+      compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, sigs, slow, caps, mems, slices);
       const double s = slow.back();
       p.job_slowdown = std::max(p.job_slowdown, s * time_factor(*js.sig, d));
       rate = std::min(rate, dt.speed / js.base_speed / (s * time_factor(*js.sig, d)));
@@ -777,6 +784,11 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     js.job = std::move(job);
     js.job.profile = name;
     js.sig = &profile.sig;
+    if (js.job.batch_size > 0 && profile.depends_on_batch()) {
+      auto [it, fresh] = batch_sigs_.try_emplace(name + '\n' + std::to_string(js.job.batch_size));
+      if (fresh) it->second = profile.signature_for_batch(js.job.batch_size);
+      js.sig = &it->second;
+    }
     js.submitted = t;
     const auto j = static_cast<JobIndex>(jobs_.size() - 1);
     if (index_ids_) id_index_.emplace(js.job.id, j); // the first job of an id wins
@@ -1357,6 +1369,7 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
   sigs_.clear();
   caps_.clear();
   mem_shares_.clear();
+  mig_slices_.clear();
   for (std::size_t i = 0; i < n; ++i) {
     const auto& rs = jobs_[ds.residents[i]];
     sigs_.push_back(rs.sig);
@@ -1364,13 +1377,15 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
       const auto& gi = ds.layout[rs.instances[ds.slot[i]]];
       caps_.push_back(mig_sm_share(d, gi));
       mem_shares_.push_back(mig_mem_share(d, gi));
+      mig_slices_.push_back(type(d).mig->profiles()[gi.profile].compute_slices);
     } else {
       caps_.push_back(rs.thread_share);
     }
   }
   slowdowns_.resize(n);
   const auto& dt = type(d);
-  compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs_, slowdowns_, caps_, mem_shares_);
+  compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs_, slowdowns_, caps_, mem_shares_,
+                    mig_slices_);
   for (std::size_t i = 0; i < n; ++i) {
     auto& js = jobs_[ds.residents[i]];
     js.device_rate[ds.slot[i]] = dt.speed / js.base_speed / (slowdowns_[i] * time_factor(*js.sig, d));

@@ -32,6 +32,8 @@ void check_job_limits(const Job& job)
   check("mem", job.mem_request_bytes, 0, JobLimits::MAX_BYTES, "bytes in [0, 2^50] (1 PiB)");
   check("host_mem", job.host_mem_bytes, 0, JobLimits::MAX_BYTES, "bytes in [0, 2^50] (1 PiB)");
   check("cpus", job.cpus, 0, JobLimits::MAX_CPUS, "cores in [0, 1048576]");
+  check("batch_size", job.batch_size, 0, JobLimits::MAX_BATCH_SIZE,
+        "a whole batch size in [1, 1048576], or 0 = not stated");
   sink.throw_if_any();
 }
 

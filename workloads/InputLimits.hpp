@@ -18,6 +18,8 @@ struct JobLimits {
   static constexpr double MAX_BYTES = 1125899906842624.0;
   /// Host CPU cores per job: 2^20.
   static constexpr double MAX_CPUS = 1 << 20;
+  /// Batch size: 2^20 samples per step, far beyond the largest published training batches (~65536).
+  static constexpr int MAX_BATCH_SIZE = 1 << 20;
 };
 
 /// Throws InputError at the job's origin, naming the field and the bound, if a value of `job` is outside

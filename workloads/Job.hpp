@@ -36,6 +36,9 @@ struct Job {
   /// Run time the user requested (the walltime a resource manager kills the job at: SWF field 9, Batsim
   /// walltime); 0 = not stated. Used only when the replay's estimates are `requested` or `predicted`.
   double requested_s = 0;
+  /// Batch size the job runs at (samples per step or per inference call); 0 = not stated. A profile with a
+  /// batch table (compute_share_by_batch, mig_speed_by_batch; docs/formats/profiles.md) reads it.
+  int batch_size = 0;
 };
 
 } // namespace colocsim

@@ -48,6 +48,9 @@ const std::vector<NativeCsvColumn>& native_csv_columns()
       {"gpu_types", false, "",
        "device types the job may run on, separated by '|' (catalog names or trace names such as T4 or "
        "V100M16); empty = any"},
+      {"batch_size", false, "0",
+       "batch size the job runs at, integer 1..1048576; 0 or empty = not stated (the profile's own numbers "
+       "apply; a profile with a batch table reads it: docs/formats/profiles.md)"},
   };
   return columns;
 }
@@ -326,6 +329,8 @@ Job NativeCsvReader::parse_row()
     else
       job.gpu_types = *t;
   }
+  read_int(BATCH_SIZE, 0, JobLimits::MAX_BATCH_SIZE,
+           "an integer in 0..1048576 (batch size; 0 or empty = not stated)", job.batch_size);
   if (const std::string* t = text(DEPENDS_ON)) {
     std::size_t start = 0;
     while (start <= t->size()) {
@@ -472,6 +477,8 @@ void NativeCsvWriter::write(const Job& job)
   append_number(job.think_time_s);
   buffer_ += ',';
   append_text(job.gpu_types, "gpu_types");
+  buffer_ += ',';
+  append_number(job.batch_size);
   buffer_ += '\n';
   out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   ++rows_;

@@ -57,6 +57,7 @@ private:
     DEPENDS_ON,
     THINK_TIME_S,
     GPU_TYPES,
+    BATCH_SIZE,
     FIELD_COUNT
   };
 

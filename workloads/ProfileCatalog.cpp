@@ -2,11 +2,14 @@
 // it carries its evidence tag and source; all problems of a file are collected and thrown together.
 #include "workloads/ProfileCatalog.hpp"
 
+#include "models/Units.hpp"
 #include "models/Yaml.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -18,9 +21,19 @@ namespace {
 
 const std::vector<std::string>& profile_keys()
 {
-  static const std::vector<std::string> keys{"description",   "class",         "duty_cycle", "vec_util",
-                                             "xmx_util",      "bw_util",       "mem",        "freq_sensitive",
-                                             "compute_share", "scaling_serial"};
+  static const std::vector<std::string> keys{"description",
+                                             "class",
+                                             "duty_cycle",
+                                             "vec_util",
+                                             "xmx_util",
+                                             "bw_util",
+                                             "mem",
+                                             "freq_sensitive",
+                                             "compute_share",
+                                             "scaling_serial",
+                                             "compute_share_by_batch",
+                                             "mig_speed",
+                                             "mig_speed_by_batch"};
   return keys;
 }
 
@@ -68,6 +81,159 @@ const NumberKey NUMBER_KEYS[] = {
      &ResourceSignature::scaling_serial, false},
 };
 
+/// A table key written as `{value: {...}, tag: ..., source: ...}`: checks the wrapper and returns the value
+/// map (an undefined node if absent or malformed; problems reported). `provenance` gets "tag; source".
+YAML::Node read_table(const YAML::Node& node, const char* key, const std::string& what,
+                      const std::string& file, const std::string& path, DiagnosticSink& sink,
+                      std::string& provenance)
+{
+  const YAML::Node t = node[key];
+  const std::string kpath = path + "." + key;
+  if (!t.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
+  if (!t.IsMap()) {
+    sink.add(location_of(t, file), kpath, "expected {value: " + what + ", tag: ..., source: ...}");
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+  check_keys(t, {"value", "tag", "source", "note"}, file, kpath, sink);
+  const YAML::Node tag = t["tag"];
+  std::optional<Evidence> ev;
+  if (!tag.IsDefined() || !tag.IsScalar() || !(ev = parse_evidence(tag.Scalar())))
+    sink.add(location_of(tag.IsDefined() ? tag : t, file), kpath + ".tag",
+             "missing or unknown evidence tag; valid: vendor-spec, measurement, documented, estimate, "
+             "measured-by-microbenchmark");
+  const YAML::Node source = t["source"];
+  if (!source.IsDefined() || !source.IsScalar() || source.Scalar().empty())
+    sink.add(location_of(source.IsDefined() ? source : t, file), kpath + ".source",
+             "missing; expected the source of the numbers (a key of docs/sources.md, a URL or a derivation)");
+  const YAML::Node v = t["value"];
+  if (!v.IsDefined() || !v.IsMap() || v.size() == 0) {
+    sink.add(location_of(v.IsDefined() ? v : t, file), kpath + ".value", "expected " + what);
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+  if (ev && source.IsScalar())
+    provenance = std::string(key) + ": " + std::string(to_string(*ev)) + "; " + source.Scalar();
+  return v;
+}
+
+/// A batch size key: an integer in [1, MAX_BATCH]. nullopt (reported) otherwise.
+std::optional<double> read_batch_key(const YAML::Node& k, const std::string& file, const std::string& path,
+                                     DiagnosticSink& sink)
+{
+  const std::string text = k.IsScalar() ? k.Scalar() : std::string("a map or list");
+  long long b = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), b);
+  if (ec != std::errc() || ptr != text.data() + text.size() || b < 1 || b > (1LL << 20)) {
+    sink.add(location_of(k, file), path,
+             "bad batch size (got '" + text + "'); expected an integer in 1..1048576");
+    return std::nullopt;
+  }
+  return static_cast<double>(b);
+}
+
+/// A number in (0, 1].
+std::optional<double> read_fraction(const YAML::Node& v, const std::string& file, const std::string& path,
+                                    const char* expected, DiagnosticSink& sink)
+{
+  const std::string text = v.IsScalar() ? v.Scalar() : std::string("a map or list");
+  const auto q = v.IsScalar() ? parse_quantity(text, Unit::NONE) : std::nullopt;
+  if (!q || !(*q > 0.0) || *q > 1.0) {
+    sink.add(location_of(v, file), path,
+             "out of range or not a number (got '" + text + "'); expected " + expected);
+    return std::nullopt;
+  }
+  return *q;
+}
+
+/// A slice-size map `{1g: 0.3, 2g: 0.55, ...}`: g in 1..7, speeds in (0, 1]. False if a problem was reported.
+bool read_mig_speeds(const YAML::Node& m, const std::string& file, const std::string& path, MigSpeeds& out,
+                     DiagnosticSink& sink)
+{
+  out.fill(0.0);
+  if (!m.IsMap() || m.size() == 0) {
+    sink.add(location_of(m, file), path, "expected a map of slice size -> speed, e.g. {1g: 0.3, 3g: 0.8}");
+    return false;
+  }
+  bool ok = true;
+  for (const auto& kv : m) {
+    const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+    const std::string kpath = path + "." + k;
+    if (k.size() != 2 || k[1] != 'g' || k[0] < '1' || k[0] > '7') {
+      sink.add(location_of(kv.first, file), kpath,
+               "unknown slice size '" + k +
+                   "'; expected 1g, 2g, 3g, 4g, 5g, 6g or 7g (compute slices of the "
+                   "MIG instance)");
+      ok = false;
+      continue;
+    }
+    const auto v = read_fraction(kv.second, file, kpath,
+                                 "a speed relative to the whole GPU with MIG off, in (0, 1]", sink);
+    if (!v) {
+      ok = false;
+      continue;
+    }
+    out[static_cast<std::size_t>(k[0] - '0')] = *v;
+  }
+  return ok;
+}
+
+/// The batch tables of a profile (docs/formats/profiles.md, Batch size and MIG speed).
+void read_batch_tables(const YAML::Node& node, const std::string& file, const std::string& path, Profile& p,
+                       DiagnosticSink& sink)
+{
+  std::string prov;
+  if (const YAML::Node v = read_table(node, "compute_share_by_batch", "a map of batch size -> compute share",
+                                      file, path, sink, prov);
+      v.IsDefined()) {
+    const std::string tpath = path + ".compute_share_by_batch.value";
+    for (const auto& kv : v) {
+      const auto b = read_batch_key(kv.first, file, tpath, sink);
+      const auto c =
+          read_fraction(kv.second, file, tpath + "." + (kv.first.IsScalar() ? kv.first.Scalar() : ""),
+                        "a compute share in (0, 1]", sink);
+      if (b && c) p.compute_share_by_batch.emplace_back(*b, *c);
+    }
+    std::sort(p.compute_share_by_batch.begin(), p.compute_share_by_batch.end());
+    if (!prov.empty()) p.sources.push_back(prov);
+  }
+  prov.clear();
+  if (const YAML::Node v = read_table(
+          node, "mig_speed", "a map of slice size -> speed, e.g. {1g: 0.3, 3g: 0.8}", file, path, sink, prov);
+      v.IsDefined()) {
+    MigSpeeds s{};
+    if (read_mig_speeds(v, file, path + ".mig_speed.value", s, sink)) p.sig.mig_speed = s;
+    if (!prov.empty()) p.sources.push_back(prov);
+  }
+  prov.clear();
+  if (const YAML::Node v =
+          read_table(node, "mig_speed_by_batch",
+                     "a map of batch size -> {slice size: speed}, e.g. {1: {1g: 0.5}, 64: {1g: 0.2}}", file,
+                     path, sink, prov);
+      v.IsDefined()) {
+    const std::string tpath = path + ".mig_speed_by_batch.value";
+    for (const auto& kv : v) {
+      const auto b = read_batch_key(kv.first, file, tpath, sink);
+      MigSpeeds s{};
+      const bool ok = read_mig_speeds(kv.second, file,
+                                      tpath + "." + (kv.first.IsScalar() ? kv.first.Scalar() : ""), s, sink);
+      if (!b || !ok) continue;
+      if (!p.mig_speed_by_batch.empty()) {
+        const auto& first = p.mig_speed_by_batch.front().second;
+        for (std::size_t g = 1; g < s.size(); ++g)
+          if ((first[g] > 0) != (s[g] > 0)) {
+            sink.add(location_of(kv.first, file), tpath + "." + kv.first.Scalar(),
+                     "batch " + kv.first.Scalar() + " names different slice sizes than the first batch (" +
+                         std::to_string(g) + "g); expected every batch to give the same slice sizes");
+            break;
+          }
+      }
+      p.mig_speed_by_batch.emplace_back(*b, s);
+    }
+    std::sort(p.mig_speed_by_batch.begin(), p.mig_speed_by_batch.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (!prov.empty()) p.sources.push_back(prov);
+  }
+}
+
 std::optional<Profile> read_profile(const std::string& name, const YAML::Node& node, const std::string& file,
                                     const std::string& path, DiagnosticSink& sink)
 {
@@ -109,11 +275,47 @@ std::optional<Profile> read_profile(const std::string& name, const YAML::Node& n
     p.sig.*k.field = s->value;
     p.sources.push_back(std::string(k.key) + ": " + std::string(to_string(s->evidence)) + "; " + s->source);
   }
+  read_batch_tables(node, file, path, p, sink);
   if (sink.diagnostics().size() != errors_before) return std::nullopt;
   return p;
 }
 
 } // namespace
+
+double interpolate_log_batch(const std::vector<std::pair<double, double>>& points, double batch)
+{
+  if (batch <= points.front().first) return points.front().second;
+  if (batch >= points.back().first) return points.back().second;
+  std::size_t i = 1;
+  while (points[i].first < batch)
+    ++i;
+  const auto& [b0, v0] = points[i - 1];
+  const auto& [b1, v1] = points[i];
+  return v0 + (v1 - v0) * std::log(batch / b0) / std::log(b1 / b0);
+}
+
+ResourceSignature Profile::signature_for_batch(double batch) const
+{
+  ResourceSignature s = sig;
+  if (!compute_share_by_batch.empty()) {
+    s.compute_share = interpolate_log_batch(compute_share_by_batch, batch);
+    s.vec_util = std::min(s.vec_util, s.compute_share);
+    s.xmx_util = std::min(s.xmx_util, s.compute_share);
+  }
+  if (!mig_speed_by_batch.empty()) {
+    std::vector<std::pair<double, double>> points(mig_speed_by_batch.size());
+    for (std::size_t g = 1; g < s.mig_speed.size(); ++g) {
+      if (!(mig_speed_by_batch.front().second[g] > 0)) {
+        s.mig_speed[g] = sig.mig_speed[g];
+        continue;
+      }
+      for (std::size_t r = 0; r < points.size(); ++r)
+        points[r] = {mig_speed_by_batch[r].first, mig_speed_by_batch[r].second[g]};
+      s.mig_speed[g] = interpolate_log_batch(points, batch);
+    }
+  }
+  return s;
+}
 
 ProfileCatalog ProfileCatalog::load(std::string_view yaml_text, const std::string& file)
 {

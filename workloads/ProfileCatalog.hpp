@@ -6,6 +6,7 @@
 #include "models/Errors.hpp"
 #include "models/ResourceSignature.hpp"
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -14,14 +15,34 @@
 
 namespace colocsim {
 
+/// MIG speeds by compute slices g (index 1..7; 0 = not measured), as in ResourceSignature::mig_speed.
+using MigSpeeds = std::array<double, 8>;
+
 struct Profile {
   std::string name;
   std::string description;
-  ResourceSignature sig;
+  ResourceSignature sig; ///< the job's behaviour when its batch size is not stated
+  /// compute_share_by_batch: (batch, c) points, batch increasing; empty = c does not depend on the batch.
+  std::vector<std::pair<double, double>> compute_share_by_batch;
+  /// mig_speed_by_batch: (batch, speeds) rows, batch increasing, every row naming the same slice sizes.
+  std::vector<std::pair<double, MigSpeeds>> mig_speed_by_batch;
   /// Provenance of every number, one entry per key: "mem: measurement; CARMA-README (DGX Station A100)".
   std::vector<std::string> sources;
   SourceLocation origin; ///< where the profile is defined (file:line:col of its key)
+
+  /// Does the job's batch size change its signature (a batch table is given)?
+  bool depends_on_batch() const { return !compute_share_by_batch.empty() || !mig_speed_by_batch.empty(); }
+  /// The signature of a job of this profile running at `batch` (>= 1; docs/formats/profiles.md, Batch size
+  /// and MIG speed): compute_share from compute_share_by_batch and mig_speed from mig_speed_by_batch where
+  /// given (interpolate_log_batch), the vector and matrix utilisations capped at that compute share (a job
+  /// cannot use more of the SMs' throughput than the SMs it keeps busy); every other number as in `sig`.
+  ResourceSignature signature_for_batch(double batch) const;
 };
+
+/// Piecewise-linear interpolation in ln(batch) through (batch, value) points sorted by batch: between
+/// points b0 < b < b1, v0 + (v1 − v0) · ln(b / b0) / ln(b1 / b0); below the first or above the last point
+/// the end value (no extrapolation). Points must be non-empty with batches > 0.
+double interpolate_log_batch(const std::vector<std::pair<double, double>>& points, double batch);
 
 class ProfileCatalog {
 public:

@@ -10,7 +10,7 @@ declared memory (the trace's `mem`, what mig-manager sizes the instance from), d
   65 % exact.
 ml.csv  (random.Random(2508185561), 64 jobs, mean gap 15 s, 10-40 min each):
   inference 45 %: resnet50-infer-bs1 (1.5 GB), bert-base-infer-bs1 (1.5 GB), stable-diffusion-infer (5 GB);
-  small training 35 %: cifar-resnet18-train (1 GB), resnet50-train-bs32 (3.94 GB);
+  small training 35 %: cifar-resnet18-train (0.86 GB), resnet50-train-bs32 (3.94 GB);
   large training 20 %: resnet50-train-bs128 (13.24 GB), bert-base-train-bs32 (19.83 GB),
                        maskrcnn-train (28.61 GB: only a whole 7g.40gb instance holds it).
 llm.csv (random.Random(2508185562), 32 jobs, mean gap 30 s, 20-60 min each):
@@ -24,7 +24,7 @@ import random
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REAL_GB = {"resnet50-infer-bs1": 1.5, "bert-base-infer-bs1": 1.5, "stable-diffusion-infer": 5.0,
-           "cifar-resnet18-train": 1.0, "resnet50-train-bs32": 3.94, "resnet50-train-bs128": 13.24,
+           "cifar-resnet18-train": 0.86, "resnet50-train-bs32": 3.94, "resnet50-train-bs128": 13.24,
            "bert-base-train-bs32": 19.83, "maskrcnn-train": 28.61, "llama3-8b-decode-bs1": 18.0,
            "llama3-8b-infer-bs64": 20.0, "gpt2-large-train-bs8": 28.36}
 ML = [(0.45, ["resnet50-infer-bs1", "bert-base-infer-bs1", "stable-diffusion-infer"]),

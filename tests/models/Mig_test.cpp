@@ -1030,3 +1030,30 @@ TEST_CASE("arrange accepts the profiles of every legal layout and only those", "
     }
   }
 }
+
+TEST_CASE("a measured per-slice speed (mig_speed) overrides the roofline law for that slice size only",
+          "[mig][interference]")
+{
+  // A saturating job (c = 1, β = 1, b = 0.2, u = 0.5) on an A100: 1g has s = 14/108, m = 1/8 → law
+  // max(1·108/14, 0.2·8, 0.5·108/14) = 7.714286; 3g s = 42/108, m = 4/8 → 108/42 = 2.571429.
+  ResourceSignature job;
+  job.compute_share = 1.0;
+  job.freq_sensitive = 1.0;
+  job.bw_util = 0.2;
+  job.vec_util = 0.5;
+  const double s1 = 14.0 / 108, m1 = 1.0 / 8, s3 = 42.0 / 108, m3 = 4.0 / 8;
+  CHECK_THAT(mig_slowdown(job, s1, m1, 1), WithinAbs(108.0 / 14.0, 1e-12));
+  job.mig_speed[1] = 0.4; // measured: 1g runs at 0.4 of the whole GPU → slowdown 2.5
+  CHECK_THAT(mig_slowdown(job, s1, m1, 1), WithinAbs(2.5, 1e-12));
+  CHECK_THAT(mig_slowdown(job, s3, m3, 3), WithinAbs(108.0 / 42.0, 1e-12)); // 3g not measured: the law
+  CHECK_THAT(mig_slowdown(job, s1, m1), WithinAbs(108.0 / 14.0, 1e-12));    // slice size unknown: the law
+  // Through the engine's entry point: the instance's slices travel with its SM and memory shares.
+  const ResourceSignature* residents[] = {&job, &job};
+  const double caps[] = {s1, s3}, mems[] = {m1, m3};
+  const unsigned slices[] = {1, 3};
+  double out[2] = {0, 0};
+  compute_slowdowns(SharingMode::MIG, TimeSliceParams{}, NoInterference{}, residents, out, caps, mems,
+                    slices);
+  CHECK_THAT(out[0], WithinAbs(2.5, 1e-12));
+  CHECK_THAT(out[1], WithinAbs(108.0 / 42.0, 1e-12));
+}

@@ -372,3 +372,30 @@ TEST_CASE("Ctrl-C or SIGTERM stops a run: exit 130 or 143, one line, no output d
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("profiles import-mig turns a MIG sweep into a profile key, a bad sweep is exit 2 with file:line",
+          "[cli][profiles][mig]")
+{
+  // NJIT-MIG's GROMACS runs on an A100-80GB as a one-batch sweep: 43.28 / 118.59 = 0.36496 → 0.365,
+  // 81.205 / 118.59 = 0.68476 → 0.6848, 115.507 / 118.59 = 0.97400 → 0.974 (4 significant digits).
+  const auto dir = colocsim::test::fresh_dir("cli", "import-mig");
+  const std::string sweep = (dir / "gromacs.csv").string();
+  std::ofstream(sweep) << "batch,slice,throughput\n1,whole,118.59\n1,1g.10gb,43.28\n1,2g.20gb,81.205\n"
+                          "1,3g.40gb,115.507\n";
+  const auto ok = cli({"profiles", "import-mig", sweep, "--source", "NJIT-MIG"});
+  INFO(ok.err);
+  CHECK(ok.status == 0);
+  CHECK_THAT(ok.out,
+             ContainsSubstring("mig_speed: {value: {1g: 0.365, 2g: 0.6848, 3g: 0.974}, tag: measurement, "
+                               "source: \"NJIT-MIG (batch 1)\"}"));
+
+  const std::string bad = (dir / "bad.csv").string();
+  std::ofstream(bad) << "batch,slice,throughput\n1,whole,118.59\n1,10gb,43.28\n";
+  const auto err = cli({"profiles", "import-mig", bad});
+  CHECK(err.status == 2);
+  CHECK_THAT(err.err, ContainsSubstring(bad + ":3: slice: unknown slice (got '10gb')"));
+  CHECK(cli({"profiles", "export"}).status == 2);
+  CHECK(cli({"profiles", "import-mig"}).status == 2);
+  CHECK_THAT(cli({"profiles", "--help"}).out, ContainsSubstring("usage: colocsim profiles import-mig"));
+  std::filesystem::remove_all(dir);
+}

@@ -257,3 +257,25 @@ TEST_CASE("a job on 7g.40gb runs slower than on the whole A100: MIG exposes 98 o
   CHECK_THAT(whole.jobs.at("whole").end_s, WithinAbs(100.0, 1e-6));
   CHECK(mig.jobs.at("whole").end_s > 1.05 * whole.jobs.at("whole").end_s);
 }
+
+TEST_CASE("a job's batch size picks its compute share, and a measured per-slice speed overrides the law",
+          "[engine][mig][profiles]")
+{
+  // Four jobs of 100 s on four 1g.5gb instances (s = 14/108, m = 1/8; interference none: isolated), with
+  // the profiles of tests/data/sim/mig-batch-profiles.yaml (β = 1, b = 0.05, u = 0.1):
+  //   law-b8    c(8) = 0.1 + (0.9 − 0.1)·ln 8 / ln 64 = 0.5 → slowdown c/s = 0.5·108/14 = 3.857143
+  //   law-none  no batch: compute_share 1 → 108/14 = 7.714286
+  //   measured-none  mig_speed 1g = 0.4 → 1/0.4 = 2.5 (the law would give 7.714286)
+  //   measured-b4    mig_speed_by_batch 1g: 0.8 at 1, 0.2 at 16 → 0.8 − 0.6·ln 4 / ln 16 = 0.5 → 2
+  auto pin = std::make_unique<Pin>();
+  pin->instance_of = {0, 1, 2, 3};
+  const auto o = run({"platform.mig_layout=1g.5gb,1g.5gb,1g.5gb,1g.5gb", "workload.trace=mig-batch.csv",
+                      "workload.profiles=" + DATA + "mig-batch-profiles.yaml"},
+                     {}, std::move(pin));
+  CHECK_THAT(o.jobs.at("law-b8").slowdown, WithinAbs(0.5 * 108.0 / 14.0, 1e-9));
+  CHECK_THAT(o.jobs.at("law-b8").end_s, WithinAbs(385.714286, 1e-5));
+  CHECK_THAT(o.jobs.at("law-none").slowdown, WithinAbs(108.0 / 14.0, 1e-9));
+  CHECK_THAT(o.jobs.at("measured-none").slowdown, WithinAbs(2.5, 1e-9));
+  CHECK_THAT(o.jobs.at("measured-none").end_s, WithinAbs(250.0, 1e-6));
+  CHECK_THAT(o.jobs.at("measured-b4").slowdown, WithinAbs(2.0, 1e-9));
+}

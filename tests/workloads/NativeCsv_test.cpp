@@ -193,6 +193,7 @@ TEST_CASE("native CSV: writer -> reader round-trips every field exactly", "[work
   jobs[5].depends_on = {"plain", "with,comma"};
   jobs[5].think_time_s = 0.5;
   jobs[4].gpu_types = "T4|V100M16";
+  jobs[3].batch_size = 64;
 
   std::ostringstream out;
   NativeCsvWriter writer(out);
@@ -201,7 +202,7 @@ TEST_CASE("native CSV: writer -> reader round-trips every field exactly", "[work
   CHECK(writer.rows_written() == jobs.size());
   CHECK(out.str().rfind(
             "id,submit_s,duration_s,devices,gpu_milli,mem,profile,qos,user,status,cpus,host_mem,depends_on,"
-            "think_time_s,gpu_types\n",
+            "think_time_s,gpu_types,batch_size\n",
             0) == 0);
 
   const auto back = read_text(out.str(), "roundtrip.csv");
@@ -213,6 +214,7 @@ TEST_CASE("native CSV: writer -> reader round-trips every field exactly", "[work
     CHECK(back[i].duration_s == jobs[i].duration_s);
     CHECK(back[i].devices == jobs[i].devices);
     CHECK(back[i].gpu_milli == jobs[i].gpu_milli);
+    CHECK(back[i].batch_size == jobs[i].batch_size);
     CHECK(back[i].mem_request_bytes == jobs[i].mem_request_bytes);
     CHECK(back[i].profile == jobs[i].profile);
     CHECK(back[i].qos == jobs[i].qos);
@@ -246,7 +248,25 @@ TEST_CASE("native CSV: the column table matches the writer's header", "[workload
   for (const auto& c : native_csv_columns())
     header += (header.empty() ? "" : ",") + c.name;
   CHECK(out.str() == header + "\n");
-  CHECK(native_csv_columns().size() == 15);
+  CHECK(native_csv_columns().size() == 16);
+}
+
+TEST_CASE("native CSV: batch_size is read, optional, and checked", "[workloads][csv][mig]")
+{
+  const auto jobs = read_text("id,submit_s,duration_s,batch_size\na,0,1,8\nb,0,1,\nc,0,1,0\nd,0,1,1048576\n");
+  REQUIRE(jobs.size() == 4);
+  CHECK(jobs[0].batch_size == 8);
+  CHECK(jobs[1].batch_size == 0); // empty: not stated
+  CHECK(jobs[2].batch_size == 0);
+  CHECK(jobs[3].batch_size == 1048576);
+  CHECK(read_text("id,submit_s,duration_s\na,0,1\n").at(0).batch_size == 0); // no column: not stated
+  REQUIRE_THROWS_WITH(read_text("id,submit_s,duration_s,batch_size\na,0,1,1048577\n", "b.csv"),
+                      ContainsSubstring("b.csv:2:7: batch_size: out of range (got '1048577'); expected an "
+                                        "integer in 0..1048576"));
+  REQUIRE_THROWS_WITH(read_text("id,submit_s,duration_s,batch_size\na,0,1,big\n", "b.csv"),
+                      ContainsSubstring("b.csv:2:7: batch_size: not an integer (got 'big')"));
+  REQUIRE_THROWS_WITH(read_text("id,submit_s,duration_s,batch_size\na,0,1,-2\n", "b.csv"),
+                      ContainsSubstring("b.csv:2:7: batch_size: out of range (got '-2')"));
 }
 
 TEST_CASE("native CSV: the format page shows the tested example", "[workloads][csv][docs]")
