@@ -1275,12 +1275,21 @@ void Simulation::job_actor(JobIndex j)
     ++actor_steps_;
     // If its other execs ended at this same instant too, the controller waits for this job's notice before
     // it calls the policy (a gang job's actor waits on them one scheduling round each). An exec that ends
-    // later (rounding) ends at another instant: waiting for it here would stop the clock.
-    bool all_ended = true;
-    for (const auto& e : js.execs)
-      all_ended = all_ended && !(e->get_remaining() > 0);
-    counted = all_ended;
-    if (counted) ++reporting_;
+    // later (rounding) ends at another instant: waiting for it here would stop the clock. The job counts as
+    // reporting while it reads its execs' remaining work, which takes one simcall, so one scheduling round,
+    // per exec: counted only afterwards, a 1,024-device job was still reading when a 400-device job that
+    // ended at the same instant had reported, and the policy was called twice at that instant, first with
+    // one completion only (one pass per instant, policies/Policy.hpp).
+    ++reporting_;
+    counted = true;
+    for (const auto& e : js.execs) {
+      ++actor_steps_; // this actor moves in every round: the controller keeps waiting
+      if (e->get_remaining() > 0) {
+        --reporting_;
+        counted = false;
+        break;
+      }
+    }
     for (auto& e : js.execs) {
       e->wait();
       ++actor_steps_;
@@ -1288,11 +1297,15 @@ void Simulation::job_actor(JobIndex j)
   } catch (const simgrid::TimeoutException&) {
     // A job whose work ends at its time limit, at the same instant, completes (a 22 s job that asked
     // for 22 s is not killed).
-    bool done = !oom_first;
-    for (const auto& e : js.execs)
-      done = done && !(e->get_remaining() > 1e-9 * std::max(1.0, js.job.duration_s));
+    // Reporting from here, as above: reading the execs' remaining work takes one round per exec.
     if (!counted) ++reporting_;
     counted = true;
+    bool done = !oom_first;
+    for (const auto& e : js.execs) {
+      if (!done) break;
+      ++actor_steps_;
+      done = !(e->get_remaining() > 1e-9 * std::max(1.0, js.job.duration_s));
+    }
     if (done) {
       for (auto& e : js.execs) {
         e->wait();

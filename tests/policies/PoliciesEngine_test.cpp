@@ -135,6 +135,33 @@ TEST_CASE("EASY with exact estimates never starts a head later than the reservat
   CHECK(backfills >= 20); // the traces do exercise backfilling
 }
 
+TEST_CASE("EASY sees gang jobs of different sizes that end at one instant in one pass", "[policies][easy]")
+{
+  // Twelve exclusive tiles. At 0: jA (8 tiles) and jB (2 tiles), 100 s each, and jF (the other 2 tiles,
+  // 100,000 s). At 1: jH1 (9 tiles, 10 s), jH2 (10 tiles, 10 s), jS (1 tile, 1,000 s). At 100 jA and jB end
+  // together, and one pass (policies/Policy.hpp) sees both: 10 tiles free, jH1 starts; head jH2 needs 10:
+  // its shadow time is jH1's end, 110, when 1 + 9 = 10 tiles are free, none spare; jS would end at 1,100 >
+  // 110: it waits. So jH2 runs [110, 120] and jS [120, 1,120]. The engine used to call the policy after
+  // jB's completion alone (jA's actor was still reading its 8 execs' remaining work, one round each): jH1
+  // did not fit in 2 tiles, its shadow time was 100 (jA "ending now", 2 + 8 − 9 = 1 spare tile), jS took
+  // the spare tile at 100, and jH2 waited until 1,100 — past the reservation EASY promises.
+  const auto dir = std::filesystem::temp_directory_path() / "colocsim-easy-tie";
+  std::filesystem::create_directories(dir);
+  const auto trace = dir / "tie.csv";
+  {
+    std::ofstream f(trace);
+    f << "id,submit_s,duration_s,devices,profile\n"
+         "jA,0,100,8,busy\njB,0,100,2,busy\njF,0,100000,2,busy\n"
+         "jH1,1,10,9,busy\njH2,1,10,10,busy\njS,1,1000,1,busy\n";
+  }
+  const auto easy = run(trace.string(), "exclusive-easy", {"platform.sharing=exclusive", "platform.nodes=6"});
+  CHECK_THAT(easy.at("jA").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(easy.at("jB").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(easy.at("jH1").start_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(easy.at("jH2").start_s, WithinAbs(110.0, 1e-6));
+  CHECK_THAT(easy.at("jS").start_s, WithinAbs(120.0, 1e-6));
+}
+
 TEST_CASE("interference-aware refuses the pairing that slows jobs too much", "[policies][interference-aware]")
 {
   // Two compute-bound jobs would each be slowed 2.5× on one tile (> 1.5): the second goes to tile 1, and
