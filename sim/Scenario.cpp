@@ -997,6 +997,9 @@ RunInputs build_run(const Scenario& s)
       t.mig_layout = arrange_mig_layout(*t.mig, s.mig_layout, at);
     }
     t.power = cal.power;
+    // Static power's clock (models/PowerModel.hpp): an idle tile drops to freq_min unless the site pins it.
+    t.power.idle_freq_ratio = spec->freq_min_hz.value / spec->freq_max_hz.value;
+    t.power.clock_pinned = spec->freq_pinned_hz.value > 0;
     t.time_slice = cal.time_slice;
     t.node_baseline_w = cal.node_baseline_w.value;
     t.calibration = cal.name;
