@@ -8,6 +8,7 @@
 // complementary pair, co-location cuts the time by up to 50 % and the energy by up to 43 % (makespan ≈ 0.50×,
 // energy ≈ 0.57× of sequential); a bandwidth-bound pair gains little. Command:
 // build/experiments/repro-costa-sscad25/colocsim-repro-costa [--check]
+#include "models/PowerModel.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
@@ -27,7 +28,6 @@ namespace {
 const std::vector<std::string> PROFILES{"resnet50-infer-bs1", "bert-base-infer-bs1", "llama3-8b-decode-bs1",
                                         "llama3-8b-infer-bs64", "stable-diffusion-infer"};
 constexpr double DURATION_S = 600.0;
-constexpr double IDLE_TILE_W = 90.0; // default calibration's idle tile power: the sibling tile's draw
 
 struct Energy {
   double makespan_s = 0, tile_j = 0, card_j = 0, node_j = 0;
@@ -40,12 +40,17 @@ Energy run(const std::string& trace, const std::string& policy, const std::strin
   RunInputs in = build_run(load_scenario(
       scenario, {"workload.trace=" + trace, "platform.sharing=" + sharing, "interference=" + interference},
       policy));
+  // The sibling tile's draw, idle throughout: the calibration's static power at the clock an idle tile
+  // holds (Aurora pins it at the default 1.5 GHz: 110.5 W; models/README.md "Power").
+  const auto& type = in.platform.types[0];
+  const double idle_tile_w =
+      device_power(type.power, {}, type.spec->freq_default_hz.value / type.spec->freq_max_hz.value).total_w;
   RunObserver none;
   const RunTotals t = run_simulation(in.setup(), none);
   Energy e;
   e.makespan_s = t.t_end_s - t.t_first_submit_s;
   e.tile_j = t.energy_device_j;                              // the one simulated tile
-  e.card_j = t.energy_device_j + IDLE_TILE_W * e.makespan_s; // + the card's other tile, idle throughout
+  e.card_j = t.energy_device_j + idle_tile_w * e.makespan_s; // + the card's other tile, idle throughout
   e.node_j = e.card_j + t.energy_node_j;                     // + the node baseline
   return e;
 }

@@ -86,9 +86,12 @@ TEST_CASE("lab sharing-modes: the sweep gives the README's table and its answers
 
   // The answers' findings.
   const auto ms = [&](const std::string& k) { return at.at(k).at("makespan_s"); };
-  // 1. light: ccs-2 first-fit is the best of the six, and beats time-slice first-fit.
+  // 1. light: ccs-4 first-fit is the best of the six, ccs-2 first-fit second, both beat time-slice first-fit.
   for (const auto& [k, v] : at)
-    if (k.rfind("light", 0) == 0) CHECK(ms("light ccs-2 first-fit") <= v.at("makespan_s"));
+    if (k.rfind("light", 0) == 0) CHECK(ms("light ccs-4 first-fit") <= v.at("makespan_s"));
+  for (const auto& [k, v] : at)
+    if (k.rfind("light", 0) == 0 && k != "light ccs-4 first-fit")
+      CHECK(ms("light ccs-2 first-fit") <= v.at("makespan_s"));
   CHECK(at["light ccs-2 first-fit"]["corun_slowdown_mean"] <
         at["light time-slice first-fit"]["corun_slowdown_mean"]);
   // 2. ccs-2 costs light jobs nothing alone; ccs-4 does.
@@ -98,7 +101,8 @@ TEST_CASE("lab sharing-modes: the sweep gives the README's table and its answers
   CHECK(at["heavy time-slice first-fit"]["wait_mean_s"] <
         0.5 * at["heavy time-slice exclusive"]["wait_mean_s"]);
   CHECK(ms("heavy time-slice first-fit") > 0.9 * ms("heavy time-slice exclusive"));
-  // 4. heavy: one job per ccs-4 tile is about 3x slower than per time-sliced tile.
-  CHECK(ms("heavy ccs-4 exclusive") > 2.8 * ms("heavy time-slice exclusive"));
+  // 4. heavy: one job per ccs-4 tile is about 2.5x slower than per time-sliced tile.
+  CHECK(ms("heavy ccs-4 exclusive") > 2.4 * ms("heavy time-slice exclusive"));
+  CHECK(ms("heavy ccs-4 exclusive") < 2.7 * ms("heavy time-slice exclusive"));
   fs::remove_all(out);
 }
