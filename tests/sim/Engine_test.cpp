@@ -462,6 +462,16 @@ TEST_CASE("static power: an idle tile drops to its idle clock unless the site pi
       "static-clock.csv", {"calibration=calibration-static.yaml", "platform.preset=platform-pinned.yaml"},
       "exclusive-fcfs");
   CHECK_THAT(pinned.totals.energy_device_j, WithinRel(27000.0, 1e-12));
+  // The scenario overrides the catalog: platform.clock=pinned on the unpinned device, =idle on the pinned
+  // one.
+  const auto forced_pin = run_fixture(
+      "static-clock.csv", {"calibration=calibration-static.yaml", "platform.clock=pinned"}, "exclusive-fcfs");
+  CHECK_THAT(forced_pin.totals.energy_device_j, WithinRel(27000.0, 1e-12));
+  const auto forced_idle = run_fixture(
+      "static-clock.csv",
+      {"calibration=calibration-static.yaml", "platform.preset=platform-pinned.yaml", "platform.clock=idle"},
+      "exclusive-fcfs");
+  CHECK_THAT(forced_idle.totals.energy_device_j, WithinRel(21000.0, 1e-12));
   // The job's own energy is the busy tile's: 170 W × 100 s, pinned or not.
   CHECK_THAT(unpinned.jobs.at("a").energy_j, WithinRel(17000.0, 1e-12));
   CHECK_THAT(pinned.jobs.at("a").energy_j, WithinRel(17000.0, 1e-12));
