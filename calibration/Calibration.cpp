@@ -14,7 +14,7 @@ namespace {
 
 const std::vector<std::string> TOP_KEYS{"format", "name",       "device",        "status",      "created",
                                         "power",  "time_slice", "node_baseline", "interference"};
-const std::vector<std::string> POWER_KEYS{"idle", "context", "vec", "xmx", "bw", "gamma"};
+const std::vector<std::string> POWER_KEYS{"idle", "idle_at_fmax", "context", "vec", "xmx", "bw", "gamma"};
 const std::vector<std::string> TIME_SLICE_KEYS{"collision", "switch_overhead"};
 const std::vector<std::string> INTERFERENCE_KEYS{"tag", "source", "classes", "table", "modes"};
 
@@ -215,6 +215,18 @@ Calibration parse(std::string_view yaml_text, const std::string& file)
     const auto inf = std::numeric_limits<double>::infinity();
     const std::string watts = "a power >= 0W";
     reader.sourced(*p, "idle", "power", Unit::WATTS, 0.0, inf, watts, c.power.idle_w);
+    // Optional: static power with the clock held at f_max (models/PowerModel.hpp P_static(f)); absent, the
+    // static power does not depend on the clock.
+    if ((*p)["idle_at_fmax"].IsDefined()) {
+      reader.sourced(*p, "idle_at_fmax", "power", Unit::WATTS, 0.0, inf, watts, c.power.idle_fmax_w);
+      if (c.power.idle_fmax_w.value < c.power.idle_w.value)
+        sink.add(location_of((*p)["idle_at_fmax"], file), "power.idle_at_fmax",
+                 "static power at f_max below the idle-clock value (got " +
+                     format_number(c.power.idle_fmax_w.value) + " W < power.idle " +
+                     format_number(c.power.idle_w.value) +
+                     " W); expected a power >= power.idle (static power rises with the clock)");
+    } else
+      c.power.idle_fmax_w = c.power.idle_w;
     reader.sourced(*p, "context", "power", Unit::WATTS, 0.0, inf, watts, c.power.context_w);
     reader.sourced(*p, "vec", "power", Unit::WATTS, 0.0, inf, watts, c.power.vec_w);
     reader.sourced(*p, "xmx", "power", Unit::WATTS, 0.0, inf, watts, c.power.xmx_w);

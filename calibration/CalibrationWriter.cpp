@@ -56,6 +56,8 @@ std::string format_calibration(const Calibration& c, const std::vector<std::stri
          "device)\n"
       << "power:\n";
   sourced(out, "  ", "idle", c.power.idle_w, "W");
+  if (c.power.idle_fmax_w.value != c.power.idle_w.value)
+    sourced(out, "  ", "idle_at_fmax", c.power.idle_fmax_w, "W");
   sourced(out, "  ", "context", c.power.context_w, "W");
   sourced(out, "  ", "vec", c.power.vec_w, "W");
   sourced(out, "  ", "xmx", c.power.xmx_w, "W");

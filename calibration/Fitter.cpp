@@ -373,6 +373,11 @@ FitResult fit_calibration(const MeasurementSet& data, const FitOptions& o)
         }
       };
       put(cal.power.idle_w, "power.idle", f.idle_w, "no idle window without a context");
+      if (f.idle_w && *f.idle_w >= 0 && cal.power.idle_fmax_w.value != cal.power.idle_w.value) {
+        // The idle windows are not a clock sweep: the fitted static power is taken as clock-independent.
+        cal.power.idle_fmax_w = cal.power.idle_w;
+        rep << "  power.idle_at_fmax = power.idle (the fit has no idle windows at two clocks)\n";
+      }
       put(cal.power.context_w, "power.context", f.context_w, "needs idle windows with and without a context");
       put(cal.power.vec_w, "power.vec", f.vec_w, "no run with high vector activity");
       keep(cal.power.xmx_w, "power.xmx", "XMX / matrix engines are not reachable from OpenCL C kernels");

@@ -70,8 +70,8 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
   if (!expect_map(root, file, "", sink)) sink.throw_if_any();
   check_keys(root,
              {"format", "name", "description", "vendor", "devices_per_card", "compute_units", "memory",
-              "mem_bandwidth", "freq_max", "freq_default", "freq_min", "card_tdp", "sharing_modes",
-              "trace_names", "relative_throughput"},
+              "mem_bandwidth", "freq_max", "freq_default", "freq_min", "freq_pinned", "card_tdp",
+              "sharing_modes", "trace_names", "relative_throughput"},
              file, "", sink);
   if (auto f = root["format"]; !f.IsDefined() || f.Scalar() != "colocsim-device/1")
     sink.add(location_of(f.IsDefined() ? f : root, file), "format", "expected 'colocsim-device/1'");
@@ -109,6 +109,7 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
   sourced("freq_default", Unit::HERTZ, d.freq_default_hz);
   sourced("freq_min", Unit::HERTZ, d.freq_min_hz);
   sourced("card_tdp", Unit::WATTS, d.card_tdp_w);
+  if (root["freq_pinned"].IsDefined()) sourced("freq_pinned", Unit::HERTZ, d.freq_pinned_hz);
   if (auto m = root["sharing_modes"]; !m.IsDefined() || !m.IsSequence() || m.size() == 0) {
     sink.add(location_of(m.IsDefined() ? m : root, file), "sharing_modes",
              "expected a non-empty list; valid: " + join(sharing_mode_names()));
@@ -160,6 +161,12 @@ DeviceSpec load_device_spec(std::string_view yaml_text, const std::string& file)
   if (sink.empty() &&
       (d.freq_default_hz.value > d.freq_max_hz.value || d.freq_min_hz.value > d.freq_default_hz.value))
     sink.add(location_of(root, file), "freq_default", "expected freq_min <= freq_default <= freq_max");
+  if (sink.empty() && d.freq_pinned_hz.value != 0 && d.freq_pinned_hz.value != d.freq_default_hz.value)
+    sink.add(
+        location_of(root["freq_pinned"], file), "freq_pinned",
+        "pinned clock " + std::to_string(d.freq_pinned_hz.value / 1e6) + " MHz differs from freq_default " +
+            std::to_string(d.freq_default_hz.value / 1e6) +
+            " MHz; expected freq_pinned = freq_default (the site holds the tile at its operating clock)");
   sink.throw_if_any();
   return d;
 }

@@ -36,6 +36,10 @@ struct DeviceSpec {
   Sourced freq_max_hz;
   Sourced freq_default_hz; ///< operating frequency when no policy sets one
   Sourced freq_min_hz;
+  /// The site pins the clock (min = max, reference: zesFrequencySetRange): idle tiles hold it instead of
+  /// dropping to freq_min, which raises their static power (models/PowerModel.hpp). Optional key
+  /// `freq_pinned`; must equal freq_default. value 0: not pinned.
+  Sourced freq_pinned_hz;
   Sourced card_tdp_w;                     ///< card power limit (shared by the card's devices)
   std::vector<SharingMode> sharing_modes; ///< modes this device supports
   /// Names job traces use for this device type (Alibaba openb `gpu_spec` such as "V100M16", PAI `gpu_type`):

@@ -89,6 +89,22 @@ double mig_slowdown(const ResourceSignature& job, double s, double m, unsigned g
   return std::max({beta * compute + (1.0 - beta) * memory, job.bw_util / m, used / s, 1.0});
 }
 
+double ccs_slowdown(const ResourceSignature& job, unsigned k, double bw_bound)
+{
+  const double beta = job.freq_sensitive;
+  const double kk = static_cast<double>(k);
+  const double compute = std::max(1.0, job.compute_share * kk);  // the EU-bound part of the runtime
+  const double used = std::max(job.vec_util, job.xmx_util) * kk; // EU throughput used alone / partition
+  return std::max({beta * compute + (1.0 - beta) * bw_bound, bw_bound, used, 1.0});
+}
+
+namespace {
+unsigned ccs_streams(SharingMode mode)
+{
+  return mode == SharingMode::CCS_2 ? 2u : mode == SharingMode::CCS_4 ? 4u : 0u;
+}
+} // namespace
+
 double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
                       std::span<const ResourceSignature* const> residents, std::size_t i,
                       std::span<const double> caps, std::span<const double> mem_shares,
@@ -100,9 +116,8 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
   case SharingMode::EXCLUSIVE:
     return 1.0;
   case SharingMode::CCS_2:
-    return std::max(1.0, job.compute_share * 2.0);
   case SharingMode::CCS_4:
-    return std::max(1.0, job.compute_share * 4.0);
+    return ccs_slowdown(job, ccs_streams(mode), 1.0);
   case SharingMode::MPS: {
     double demand = 0;
     for (std::size_t k = 0; k < residents.size(); ++k)
@@ -140,17 +155,30 @@ void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const Interf
     if (model.gives_total_slowdown(mode)) {
       // The model's factor already is the whole slowdown; only what the mode does to the job alone (its
       // own MPS cap, its CCS or MIG share) still bounds it.
-      const auto alone = residents.subspan(i, 1);
-      const double solo = sharing_factor(mode, ts, alone, 0, caps.empty() ? caps : caps.subspan(i, 1),
-                                         mem_shares.empty() ? mem_shares : mem_shares.subspan(i, 1),
-                                         mig_slices.empty() ? mig_slices : mig_slices.subspan(i, 1));
-      out[i] = std::max(solo, model.factor(*residents[i], others, mode));
+      // Whatever the measured pair totals say, co-located jobs cannot move more than the device's
+      // achievable bandwidth together: each is held to at least Σb (MIG instances own their memory).
+      const double bw =
+          (mode == SharingMode::MIG || others.empty()) ? 1.0 : bandwidth_bound(*residents[i], others);
+      double base = 0;
+      if (const unsigned k = ccs_streams(mode); k > 0) {
+        base = ccs_slowdown(*residents[i], k, bw);
+      } else {
+        const auto alone = residents.subspan(i, 1);
+        base = std::max(bw, sharing_factor(mode, ts, alone, 0, caps.empty() ? caps : caps.subspan(i, 1),
+                                           mem_shares.empty() ? mem_shares : mem_shares.subspan(i, 1),
+                                           mig_slices.empty() ? mig_slices : mig_slices.subspan(i, 1)));
+      }
+      out[i] = std::max(base, model.factor(*residents[i], others, mode));
     } else {
       // Limits of one kind (the mode's compute partition or SM demand, the bandwidth share) bound the job
-      // together: the tighter one holds (reference §6.3: max(s_part, s_bw)); the residual multiplies.
+      // together: the tighter one holds (reference §6.3: max(s_part, s_bw)); the residual multiplies. In
+      // ccs-k the job's balance β weighs the two (ccs_slowdown, the roofline mig_slowdown uses).
       const auto parts = model.parts(*residents[i], others, mode);
-      out[i] = std::max(sharing_factor(mode, ts, residents, i, caps, mem_shares, mig_slices), parts.bound) *
-               parts.extra;
+      if (const unsigned k = ccs_streams(mode); k > 0)
+        out[i] = ccs_slowdown(*residents[i], k, parts.bound) * parts.extra;
+      else
+        out[i] = std::max(sharing_factor(mode, ts, residents, i, caps, mem_shares, mig_slices), parts.bound) *
+                 parts.extra;
     }
   }
 }

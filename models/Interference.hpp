@@ -21,11 +21,13 @@
 // ccs-2 / ccs-4 (Intel Max; reference §1.7 CR-CCS/OPT-ADV, §6.2, §6.3): each job owns 1/k of the tile's
 // EUs, statically, and idle EUs are not borrowed:
 //
-//   sharing_factor_j = max(1, c_j · k)          (c_j: the job's compute_share; independent of co-runners)
+//   sharing_factor_j = ccs_slowdown(job, k, 1) = max(β_j · max(1, c_j · k) + 1 − β_j,  u_j · k,  1)
 //
-//   The tile's bandwidth stays shared: the interference model's bound (InterferenceModel::parts, e.g. the
-//   bandwidth share max(1, Σ b_i)) is combined with the partition by max, not multiplied (reference §6.3:
-//   max(s_part, s_bw)): a bandwidth-bound job is held back by the tighter of the two limits.
+//   (c_j: compute_share, β_j: freq_sensitive, u_j = max(vec, xmx util); independent of co-runners). The
+//   tile's bandwidth stays shared: the interference model's bound B (InterferenceModel::parts, e.g. the
+//   bandwidth share max(1, Σ b_i)) takes the memory-bound part of the runtime, as MIG's memory share does
+//   (mig_slowdown): ccs_slowdown(job, k, B) = max(β·max(1, c·k) + (1 − β)·B, B, u·k, 1). With β = 1 it is
+//   reference §6.3's max(s_part, s_bw): the tighter limit holds, the two are never multiplied.
 //
 // mps (NVIDIA; reference §4.3): kernels of different clients run concurrently on the SMs. With an
 // active-thread cap p_j (1 when not set) and time-averaged SM demand d_i · min(c_i, p_i):
@@ -257,6 +259,16 @@ private:
 /// and the law is not used; g = 0 (unknown) always uses the law.
 double mig_slowdown(const ResourceSignature& job, double s, double m, unsigned g = 0);
 
+/// ccs-k: the same roofline as mig_slowdown with the partition's share s = 1/k of the EUs and, for memory,
+/// the job's share of the tile's bandwidth: bw_bound = max(1, Σ_i b_i) once the co-runners together ask
+/// for more than the tile has (the interference model's bound, InterferenceModel::Parts::bound; 1 alone):
+///
+///   slowdown = max(β · max(1, c·k) + (1 − β) · bw_bound,   bw_bound,   u·k,   1)    u = max(vec, xmx util)
+///
+/// The EU-bound part of the runtime stretches with the partition, the memory-bound part with the bandwidth
+/// share; bw_bound and u·k are the ceilings (β = 1 gives the plain max(1, c·k, bw_bound)).
+double ccs_slowdown(const ResourceSignature& job, unsigned k, double bw_bound);
+
 /// Sharing factor of resident i (see the header comment). residents holds every job on the device;
 /// caps[i] is resident i's MPS active-thread fraction p_i in (0, 1] (empty: all 1; ignored by other modes).
 /// mig: caps[i] is resident i's SM fraction s, mem_shares[i] its memory-slice fraction m and mig_slices[i]
@@ -267,8 +279,11 @@ double sharing_factor(SharingMode mode, const TimeSliceParams& ts,
                       std::span<const unsigned> mig_slices = {});
 
 /// Slowdowns of all residents of one device: out[i] = max(sharing_factor, parts.bound) × parts.extra (the
-/// model's InterferenceModel::Parts), or where the model gives total slowdowns (gives_total_slowdown):
-/// max(sharing factor of i alone, its factor).
+/// model's InterferenceModel::Parts; ccs-k: ccs_slowdown(job, k, parts.bound) × parts.extra), or where the
+/// model gives total slowdowns (gives_total_slowdown): max(sharing factor of i alone, bandwidth bound, its
+/// factor) (ccs-k: max(ccs_slowdown(job, k, bandwidth bound), its factor)). The bandwidth bound
+/// max(1, Σ_i b_i) keeps co-located jobs from moving more than the device's achievable bandwidth together
+/// (not under mig, whose instances own their memory slices).
 /// Cost O(n²) in the residents of that device only.
 void compute_slowdowns(SharingMode mode, const TimeSliceParams& ts, const InterferenceModel& model,
                        std::span<const ResourceSignature* const> residents, std::span<double> out,

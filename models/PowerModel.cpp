@@ -29,13 +29,31 @@ double scale(double clamped, double raw)
 {
   return raw > 0 ? clamped / raw : 0.0;
 }
+/// The clock the tile's static power sees: the device's frequency while a job is resident or when the
+/// clock is pinned, the idle clock otherwise.
+double static_ratio(const PowerParams& p, bool idle, double freq_ratio)
+{
+  return idle && !p.clock_pinned ? p.idle_freq_ratio : freq_ratio;
+}
 } // namespace
+
+double static_power(const PowerParams& p, double freq_ratio)
+{
+  const double lo = p.idle_w.value, hi = p.idle_fmax_w.value;
+  if (hi <= lo) return lo; // not set (0) or flat: no clock dependence
+  const double ri = std::clamp(p.idle_freq_ratio, 0.0, 1.0);
+  const double r = std::clamp(freq_ratio, ri, 1.0);
+  const double gi = std::pow(ri, p.gamma.value);
+  if (gi >= 1.0) return hi;
+  return lo + (hi - lo) * (std::pow(r, p.gamma.value) - gi) / (1.0 - gi);
+}
 
 PowerBreakdown device_power(const PowerParams& p, std::span<const PowerLoad> jobs, double freq_ratio)
 {
   const auto u = utilisation(jobs);
   PowerBreakdown b;
-  b.static_w = p.idle_w.value + (jobs.empty() ? 0.0 : p.context_w.value);
+  b.static_w =
+      static_power(p, static_ratio(p, jobs.empty(), freq_ratio)) + (jobs.empty() ? 0.0 : p.context_w.value);
   const double fscale = std::pow(freq_ratio, p.gamma.value);
   b.total_w = b.static_w + fscale * (p.vec_w.value * u.vec + p.xmx_w.value * u.xmx) + p.bw_w.value * u.bw;
   return b;
@@ -47,7 +65,8 @@ void attribute_power(const PowerParams& p, std::span<const PowerLoad> jobs, doub
   if (jobs.empty()) return;
   const auto u = utilisation(jobs);
   const double fscale = std::pow(freq_ratio, p.gamma.value);
-  const double static_share = (p.idle_w.value + p.context_w.value) / static_cast<double>(jobs.size());
+  const double static_share = (static_power(p, static_ratio(p, false, freq_ratio)) + p.context_w.value) /
+                              static_cast<double>(jobs.size());
   // When the summed demand of a resource exceeds the device, each job's share is scaled down alike.
   const double sv = scale(u.vec, u.vec_raw), sx = scale(u.xmx, u.xmx_raw), sb = scale(u.bw, u.bw_raw);
   for (std::size_t i = 0; i < jobs.size(); ++i) {

@@ -1,5 +1,6 @@
 // colocsim replay: replay a trace file end to end without writing a scenario. The scenario replay builds is
 // saved as OUTDIR/scenario.yaml, so the run can be repeated (or edited) with `colocsim run`.
+#include "models/PowerModel.hpp"
 #include "policies/PluginLoader.hpp"
 #include "sim/CliCommands.hpp"
 #include "sim/Metrics.hpp"
@@ -261,8 +262,12 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   double idle_w = 0; // Σ device idle power of the platform
   {
     RunInputs probe = build_run(scenario);
-    for (const auto& dev : probe.platform.devices)
-      idle_w += probe.platform.types[dev.type].power.idle_w.value;
+    // An idle device's draw at the clock it holds: freq_min, or the site's pinned clock
+    // (models/PowerModel.hpp).
+    for (const auto& dev : probe.platform.devices) {
+      const auto& t = probe.platform.types[dev.type];
+      idle_w += device_power(t.power, {}, t.spec->freq_default_hz.value / t.spec->freq_max_hz.value).total_w;
+    }
     const Demand demand = trace_demand(*probe.reader);
     const auto& plat = probe.platform;
     const double devices = static_cast<double>(plat.devices.size());

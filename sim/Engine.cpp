@@ -1487,7 +1487,8 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
   }
   if (!throttled && card_w <= cap_w) return;
   // Card power if every device ran at min(its setting, f): monotone in f, since frequency enters only
-  // through (f/f_max)^γ (activities are relative to running alone at the current frequency).
+  // through (f/f_max)^γ, in the dynamic part and in the static floor of a busy or pinned tile (activities
+  // are relative to running alone at the current frequency).
   std::vector<std::vector<PowerLoad>> loads(devs.size());
   double f_hi = 0;
   for (std::size_t i = 0; i < devs.size(); ++i) {

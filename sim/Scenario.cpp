@@ -112,6 +112,14 @@ const std::vector<ParamSpec>& platform_specs()
            "firmware and OS boot of an HPC node take minutes; not measured for Aurora]",
        .min = 0,
        .unit = Unit::SECONDS},
+      {.name = "clock",
+       .type = ParamType::CHOICE,
+       .default_text = "device",
+       .help =
+           "the clock an idle device holds, which sets its static power (models/README.md \"Power\"): "
+           "device = as the device catalog says (pinned where it gives freq_pinned, e.g. Aurora), pinned = "
+           "the operating clock, idle = the lowest clock (freq_min)",
+       .choices = {"device", "pinned", "idle"}},
   };
   return specs;
 }
@@ -394,6 +402,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.sharing = *parse_sharing_mode(platform.text("sharing"));
   s.repartition_delay_s = platform.real("repartition_delay");
   s.node_boot_s = platform.real("node_boot");
+  s.idle_clock = platform.text("clock");
   s.mig_layout = platform.text_or("mig_layout", "");
   s.trace = workload.text_or("trace", "");
   s.trace_format = workload.text("format");
@@ -997,6 +1006,10 @@ RunInputs build_run(const Scenario& s)
       t.mig_layout = arrange_mig_layout(*t.mig, s.mig_layout, at);
     }
     t.power = cal.power;
+    // Static power's clock (models/PowerModel.hpp): an idle tile drops to freq_min unless the site pins it.
+    t.power.idle_freq_ratio = spec->freq_min_hz.value / spec->freq_max_hz.value;
+    t.power.clock_pinned =
+        s.idle_clock == "pinned" || (s.idle_clock == "device" && spec->freq_pinned_hz.value > 0);
     t.time_slice = cal.time_slice;
     t.node_baseline_w = cal.node_baseline_w.value;
     t.calibration = cal.name;

@@ -62,6 +62,9 @@ struct Scenario {
   SharingMode sharing = SharingMode::TIME_SLICE;
   double repartition_delay_s = 5.0;
   double node_boot_s = 300.0;
+  /// platform.clock: the clock an idle device holds (static power): "device" (the catalog's freq_pinned),
+  /// "pinned" (the operating clock), "idle" (freq_min).
+  std::string idle_clock = "device";
   std::string
       mig_layout; ///< sharing mig: the initial GPU instances, "profile,profile,..."; empty = whole GPU
   // models

@@ -76,6 +76,9 @@ TEST_CASE("Aurora Max 1550 tile matches the reference", "[device]")
   CHECK_THAT(d.freq_min_hz.value, WithinRel(0.3e9, 1e-12));
   CHECK(d.freq_min_hz.evidence == Evidence::ESTIMATE);
   CHECK_THAT(d.freq_min_hz.source, ContainsSubstring("NOT FOUND"));
+  // Aurora holds its tiles at the operating clock (ALCF-XPU: all six GPUs at 1600.00 MHz under light load).
+  CHECK_THAT(d.freq_pinned_hz.value, WithinRel(1.5e9, 1e-12));
+  CHECK_THAT(d.freq_pinned_hz.source, ContainsSubstring("ALCF-XPU"));
   CHECK_THAT(d.card_tdp_w.value, WithinRel(600.0, 1e-12));
   CHECK(d.card_tdp_w.evidence == Evidence::VENDOR_SPEC);
   CHECK(d.sharing_modes == std::vector<SharingMode>{SharingMode::EXCLUSIVE, SharingMode::TIME_SLICE,
@@ -114,8 +117,8 @@ TEST_CASE("malformed device files name the place and the rule", "[device]")
 {
   CHECK(error_of(replace(VALID, "vendor: intel", "vendr: intel")) ==
         "dev.yaml:4:1: vendr: unknown key; valid: format, name, description, vendor, devices_per_card, "
-        "compute_units, memory, mem_bandwidth, freq_max, freq_default, freq_min, card_tdp, sharing_modes, "
-        "trace_names, relative_throughput\n"
+        "compute_units, memory, mem_bandwidth, freq_max, freq_default, freq_min, freq_pinned, card_tdp, "
+        "sharing_modes, trace_names, relative_throughput\n"
         "dev.yaml:1:1: vendor: missing required key; expected a string");
   CHECK_THAT(error_of(replace(VALID, "colocsim-device/1", "colocsim-device/2")),
              ContainsSubstring("dev.yaml:1:9: format: expected 'colocsim-device/1'"));
@@ -131,6 +134,10 @@ TEST_CASE("malformed device files name the place and the rule", "[device]")
              ContainsSubstring("freq_default: expected freq_min <= freq_default <= freq_max"));
   CHECK_THAT(error_of(replace(VALID, "1.0e12", "1TB/s")),
              ContainsSubstring("dev.yaml:8:24: mem_bandwidth.value"));
+  // A pinned clock other than the operating clock is refused, with the place and the rule.
+  CHECK_THAT(error_of(replace(
+                 VALID, "card_tdp:", "freq_pinned: {value: 1.2GHz, tag: estimate, source: s}\ncard_tdp:")),
+             ContainsSubstring("freq_pinned: pinned clock 1200.000000 MHz differs from freq_default"));
 }
 
 // VALID with the two optional keys of heterogeneous platforms, on lines 14 and 15.

@@ -473,3 +473,72 @@ TEST_CASE("pair-total: outside its modes the sharing factor alone applies, and a
   CHECK_THAT(out[0], WithinAbs(4.0, 1e-12));
   CHECK_THAT(out[1], WithinAbs(2.3, 1e-12));
 }
+
+TEST_CASE("pair-total: co-located jobs never move more than the tile's achievable bandwidth together",
+          "[interference][pair-total][bandwidth]")
+{
+  // A pair table whose MS|MS total (1.8) is below what two stream triads need: each moves b = 0.95 of the
+  // tile's achievable bandwidth alone, so together they ask Σb = 1.9 tiles' worth; at 1.8 they would move
+  // 2 · 0.95 / 1.8 = 1.056 tiles. The floor holds each at Σb = 1.9 (2 · 0.95 / 1.9 = 1.0 tile).
+  PairTotalInterference::Table t{};
+  for (auto& row : t)
+    row.fill(1.05);
+  t[3][3] = 1.8; // MS|MS
+  const auto tr = triad();
+  for (auto mode : {SharingMode::CCS_2, SharingMode::TIME_SLICE, SharingMode::MPS}) {
+    const PairTotalInterference model(t, "test", {mode});
+    const auto s = slowdowns(mode, ts(), model, {tr, tr});
+    CHECK_THAT(s[0], WithinAbs(1.9, 1e-12)); // before: max(solo 1, 1.8) = 1.8
+    CHECK_THAT(s[1], WithinAbs(1.9, 1e-12));
+    CHECK(2 * tr.bw_util / s[0] <= 1.0 + 1e-12);
+  }
+  // A job that moves no bytes is not held by its neighbours' bandwidth: C (b = 0) next to a triad in
+  // ccs-2: max(ccs_slowdown(c = 0.4 → partition 1), T[C][MS] = 1.05) = 1.05; the triad: Σb = 0.95 < 1, so
+  // max(1, T[MS][C] = 1.05) = 1.05.
+  auto c = sig(1.0, 0.4);
+  c.job_class = JobClass::C;
+  const PairTotalInterference model(t, "test", {SharingMode::CCS_2});
+  const auto s = slowdowns(SharingMode::CCS_2, ts(), model, {c, tr});
+  CHECK_THAT(s[0], WithinAbs(1.05, 1e-12));
+  CHECK_THAT(s[1], WithinAbs(1.05, 1e-12));
+}
+
+TEST_CASE("ccs-k: the partition and the bandwidth share are weighed by the job's balance β, as in mig",
+          "[interference][ccs][roofline]")
+{
+  // Alone in ccs-4, a job with c = 1, β = 0.5 and no bandwidth: half its runtime stretches with the
+  // partition (×4), half does not: 0.5 · 4 + 0.5 · 1 = 2.5 (before: max(1, 1 · 4) = 4).
+  auto half = sig(1.0, 1.0);
+  half.freq_sensitive = 0.5;
+  CHECK_THAT(slowdowns(SharingMode::CCS_4, ts(), NoInterference{}, {half})[0], WithinAbs(2.5, 1e-12));
+  // The ceiling u·k: an XMX job (xmx 0.9, c = 1, β = 0.3) issues 0.9 of the tile's matrix throughput
+  // alone, so a quarter of the EUs need at least 0.9 · 4 = 3.6 times as long: max(0.3 · 4 + 0.7 = 1.9,
+  // 3.6) = 3.6 (before: 4).
+  auto xmx = sig(1.0, 1.0);
+  xmx.xmx_util = 0.9;
+  xmx.freq_sensitive = 0.3;
+  CHECK_THAT(slowdowns(SharingMode::CCS_4, ts(), NoInterference{}, {xmx})[0], WithinAbs(3.6, 1e-12));
+  // β = 1: the plain partition, max(1, c · k) = 4.
+  CHECK_THAT(slowdowns(SharingMode::CCS_4, ts(), NoInterference{}, {sig(1.0, 1.0)})[0],
+             WithinAbs(4.0, 1e-12));
+
+  // ccs-2, contention: job A (c = 1, β = 0.8, b = 0.3) next to a triad (c = 0.5, β = 0.15, b = 0.95).
+  // Bandwidth share Σb = 1.25 for both. A: 0.8 · max(1, 2) + 0.2 · 1.25 = 1.85 ≥ 1.25, × (1 + ρ) 1.03 =
+  // 1.9055 (before: max(2, 1.25) · 1.03 = 2.06). Triad: 0.15 · max(1, 1) + 0.85 · 1.25 = 1.2125 < 1.25, so
+  // the bandwidth ceiling holds: 1.25 · 1.03 = 1.2875 (as before). Together they move 0.3 / 1.9055 +
+  // 0.95 / 1.2875 = 0.895 of the tile's bandwidth (≤ 1).
+  auto a = sig(1.0, 1.0, 0.3);
+  a.freq_sensitive = 0.8;
+  const auto tr = triad();
+  const auto s = slowdowns(SharingMode::CCS_2, ts(), ContentionInterference{}, {a, tr});
+  CHECK_THAT(s[0], WithinAbs(1.85 * 1.03, 1e-12));
+  CHECK_THAT(s[1], WithinAbs(1.25 * 1.03, 1e-12));
+  CHECK(a.bw_util / s[0] + tr.bw_util / s[1] <= 1.0);
+  // table (default, C-like rows): A is class C next to MS: bound max(T[C][MS] = 1.075, Σb = 1.25) = 1.25,
+  // extra 1: 0.8 · 2 + 0.2 · 1.25 = 1.85 (before: max(2, 1.25) = 2).
+  a.job_class = JobClass::C;
+  const auto st = slowdowns(SharingMode::CCS_2, ts(), TableInterference(default_table(), "test"), {a, tr});
+  CHECK_THAT(st[0], WithinAbs(1.85, 1e-12));
+  // Triad next to C: bound max(T[MS][C] = 1.2, 1.25) = 1.25; 0.15 + 0.85 · 1.25 = 1.2125 → 1.25.
+  CHECK_THAT(st[1], WithinAbs(1.25, 1e-12));
+}

@@ -1,6 +1,8 @@
-// Power model against hand-computed values. Coefficients are those of the default Max 1550 calibration
-// (calibration/data/max1550-aurora-default.yaml, reference §6.4): idle 90 W, context 20 W, vec 160 W,
-// xmx 190 W, bw 50 W, γ 2.5, per tile.
+// Power model against hand-computed values. Most cases use round coefficients with a clock-independent
+// static power (the former default Max 1550 calibration, reference §6.4): idle 90 W, context 20 W,
+// vec 160 W, xmx 190 W, bw 50 W, γ 2.5, per tile. The static-power cases use the current default's
+// clock-dependent static power (calibration/data/max1550-aurora-default.yaml): 51.5 W at the idle clock
+// 0.3 GHz, 121 W with the clock held at 1.6 GHz.
 #include "models/PowerModel.hpp"
 #include "tests/CatchCompat.hpp"
 
@@ -156,4 +158,58 @@ TEST_CASE("attribution sums to the device total", "[power]")
   // u_vec = 0.5 + 0.9 → 1, u_xmx = 0.6 + 0.5 → 1, u_bw = 0.2 + 0.4 + 0.8 → 1: 110 + 160 + 190 + 50 = 510 W.
   CHECK_THAT(device_power(p, heavy, 1.0).total_w, WithinAbs(510.0, 1e-9));
   CHECK_THAT(sum(out3), WithinAbs(510.0, 1e-9));
+}
+
+namespace {
+/// Static power of the current default (51.5 W at 0.3 GHz, 121 W at 1.6 GHz), dynamic terms refitted to HPL.
+PowerParams clocked(bool pinned)
+{
+  PowerParams p = params();
+  p.idle_w.value = 51.5;
+  p.idle_fmax_w.value = 121;
+  p.vec_w.value = 109;
+  p.xmx_w.value = 129;
+  p.idle_freq_ratio = 0.3 / 1.6;
+  p.clock_pinned = pinned;
+  return p;
+}
+} // namespace
+
+TEST_CASE("static power follows the clock the tile holds", "[power][static]")
+{
+  // r_i = 0.3/1.6 = 0.1875, r_i^2.5 = 0.03515625 · sqrt(0.1875) = 0.03515625 · 0.4330127 = 0.0152230;
+  // at 1.5 GHz r^2.5 = 0.8509973 (above). P_static(1.5 GHz) = 51.5 + 69.5 · (0.8509973 − 0.0152230)
+  // / (1 − 0.0152230) = 51.5 + 69.5 · 0.8486940 = 51.5 + 58.98423 = 110.48423 W.
+  const auto p = clocked(false);
+  CHECK_THAT(static_power(p, 0.3 / 1.6), WithinAbs(51.5, 1e-9));
+  CHECK_THAT(static_power(p, 1.0), WithinAbs(121.0, 1e-9));
+  CHECK_THAT(static_power(p, 1.5 / 1.6), WithinAbs(110.48423, 1e-4));
+  CHECK_THAT(static_power(p, 0.1), WithinAbs(51.5, 1e-9)); // below the idle clock: clamped
+
+  // Not pinned: an idle tile drops to the idle clock whatever the set frequency: 51.5 W (was 90 W).
+  CHECK_THAT(device_power(p, {}, 1.5 / 1.6).total_w, WithinAbs(51.5, 1e-9));
+  // Pinned (Aurora): it holds 1.5 GHz: 110.484 W.
+  const auto pin = clocked(true);
+  CHECK_THAT(device_power(pin, {}, 1.5 / 1.6).total_w, WithinAbs(110.48423, 1e-4));
+  CHECK_THAT(device_power(pin, {}, 1.5 / 1.6).static_w, WithinAbs(110.48423, 1e-4));
+
+  // A resident job holds the set clock pinned or not: context open, no kernel, at 1.5 GHz:
+  // 110.48423 + 20 = 130.48423 W, all of it static.
+  const auto nothing = sig(0, 0, 0);
+  const std::vector<PowerLoad> resident{{&nothing, 1.0}};
+  for (const auto& q : {p, pin}) {
+    CHECK_THAT(device_power(q, resident, 1.5 / 1.6).total_w, WithinAbs(130.48423, 1e-4));
+    CHECK_THAT(device_power(q, resident, 1.5 / 1.6).static_w, WithinAbs(130.48423, 1e-4));
+  }
+
+  // Heavy XMX tile at 1.6 GHz (u_xmx 1, u_bw 0.3): 121 + 20 + 129 + 15 = 285 W; a card of two: 570 W,
+  // under the 600 W cap (before the refit: 90 + 20 + 190 + 15 = 315 W, 630 W: throttled).
+  const auto gemm = sig(0, 1.0, 0.3);
+  const std::vector<PowerLoad> x{{&gemm, 1.0}};
+  CHECK_THAT(device_power(p, x, 1.0).total_w, WithinAbs(285.0, 1e-9));
+  // Attribution still adds up to the device total with a clock-dependent static part.
+  const std::vector<PowerLoad> two{{&gemm, 0.5}, {&nothing, 1.0}};
+  std::vector<double> out(2);
+  attribute_power(p, two, 1.5 / 1.6, out);
+  CHECK_THAT(sum(out), WithinAbs(device_power(p, two, 1.5 / 1.6).total_w, 1e-9));
 }

@@ -448,6 +448,35 @@ TEST_CASE("card power cap: two busy tiles are throttled together", "[engine][pow
   CHECK_THAT(o.totals.energy_device_j, WithinRel(300.0 * 80.0 * k + 270.0 * 20.0, 1e-7));
 }
 
+TEST_CASE("static power: an idle tile drops to its idle clock unless the site pins it", "[engine][power]")
+{
+  // calibration-static.yaml: P_static 40 W at freq_min 0.3 GHz, 100 W at f_max 1.6 GHz (γ 2); context 20 W,
+  // vec 100 W. One `busy` job (u_vec 0.5) on tile 0 for 100 s at the default 1.6 GHz: 100 + 20 + 50 = 170 W
+  // → 17,000 J. Tile 1 stays idle: unpinned at the idle clock 40 W → 4,000 J (total 21,000 J); pinned at
+  // 1.6 GHz 100 W → 10,000 J (total 27,000 J). The node baseline (500 W) is separate.
+  const auto unpinned =
+      run_fixture("static-clock.csv", {"calibration=calibration-static.yaml"}, "exclusive-fcfs");
+  CHECK_THAT(unpinned.jobs.at("a").end_s, WithinAbs(100.0, 1e-9));
+  CHECK_THAT(unpinned.totals.energy_device_j, WithinRel(21000.0, 1e-12));
+  const auto pinned = run_fixture(
+      "static-clock.csv", {"calibration=calibration-static.yaml", "platform.preset=platform-pinned.yaml"},
+      "exclusive-fcfs");
+  CHECK_THAT(pinned.totals.energy_device_j, WithinRel(27000.0, 1e-12));
+  // The scenario overrides the catalog: platform.clock=pinned on the unpinned device, =idle on the pinned
+  // one.
+  const auto forced_pin = run_fixture(
+      "static-clock.csv", {"calibration=calibration-static.yaml", "platform.clock=pinned"}, "exclusive-fcfs");
+  CHECK_THAT(forced_pin.totals.energy_device_j, WithinRel(27000.0, 1e-12));
+  const auto forced_idle = run_fixture(
+      "static-clock.csv",
+      {"calibration=calibration-static.yaml", "platform.preset=platform-pinned.yaml", "platform.clock=idle"},
+      "exclusive-fcfs");
+  CHECK_THAT(forced_idle.totals.energy_device_j, WithinRel(21000.0, 1e-12));
+  // The job's own energy is the busy tile's: 170 W × 100 s, pinned or not.
+  CHECK_THAT(unpinned.jobs.at("a").energy_j, WithinRel(17000.0, 1e-12));
+  CHECK_THAT(pinned.jobs.at("a").energy_j, WithinRel(17000.0, 1e-12));
+}
+
 namespace {
 /// Repartitions device 0 to ccs-4 at the first call and places every job there once it is ready.
 class SplitThenPack final : public Policy {

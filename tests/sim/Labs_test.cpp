@@ -87,9 +87,12 @@ TEST_CASE("lab sharing-modes: the sweep gives the README's table and its answers
 
   // The answers' findings.
   const auto ms = [&](const std::string& k) { return at.at(k).at("makespan_s"); };
-  // 1. light: ccs-2 first-fit is the best of the six, and beats time-slice first-fit.
+  // 1. light: ccs-4 first-fit is the best of the six, ccs-2 first-fit second, both beat time-slice first-fit.
   for (const auto& [k, v] : at)
-    if (k.rfind("light", 0) == 0) CHECK(ms("light ccs-2 first-fit") <= v.at("makespan_s"));
+    if (k.rfind("light", 0) == 0) CHECK(ms("light ccs-4 first-fit") <= v.at("makespan_s"));
+  for (const auto& [k, v] : at)
+    if (k.rfind("light", 0) == 0 && k != "light ccs-4 first-fit")
+      CHECK(ms("light ccs-2 first-fit") <= v.at("makespan_s"));
   CHECK(at["light ccs-2 first-fit"]["corun_slowdown_mean"] <
         at["light time-slice first-fit"]["corun_slowdown_mean"]);
   // 2. ccs-2 costs light jobs nothing alone; ccs-4 does.
@@ -99,14 +102,16 @@ TEST_CASE("lab sharing-modes: the sweep gives the README's table and its answers
   CHECK(at["heavy time-slice first-fit"]["wait_mean_s"] <
         0.5 * at["heavy time-slice exclusive"]["wait_mean_s"]);
   CHECK(ms("heavy time-slice first-fit") > 0.9 * ms("heavy time-slice exclusive"));
-  // 4. heavy: one job per ccs-4 tile is about 3x slower than per time-sliced tile.
-  CHECK(ms("heavy ccs-4 exclusive") > 2.8 * ms("heavy time-slice exclusive"));
+  // 4. heavy: one job per ccs-4 tile is about 2.5x slower than per time-sliced tile.
+  CHECK(ms("heavy ccs-4 exclusive") > 2.4 * ms("heavy time-slice exclusive"));
+  CHECK(ms("heavy ccs-4 exclusive") < 2.7 * ms("heavy time-slice exclusive"));
 
   // The exclusive rows, worked out without the engine: strict FCFS of the mix on the 4 tiles, one job per
   // tile (experiments::fcfs_exclusive), each job alone in one of the tile's k partitions (k = 1 under
-  // time-slicing), so it runs duration × max(1, k·c) with c its profile's compute_share (models/README.md:
-  // a partition does not lend its idle EUs; alone, no co-runner adds contention). E.g. heavy ccs-4: a job
-  // with c = 0.9 runs 3.6x, mean over the 29 jobs 3.24x, makespan 55,911 s.
+  // time-slicing), so it runs duration × max(β·max(1, k·c) + (1 − β), k·u, 1) with c its profile's
+  // compute_share, β its freq_sensitive share (the EU-bound part of the run time) and u its larger EU
+  // utilisation (vec or xmx): models/README.md, a partition does not lend its idle EUs, only the EU-bound
+  // part of the run stretches, and alone no co-runner adds contention (bandwidth bound 1).
   const auto catalog = colocsim::ProfileCatalog::load_file(std::string(COLOCSIM_SOURCE_DIR) +
                                                            "/workloads/profiles/default.yaml");
   for (const std::string mix : {"light", "heavy"}) {
@@ -120,7 +125,10 @@ TEST_CASE("lab sharing-modes: the sweep gives the README's table and its answers
       for (const auto& row : trace) {
         const auto* profile = catalog.find(row.at("profile"));
         REQUIRE(profile != nullptr);
-        const double slowdown = std::max(1.0, k * profile->sig.compute_share);
+        const auto& sig = profile->sig;
+        const double beta = sig.freq_sensitive;
+        const double slowdown = std::max({beta * std::max(1.0, k * sig.compute_share) + (1.0 - beta),
+                                          k * std::max(sig.vec_util, sig.xmx_util), 1.0});
         slowdown_sum += slowdown;
         jobs.push_back({std::stod(row.at("submit_s")), std::stod(row.at("duration_s")) * slowdown,
                         static_cast<std::size_t>(std::stoul(row.at("devices")))});

@@ -6,6 +6,8 @@
 
 #include "sim/Cli.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -72,6 +74,17 @@ TEST_CASE("replay states the trace's peak and mean demand when the platform is f
                  ContainsSubstring("peak demand is 6.0 GPUs, its mean 3.5 GPUs") &&
                  ContainsSubstring("--nodes 1 (12 devices each) holds the peak") &&
                  ContainsSubstring("is idle baseline") && ContainsSubstring("power-aware"));
+  // The idle share: (1 − utilisation) × (node energy + device idle power × makespan) × PUE, with each of the
+  // 120 tiles idling at the clock Aurora pins (1.5 GHz): 51.5 + 69.5 · (0.8509973 − 0.0152231) / 0.9847769
+  // = 110.48423 W (models/README.md "Power"; not the 51.5 W of an unpinned tile at its idle clock).
+  const auto out = dir / "out";
+  const double total = summary_value(out, "energy_total_j");
+  const double idle_j = std::min(
+      total, summary_value(out, "pue") * (1.0 - summary_value(out, "utilization")) *
+                 (summary_value(out, "energy_node_j") + 120 * 110.48423 * summary_value(out, "makespan_s")));
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "(%.1f %%) is idle baseline", 100.0 * idle_j / total);
+  CHECK_THAT(r.err, ContainsSubstring(pct));
 
   // Sized to the trace (one node, 12 tiles ≥ the peak of 6, < 10 × 6): no warning.
   const auto sized = cli({"replay", (dir / "three.csv").string(), "--format", "itp", "--platform",
