@@ -108,7 +108,7 @@ struct Scored {
 class Runner {
 public:
   Runner(std::vector<Node> nodes, const std::vector<Pod>& originals, const Options& o)
-      : nodes_(std::move(nodes)), options_(o), typical_(typical_pods(originals))
+      : nodes_(std::move(nodes)), options_(o), typical_(typical_pods(originals, o.typical))
   {
     const auto& names = policy_names();
     if (std::find(names.begin(), names.end(), o.policy) == names.end()) {
@@ -238,32 +238,14 @@ private:
       if (static_cast<int>(s.gpus.size()) < p.gpus) s.gpus = sub_choice(n.gpu_left, p);
       return s;
     }
-    if (pol == "dot-product") {
-      const long long req = p.total_milli();
-      double best = -1;
-      std::vector<int> gpus;
-      auto consider = [&](double gpu_left, std::vector<int> ids) {
-        const double dot = (double(n.cpu_left) / MAX_SPEC_CPU) * (double(p.cpu) / MAX_SPEC_CPU) +
-                           (gpu_left / MAX_SPEC_GPU) * (double(req) / MAX_SPEC_GPU);
-        const double cur = 1.0 - dot / 2.0;
-        if (best < cur) {
-          best = cur;
-          gpus = std::move(ids);
-        }
-      };
-      if (req < MILLI)
-        for (int g = 0; g < static_cast<int>(n.gpu_left.size()); ++g)
-          if (n.gpu_left[g] < MILLI && n.gpu_left[g] >= req)
-            consider(n.gpu_left[g], p.gpus ? std::vector<int>{g} : std::vector<int>{});
-      const int idle = n.fully_free();
-      if (req <= static_cast<long long>(idle) * MILLI)
-        consider(double(idle) * MILLI, exclusive_choice(n.gpu_left, p));
-      s.score = best < 0 ? 0 : static_cast<long long>(100.0 * best);
-      s.gpus = std::move(gpus);
-      if (static_cast<int>(s.gpus.size()) < p.gpus) s.gpus = sub_choice(n.gpu_left, p);
+    s.gpus = sub_choice(n.gpu_left, p);
+    if (pol == "dot-product") { // dimension method "merge", normalisation "max", as the authors ran it
+      const double dot =
+          (double(n.cpu_left) / MAX_SPEC_CPU) * (double(p.cpu) / MAX_SPEC_CPU) +
+          (double(n.gpu_left_total()) / MAX_SPEC_GPU) * (double(p.total_milli()) / MAX_SPEC_GPU);
+      s.score = static_cast<long long>(100.0 * (1.0 - dot / 2.0));
       return s;
     }
-    s.gpus = sub_choice(n.gpu_left, p);
     if (pol == "best-fit") {
       const double left = 0.5 * double(n.cpu_left - p.cpu) / MAX_SPEC_CPU +
                           0.5 * double(n.gpu_left_total() - p.total_milli()) / MAX_SPEC_GPU;
@@ -316,13 +298,13 @@ private:
     std::vector<int> gpus;
     if (options_.policy == "random") {
       chosen = feasible[draw(random_, feasible.size())];
-      std::vector<int> fit;
-      for (int g = 0; g < static_cast<int>(nodes_[chosen].gpu_left.size()); ++g)
-        if (p.gpus > 0 && nodes_[chosen].gpu_left[g] >= p.milli) fit.push_back(g);
-      for (int k = 0; k < p.gpus; ++k) { // a uniform subset: partial Fisher–Yates
-        std::swap(fit[static_cast<std::size_t>(k)],
-                  fit[static_cast<std::size_t>(k) + draw(random_, fit.size() - static_cast<std::size_t>(k))]);
-        gpus.push_back(fit[static_cast<std::size_t>(k)]);
+      if (p.gpus == 1 && p.milli < MILLI) { // a share: a GPU drawn among those that fit
+        std::vector<int> fit;
+        for (int g = 0; g < static_cast<int>(nodes_[chosen].gpu_left.size()); ++g)
+          if (nodes_[chosen].gpu_left[g] >= p.milli) fit.push_back(g);
+        gpus.push_back(fit[draw(random_, fit.size())]);
+      } else { // whole GPUs: the lowest-index free ones (the simulator's random GPU selection does so)
+        gpus = sub_choice(nodes_[chosen].gpu_left, p);
       }
     } else {
       std::vector<Scored> scores;
@@ -377,12 +359,12 @@ bool accessible(const Node& n, const std::string& types)
   return type_listed(n.model, types);
 }
 
-std::vector<TypicalPod> typical_pods(const std::vector<Pod>& pods)
+std::vector<TypicalPod> typical_pods(const std::vector<Pod>& pods, const TypicalOptions& o)
 {
   std::map<std::tuple<long long, int, int, std::string>, double> count;
   double total = 0;
   for (const auto& p : pods) {
-    if (p.gpus == 0) continue;
+    if (p.gpus == 0 && !o.cpu_pods) continue;
     count[{p.cpu, p.milli, p.gpus, p.types}] += 1;
     total += 1;
   }
@@ -394,11 +376,11 @@ std::vector<TypicalPod> typical_pods(const std::vector<Pod>& pods)
     return std::tie(a.freq, a.cpu, a.milli, a.gpus, a.types) >
            std::tie(b.freq, b.cpu, b.milli, b.gpus, b.types);
   });
-  const double expected = 60.0 * total / 100.0;
+  const double expected = o.threshold_pct * total / 100.0;
   std::size_t i = 0, step_end = 0;
   double cum = 0;
   while (cum < expected && i < list.size()) {
-    step_end += 10;
+    step_end += static_cast<std::size_t>(std::max(1, o.step));
     for (; i < step_end && i < list.size(); ++i)
       cum += list[i].freq;
   }
@@ -415,6 +397,10 @@ double fragmentation_of(const std::string& model, long long cpu_left, const std:
   if (idle == 0) return 0;
   double f = 0;
   for (const auto& t : typical) {
+    if (t.gpus == 0) { // a CPU-only shape: every idle GPU is fragment to it (XL, XR)
+      f += t.freq * idle;
+      continue;
+    }
     const bool fits_gpu = type_listed(model, t.types) && fitting_gpus(gpu_left, t.milli) >= t.gpus;
     if (!fits_gpu || cpu_left < t.cpu) { // Q1, Q2, Q4, no access: all idle GPU is fragment
       f += t.freq * idle;

@@ -58,16 +58,25 @@ struct TypicalPod {
   double freq = 0;
 };
 
-/// FGD's GetTypicalPods: the pods' shapes (cpu, milli, gpus, types), CPU-only pods left out, sorted by
-/// count (descending; ties by the shape, descending), taken 10 at a time until they cover >= 60 % of the
-/// pods, then renormalised.
-std::vector<TypicalPod> typical_pods(const std::vector<Pod>& pods);
+/// How the target workload is drawn from the pods. Defaults: what the authors' experiment scripts pass
+/// (scripts/generate_config_and_run.py: --is-involved-cpu-pods true, --pod-popularity-threshold 95,
+/// --pod-increase-step 1); the simulator's own defaults when none is given are false, 60 and 10.
+struct TypicalOptions {
+  bool cpu_pods = true;
+  double threshold_pct = 95;
+  int step = 1;
+};
+
+/// FGD's GetTypicalPods: the pods' shapes (cpu, milli, gpus, types), sorted by count (descending; ties
+/// by the shape, descending), taken `step` at a time until they cover >= threshold_pct of the pods, then
+/// renormalised.
+std::vector<TypicalPod> typical_pods(const std::vector<Pod>& pods, const TypicalOptions& options = {});
 
 /// Whether a node's GPU model is one the pod (or shape) accepts.
 bool accessible(const Node& n, const std::string& types);
 /// FGD's node fragmentation (NodeGpuShareFragAmountScore): Σ over shapes of freq × the node's idle GPU
-/// milli that shape cannot use (all of it unless the shape fits the GPUs and the CPU, else the GPUs whose
-/// free share is below the shape's request).
+/// milli that shape cannot use: all of it for a CPU-only shape, or unless the shape fits the node's GPU
+/// type, GPUs and CPU; else the GPUs whose free share is below the shape's request.
 double node_fragmentation(const Node& n, const std::vector<TypicalPod>& typical);
 /// node_fragmentation for a node state given by its model, CPU left and GPU list.
 double fragmentation_of(const std::string& model, long long cpu_left, const std::vector<int>& gpu_left,
@@ -85,6 +94,7 @@ struct Options {
   /// Curve rows: 0 = one per arrival; p > 0 = the first arrival at or past each multiple of p of the
   /// capacity (p = 0.01: one row per percent), plus the last arrival.
   double curve_step = 0.01;
+  TypicalOptions typical;
 };
 
 struct CurveRow {

@@ -49,18 +49,33 @@ Options per_arrival(const std::string& policy, std::uint64_t seed = 1)
 
 } // namespace
 
-TEST_CASE("the target workload is FGD's: GPU pod shapes by popularity, renormalised", "[packing]")
+TEST_CASE("the target workload is FGD's: pod shapes by popularity, renormalised", "[packing]")
 {
-  // Shapes: A (1 CPU, 500 milli) x3, B (2 CPU, 1 whole GPU) x1; the two CPU-only pods are left out. Both
-  // shapes are in the first step of 10 (cumulative 4 >= 60 % of 4), so p(A) = 3/4, p(B) = 1/4.
+  // Shapes: A (1 CPU, 500 milli) x3, C (4 CPUs, no GPU) x2, B (2 CPUs, 1 whole GPU) x1.
   const std::vector<Pod> pods{pod(1, 500, 1000),  pod(0, 0, 4000),   pod(1, 500, 1000),
                               pod(1, 1000, 2000), pod(1, 500, 1000), pod(0, 0, 4000)};
+  // As the authors ran it (CPU pods in, 95 %, one shape at a time): A (3 < 5.7), C (5 < 5.7), B (6): all
+  // three, p = 3/6, 2/6, 1/6.
   const auto t = typical_pods(pods);
-  REQUIRE(t.size() == 2);
+  REQUIRE(t.size() == 3);
   CHECK(t[0].milli == 500);
-  CHECK(t[0].freq == Approx(0.75));
-  CHECK(t[1].milli == 1000);
-  CHECK(t[1].freq == Approx(0.25));
+  CHECK(t[0].freq == Approx(0.5));
+  CHECK(t[1].gpus == 0);
+  CHECK(t[1].freq == Approx(2.0 / 6));
+  CHECK(t[2].freq == Approx(1.0 / 6));
+  // The simulator's own defaults (no CPU pods, 60 %, 10 shapes a step): A and B in the first step
+  // (4 >= 2.4), p = 3/4 and 1/4.
+  const auto d = typical_pods(pods, TypicalOptions{false, 60, 10});
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].freq == Approx(0.75));
+  CHECK(d[1].milli == 1000);
+  CHECK(d[1].freq == Approx(0.25));
+  // 95 % one at a time stops as soon as it is covered: with shapes 10 x A and 1 x B, A alone is 10/11 =
+  // 91 % < 95 %, so B is taken too; at 90 % A alone suffices (p = 1).
+  std::vector<Pod> many(10, pod(1, 500));
+  many.push_back(pod(1, 1000));
+  CHECK(typical_pods(many).size() == 2);
+  CHECK(typical_pods(many, TypicalOptions{true, 90, 1}).size() == 1);
 }
 
 TEST_CASE("node fragmentation counts the idle GPU share each typical shape cannot use", "[packing]")
@@ -75,6 +90,9 @@ TEST_CASE("node fragmentation counts the idle GPU share each typical shape canno
   const std::vector<TypicalPod> v{{0, 500, 1, "V100M32", 1.0}};
   CHECK(fragmentation_of("T4", 4000, {600, 1000}, v) == Approx(1600));
   CHECK(fragmentation_of("V100M32", 4000, {600, 1000}, v) == Approx(0));
+  // A CPU-only shape cannot use any GPU: all idle share is fragment to it.
+  const std::vector<TypicalPod> c{{1000, 0, 0, "", 1.0}};
+  CHECK(fragmentation_of("T4", 4000, {600, 1000}, c) == Approx(1600));
   // No idle GPU: nothing to fragment.
   CHECK(fragmentation_of("T4", 4000, {0, 0}, t) == 0);
 }
@@ -138,6 +156,30 @@ TEST_CASE("every policy enforces host CPU and memory and GPU types, and places C
     CHECK(r.drops.at("no node has 1 GPU(s) of type V100M32") == 1);
     CHECK(r.allocated_milli == 500);
   }
+}
+
+TEST_CASE("dot-product and best-fit score CPU and GPU vectors normalised by 128 CPUs and 8 GPUs", "[packing]")
+{
+  // Pod: 4 CPUs, 1 GPU. Node 0: 64 CPUs, 2 idle GPUs; node 1: 8 CPUs, 1 idle GPU.
+  // dot-product (1 − dot/2), dot = cpu_left/128000 · 4000/128000 + gpu_left/8000 · 1000/8000:
+  //   node 0: 0.5·0.03125 + 0.25·0.125 = 0.046875 → int(100·0.97656) = 97
+  //   node 1: 0.0625·0.03125 + 0.125·0.125 = 0.017578 → int(100·0.99121) = 99 → node 1
+  // best-fit 1 − (0.5·(cpu_left − 4000)/128000 + 0.5·(gpu_left − 1000)/8000):
+  //   node 0: 1 − (0.234375 + 0.0625) = 0.703 → 70; node 1: 1 − 0.015625 → 98 → node 1
+  // A 1-CPU pod next: node 1 has 4 CPUs and no GPU left, so only node 0 fits, for both.
+  for (const std::string policy : {"dot-product", "best-fit"}) {
+    INFO(policy);
+    const Result r = run({node("T4", 2, 64000), node("T4", 1, 8000)},
+                         {pod(1, 1000, 4000), pod(1, 1000, 1000)}, per_arrival(policy));
+    CHECK(r.placements[0].node == 1);
+    CHECK(r.placements[1].node == 0);
+  }
+  // Where they differ: a 0-CPU 100-milli pod on node 0 (64 CPUs, GPUs {1000, 1000}) or node 1 (8 CPUs,
+  // 8 idle GPUs). dot-product: node 0: 0 + 0.25·0.0125 = 0.003125 → int(99.84) = 99; node 1: 1·0.0125 →
+  // int(99.375) = 99: a tie, broken by the seed's node order. best-fit: node 0: 1 − (0.25 + 0.11875) =
+  // 0.631 → 63; node 1: 1 − (0.03125 + 0.49375) = 0.475 → 47; normalised: 100 and 0 → node 0 always.
+  const Result b = run({node("T4", 2, 64000), node("G2", 8, 8000)}, {pod(1, 100)}, per_arrival("best-fit"));
+  CHECK(b.placements[0].node == 0);
 }
 
 TEST_CASE("a multi-GPU pod takes all its GPUs on one node", "[packing]")
