@@ -115,7 +115,7 @@ public:
       std::string all;
       for (const auto& n : names)
         all += (all.empty() ? "" : ", ") + n;
-      throw InputError(SourceLocation{}, "policy",
+      throw InputError(SourceLocation{"packing options", 0, 0}, "policy",
                        "unknown packing policy '" + o.policy + "'; expected " + all);
     }
     for (const auto& n : nodes_) {
