@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -106,7 +105,6 @@ int main(int argc, char** argv)
           tasks.push_back({t, p, s});
     std::vector<Row> rows(tasks.size());
     std::atomic<std::size_t> next{0};
-    std::mutex io;
     auto worker = [&] {
       for (std::size_t k; (k = next++) < tasks.size();) {
         const auto& t = tasks[k];
