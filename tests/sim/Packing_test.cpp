@@ -2,11 +2,15 @@
 // policies, drops at arrival with their reason, workload tuning and the curve, on hand-computed cases.
 #include "tests/CatchCompat.hpp"
 
+#include "sim/Metrics.hpp"
+#include "sim/Outputs.hpp"
 #include "sim/Packing.hpp"
 #include "workloads/NodeInventory.hpp"
 
 #include <cmath>
+#include <memory>
 #include <set>
+#include <sstream>
 
 using namespace colocsim;
 using namespace colocsim::packing;
@@ -306,4 +310,28 @@ TEST_CASE("an unknown packing policy is an input error naming the valid ones", "
   o.policy = "best-fit-frac";
   CHECK_THROWS_WITH(run({node("T4", 1)}, {pod(1, 100)}, o),
                     Catch::Matchers::ContainsSubstring("random, dot-product, gpu-clustering"));
+}
+
+TEST_CASE("jobs.csv carries each job's gpu_milli and gpu_types", "[packing][outputs]")
+{
+  auto stream = std::make_unique<std::ostringstream>();
+  std::ostringstream* captured = stream.get();
+  MetricsCollector metrics;
+  OutputWriter writer(std::move(stream), "jobs.csv", nullptr, "", metrics);
+  Job job;
+  job.id = "pod-1";
+  job.profile = "busy";
+  job.gpu_milli = 460;
+  job.gpu_types = "V100M16|V100M32";
+  JobRecord r;
+  r.job = &job;
+  r.status = JobStatus::REJECTED;
+  r.reason = "fits nowhere";
+  writer.on_job_end(r);
+  const std::string out = captured->str();
+  const auto ends_with = [](const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  CHECK(ends_with(out.substr(0, out.find('\n')), ",reason,gpu_milli,gpu_types"));
+  CHECK(ends_with(out, ",fits nowhere,460,V100M16|V100M32\n"));
 }
