@@ -101,7 +101,7 @@ TEST_CASE("node fragmentation counts the idle GPU share each typical shape canno
   CHECK(fragmentation_of("T4", 4000, {0, 0}, t) == 0);
 }
 
-TEST_CASE("fgd takes the GPU whose fragmentation grows least; best-fit the tightest; a pod that fits "
+TEST_CASE("fgd takes the GPU whose fragmentation grows least, best-fit the tightest, a pod that fits "
           "nowhere is dropped with its reason",
           "[packing]")
 {
