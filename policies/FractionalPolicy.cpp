@@ -13,11 +13,19 @@ std::vector<ParamSpec> FractionalPolicy::fractional_params()
                             .help = "on mps devices, cap each job's active threads at its gpu_milli share "
                                     "(CUDA_MPS_ACTIVE_THREAD_PERCENTAGE), as GPU-sharing clusters enforce it",
                             .choices = {}});
+  specs.push_back(
+      ParamSpec{.name = "no_fit",
+                .type = ParamType::CHOICE,
+                .default_text = "wait",
+                .help = "a job that fits no device when its turn comes: wait (it blocks the jobs behind "
+                        "it) or drop (rejected, counted with the reason, as the FGD study counts a "
+                        "failed pod)",
+                .choices = {"wait", "drop"}});
   return specs;
 }
 
 FractionalPolicy::FractionalPolicy(const ParamSet& p, bool node_tags)
-    : SlotPolicy(p), node_tags_(node_tags), mps_share_(p.flag("mps_share"))
+    : SlotPolicy(p), node_tags_(node_tags), mps_share_(p.flag("mps_share")), drop_(p.text("no_fit") == "drop")
 {
 }
 

@@ -6,7 +6,8 @@
 // Each device holds 1000 milli-GPU. A job takes job.gpu_milli on each of its job.devices devices; a device
 // fits it if that share is still unallocated (Σ gpu_milli ≤ 1000), it has a free slot (SlotPolicy:
 // max_per_device and the sharing mode's limit) and enough free memory by the memory notion. Jobs are
-// placed in submission order (SlotPolicy: the queue head blocks the rest).
+// placed in submission order (SlotPolicy: the queue head blocks the rest; with no_fit=drop a job that fits
+// nowhere when its turn comes is rejected instead, as the FGD study drops a pod).
 //
 // Simplifications, documented in policies/README.md: the paper's nodes carry CPUs and several GPUs and a pod
 // lands on one node; here every device is scored on its own (a multi-device job takes its devices one by
@@ -76,10 +77,12 @@ private:
   void on_job_moved(const ClusterView& view, JobIndex j, const std::vector<DeviceIndex>& devices,
                     int sign) override;
   double thread_share(const ClusterView& view, JobIndex j) const override;
+  bool drop_if_no_fit() const override { return drop_; }
   void add_tag(std::uint32_t node, Tag t, int sign);
 
   bool node_tags_;
   bool mps_share_;
+  bool drop_; ///< no_fit=drop
   std::map<BucketKey, Bucket> buckets_;
   struct Slot {
     bool present = false;

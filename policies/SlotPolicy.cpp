@@ -145,11 +145,16 @@ std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<cons
           device_changed(r->device);
         }
       });
-  // Strict submission order: the queue head blocks the rest (no backfilling).
+  // Strict submission order: the queue head blocks the rest (no backfilling), unless it is dropped.
   while (!queue_.empty()) {
     const JobIndex j = queue_.front();
     auto devices = choose(view, j, job_mem(view, j));
-    if (devices.size() != static_cast<std::size_t>(view.job(j).devices)) break;
+    if (devices.size() != static_cast<std::size_t>(view.job(j).devices)) {
+      if (!drop_if_no_fit()) break;
+      queue_.erase(j);
+      out.push_back(Reject{j, "fits no device at its arrival (no_fit=drop)"});
+      continue;
+    }
     occupy(view, j, devices, +1);
     for (auto d : devices)
       placed_now_[d].push_back(j);

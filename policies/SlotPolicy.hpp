@@ -36,6 +36,9 @@ protected:
   virtual void on_job_moved(const ClusterView&, JobIndex, const std::vector<DeviceIndex>&, int) {}
   /// Place::thread_share for job j (the MPS active-thread fraction; ignored by other sharing modes).
   virtual double thread_share(const ClusterView&, JobIndex) const { return 1.0; }
+  /// A job that no devices fit when it reaches the queue head: false (default) waits there, blocking the
+  /// jobs behind it; true rejects it (reason "fits no device at its arrival") and goes on with the next.
+  virtual bool drop_if_no_fit() const { return false; }
   /// The lowest device at or after `from` with a free slot and at least `mem` free, or FitIndex::NONE:
   /// O(log D).
   std::size_t first_fitting(double mem, std::size_t from = 0) const { return index_.find_first(mem, from); }

@@ -652,6 +652,10 @@ const std::vector<CliCommand>& cli_commands()
       {"plot",
        "draw SVG figures from a run (Gantt chart, power over time) or a sweep (metric per combination)",
        cmd_plot},
+      {"pack",
+       "FGD's packing study: pods of an openb list arrive on its nodes, never leave, dropped if they fit "
+       "nowhere",
+       cmd_pack},
       {"bench", "replay a synthetic trace and print speed figures (key=value lines)", cmd_bench},
       {"profiles", "write profile keys from measurements (import-mig: a MIG sweep CSV -> mig_speed_by_batch)",
        cmd_profiles},

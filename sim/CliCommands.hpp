@@ -36,6 +36,7 @@ int cmd_generate(const std::vector<std::string>& args, std::ostream& out);
 int cmd_sweep(const std::vector<std::string>& args, std::ostream& out);
 int cmd_plot(const std::vector<std::string>& args, std::ostream& out);
 int cmd_profiles(const std::vector<std::string>& args, std::ostream& out);
+int cmd_pack(const std::vector<std::string>& args, std::ostream& out);
 
 struct Scenario;
 class OutputStage;

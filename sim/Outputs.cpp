@@ -204,7 +204,7 @@ void OutputWriter::write_headers()
 {
   if (jobs_) {
     *jobs_ << "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,jct_s,wait_s,"
-              "reason\n";
+              "reason,gpu_milli,gpu_types\n";
     check_written(*jobs_, jobs_name_);
   }
   if (series_) {
@@ -227,7 +227,8 @@ void OutputWriter::on_job_end(const JobRecord& r)
          << to_string(r.status) << ',' << r.attempts << ',' << devs << ',' << csv_field(r.job->profile) << ','
          << (completed ? format_double(r.slowdown) : "") << ',' << format_double(r.energy_j) << ','
          << (completed ? format_double(r.end_s - r.submit_s) : "") << ','
-         << (started ? format_double(r.start_s - r.submit_s) : "") << ',' << csv_field(r.reason) << '\n';
+         << (started ? format_double(r.start_s - r.submit_s) : "") << ',' << csv_field(r.reason) << ','
+         << r.job->gpu_milli << ',' << csv_field(r.job->gpu_types) << '\n';
   check_written(*jobs_, jobs_name_);
 }
 

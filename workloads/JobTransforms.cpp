@@ -3,8 +3,10 @@
 #include "models/Units.hpp"
 #include "workloads/StableHash.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <sstream>
 
 namespace colocsim {
@@ -18,6 +20,11 @@ const std::vector<TransformInfo>& transform_infos()
       {"sample", "P", "keep each job with probability P in (0, 1] (seeded per job id)"},
       {"inflate", "X",
        "clone jobs until they request X times the platform's devices (1.3 or 130%), as in FGD"},
+      {"tune", "X",
+       "FGD's workload tuning: the jobs, then seeded draws of them with replacement until X times the "
+       "platform's devices (or seeded removals down to it); reads the whole trace"},
+      {"shuffle", "",
+       "a seeded random order of the jobs on the trace's own submit times; reads the whole trace"},
   };
   return infos;
 }
@@ -218,6 +225,122 @@ private:
   std::size_t clones_ = 0;
 };
 
+/// Reads the whole inner workload, rearranges it once, then replays it (tune, shuffle): memory grows with the
+/// number of jobs, unlike the streaming transforms.
+class BufferedReader : public Decorator {
+public:
+  using Decorator::Decorator;
+  std::optional<Job> next() override
+  {
+    if (!filled_) {
+      while (auto job = inner_->next())
+        jobs_.push_back(std::move(*job));
+      rearrange(jobs_);
+      filled_ = true;
+    }
+    if (next_ == jobs_.size()) return std::nullopt;
+    return std::move(jobs_[next_++]);
+  }
+
+protected:
+  virtual void rearrange(std::vector<Job>& jobs) = 0;
+
+private:
+  std::vector<Job> jobs_;
+  std::size_t next_ = 0;
+  bool filled_ = false;
+};
+
+/// A uniform integer in [0, n) from mt19937_64 (specified: the same on every standard library).
+std::size_t draw(std::mt19937_64& rng, std::size_t n)
+{
+  return static_cast<std::size_t>(rng() % n);
+}
+
+/// FGD's TunePodsByNodeTotalResource (hkust-adsl/kubernetes-scheduler-simulator, simulator.go): below the
+/// target, jobs drawn with replacement from the originals are appended until the next draw's per-device
+/// share would pass it (the test adds gpu_milli / 1000, the total devices × gpu_milli / 1000, as there);
+/// above it, jobs drawn at random are removed until the total is at most the target. Clones keep the
+/// drawn job's submit time and are named `<id>-tuned-<k>`; the result is replayed in submit order.
+class TuneReader final : public BufferedReader {
+public:
+  TuneReader(std::unique_ptr<JobReader> inner, double fraction, double capacity, std::uint64_t seed)
+      : BufferedReader(std::move(inner)), fraction_(fraction), capacity_(capacity), seed_(seed)
+  {
+  }
+
+private:
+  void rearrange(std::vector<Job>& jobs) override
+  {
+    std::mt19937_64 rng(seed_ ^ 0x74756e65ULL); // "tune"
+    const double target = fraction_ * capacity_;
+    for (const auto& j : jobs)
+      total_ += requested(j);
+    before_ = jobs.size();
+    if (jobs.empty()) return;
+    if (total_ > target) {
+      while (total_ > target && !jobs.empty()) {
+        const std::size_t k = draw(rng, jobs.size());
+        total_ -= requested(jobs[k]);
+        jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+    } else {
+      const std::size_t n = jobs.size();
+      for (std::size_t k = 0;; ++k) {
+        Job clone = jobs[draw(rng, n)];
+        if (total_ + clone.gpu_milli / 1000.0 > target) break;
+        total_ += requested(clone);
+        clone.id += "-tuned-" + std::to_string(k);
+        jobs.push_back(std::move(clone));
+      }
+    }
+    std::stable_sort(jobs.begin(), jobs.end(),
+                     [](const Job& a, const Job& b) { return a.submit_s < b.submit_s; });
+    after_ = jobs.size();
+  }
+  std::string what() const override
+  {
+    return "tune to " + number_text(fraction_) + " x " + number_text(capacity_) + " devices (" +
+           std::to_string(before_) + " jobs → " + std::to_string(after_) + ", " + number_text(total_) +
+           " requested)";
+  }
+  double fraction_, capacity_;
+  std::uint64_t seed_;
+  double total_ = 0;
+  std::size_t before_ = 0, after_ = 0;
+};
+
+/// A seeded permutation of the jobs; job k of it gets the k-th smallest submit time, so the arrival times
+/// stay the trace's and only which job arrives when changes (FGD shuffles its pod list).
+class ShuffleReader final : public BufferedReader {
+public:
+  ShuffleReader(std::unique_ptr<JobReader> inner, std::uint64_t seed)
+      : BufferedReader(std::move(inner)), seed_(seed)
+  {
+  }
+
+private:
+  void rearrange(std::vector<Job>& jobs) override
+  {
+    std::vector<double> times;
+    for (const auto& j : jobs)
+      times.push_back(j.submit_s);
+    std::sort(times.begin(), times.end());
+    std::mt19937_64 rng(seed_ ^ 0x73687566ULL); // "shuf"
+    for (std::size_t i = jobs.size(); i > 1; --i)
+      std::swap(jobs[i - 1], jobs[draw(rng, i)]);
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      jobs[i].submit_s = times[i];
+    count_ = jobs.size();
+  }
+  std::string what() const override
+  {
+    return "shuffle seed " + std::to_string(seed_) + " (" + std::to_string(count_) + " jobs)";
+  }
+  std::uint64_t seed_;
+  std::size_t count_ = 0;
+};
+
 std::optional<double> duration(const std::string& text)
 {
   return parse_quantity(text, Unit::SECONDS);
@@ -295,7 +418,12 @@ TransformChain TransformChain::parse(const std::string& text, const SourceLocati
         continue;
       }
       s.a = *v;
-    } else if (s.name == "inflate") {
+    } else if (s.name == "shuffle") {
+      if (!value.empty()) {
+        bad("nothing (write just 'shuffle')");
+        continue;
+      }
+    } else if (s.name == "inflate" || s.name == "tune") {
       std::optional<double> v;
       if (!value.empty() && value.back() == '%') {
         if (auto p = parse_double(value.substr(0, value.size() - 1))) v = *p / 100.0;
@@ -330,7 +458,15 @@ ReaderFactory TransformChain::apply(ReaderFactory base, const TransformContext& 
       make = [make, f = s.a] { return std::make_unique<LoadReader>(make(), f); };
     else if (s.name == "sample")
       make = [make, p = s.a, seed = context.seed] { return std::make_unique<SampleReader>(make(), p, seed); };
-    else if (s.name == "inflate") {
+    else if (s.name == "shuffle")
+      make = [make, seed = context.seed] { return std::make_unique<ShuffleReader>(make(), seed); };
+    else if (s.name == "tune") {
+      if (context.capacity_devices <= 0)
+        throw InputError(where_, path_ + ".tune", "needs the platform's device count, which is unknown here");
+      make = [make, x = s.a, cap = context.capacity_devices, seed = context.seed] {
+        return std::make_unique<TuneReader>(make(), x, cap, seed);
+      };
+    } else if (s.name == "inflate") {
       if (context.capacity_devices <= 0)
         throw InputError(where_, path_ + ".inflate",
                          "needs the platform's device count, which is unknown here");
@@ -351,7 +487,7 @@ std::string TransformChain::text() const
     if (s.name == "window")
       out += "=" + (s.has_a ? number_text(s.a) : std::string()) + ".." +
              (s.has_b ? number_text(s.b) : std::string());
-    else if (s.name != "rebase")
+    else if (s.name != "rebase" && s.name != "shuffle")
       out += "=" + number_text(s.a);
   }
   return out;

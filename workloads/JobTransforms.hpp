@@ -1,7 +1,7 @@
 #pragma once
-// Transforms of a workload, as JobReader decorators (docs/formats/transforms.md). Each streams: memory does
-// not depend on the number of jobs. They are written as `name=value` items separated by ',' and applied in
-// the order written (scenario key workload.transforms, `colocsim replay --transform`):
+// Transforms of a workload, as JobReader decorators (docs/formats/transforms.md). Each but tune and shuffle
+// streams: memory does not depend on the number of jobs. They are written as `name=value` items separated by
+// ',' and applied in the order written (scenario key workload.transforms, `colocsim replay --transform`):
 //   window=A..B   keep jobs submitted in [A, B) (durations: 3600, 2h, 1.5d; either bound may be left out);
 //                 stops reading the trace at B
 //   rebase        shift submit times so that the first job is submitted at 0 (value-less)
@@ -12,6 +12,10 @@
 //                 the FGD paper's workload inflation: reads the trace twice (a sizing pass, then the
 //                 replay); each job is emitted ⌊r⌋ or ⌈r⌉ times (seeded per job id), r = target / requested,
 //                 clones named `<id>#2`, `<id>#3`, ... with the same submit time. Never removes jobs.
+//   tune=X        FGD's own tuning rule: the jobs, then seeded draws with replacement until the next draw's
+//                 per-device share would pass X × the platform's devices (or seeded removals down to it);
+//                 buffers the whole trace, replays in submit order
+//   shuffle       a seeded permutation of the jobs on the trace's own submit times; buffers the whole trace
 // "Requested" counts devices × gpu_milli / 1000 per job (a fractional pod requests its share).
 #include "workloads/JobReader.hpp"
 

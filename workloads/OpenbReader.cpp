@@ -124,6 +124,14 @@ bool OpenbPodReader::read_row()
     }
     sink.throw_if_any();
 
+    if (options_.requests_only) {
+      job.submit_s = static_cast<double>(row_ - 1);
+      job.duration_s = options_.untimed_duration_s;
+      job.devices = static_cast<int>(*gpus);
+      job.gpu_milli = *gpus == 0 ? 0 : static_cast<int>(*milli);
+      window_.push(std::move(job));
+      return true;
+    }
     if (*gpus == 0) {
       ++cpu_only_;
       continue;

@@ -84,3 +84,37 @@ TEST_CASE("fgd sets the mps active-thread share from gpu_milli", "[policies][fgd
   view2.add_job(make_job(1, 250));
   CHECK(std::get<Place>(view2.submit(*plain, {0})[0]).thread_share == 1.0);
 }
+
+TEST_CASE("the FGD family drops a job that fits nowhere with no_fit=drop instead of blocking the queue",
+          "[policies][fgd]")
+{
+  // One GPU; 600, 600 and 300 milli arrive together. The first takes the GPU (400 left). The second fits
+  // nowhere: by default it waits at the queue head and the 300 behind it waits too, although it fits;
+  // with no_fit=drop it is rejected with its reason and the 300 is placed.
+  for (const std::string name :
+       {"fgd", "random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit-frac"}) {
+    INFO(name);
+    FakeClusterView view;
+    view.check_milli = true;
+    view.add_device();
+    const auto a = view.add_job(make_job(1, 600));
+    const auto b = view.add_job(make_job(1, 600));
+    const auto c = view.add_job(make_job(1, 300));
+    auto waiting = make_policy(name);
+    CHECK(placements(view.submit(*waiting, {a, b, c})) == std::map<JobIndex, Devices>{{a, {0}}});
+
+    FakeClusterView view2;
+    view2.check_milli = true;
+    view2.add_device();
+    for (int milli : {600, 600, 300})
+      view2.add_job(make_job(1, milli));
+    auto dropping = make_policy(name + ":no_fit=drop");
+    const auto out = view2.submit(*dropping, {0, 1, 2});
+    CHECK(placements(out) == std::map<JobIndex, Devices>{{0, {0}}, {2, {0}}});
+    std::vector<std::string> rejected;
+    for (const auto& d : out)
+      if (const auto* r = std::get_if<Reject>(&d))
+        rejected.push_back(std::to_string(r->job) + ": " + r->reason);
+    CHECK(rejected == std::vector<std::string>{"1: fits no device at its arrival (no_fit=drop)"});
+  }
+}

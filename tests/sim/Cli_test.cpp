@@ -292,7 +292,7 @@ TEST_CASE("a failed write is an error naming the file and the OS error", "[cli][
   private:
     std::size_t room_;
   };
-  FullAfter buf(100);
+  FullAfter buf(130);
   colocsim::MetricsCollector metrics;
   colocsim::OutputWriter writer(std::make_unique<std::ostream>(&buf), "injected/jobs.csv", nullptr, "",
                                 metrics);
@@ -304,7 +304,7 @@ TEST_CASE("a failed write is an error naming the file and the OS error", "[cli][
   r.status = colocsim::JobStatus::COMPLETED;
   r.start_s = r.last_start_s = 0;
   r.end_s = 10;
-  // The header (93 bytes) fits; the first row does not.
+  // The header (116 bytes) fits; the first row does not.
   REQUIRE_THROWS_WITH(writer.on_job_end(r), ContainsSubstring("cannot write injected/jobs.csv"));
 
   // A real device that is always full.

@@ -4,6 +4,8 @@
 
 #include "workloads/JobTransforms.hpp"
 
+#include <algorithm>
+
 using namespace colocsim;
 using namespace colocsim::test;
 using Catch::Matchers::ContainsSubstring;
@@ -116,9 +118,9 @@ TEST_CASE("transforms: bad lists name the transform and what was expected", "[wo
 {
   const SourceLocation at{"s.yaml"};
   CHECK_THAT(
-      input_error_of([&] { TransformChain::parse("shuffle=1", at); }),
-      ContainsSubstring("s.yaml: transforms: unknown transform 'shuffle' (got 'shuffle=1'); valid: window, "
-                        "rebase, load, sample, inflate"));
+      input_error_of([&] { TransformChain::parse("reverse=1", at); }),
+      ContainsSubstring("s.yaml: transforms: unknown transform 'reverse' (got 'reverse=1'); valid: window, "
+                        "rebase, load, sample, inflate, tune, shuffle"));
   CHECK_THAT(
       input_error_of([&] { TransformChain::parse("window=5..1", at); }),
       ContainsSubstring("transforms.window: bad value (got '5..1'); expected A..B with durations A < B"));
@@ -135,4 +137,49 @@ TEST_CASE("transforms: bad lists name the transform and what was expected", "[wo
   CHECK_NOTHROW(TransformChain::parse("inflate=10000%", at));
   CHECK(TransformChain::parse("window=1h..1d, rebase ,load=2", at).text() ==
         "window=3600..86400,rebase,load=2");
+}
+
+TEST_CASE("transforms: FGD's tune rule and a seeded shuffle", "[workloads][transforms]")
+{
+  // Ten 1-device jobs on 4 devices, tune 1.3: target 5.2 devices; 10 > 5.2, so jobs are removed at random
+  // until at most 5.2 remain requested: 5 jobs, originals, in submit order.
+  auto down = chain("tune=1.3", ten(), TransformContext{.seed = 1, .capacity_devices = 4});
+  const auto kept = drain(*down);
+  REQUIRE(kept.size() == 5);
+  for (std::size_t i = 1; i < kept.size(); ++i)
+    CHECK(kept[i].submit_s > kept[i - 1].submit_s);
+
+  // Below the target: a (0.5 device) and b (2 devices) request 2.5 of 10 x 1.0. Draws of them are appended
+  // until the next draw's per-device share (0.5 or 1) would pass 10, so the total ends in (9, 11]: at most
+  // one 2-device clone past 10, as FGD's rule allows.
+  std::vector<Job> two{job("a", 0, 1, 500), job("b", 5, 2, 1000)};
+  auto up = chain("tune=100%", two, TransformContext{.seed = 7, .capacity_devices = 10});
+  const auto tuned = drain(*up);
+  double total = 0;
+  for (const auto& j : tuned) {
+    total += j.devices * j.gpu_milli / 1000.0;
+    CHECK((j.id == "a" || j.id == "b" || j.id.find("-tuned-") != std::string::npos));
+    CHECK(j.submit_s == (j.id[0] == 'a' ? 0 : 5)); // clones keep the drawn job's submit time
+  }
+  CHECK(total > 9);
+  CHECK(total <= 11);
+  CHECK(tuned.size() > 2);
+  CHECK(tuned[0].id == "a");
+
+  // shuffle: the same submit times, 100 .. 1000, carried by a permutation of the ten jobs.
+  auto sh = chain("shuffle", ten(), TransformContext{.seed = 3});
+  const auto shuffled = drain(*sh);
+  REQUIRE(shuffled.size() == 10);
+  std::vector<std::string> ids;
+  for (std::size_t i = 0; i < shuffled.size(); ++i) {
+    CHECK(shuffled[i].submit_s == 100.0 * static_cast<double>(i + 1));
+    ids.push_back(shuffled[i].id);
+  }
+  auto sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted == std::vector<std::string>{"j1", "j10", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9"});
+  CHECK(ids != std::vector<std::string>{"j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9", "j10"});
+  CHECK_THROWS_WITH(TransformChain::parse("shuffle=2", SourceLocation{"s.yaml"}),
+                    ContainsSubstring("expected nothing (write just 'shuffle')"));
+  CHECK_THROWS_WITH(chain("tune=1.3", ten()), ContainsSubstring("needs the platform's device count"));
 }

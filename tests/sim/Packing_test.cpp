@@ -1,0 +1,337 @@
+// The FGD packing study (sim/Packing.hpp): FGD's target workload and node fragmentation, the six node-scoring
+// policies, drops at arrival with their reason, workload tuning and the curve, on hand-computed cases.
+#include "tests/CatchCompat.hpp"
+
+#include "sim/Metrics.hpp"
+#include "sim/Outputs.hpp"
+#include "sim/Packing.hpp"
+#include "workloads/NodeInventory.hpp"
+
+#include <cmath>
+#include <memory>
+#include <set>
+#include <sstream>
+
+using namespace colocsim;
+using namespace colocsim::packing;
+using Catch::Approx;
+
+namespace {
+
+Node node(const std::string& model, int gpus, long long cpu = 64000, long long mem = 262144)
+{
+  Node n;
+  n.name = "n";
+  n.model = model;
+  n.cpu = n.cpu_left = cpu;
+  n.mem = n.mem_left = mem;
+  n.gpu_left.assign(static_cast<std::size_t>(gpus), MILLI);
+  return n;
+}
+
+Pod pod(int gpus, int milli, long long cpu = 0, long long mem = 0, const std::string& types = "")
+{
+  static int next = 0;
+  Pod p;
+  p.id = "p" + std::to_string(next++);
+  p.gpus = gpus;
+  p.milli = milli;
+  p.cpu = cpu;
+  p.mem = mem;
+  p.types = types;
+  return p;
+}
+
+Options per_arrival(const std::string& policy, std::uint64_t seed = 1)
+{
+  Options o;
+  o.policy = policy;
+  o.seed = seed;
+  o.curve_step = 0; // one row per arrival
+  return o;
+}
+
+} // namespace
+
+TEST_CASE("the target workload is FGD's: pod shapes by popularity, renormalised", "[packing]")
+{
+  // Shapes: A (1 CPU, 500 milli) x3, C (4 CPUs, no GPU) x2, B (2 CPUs, 1 whole GPU) x1.
+  const std::vector<Pod> pods{pod(1, 500, 1000),  pod(0, 0, 4000),   pod(1, 500, 1000),
+                              pod(1, 1000, 2000), pod(1, 500, 1000), pod(0, 0, 4000)};
+  // As the authors ran it (CPU pods in, 95 %, one shape at a time): A (3 < 5.7), C (5 < 5.7), B (6): all
+  // three, p = 3/6, 2/6, 1/6.
+  const auto t = typical_pods(pods);
+  REQUIRE(t.size() == 3);
+  CHECK(t[0].milli == 500);
+  CHECK(t[0].freq == Approx(0.5));
+  CHECK(t[1].gpus == 0);
+  CHECK(t[1].freq == Approx(2.0 / 6));
+  CHECK(t[2].freq == Approx(1.0 / 6));
+  // The simulator's own defaults (no CPU pods, 60 %, 10 shapes a step): A and B in the first step
+  // (4 >= 2.4), p = 3/4 and 1/4.
+  const auto d = typical_pods(pods, TypicalOptions{false, 60, 10});
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].freq == Approx(0.75));
+  CHECK(d[1].milli == 1000);
+  CHECK(d[1].freq == Approx(0.25));
+  // 95 % one at a time stops as soon as it is covered: with shapes 10 x A and 1 x B, A alone is 10/11 =
+  // 91 % < 95 %, so B is taken too; at 90 % A alone suffices (p = 1).
+  std::vector<Pod> many(10, pod(1, 500));
+  many.push_back(pod(1, 1000));
+  CHECK(typical_pods(many).size() == 2);
+  CHECK(typical_pods(many, TypicalOptions{true, 90, 1}).size() == 1);
+}
+
+TEST_CASE("node fragmentation counts the idle GPU share each typical shape cannot use", "[packing]")
+{
+  const std::vector<TypicalPod> t{{1000, 500, 1, "", 0.75}, {2000, 1000, 1, "", 0.25}};
+  // GPUs {600, 1000} free, 4 CPUs left: A fits both GPUs (0); B fits GPU 1 only, GPU 0's 600 is
+  // fragment: 0.25 x 600 = 150.
+  CHECK(fragmentation_of("T4", 4000, {600, 1000}, t) == Approx(150));
+  // 1.5 CPUs left: A still fits (0); B lacks CPU, so all 1600 idle milli is fragment: 0.25 x 1600 = 400.
+  CHECK(fragmentation_of("T4", 1500, {600, 1000}, t) == Approx(400));
+  // A shape restricted to another GPU model counts all idle share: 1.0 x 1600.
+  const std::vector<TypicalPod> v{{0, 500, 1, "V100M32", 1.0}};
+  CHECK(fragmentation_of("T4", 4000, {600, 1000}, v) == Approx(1600));
+  CHECK(fragmentation_of("V100M32", 4000, {600, 1000}, v) == Approx(0));
+  // A CPU-only shape cannot use any GPU: all idle share is fragment to it.
+  const std::vector<TypicalPod> c{{1000, 0, 0, "", 1.0}};
+  CHECK(fragmentation_of("T4", 4000, {600, 1000}, c) == Approx(1600));
+  // No idle GPU: nothing to fragment.
+  CHECK(fragmentation_of("T4", 4000, {0, 0}, t) == 0);
+}
+
+TEST_CASE("fgd takes the GPU whose fragmentation grows least, best-fit the tightest, a pod that fits "
+          "nowhere is dropped with its reason",
+          "[packing]")
+{
+  // One T4 node with 2 GPUs; shares 400, 200, 500, 500, 500 arrive (no CPU). Target workload: 500 (p 0.6),
+  // 400 (0.2), 200 (0.2). F(state) = Σ_t p_t · Σ_{GPU free < m_t} free.
+  //   p0 400: both GPUs give the same score: GPU 0                                 → {600, 1000}
+  //   p1 200: GPU 0 → {400, 1000}: F = 0.6·400 = 240, score int(100·σ(−0.24)) = 44;
+  //           GPU 1 → {600, 800}: F = 0, score 50                                  → GPU 1
+  //   p2 500: GPU 0 → {100, 800}: F = 100, score int(100·σ(−0.1)) = 47;
+  //           GPU 1 → {600, 300}: F = 0.6·300 + 0.2·300 = 240, score 44            → GPU 0
+  //   p3 500: only GPU 1 fits                                                      → {100, 300}
+  //   p4 500: fits nowhere: dropped.
+  // End: allocated 1600 of 2000; idle 400; F = 0.6·400 + 0.2·400 + 0.2·100 = 340 → 340 / 400 = 0.85.
+  const std::vector<Pod> pods{pod(1, 400), pod(1, 200), pod(1, 500), pod(1, 500), pod(1, 500)};
+  const Result r = run({node("T4", 2)}, pods, per_arrival("fgd"));
+  REQUIRE(r.placements.size() == 5);
+  CHECK(r.placements[0].gpus == std::vector<int>{0});
+  CHECK(r.placements[1].gpus == std::vector<int>{1});
+  CHECK(r.placements[2].gpus == std::vector<int>{0});
+  CHECK(r.placements[3].gpus == std::vector<int>{1});
+  CHECK(r.placements[4].node == -1);
+  CHECK(r.dropped == 1);
+  CHECK(r.drops.at("no node has the GPU share free") == 1);
+  REQUIRE(r.curve.size() == 5);
+  CHECK(r.curve.back().arrived == Approx(2100.0 / 2000));
+  CHECK(r.curve.back().allocated == Approx(0.8));
+  CHECK(r.curve.back().fragmentation == Approx(0.85));
+  CHECK(r.unallocated_gpus() == Approx(0.4));
+
+  // best-fit: p1 goes to the tightest GPU (600 free) and leaves 400, which no 500 pod can use:
+  // {400, 1000} → p2, p3 on GPU 1 → {400, 0}; p4 dropped.
+  const Result b = run({node("T4", 2)}, pods, per_arrival("best-fit"));
+  CHECK(b.placements[1].gpus == std::vector<int>{0});
+  CHECK(b.placements[2].gpus == std::vector<int>{1});
+  CHECK(b.placements[3].gpus == std::vector<int>{1});
+  CHECK(b.placements[4].node == -1);
+}
+
+TEST_CASE("every policy enforces host CPU and memory and GPU types, and places CPU-only pods on GPU nodes",
+          "[packing]")
+{
+  for (const auto& policy : policy_names()) {
+    INFO(policy);
+    // Node 0: 2 CPUs, 1 GiB; node 1: 8 CPUs, 1 GiB. A 4-CPU GPU pod fits node 1 only; a CPU-only pod goes
+    // to a GPU node; a pod asking 2 GiB and one asking for a V100M32 fit nowhere.
+    std::vector<Node> nodes{node("T4", 1, 2000, 1024), node("T4", 1, 8000, 1024)};
+    const std::vector<Pod> pods{pod(1, 500, 4000, 512), pod(0, 0, 1000, 100), pod(1, 100, 0, 2048),
+                                pod(1, 100, 0, 0, "V100M32")};
+    const Result r = run(nodes, pods, per_arrival(policy));
+    CHECK(r.placements[0].node == 1);
+    CHECK(r.placements[1].node >= 0);
+    CHECK(r.placements[1].gpus.empty());
+    CHECK(r.placements[2].node == -1);
+    CHECK(r.placements[3].node == -1);
+    CHECK(r.drops.at("no node has the CPU and memory free") == 1);
+    CHECK(r.drops.at("no node has 1 GPU(s) of type V100M32") == 1);
+    CHECK(r.allocated_milli == 500);
+  }
+}
+
+TEST_CASE("dot-product and best-fit score CPU and GPU vectors normalised by 128 CPUs and 8 GPUs", "[packing]")
+{
+  // Pod: 4 CPUs, 1 GPU. Node 0: 64 CPUs, 2 idle GPUs; node 1: 8 CPUs, 1 idle GPU.
+  // dot-product (1 − dot/2), dot = cpu_left/128000 · 4000/128000 + gpu_left/8000 · 1000/8000:
+  //   node 0: 0.5·0.03125 + 0.25·0.125 = 0.046875 → int(100·0.97656) = 97
+  //   node 1: 0.0625·0.03125 + 0.125·0.125 = 0.017578 → int(100·0.99121) = 99 → node 1
+  // best-fit 1 − (0.5·(cpu_left − 4000)/128000 + 0.5·(gpu_left − 1000)/8000):
+  //   node 0: 1 − (0.234375 + 0.0625) = 0.703 → 70; node 1: 1 − 0.015625 → 98 → node 1
+  // A 1-CPU pod next: node 1 has 4 CPUs and no GPU left, so only node 0 fits, for both.
+  for (const std::string policy : {"dot-product", "best-fit"}) {
+    INFO(policy);
+    const Result r = run({node("T4", 2, 64000), node("T4", 1, 8000)},
+                         {pod(1, 1000, 4000), pod(1, 1000, 1000)}, per_arrival(policy));
+    CHECK(r.placements[0].node == 1);
+    CHECK(r.placements[1].node == 0);
+  }
+  // Where they differ: a 0-CPU 100-milli pod on node 0 (64 CPUs, GPUs {1000, 1000}) or node 1 (8 CPUs,
+  // 8 idle GPUs). dot-product: node 0: 0 + 0.25·0.0125 = 0.003125 → int(99.84) = 99; node 1: 1·0.0125 →
+  // int(99.375) = 99: a tie, broken by the seed's node order. best-fit: node 0: 1 − (0.25 + 0.11875) =
+  // 0.631 → 63; node 1: 1 − (0.03125 + 0.49375) = 0.475 → 47; normalised: 100 and 0 → node 0 always.
+  const Result b = run({node("T4", 2, 64000), node("G2", 8, 8000)}, {pod(1, 100)}, per_arrival("best-fit"));
+  CHECK(b.placements[0].node == 0);
+}
+
+TEST_CASE("a multi-GPU pod takes all its GPUs on one node", "[packing]")
+{
+  // Two nodes of 2 GPUs. gpu-packing puts p1 (1 GPU) next to p0 (score 49 > 31 for an idle node), so the
+  // 2-GPU p2 still fits the other node; p3 (2 GPUs) then fits nowhere: two GPUs are free, one per node...
+  // no: none are free. random may split p0 and p1, and then p2 is dropped although 2 GPUs are free.
+  const std::vector<Pod> pods{pod(1, 1000), pod(1, 1000), pod(2, 1000), pod(2, 1000)};
+  const Result r = run({node("T4", 2), node("T4", 2)}, pods, per_arrival("gpu-packing"));
+  CHECK(r.placements[1].node == r.placements[0].node);
+  CHECK(r.placements[2].node != r.placements[0].node);
+  CHECK(r.placements[2].gpus == std::vector<int>{0, 1});
+  CHECK(r.placements[3].node == -1);
+  bool split_seen = false;
+  for (std::uint64_t seed = 1; seed <= 20 && !split_seen; ++seed) {
+    const Result s = run({node("T4", 2), node("T4", 2)}, pods, per_arrival("random", seed));
+    if (s.placements[0].node != s.placements[1].node) {
+      split_seen = true;
+      CHECK(s.placements[2].node == -1); // one GPU free on each node: no node holds both
+    }
+  }
+  CHECK(split_seen);
+}
+
+TEST_CASE("random picks a node uniformly among those that fit, even a rare GPU type", "[packing]")
+{
+  // 4 identical 8-GPU nodes, 4000 tiny pods (1 milli, 1 milli-CPU): every node always fits, so each
+  // should get about 1000 (binomial sd 27; the seeded draw is fixed, the bound is 5 sd).
+  std::vector<Node> nodes(4, node("G2", 8, 128000, 1 << 20));
+  std::vector<Pod> pods;
+  for (int i = 0; i < 4000; ++i)
+    pods.push_back(pod(1, 1, 1));
+  const Result r = run(nodes, pods, per_arrival("random", 7));
+  std::vector<int> per_node(4);
+  for (const auto& pl : r.placements)
+    ++per_node[static_cast<std::size_t>(pl.node)];
+  for (const int c : per_node)
+    CHECK(std::abs(c - 1000) < 135);
+  // 30 T4 nodes and one V100M32: a V100M32 pod always lands on the V100M32 node.
+  std::vector<Node> mixed(30, node("T4", 2));
+  mixed.push_back(node("V100M32", 8));
+  const Result v =
+      run(mixed, {pod(1, 1000, 0, 0, "V100M32"), pod(1, 300, 0, 0, "V100M32")}, per_arrival("random"));
+  CHECK(v.placements[0].node == 30);
+  CHECK(v.placements[1].node == 30);
+}
+
+TEST_CASE("tuning appends draws of the originals until the target, or removes pods above it", "[packing]")
+{
+  std::vector<Pod> pods{pod(1, 1000), pod(1, 300), pod(2, 1000), pod(0, 0, 1000)};
+  // Originals: 3300 milli. Capacity 10 GPUs, tune 1.3: target 13000.
+  const auto up = tune_pods(pods, 1.3, 10000, 5);
+  REQUIRE(up.size() > pods.size());
+  long long total = 0;
+  for (std::size_t i = 0; i < up.size(); ++i) {
+    total += up[i].total_milli();
+    if (i < pods.size())
+      CHECK(up[i].id == pods[i].id); // the originals first, in order
+    else
+      CHECK(up[i].id.find("-tuned-") != std::string::npos);
+  }
+  // The simulator's stop test adds the drawn pod's per-GPU milli, not its total: the last 2-GPU clone may
+  // pass the target by up to 1000. It stops at the first draw whose per-GPU milli (<= 1000) would pass it.
+  CHECK(total <= 13000 + 1000);
+  CHECK(total > 13000 - 1000);
+  // Tune 0.2 of 10 GPUs (2000) from 3300: pods removed until at most 2000, the rest keep their order.
+  const auto down = tune_pods(pods, 0.2, 10000, 5);
+  long long left = 0;
+  for (const auto& p : down)
+    left += p.total_milli();
+  CHECK(left <= 2000);
+  CHECK(down.size() < pods.size());
+}
+
+TEST_CASE("the curve has one row per percent of arrived capacity, plus the last arrival", "[packing]")
+{
+  // 10 GPUs; 25 pods of 100 milli: each arrival is 1 % of the capacity → 25 rows; with a 5 % step: 5 rows.
+  std::vector<Pod> pods(25, pod(1, 100));
+  Options o;
+  o.policy = "best-fit";
+  const Result r = run({node("G2", 8), node("T4", 2)}, pods, o);
+  CHECK(r.curve.size() == 25);
+  o.curve_step = 0.05;
+  const Result f = run({node("G2", 8), node("T4", 2)}, pods, o);
+  REQUIRE(f.curve.size() == 5);
+  CHECK(f.curve[0].arrivals == 5);
+  CHECK(f.curve[0].arrived == Approx(0.05));
+  CHECK(f.curve[4].allocated == Approx(0.25));
+}
+
+TEST_CASE("on an openb slice no two of the six policies place every pod alike", "[packing]")
+{
+  // 40 G2/T4/P100 nodes of the openb node list and the first 100 pods of `default`, inflated to 1.3 x.
+  const auto inventory =
+      load_openb_nodes(std::string(COLOCSIM_TEST_DATA) + "/workloads/openb/openb_node_list_all_node.csv");
+  std::vector<Node> all = nodes_from(inventory), nodes;
+  for (const auto& n : all)
+    if (!n.gpu_left.empty() && nodes.size() < 40) nodes.push_back(n);
+  const auto pods = load_openb_pods(std::string(COLOCSIM_TEST_DATA) + "/workloads/openb/default-head100.csv");
+  REQUIRE(pods.size() == 100);
+  std::vector<std::vector<std::pair<long long, std::vector<int>>>> runs;
+  for (const auto& policy : policy_names()) {
+    Options o;
+    o.policy = policy;
+    o.seed = 3;
+    o.tune = 1.3;
+    o.shuffle = true;
+    const Result r = run(nodes, pods, o);
+    std::vector<std::pair<long long, std::vector<int>>> where;
+    for (const auto& pl : r.placements)
+      where.emplace_back(pl.node, pl.gpus);
+    runs.push_back(where);
+  }
+  for (std::size_t a = 0; a < runs.size(); ++a)
+    for (std::size_t b = a + 1; b < runs.size(); ++b) {
+      INFO(policy_names()[a] << " vs " << policy_names()[b]);
+      CHECK(runs[a] != runs[b]);
+    }
+}
+
+TEST_CASE("an unknown packing policy is an input error naming the valid ones", "[packing]")
+{
+  Options o;
+  o.policy = "best-fit-frac";
+  CHECK_THROWS_WITH(run({node("T4", 1)}, {pod(1, 100)}, o),
+                    Catch::Matchers::ContainsSubstring("random, dot-product, gpu-clustering"));
+}
+
+TEST_CASE("jobs.csv carries each job's gpu_milli and gpu_types", "[packing][outputs]")
+{
+  auto stream = std::make_unique<std::ostringstream>();
+  std::ostringstream* captured = stream.get();
+  MetricsCollector metrics;
+  OutputWriter writer(std::move(stream), "jobs.csv", nullptr, "", metrics);
+  Job job;
+  job.id = "pod-1";
+  job.profile = "busy";
+  job.gpu_milli = 460;
+  job.gpu_types = "V100M16|V100M32";
+  JobRecord r;
+  r.job = &job;
+  r.status = JobStatus::REJECTED;
+  r.reason = "fits nowhere";
+  writer.on_job_end(r);
+  const std::string out = captured->str();
+  const auto ends_with = [](const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  CHECK(ends_with(out.substr(0, out.find('\n')), ",reason,gpu_milli,gpu_types"));
+  CHECK(ends_with(out, ",fits nowhere,460,V100M16|V100M32\n"));
+}
