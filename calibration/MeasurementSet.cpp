@@ -173,6 +173,14 @@ std::vector<CoRunObservation> MeasurementSet::coruns(const std::string& set,
         ok = false;
         why = "no solo reference for " + r->kernel + "@" + std::to_string(r->duty);
       }
+      if (ok && r->t_iter_s / s->t_iter_s < MIN_PLAUSIBLE_SLOWDOWN) {
+        ok = false;
+        std::ostringstream w;
+        w << "impossible reading: " << r->kernel << "@" << r->duty << " ran " << r->t_iter_s / s->t_iter_s
+          << " x its solo time (below " << MIN_PLAUSIBLE_SLOWDOWN
+          << ": the solo or the co-run was disturbed)";
+        why = w.str();
+      }
       if (!ok) break;
       std::ostringstream label;
       label << r->kernel << "@" << r->duty;

@@ -10,6 +10,10 @@
 // - observed slowdown of a co-run job: its t_iter_s / t_iter_s of its solo reference at the same frequency
 //   in the reference mode (the first solo row's mode: `time-slice` or `ccs1`), i.e. relative to running
 //   alone on the whole device, as the simulator's slowdown is defined.
+// - impossible reading: a co-run job observed faster than MIN_PLAUSIBLE_SLOWDOWN × its solo time. Sharing a
+//   device never speeds a job up, so such a reading means the solo reference or the co-run was disturbed
+//   (on a CPU: the host's other processes took the core during one of them); the whole run is left out of
+//   fit and check, and `skipped` says so with the number.
 // - job class: the kernel's catalog class; the intensity kernel is C above the measured machine balance
 //   (peak fp32 flop/s ÷ peak bytes/s) and MS below it.
 // - activity (power model): time-averaged over the window, u_vec = Σ flops/t_iter ÷ peak flop/s of the
@@ -67,6 +71,10 @@ struct PowerObservation {
   bool context = false; ///< a context was open (every kind but idle)
   double power_w = 0;
 };
+
+/// Co-run jobs observed faster than this fraction of their solo time are impossible readings (see above):
+/// 20 % below 1, twice the largest sub-window spread of solo runs measured on a loaded 2-core CI host.
+inline constexpr double MIN_PLAUSIBLE_SLOWDOWN = 0.8;
 
 class MeasurementSet {
 public:
