@@ -73,6 +73,11 @@ const std::vector<Column>& columns()
        &R::t_iter_lo_s},
       {{"t_iter_hi_s", "number", "largest sub-window median of the iteration times, s (optional)", true},
        &R::t_iter_hi_s},
+      {{"cpu_util", "number",
+        "CPU time (user + system, all threads) of the worker process in the window / the window, in cores "
+        "(optional)",
+        true},
+       &R::cpu_util},
       {{"duty_measured", "number", "t_global_s / t_iter_s"}, &R::duty_measured},
       {{"flops", "number", "floating-point operations per launch"}, &R::flops},
       {{"bytes", "number", "bytes read and written per launch"}, &R::bytes},

@@ -40,6 +40,7 @@ struct MeasurementRow {
   int samples = 0;                    ///< sub-windows with a finished launch (0: not recorded)
   double t_iter_lo_s = UNAVAILABLE;   ///< smallest sub-window median of the iteration times
   double t_iter_hi_s = UNAVAILABLE;   ///< largest sub-window median of the iteration times
+  double cpu_util = UNAVAILABLE;      ///< CPU time of the worker process over the window ÷ the window
   double duty_measured = UNAVAILABLE; ///< t_global_s / t_iter_s
   double flops = UNAVAILABLE;         ///< per launch
   double bytes = UNAVAILABLE;         ///< per launch

@@ -29,10 +29,14 @@
 // For the time-slice sharing the simulator models (each process gets an equal share of one device), every
 // worker of a CPU device is pinned to the same core (`pin_cpu`, sched_setaffinity before pocl starts its
 // threads, which inherit it) and runs one pocl thread (POCL_MAX_PTHREAD_COUNT=1): the "device" is that core
-// with its private caches, time-sliced between processes by the scheduler. Workers also ask for a higher
-// scheduling priority (`nice`, default -20), so that the host's other processes (builds on a shared CI
-// machine) take less of the pinned core; without the permission they run at their normal priority. Both
-// outcomes are written to the row's notes (pin=cpuN, nice=-20 or nice-refused).
+// with its private caches, time-sliced between processes by the scheduler. Each worker also becomes its
+// own session and asks for a higher priority (`nice`, default -20) for it: with Linux autogroups the
+// scheduler shares a core between sessions first, so on the loaded 2-core CI host a worker at plain nice
+// -20 still got 23 % of its core (cpu_util 0.23, like a spin loop), the rest going to other sessions'
+// builds, and that share drifted between the solo runs and the co-runs. With its own autogroup at -20 a
+// worker gets the core (a spin loop: 0.99), and co-runners share it equally. Without the permission
+// (CAP_SYS_NICE) workers run at normal priority. Both outcomes are written to the row's notes
+// (pin=cpuN; nice=-20(autogroup), nice=-20, or nice-refused(...)); cpu_util records the share obtained.
 #include "calibration/Backend.hpp"
 #include "calibration/Measurements.hpp"
 #include "calibration/Plan.hpp"
