@@ -49,11 +49,12 @@ options:
                        opencl: P.D (platform, device), default 0.0
   -o, --output FILE    measurements CSV (default measurements.csv); never overwritten without --force
   --force              overwrite FILE
-  --quick              small kernels, one repetition, 0.4 s windows, reference mode only (CI; a few
+  --quick              small kernels, three repetitions, 0.25 s windows, reference mode only (CI; a few
                        minutes at most on a CPU)
-  --window S           measurement window per run in seconds (default 2; 0.4 with --quick; use >= 5 for
+  --window S           measurement window per run in seconds (default 2; 0.25 with --quick; use >= 5 for
                        energy better than 1 % with Sysman's 1 J counters)
-  --repetitions N      repeat the whole plan N times (default 3; 1 with --quick)
+  --repetitions N      repeat the whole plan N times (default 3, also with --quick); solo references and
+                       co-run slowdowns are the medians over the repetitions
   --warmup N           launches before each window (default 5; 3 with --quick)
   --samples N          repeated timings: each window is cut into N sub-windows; t_iter_s is the median of
                        their medians, t_iter_lo_s/t_iter_hi_s the spread (default 5)
@@ -103,6 +104,9 @@ options:
   --fmax-mhz F         f_max for f/f_max (default: the highest pinned frequency in the measurements)
   --max-error X        exit status 1 when the overall mean |relative error| exceeds X (e.g. 0.25)
   --max-median-error X exit status 1 when the overall median |relative error| exceeds X
+  --max-bias X         exit status 1 when the mean relative error (signed) is beyond ±X; with --set fit,
+                       a fit reproduces its own co-runs without bias (one offset per class pair), so a
+                       bias there means fitted coefficients that were lost or mixed up
   --max-baseline-ratio R
                        exit status 1 when the mean |relative error| exceeds R times that of the better
                        trivial predictor on the same jobs (no interference: every slowdown 1; the mean
@@ -253,7 +257,7 @@ int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
   CampaignOptions co;
   co.backend = backend;
   co.device = device;
-  co.window_s = window.value_or(quick ? 0.4 : 2.0);
+  co.window_s = window.value_or(quick ? 0.25 : 2.0);
   co.warmup = warmup.value_or(quick ? 3 : 5);
   co.samples = samples.value_or(5);
   co.pin_cpu = pin_cpu;
@@ -279,7 +283,7 @@ int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
   }
 
   plan_options.quick = quick;
-  plan_options.repetitions = repetitions.value_or(quick ? 1 : 3);
+  plan_options.repetitions = repetitions.value_or(3);
   plan_options.energy = campaign->has_energy();
   if (kernels) plan_options.kernels = *kernels;
   if (duties) plan_options.fit_duties = *duties;
@@ -395,7 +399,7 @@ int calibrate_fit(const std::vector<std::string>& args, std::ostream& out)
 int calibrate_check(const std::vector<std::string>& args, std::ostream& out)
 {
   std::string input, calibration, set = "check";
-  std::optional<double> max_error, max_median_error, max_baseline_ratio;
+  std::optional<double> max_error, max_median_error, max_baseline_ratio, max_bias;
   double fmax = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
@@ -415,6 +419,8 @@ int calibrate_check(const std::vector<std::string>& args, std::ostream& out)
       max_median_error = positive_number(a, next_arg(args, i));
     else if (a == "--max-baseline-ratio")
       max_baseline_ratio = positive_number(a, next_arg(args, i));
+    else if (a == "--max-bias")
+      max_bias = positive_number(a, next_arg(args, i));
     else if (a == "--fmax-mhz")
       fmax = positive_number(a, next_arg(args, i));
     else if (!a.empty() && a[0] == '-')
@@ -444,6 +450,11 @@ int calibrate_check(const std::vector<std::string>& args, std::ostream& out)
   if (max_median_error && report.overall.median_abs > *max_median_error) {
     std::cerr << "colocsim: calibrate check: median |error| " << report.overall.median_abs
               << " exceeds --max-median-error " << *max_median_error << "\n";
+    status = 1;
+  }
+  if (max_bias && !(std::abs(report.overall.bias) <= *max_bias)) {
+    std::cerr << "colocsim: calibrate check: bias " << report.overall.bias << " is beyond --max-bias ±"
+              << *max_bias << "\n";
     status = 1;
   }
   if (max_baseline_ratio) {
