@@ -277,6 +277,14 @@ int last_allowed_cpu()
   return last;
 }
 
+/// Whether this process may run on `cpu`.
+bool cpu_allowed(int cpu)
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_ISSET(cpu, &set);
+}
+
 /// CPU time (user + system) of every thread of this process so far, s.
 double process_cpu_s()
 {
@@ -329,6 +337,10 @@ Campaign::Campaign(CampaignOptions options) : options_(std::move(options))
     if (!caps_.cpu_device) options_.nice.reset();
   } else if (!options_.pin_cpu) {
     options_.pin_cpu = last_allowed_cpu();
+  } else if (!cpu_allowed(*options_.pin_cpu)) {
+    throw std::invalid_argument("--pin-cpu " + std::to_string(*options_.pin_cpu) +
+                                ": this process may not run on that core (see taskset -p " +
+                                std::to_string(getpid()) + "); expected one of its allowed cores, or none");
   }
   meter_ = host_->energy_meter(energy_why_not_);
   char name[256] = {};
@@ -560,8 +572,8 @@ int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
   if (o.pin_cpu) {
     cpu_set_t set;
     CPU_ZERO(&set);
-    CPU_SET(*o.pin_cpu, &set);
-    if (sched_setaffinity(0, sizeof set, &set) == 0)
+    if (*o.pin_cpu < CPU_SETSIZE) CPU_SET(*o.pin_cpu, &set);
+    if (*o.pin_cpu < CPU_SETSIZE && sched_setaffinity(0, sizeof set, &set) == 0)
       note("pin=cpu" + std::to_string(*o.pin_cpu));
     else
       note("pin-refused(" + std::string(std::strerror(errno)) + ")");
