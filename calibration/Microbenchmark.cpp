@@ -285,6 +285,18 @@ bool cpu_allowed(int cpu)
   return cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_ISSET(cpu, &set);
 }
 
+/// The cores this process may run on, e.g. "0, 1".
+std::string allowed_cpus()
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return "(unreadable affinity mask)";
+  std::string list;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) list += (list.empty() ? "" : ", ") + std::to_string(c);
+  return list;
+}
+
 /// CPU time (user + system) of every thread of this process so far, s.
 double process_cpu_s()
 {
@@ -339,8 +351,8 @@ Campaign::Campaign(CampaignOptions options) : options_(std::move(options))
     options_.pin_cpu = last_allowed_cpu();
   } else if (!cpu_allowed(*options_.pin_cpu)) {
     throw std::invalid_argument("--pin-cpu " + std::to_string(*options_.pin_cpu) +
-                                ": this process may not run on that core (see taskset -p " +
-                                std::to_string(getpid()) + "); expected one of its allowed cores, or none");
+                                ": this process may not run on that core; expected one of " + allowed_cpus() +
+                                ", or none");
   }
   meter_ = host_->energy_meter(energy_why_not_);
   char name[256] = {};

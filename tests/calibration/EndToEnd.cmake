@@ -32,6 +32,17 @@ if(rc EQUAL 3 OR rc EQUAL 4)
   message("E2E-SKIPPED: ${err}")
   return()
 endif()
+set(probe "${out}")
+
+# A core the workers cannot be pinned to is a usage error naming the allowed ones (pocl's CPU device; a GPU
+# platform has nothing to pin).
+if(probe MATCHES "Portable Computing Language")
+  execute_process(COMMAND ${COLOCSIM} calibrate run --backend opencl --quick --pin-cpu 4095 --plan
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "--pin-cpu 4095: this process may not run on that core; expected one of [0-9]")
+    message(FATAL_ERROR "--pin-cpu 4095: expected exit status 2 naming the allowed cores, got ${rc}:\n${err}")
+  endif()
+endif()
 
 # 1. Measure: the quick plan is 39 runs (13 solo, 20 fit co-runs, 6 held-out), 67 rows, three times (117
 # runs, 201 rows). The workers of the CPU device are pinned to one core, one pocl thread each, each in its
