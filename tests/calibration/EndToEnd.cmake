@@ -82,8 +82,10 @@ expect("exists; use --force" "${err}" "calibrate fit must not overwrite")
 # of it; two runs of this test itself: mean 7.4 % and 15.8 %, median 6.9 % and 9.8 %. Bounds: mean 30 %
 # and median 20 % (twice the worst campaign, which also covers a campaign where one co-run of three
 # repetitions is disturbed), and at most 0.6 x the better trivial predictor. Before the workers were
-# pinned and prioritised, the same check measured 29-133 % (single co-runs at 0.28x solo); a regression
-# that loses the isolation, the repetitions' medians or the duty cycles breaks these bounds.
+# pinned and prioritised, the same check measured 29-133 % (single co-runs at 0.28x solo). Regressions
+# break them: without the isolation (--pin-cpu none --nice none, three repetitions) mean 29.5 %, median
+# 25.7 %, 1.07 x the trivial predictor (fails median and ratio); θ and ε swapped by the fitter (planted):
+# mean 100.2 % (fails all three).
 step(0 calibrate check measurements.csv --calibration "${WORK_DIR}/fitted.yaml" --max-error 0.3
      --max-median-error 0.2 --max-baseline-ratio 0.6)
 if(NOT out MATCHES "overall slowdown error: 1[0-4] jobs")
