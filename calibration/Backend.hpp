@@ -64,6 +64,7 @@ struct BackendCapabilities {
   bool frequency_control = false;      ///< frequency can be pinned (min = max)
   std::vector<double> frequencies_mhz; ///< available frequency steps (empty when unknown)
   std::string frequency_note;          ///< why frequency control is off, when it is
+  bool cpu_device = false;             ///< the device is the host's CPU (pocl): workers get pinned
 };
 
 class BackendHost {

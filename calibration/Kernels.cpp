@@ -1,5 +1,5 @@
 // The kernel catalog: sizes, buffers, arguments and work accounting of each kernel in calibration/kernels/.
-// Quick sizes are tuned for pocl on a 2-core CPU: 3-10 ms per launch, so that a 0.4 s co-run window holds
+// Quick sizes are tuned for pocl on a 2-core CPU: 3-10 ms per launch, so that a 0.25 s co-run window holds
 // tens of launches and each launch is longer than the OS scheduler's time-slice granularity; the stream
 // arrays (3 x 32 MB) exceed a CPU's last-level cache, the pointer-chase cycle (16 MB) its L2. Full sizes
 // target a Max 1550 tile (reference §1.3: ~21 TF fp32, ~11 TF fp64, ~1 TB/s, 192 MiB L2), also a few ms

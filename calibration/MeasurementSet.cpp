@@ -173,6 +173,14 @@ std::vector<CoRunObservation> MeasurementSet::coruns(const std::string& set,
         ok = false;
         why = "no solo reference for " + r->kernel + "@" + std::to_string(r->duty);
       }
+      if (ok && r->t_iter_s / s->t_iter_s < MIN_PLAUSIBLE_SLOWDOWN) {
+        ok = false;
+        std::ostringstream w;
+        w << "impossible reading: " << r->kernel << "@" << r->duty << " ran " << r->t_iter_s / s->t_iter_s
+          << " x its solo time (below " << MIN_PLAUSIBLE_SLOWDOWN
+          << ": the solo or the co-run was disturbed)";
+        why = w.str();
+      }
       if (!ok) break;
       std::ostringstream label;
       label << r->kernel << "@" << r->duty;
@@ -185,7 +193,39 @@ std::vector<CoRunObservation> MeasurementSet::coruns(const std::string& set,
     }
     out.push_back(std::move(obs));
   }
-  return out;
+  // Repetitions of one co-run (same set, mode, frequency and jobs in rank order): one observation with each
+  // job's median slowdown and iteration time, so that one disturbed repetition does not move the result.
+  std::vector<CoRunObservation> merged;
+  std::map<std::tuple<std::string, std::string, double, std::string>, std::vector<const CoRunObservation*>>
+      groups;
+  std::vector<std::tuple<std::string, std::string, double, std::string>> order;
+  for (const auto& o : out) {
+    const auto key = std::make_tuple(o.set, o.mode, o.freq_mhz, o.label());
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(&o);
+  }
+  for (const auto& key : order) {
+    const auto& reps = groups[key];
+    CoRunObservation m = *reps.front();
+    m.repetitions = static_cast<int>(reps.size());
+    if (reps.size() > 1) {
+      std::vector<double> power;
+      for (const auto* r : reps)
+        power.push_back(r->power_w);
+      m.power_w = median(power);
+      for (std::size_t j = 0; j < m.jobs.size(); ++j) {
+        std::vector<double> slow, iter;
+        for (const auto* r : reps) {
+          slow.push_back(r->jobs[j].slowdown);
+          iter.push_back(r->jobs[j].t_iter_s);
+        }
+        m.jobs[j].slowdown = median(slow);
+        m.jobs[j].t_iter_s = median(iter);
+      }
+    }
+    merged.push_back(std::move(m));
+  }
+  return merged;
 }
 
 bool MeasurementSet::has_energy() const

@@ -10,6 +10,12 @@
 // - observed slowdown of a co-run job: its t_iter_s / t_iter_s of its solo reference at the same frequency
 //   in the reference mode (the first solo row's mode: `time-slice` or `ccs1`), i.e. relative to running
 //   alone on the whole device, as the simulator's slowdown is defined.
+// - repeated co-runs: one observation per distinct co-run, each job's slowdown the median over the
+//   repetitions that were not impossible readings.
+// - impossible reading: a co-run job observed faster than MIN_PLAUSIBLE_SLOWDOWN × its solo time. Sharing a
+//   device never speeds a job up, so such a reading means the solo reference or the co-run was disturbed
+//   (on a CPU: the host's other processes took the core during one of them); the whole run is left out of
+//   fit and check, and `skipped` says so with the number.
 // - job class: the kernel's catalog class; the intensity kernel is C above the measured machine balance
 //   (peak fp32 flop/s ÷ peak bytes/s) and MS below it.
 // - activity (power model): time-averaged over the window, u_vec = Σ flops/t_iter ÷ peak flop/s of the
@@ -55,6 +61,7 @@ struct CoRunObservation {
   double freq_mhz = 0;
   std::vector<CoRunJob> jobs; ///< in rank order
   double power_w = 0;         ///< NaN when no energy
+  int repetitions = 1;        ///< runs merged into this observation (run_id: the first)
   std::string label() const;  ///< "fma_fp32@1 + triad@0.5"
 };
 
@@ -67,6 +74,11 @@ struct PowerObservation {
   bool context = false; ///< a context was open (every kind but idle)
   double power_w = 0;
 };
+
+/// Co-run jobs observed faster than this fraction of their solo time are impossible readings (see above).
+/// Timing noise: in four pocl campaigns on the loaded 2-core CI host (pinned workers), a solo run's fastest
+/// sub-window median was within 5 % of the run's median in 9 of 10 runs; 20 % below 1 is four times that.
+inline constexpr double MIN_PLAUSIBLE_SLOWDOWN = 0.8;
 
 class MeasurementSet {
 public:
@@ -85,7 +97,9 @@ public:
   }
 
   /// Co-runs of `set` ("" = all) in modes accepted by `mode_filter` (nullptr = all). Runs that cannot be
-  /// used (a job without solo reference or without a finished launch) are left out, and said so in `skipped`.
+  /// used (a job without solo reference or without a finished launch, an impossible reading) are left out,
+  /// and said so in `skipped`. Repetitions of the same co-run (set, mode, frequency, jobs in rank order) are
+  /// merged into one observation: each job's median slowdown over them (median power too).
   std::vector<CoRunObservation> coruns(const std::string& set,
                                        bool (*mode_filter)(const std::string&) = nullptr,
                                        std::vector<std::string>* skipped = nullptr) const;

@@ -64,6 +64,20 @@ const std::vector<Column>& columns()
       {{"t_host_s", "number", "median host time from launch to completion, s"}, &R::t_host_s},
       {{"t_iter_s", "number", "median host time per iteration (launch, wait, sleep), s"}, &R::t_iter_s},
       {{"t_iter_cv", "number", "coefficient of variation of the iteration times"}, &R::t_iter_cv},
+      {{"samples", "integer",
+        "sub-windows of the window with a finished launch; t_iter_s is the median of their medians "
+        "(optional: older files lack it)",
+        true},
+       &R::samples},
+      {{"t_iter_lo_s", "number", "smallest sub-window median of the iteration times, s (optional)", true},
+       &R::t_iter_lo_s},
+      {{"t_iter_hi_s", "number", "largest sub-window median of the iteration times, s (optional)", true},
+       &R::t_iter_hi_s},
+      {{"cpu_util", "number",
+        "CPU time (user + system, all threads) of the worker process in the window / the window, in cores "
+        "(optional)",
+        true},
+       &R::cpu_util},
       {{"duty_measured", "number", "t_global_s / t_iter_s"}, &R::duty_measured},
       {{"flops", "number", "floating-point operations per launch"}, &R::flops},
       {{"bytes", "number", "bytes read and written per launch"}, &R::bytes},
@@ -207,7 +221,8 @@ std::vector<MeasurementRow> read_measurements(std::istream& in, const std::strin
         column_of.push_back(idx);
       }
       for (std::size_t c = 0; c < cols.size(); ++c)
-        if (!seen[c]) sink.add(where, cols[c].doc.name, "missing column (docs/formats/measurements.md)");
+        if (!seen[c] && !cols[c].doc.optional)
+          sink.add(where, cols[c].doc.name, "missing column (docs/formats/measurements.md)");
       if (!sink.empty()) sink.throw_if_any();
       continue;
     }

@@ -37,6 +37,10 @@ struct MeasurementRow {
   double t_host_s = UNAVAILABLE;      ///< median host time from launch to completion
   double t_iter_s = UNAVAILABLE;      ///< median host time per iteration (launch + wait + sleep)
   double t_iter_cv = UNAVAILABLE;     ///< coefficient of variation of the iteration times
+  int samples = 0;                    ///< sub-windows with a finished launch (0: not recorded)
+  double t_iter_lo_s = UNAVAILABLE;   ///< smallest sub-window median of the iteration times
+  double t_iter_hi_s = UNAVAILABLE;   ///< largest sub-window median of the iteration times
+  double cpu_util = UNAVAILABLE;      ///< CPU time of the worker process over the window ÷ the window
   double duty_measured = UNAVAILABLE; ///< t_global_s / t_iter_s
   double flops = UNAVAILABLE;         ///< per launch
   double bytes = UNAVAILABLE;         ///< per launch
@@ -52,6 +56,7 @@ struct MeasurementColumn {
   std::string name;
   std::string type; ///< "integer", "number", "text"
   std::string help;
+  bool optional = false; ///< may be missing from a file (added later; older files lack it)
 };
 
 const std::vector<MeasurementColumn>& measurement_columns();
@@ -61,7 +66,8 @@ void write_measurement_header(std::ostream& out);
 /// Writes one row (numbers as the shortest text that reads back to the same double; NaN as empty).
 void write_measurement_row(std::ostream& out, const MeasurementRow& row);
 
-/// Reads a measurements CSV: the header (any column order; unknown and missing columns are errors), then
+/// Reads a measurements CSV: the header (any column order; unknown columns and missing non-optional columns
+/// are errors; a missing optional column reads as 0 / empty / NaN), then
 /// rows. Every problem is collected and thrown as one InputError at `file:line`, naming the column and
 /// what was expected. Blank lines and lines starting with '#' are skipped.
 std::vector<MeasurementRow> read_measurements(std::istream& in, const std::string& file);

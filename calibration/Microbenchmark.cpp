@@ -2,8 +2,10 @@
 #include "calibration/Microbenchmark.hpp"
 
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <iomanip>
 #include <istream>
 #include <ostream>
@@ -196,8 +199,9 @@ void abort_workers(std::vector<Worker>& workers)
 }
 
 struct WorkerResult {
-  int reps = 0;
-  double t_global = NAN, t_context = NAN, t_host = NAN, t_iter = NAN, cv = NAN;
+  int reps = 0, samples = 0;
+  double t_global = NAN, t_context = NAN, t_host = NAN, t_iter = NAN, cv = NAN, t_lo = NAN, t_hi = NAN,
+         cpu = NAN;
 };
 
 WorkerResult parse_result(const std::string& line)
@@ -220,13 +224,22 @@ WorkerResult parse_result(const std::string& line)
       r.t_iter = v;
     else if (key == "cv")
       r.cv = v;
+    else if (key == "samples")
+      r.samples = static_cast<int>(v);
+    else if (key == "t_lo")
+      r.t_lo = v;
+    else if (key == "t_hi")
+      r.t_hi = v;
+    else if (key == "cpu")
+      r.cpu = v;
   }
   return r;
 }
 
 std::vector<std::string> worker_argv(const std::vector<std::string>& prefix, const std::string& backend,
                                      const std::string& device, const PlannedJob& job,
-                                     std::optional<double> sleep_s, int warmup, int queue, bool idle)
+                                     std::optional<double> sleep_s, int warmup, int queue, bool idle,
+                                     int samples, std::optional<int> pin_cpu, std::optional<int> nice)
 {
   std::vector<std::string> a = prefix;
   auto add = [&](const std::string& k, const std::string& v) {
@@ -245,11 +258,71 @@ std::vector<std::string> worker_argv(const std::vector<std::string>& prefix, con
     add("--duty", number(job.duty));
   add("--warmup", std::to_string(warmup));
   add("--queue-index", std::to_string(queue));
+  add("--samples", std::to_string(samples));
+  if (pin_cpu) add("--pin-cpu", std::to_string(*pin_cpu));
+  if (nice) add("--nice", std::to_string(*nice));
   if (idle) a.push_back("--idle");
   return a;
 }
 
+/// The highest-numbered CPU this process may run on (0 when the mask cannot be read).
+int last_allowed_cpu()
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  int last = 0;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) last = c;
+  return last;
+}
+
+/// Whether this process may run on `cpu`.
+bool cpu_allowed(int cpu)
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_ISSET(cpu, &set);
+}
+
+/// The cores this process may run on, e.g. "0, 1".
+std::string allowed_cpus()
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return "(unreadable affinity mask)";
+  std::string list;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) list += (list.empty() ? "" : ", ") + std::to_string(c);
+  return list;
+}
+
+/// CPU time (user + system) of every thread of this process so far, s.
+double process_cpu_s()
+{
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
 } // namespace
+
+std::vector<double> sub_window_medians(const std::vector<double>& start_s, const std::vector<double>& iter_s,
+                                       double window_s, int samples)
+{
+  const int n = std::max(1, samples);
+  std::vector<std::vector<double>> parts(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < start_s.size() && i < iter_s.size(); ++i) {
+    const double x = window_s > 0 ? start_s[i] / window_s * n : 0.0;
+    const int k = std::clamp(static_cast<int>(std::floor(x)), 0, n - 1);
+    parts[static_cast<std::size_t>(k)].push_back(iter_s[i]);
+  }
+  std::vector<double> out;
+  for (auto& p : parts)
+    if (!p.empty()) out.push_back(median(std::move(p)));
+  return out;
+}
 
 double median(std::vector<double> xs)
 {
@@ -271,6 +344,16 @@ Campaign::Campaign(CampaignOptions options) : options_(std::move(options))
   if (options_.device.empty()) options_.device = info.default_device;
   host_ = info.open_host(options_.device);
   caps_ = host_->capabilities();
+  if (!caps_.cpu_device || (options_.pin_cpu && *options_.pin_cpu < 0)) {
+    options_.pin_cpu.reset(); // GPUs: the device shares itself; -1: no pinning asked
+    if (!caps_.cpu_device) options_.nice.reset();
+  } else if (!options_.pin_cpu) {
+    options_.pin_cpu = last_allowed_cpu();
+  } else if (!cpu_allowed(*options_.pin_cpu)) {
+    throw std::invalid_argument("--pin-cpu " + std::to_string(*options_.pin_cpu) +
+                                ": this process may not run on that core; expected one of " + allowed_cpus() +
+                                ", or none");
+  }
   meter_ = host_->energy_meter(energy_why_not_);
   char name[256] = {};
   gethostname(name, sizeof name - 1);
@@ -332,7 +415,8 @@ std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, s
       pinned = run.freq_mhz;
     }
     const double f_key = run.freq_mhz.value_or(0);
-    const auto env = host_->worker_environment(run.mode);
+    auto env = host_->worker_environment(run.mode);
+    if (options_.pin_cpu) env.push_back("POCL_MAX_PTHREAD_COUNT=1"); // one thread per process on the core
     std::vector<Worker> workers;
     std::vector<std::optional<double>> sleeps;
     try {
@@ -347,7 +431,8 @@ std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, s
         const int queue = host_->queue_index(run.mode, static_cast<int>(i));
         workers.push_back(
             spawn_worker(worker_argv(options_.worker_command, options_.backend, options_.device, job, sleep,
-                                     options_.warmup, queue, run.kind == RunKind::IDLE_CONTEXT),
+                                     options_.warmup, queue, run.kind == RunKind::IDLE_CONTEXT,
+                                     options_.samples, options_.pin_cpu, options_.nice),
                          env, job_label(job)));
       }
       std::vector<std::vector<std::string>> ready;
@@ -435,6 +520,10 @@ std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, s
           r.t_host_s = res.t_host;
           r.t_iter_s = res.t_iter;
           r.t_iter_cv = res.cv;
+          r.samples = res.samples;
+          r.t_iter_lo_s = res.t_lo;
+          r.t_iter_hi_s = res.t_hi;
+          r.cpu_util = res.cpu;
           r.duty_measured = res.t_global / res.t_iter;
           const auto launch = make_launch(job.kernel);
           r.flops = launch.flops;
@@ -489,6 +578,33 @@ std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, s
 int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
 {
   std::unique_ptr<KernelRunner> runner;
+  // Pinning and priority before the backend starts its threads, which inherit both.
+  std::string setup_notes;
+  auto note = [&](const std::string& n) { setup_notes += (setup_notes.empty() ? "" : ";") + n; };
+  if (o.pin_cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (*o.pin_cpu < CPU_SETSIZE) CPU_SET(*o.pin_cpu, &set);
+    if (*o.pin_cpu < CPU_SETSIZE && sched_setaffinity(0, sizeof set, &set) == 0)
+      note("pin=cpu" + std::to_string(*o.pin_cpu));
+    else
+      note("pin-refused(" + std::string(std::strerror(errno)) + ")");
+  }
+  if (o.nice) {
+    // With autogroups (Linux, sched_autogroup_enabled), the scheduler first shares a CPU between sessions
+    // and nice only orders threads inside one: a worker at nice -20 in the session of a loaded host still
+    // got 23 % of its core here, like a plain spin loop. So each worker becomes its own session (its own
+    // autogroup: workers share the core equally, as time-slice sharing supposes) and gives that autogroup
+    // the priority; setpriority covers hosts without autogroups.
+    setsid();
+    std::ofstream group("/proc/self/autogroup");
+    const bool grouped = group && (group << *o.nice << "\n") && group.flush();
+    const bool niced = setpriority(PRIO_PROCESS, 0, *o.nice) == 0;
+    if (grouped || niced)
+      note("nice=" + std::to_string(*o.nice) + (grouped ? "(autogroup)" : ""));
+    else
+      note("nice-refused(" + std::string(std::strerror(errno)) + ")");
+  }
   try {
     const auto& info = find_backend(o.backend);
     if (!info.built)
@@ -525,14 +641,17 @@ int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
         sleep_s = median(busy) * (1.0 - o.duty) / o.duty;
       }
     }
-    out << "READY\t" << runner->device_name() << "\t" << runner->notes() << "\t" << number(sleep_s) << "\n"
+    std::string notes = runner->notes();
+    if (!setup_notes.empty()) notes += (notes.empty() ? "" : ";") + setup_notes;
+    out << "READY\t" << runner->device_name() << "\t" << notes << "\t" << number(sleep_s) << "\n"
         << std::flush;
 
     std::string cmd;
     long long start = 0, end = 0;
     if (!(in >> cmd >> start >> end) || cmd != "GO") return 1; // parent gone: nothing to report
     sleep_until_ns(start);
-    std::vector<double> global, context, host, iter;
+    const double cpu0 = process_cpu_s();
+    std::vector<double> global, context, host, iter, started;
     const auto sleep_ns = static_cast<long long>(sleep_s * 1e9);
     if (o.idle) {
       sleep_until_ns(end);
@@ -549,8 +668,11 @@ int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
         context.push_back(t.context_s);
         host.push_back(static_cast<double>(t1 - t0) * 1e-9);
         iter.push_back(static_cast<double>(t2 - t0) * 1e-9);
+        started.push_back(static_cast<double>(t0 - start) * 1e-9);
       }
     }
+    const double cpu_util =
+        o.idle ? NAN : (process_cpu_s() - cpu0) / (static_cast<double>(now_ns() - start) * 1e-9);
     double cv = NAN;
     if (iter.size() >= 2) {
       double mean = 0, var = 0;
@@ -561,9 +683,14 @@ int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
         var += (x - mean) * (x - mean);
       cv = std::sqrt(var / static_cast<double>(iter.size() - 1)) / mean;
     }
+    const auto parts = sub_window_medians(started, iter, static_cast<double>(end - start) * 1e-9, o.samples);
+    const double t_iter = parts.empty() ? NAN : median(parts);
+    const double lo = parts.empty() ? NAN : *std::min_element(parts.begin(), parts.end());
+    const double hi = parts.empty() ? NAN : *std::max_element(parts.begin(), parts.end());
     out << "RESULT\treps=" << iter.size() << "\tt_global=" << number(median(global))
         << "\tt_context=" << number(median(context)) << "\tt_host=" << number(median(host))
-        << "\tt_iter=" << number(median(iter)) << "\tcv=" << number(cv) << "\n"
+        << "\tt_iter=" << number(t_iter) << "\tcv=" << number(cv) << "\tsamples=" << parts.size()
+        << "\tt_lo=" << number(lo) << "\tt_hi=" << number(hi) << "\tcpu=" << number(cpu_util) << "\n"
         << std::flush;
     return 0;
   } catch (const std::exception& e) {

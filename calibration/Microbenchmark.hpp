@@ -13,11 +13,30 @@
 // Worker protocol (text lines; the worker's stderr is the parent's):
 //   worker → parent   READY <tab> device name <tab> notes <tab> sleep_s
 //   parent → worker   GO <start_ns> <end_ns>          (CLOCK_MONOTONIC)
-//   worker → parent   RESULT <tab> key=value ...       (reps, medians, cv) and exits 0
+//   worker → parent   RESULT <tab> key=value ...       (reps, medians, cv, samples, lo, hi) and exits 0
 //   worker → parent   ERROR <tab> unavailable|failed <tab> message   (then exits 3 or 1)
 // The worker launches back to back (sleeping sleep_s after each launch for duty cycles < 1) from start
 // until end and keeps only the iterations that finished before end, i.e. those that overlapped the other
 // workers for their whole length.
+//
+// Repeated timings: the window is cut into `samples` equal sub-windows; each iteration belongs to the one
+// it started in. t_iter is the median of the sub-windows' median iteration times, and the smallest and
+// largest of those medians are reported as the spread, so one disturbed stretch of the window (another
+// process of the host taking the CPU for a while) moves neither the reported time nor goes unnoticed.
+//
+// CPU devices (pocl): what processes share on a CPU is its cores, caches and memory bandwidth, and the OS
+// schedules threads, not processes: a worker with two pocl threads gets twice the share of one with one.
+// For the time-slice sharing the simulator models (each process gets an equal share of one device), every
+// worker of a CPU device is pinned to the same core (`pin_cpu`, sched_setaffinity before pocl starts its
+// threads, which inherit it) and runs one pocl thread (POCL_MAX_PTHREAD_COUNT=1): the "device" is that core
+// with its private caches, time-sliced between processes by the scheduler. Each worker also becomes its
+// own session and asks for a higher priority (`nice`, default -20) for it: with Linux autogroups the
+// scheduler shares a core between sessions first, so on the loaded 2-core CI host a worker at plain nice
+// -20 still got 23 % of its core (cpu_util 0.23, like a spin loop), the rest going to other sessions'
+// builds, and that share drifted between the solo runs and the co-runs. With its own autogroup at -20 a
+// worker gets the core (a spin loop: 0.99), and co-runners share it equally. Without the permission
+// (CAP_SYS_NICE) workers run at normal priority. Both outcomes are written to the row's notes
+// (pin=cpuN; nice=-20(autogroup), nice=-20, or nice-refused(...)); cpu_util records the share obtained.
 #include "calibration/Backend.hpp"
 #include "calibration/Measurements.hpp"
 #include "calibration/Plan.hpp"
@@ -34,9 +53,14 @@ namespace colocsim {
 
 struct CampaignOptions {
   std::string backend = "opencl";
-  std::string device;                      ///< "" = the backend's default
-  double window_s = 2.0;                   ///< measurement window per run
-  int warmup = 5;                          ///< launches before the window (not measured)
+  std::string device;    ///< "" = the backend's default
+  double window_s = 2.0; ///< measurement window per run
+  int warmup = 5;        ///< launches before the window (not measured)
+  int samples = 5;       ///< sub-windows per window (repeated timings)
+  /// CPU devices: the core every worker is pinned to (nullopt: the last core this process may use; -1: no
+  /// pinning, pocl's default threads).
+  std::optional<int> pin_cpu;
+  std::optional<int> nice = -20;           ///< scheduling priority asked for by the workers (nullopt: none)
   std::vector<std::string> worker_command; ///< argv prefix that starts a worker
   std::ostream* progress = nullptr;        ///< one line per run (stderr in the CLI)
 };
@@ -81,8 +105,17 @@ struct WorkerOptions {
   std::optional<double> sleep_s; ///< fixed sleep; without it the worker derives it from duty and its warm-up
   int warmup = 5;
   int queue_index = 0;
-  bool idle = false; ///< open the context and build the kernel, never launch (idle-with-context)
+  bool idle = false;          ///< open the context and build the kernel, never launch (idle-with-context)
+  int samples = 1;            ///< sub-windows of the window (repeated timings)
+  std::optional<int> pin_cpu; ///< sched_setaffinity to this CPU before the backend starts
+  std::optional<int> nice;    ///< setpriority before the backend starts (its threads inherit it)
 };
+
+/// Per sub-window medians of iteration times: `start_s[i]` is when iteration i started, relative to the
+/// window start, `iter_s[i]` how long it took; the window [0, window_s) is cut into `samples` equal parts.
+/// Returns the medians of the non-empty sub-windows, in order.
+std::vector<double> sub_window_medians(const std::vector<double>& start_s, const std::vector<double>& iter_s,
+                                       double window_s, int samples);
 
 /// The worker side of the protocol. Returns the process exit status (0, 1 failed, 3 unavailable).
 int run_worker(const WorkerOptions& options, std::istream& in, std::ostream& out);

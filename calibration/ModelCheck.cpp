@@ -1,10 +1,13 @@
 #include "calibration/ModelCheck.hpp"
 
+#include "calibration/Microbenchmark.hpp"
 #include "models/Interference.hpp"
 #include "models/PowerModel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -23,6 +26,10 @@ ErrorSummary summarise(const std::vector<double>& e)
     s.max_abs = std::max(s.max_abs, std::abs(x));
   }
   s.mape /= s.n;
+  std::vector<double> abs_errors;
+  for (double x : e)
+    abs_errors.push_back(std::abs(x));
+  s.median_abs = median(abs_errors);
   s.bias /= s.n;
   s.rmse = std::sqrt(sq / s.n);
   return s;
@@ -94,9 +101,35 @@ CheckReport check_calibration(const Calibration& cal, const MeasurementSet& data
   for (const auto& c : order)
     rep.per_combination.emplace_back(c, summarise(by_combination[c]));
   rep.overall = summarise(all);
+
+  // Trivial predictors on the same jobs: no interference, and the fit set's mean observed slowdown.
+  auto baseline = [&](const std::string& name, double prediction) {
+    std::vector<double> e;
+    for (const auto& j : rep.jobs)
+      e.push_back((prediction - j.observed) / j.observed);
+    rep.baselines.push_back({name, prediction, summarise(e)});
+  };
+  baseline("no interference", 1.0);
+  double sum = 0;
+  int n = 0;
+  for (const auto& run :
+       data.coruns("fit", [](const std::string& m) { return sharing_mode_of(m).has_value(); }))
+    for (const auto& j : run.jobs) {
+      sum += j.slowdown;
+      ++n;
+    }
+  if (n > 0) baseline("mean fit-set slowdown", sum / n);
   rep.power_overall = summarise(power_errors);
   if (power_errors.empty()) rep.notes.push_back("power not checked: the co-runs carry no energy reading");
   return rep;
+}
+
+double CheckReport::best_baseline_mape() const
+{
+  double best = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& b : baselines)
+    if (std::isnan(best) || b.errors.mape < best) best = b.errors.mape;
+  return best;
 }
 
 std::string CheckReport::text() const
@@ -119,8 +152,13 @@ std::string CheckReport::text() const
     os << "  " << std::left << std::setw(48) << c << std::right << " " << std::setprecision(1) << std::setw(6)
        << 100 * s.mape << "%  " << std::setw(6) << 100 * s.max_abs << "%\n";
   os << std::setprecision(1) << "overall slowdown error: " << overall.n << " jobs, mean |error| "
-     << 100 * overall.mape << "%, bias " << pct(overall.bias) << ", max |error| " << 100 * overall.max_abs
-     << "%, RMS " << 100 * overall.rmse << "%\n";
+     << 100 * overall.mape << "%, median |error| " << 100 * overall.median_abs << "%, bias "
+     << pct(overall.bias) << ", max |error| " << 100 * overall.max_abs << "%, RMS " << 100 * overall.rmse
+     << "%\n";
+  for (const auto& b : baselines)
+    os << "trivial predictor, " << b.name << " (every slowdown " << std::setprecision(3) << b.prediction
+       << "): mean |error| " << std::setprecision(1) << 100 * b.errors.mape << "%, median |error| "
+       << 100 * b.errors.median_abs << "%\n";
   if (!power.empty()) {
     os << "power per co-run (W):\n";
     for (const auto& p : power)

@@ -6,6 +6,11 @@
 // comes from its solo runs in the same file: class from the kernel (MeasurementSet::job_class), duty cycle
 // = its measured solo duty cycle, vector and bandwidth activity from its solo rates, compute_share from its
 // CCS-mode solo runs where there are some (MeasurementSet::compute_share).
+//
+// Statistics: the mean |relative error| (what `--max-error` bounds) and the median |relative error| (robust
+// to a single bad reading; `--max-median-error`), and the same statistics for two trivial predictors on the
+// same jobs, so that a bound can say "the model is better than guessing": no interference (every slowdown
+// 1) and the mean observed slowdown of the fit set's co-run jobs (one constant for every job).
 #include "calibration/Calibration.hpp"
 #include "calibration/MeasurementSet.hpp"
 #include "models/DeviceSpec.hpp"
@@ -32,16 +37,28 @@ struct CheckedPower {
 
 struct ErrorSummary {
   int n = 0;
-  double mape = 0;    ///< mean |relative error|
-  double bias = 0;    ///< mean relative error
-  double max_abs = 0; ///< max |relative error|
-  double rmse = 0;    ///< of the relative errors
+  double mape = 0;       ///< mean |relative error|
+  double median_abs = 0; ///< median |relative error|
+  double bias = 0;       ///< mean relative error
+  double max_abs = 0;    ///< max |relative error|
+  double rmse = 0;       ///< of the relative errors
+};
+
+/// A trivial predictor scored on the same jobs as the model.
+struct BaselineScore {
+  std::string name;      ///< "no interference"
+  double prediction = 1; ///< the constant slowdown it predicts for every job
+  ErrorSummary errors;
 };
 
 struct CheckReport {
   std::vector<CheckedJob> jobs;
   std::vector<std::pair<std::string, ErrorSummary>> per_combination; ///< in first-seen order
   ErrorSummary overall;
+  /// No interference (1) and, when the file has fit-set co-runs, their mean observed slowdown.
+  std::vector<BaselineScore> baselines;
+  /// The smaller mean |error| of the baselines (NaN when there is none).
+  double best_baseline_mape() const;
   std::vector<CheckedPower> power;
   ErrorSummary power_overall;
   std::vector<std::string> notes;

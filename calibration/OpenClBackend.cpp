@@ -299,6 +299,7 @@ public:
     BackendCapabilities c;
     c.modes = {"time-slice"};
     c.frequency_note = "the OpenCL backend does not pin frequencies (Level Zero only)";
+    c.cpu_device = is_cpu(device_);
     return c;
   }
 

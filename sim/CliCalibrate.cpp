@@ -49,12 +49,20 @@ options:
                        opencl: P.D (platform, device), default 0.0
   -o, --output FILE    measurements CSV (default measurements.csv); never overwritten without --force
   --force              overwrite FILE
-  --quick              small kernels, one repetition, 0.4 s windows, reference mode only (CI; a few
+  --quick              small kernels, three repetitions, 0.25 s windows, reference mode only (CI; a few
                        minutes at most on a CPU)
-  --window S           measurement window per run in seconds (default 2; 0.4 with --quick; use >= 5 for
+  --window S           measurement window per run in seconds (default 2; 0.25 with --quick; use >= 5 for
                        energy better than 1 % with Sysman's 1 J counters)
-  --repetitions N      repeat the whole plan N times (default 3; 1 with --quick)
+  --repetitions N      repeat the whole plan N times (default 3, also with --quick); solo references and
+                       co-run slowdowns are the medians over the repetitions
   --warmup N           launches before each window (default 5; 3 with --quick)
+  --samples N          repeated timings: each window is cut into N sub-windows; t_iter_s is the median of
+                       their medians, t_iter_lo_s/t_iter_hi_s the spread (default 5)
+  --pin-cpu C|none     CPU devices (pocl): pin every worker to core C with one pocl thread, so that the
+                       processes time-slice one core (default: the last core this process may use);
+                       none: pocl's default threads on every core
+  --nice N|none        CPU devices: scheduling priority the workers ask for (default -20; needs
+                       CAP_SYS_NICE, else they run at normal priority and the row's notes say so)
   --kernels A,B,..     co-location kernels (default fma_fp32,triad,l2_triad,pointer_chase)
   --duties D,D,..      duty cycles of the fitted co-runs (default 1,0.5)
   --freqs LIST         frequency sweep in MHz, e.g. 1600,1200,900, "auto" (reference §6.5 steps within
@@ -95,6 +103,14 @@ options:
   --set check|fit|all  which co-runs to predict (default check)
   --fmax-mhz F         f_max for f/f_max (default: the highest pinned frequency in the measurements)
   --max-error X        exit status 1 when the overall mean |relative error| exceeds X (e.g. 0.25)
+  --max-median-error X exit status 1 when the overall median |relative error| exceeds X
+  --max-bias X         exit status 1 when the mean relative error (signed) is beyond ±X; with --set fit,
+                       a fit reproduces its own co-runs without bias (one offset per class pair), so a
+                       bias there means fitted coefficients that were lost or mixed up
+  --max-baseline-ratio R
+                       exit status 1 when the mean |relative error| exceeds R times that of the better
+                       trivial predictor on the same jobs (no interference: every slowdown 1; the mean
+                       slowdown of the fit set's co-runs), e.g. 0.5: the model must halve their error
 )";
 
 double positive_number(const std::string& option, const std::string& text)
@@ -158,7 +174,7 @@ int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
   std::string backend, device, output = "measurements.csv", freqs_text, modes_text;
   bool force = false, quick = false, probe = false, print_plan = false;
   std::optional<double> window;
-  std::optional<int> repetitions, warmup;
+  std::optional<int> repetitions, warmup, samples, pin_cpu, nice = -20;
   PlanOptions plan_options;
   std::optional<std::vector<std::string>> kernels;
   std::optional<std::vector<double>> duties;
@@ -188,7 +204,21 @@ int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
       repetitions = static_cast<int>(integer_at_least(a, next_arg(args, i), 1));
     else if (a == "--warmup")
       warmup = static_cast<int>(integer_at_least(a, next_arg(args, i), 0));
-    else if (a == "--kernels")
+    else if (a == "--samples")
+      samples = static_cast<int>(integer_at_least(a, next_arg(args, i), 1));
+    else if (a == "--pin-cpu") {
+      const auto v = next_arg(args, i);
+      pin_cpu = v == "none" ? -1 : static_cast<int>(integer_at_least(a, v, 0));
+    } else if (a == "--nice") {
+      const auto v = next_arg(args, i);
+      if (v == "none") {
+        nice.reset();
+      } else {
+        const auto n = parse_int(v);
+        if (!n || *n < -20 || *n > 19) throw UsageError("--nice needs an integer in [-20, 19] or none");
+        nice = static_cast<int>(*n);
+      }
+    } else if (a == "--kernels")
       kernels = split_commas(next_arg(args, i));
     else if (a == "--duties") {
       std::vector<double> d;
@@ -227,8 +257,11 @@ int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
   CampaignOptions co;
   co.backend = backend;
   co.device = device;
-  co.window_s = window.value_or(quick ? 0.4 : 2.0);
+  co.window_s = window.value_or(quick ? 0.25 : 2.0);
   co.warmup = warmup.value_or(quick ? 3 : 5);
+  co.samples = samples.value_or(5);
+  co.pin_cpu = pin_cpu;
+  co.nice = nice;
   co.worker_command = {"/proc/self/exe", "calibrate", "worker"};
   co.progress = &std::cerr;
   std::unique_ptr<Campaign> campaign;
@@ -250,7 +283,7 @@ int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
   }
 
   plan_options.quick = quick;
-  plan_options.repetitions = repetitions.value_or(quick ? 1 : 3);
+  plan_options.repetitions = repetitions.value_or(3);
   plan_options.energy = campaign->has_energy();
   if (kernels) plan_options.kernels = *kernels;
   if (duties) plan_options.fit_duties = *duties;
@@ -366,7 +399,7 @@ int calibrate_fit(const std::vector<std::string>& args, std::ostream& out)
 int calibrate_check(const std::vector<std::string>& args, std::ostream& out)
 {
   std::string input, calibration, set = "check";
-  std::optional<double> max_error;
+  std::optional<double> max_error, max_median_error, max_baseline_ratio, max_bias;
   double fmax = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
@@ -382,6 +415,12 @@ int calibrate_check(const std::vector<std::string>& args, std::ostream& out)
         throw UsageError("--set needs check, fit or all (got '" + set + "')");
     } else if (a == "--max-error")
       max_error = positive_number(a, next_arg(args, i));
+    else if (a == "--max-median-error")
+      max_median_error = positive_number(a, next_arg(args, i));
+    else if (a == "--max-baseline-ratio")
+      max_baseline_ratio = positive_number(a, next_arg(args, i));
+    else if (a == "--max-bias")
+      max_bias = positive_number(a, next_arg(args, i));
     else if (a == "--fmax-mhz")
       fmax = positive_number(a, next_arg(args, i));
     else if (!a.empty() && a[0] == '-')
@@ -402,12 +441,32 @@ int calibrate_check(const std::vector<std::string>& args, std::ostream& out)
     throw InputError(SourceLocation{input, 0, 0}, "", e.what());
   }
   out << "check of " << cal.name << " against " << input << " (set " << set << "):\n" << report.text();
+  int status = 0;
   if (max_error && report.overall.mape > *max_error) {
     std::cerr << "colocsim: calibrate check: mean |error| " << report.overall.mape << " exceeds --max-error "
               << *max_error << "\n";
-    return 1;
+    status = 1;
   }
-  return 0;
+  if (max_median_error && report.overall.median_abs > *max_median_error) {
+    std::cerr << "colocsim: calibrate check: median |error| " << report.overall.median_abs
+              << " exceeds --max-median-error " << *max_median_error << "\n";
+    status = 1;
+  }
+  if (max_bias && !(std::abs(report.overall.bias) <= *max_bias)) {
+    std::cerr << "colocsim: calibrate check: bias " << report.overall.bias << " is beyond --max-bias ±"
+              << *max_bias << "\n";
+    status = 1;
+  }
+  if (max_baseline_ratio) {
+    const double best = report.best_baseline_mape();
+    if (!(report.overall.mape <= *max_baseline_ratio * best)) {
+      std::cerr << "colocsim: calibrate check: mean |error| " << report.overall.mape << " exceeds "
+                << *max_baseline_ratio << " x the better trivial predictor's " << best
+                << " (--max-baseline-ratio)\n";
+      status = 1;
+    }
+  }
+  return status;
 }
 
 /// Internal: one co-runner process (started by `calibrate run`; protocol in calibration/Microbenchmark.hpp).
@@ -440,7 +499,15 @@ int calibrate_worker(const std::vector<std::string>& args, std::ostream& out)
       w.queue_index = static_cast<int>(integer_at_least(a, next_arg(args, i), 0));
     else if (a == "--idle")
       w.idle = true;
-    else
+    else if (a == "--samples")
+      w.samples = static_cast<int>(integer_at_least(a, next_arg(args, i), 1));
+    else if (a == "--pin-cpu")
+      w.pin_cpu = static_cast<int>(integer_at_least(a, next_arg(args, i), 0));
+    else if (a == "--nice") {
+      const auto n = parse_int(next_arg(args, i));
+      if (!n) throw UsageError("--nice needs an integer");
+      w.nice = static_cast<int>(*n);
+    } else
       throw UsageError("unknown option '" + a + "' for calibrate worker");
   }
   return run_worker(w, std::cin, out);

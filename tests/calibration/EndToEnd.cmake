@@ -33,16 +33,32 @@ if(rc EQUAL 3 OR rc EQUAL 4)
   message("E2E-SKIPPED: ${err}")
   return()
 endif()
+set(probe "${out}")
 
-# 1. Measure: the quick plan is 39 runs (13 solo, 20 fit co-runs, 6 held-out), 67 rows.
+# A core the workers cannot be pinned to is a usage error naming the allowed ones (pocl's CPU device; a GPU
+# platform has nothing to pin).
+if(probe MATCHES "Portable Computing Language")
+  execute_process(COMMAND ${COLOCSIM} calibrate run --backend opencl --quick --pin-cpu 4095 --plan
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "--pin-cpu 4095: this process may not run on that core; expected one of [0-9]")
+    message(FATAL_ERROR "--pin-cpu 4095: expected exit status 2 naming the allowed cores, got ${rc}:\n${err}")
+  endif()
+endif()
+
+# 1. Measure: the quick plan is 39 runs (13 solo, 20 fit co-runs, 6 held-out), 67 rows, three times (117
+# runs, 201 rows). The workers of the CPU device are pinned to one core, one pocl thread each, each in its
+# own autogroup at nice -20 (Microbenchmark.hpp): the notes say whether the host allowed it.
 step(0 calibrate run --backend opencl --quick -o measurements.csv)
-expect("wrote 67 rows (39 runs) to measurements.csv" "${out}" "calibrate run")
-expect("measured 39 runs in" "${err}" "calibrate run progress")
+expect("wrote 201 rows (117 runs) to measurements.csv" "${out}" "calibrate run")
+expect("measured 117 runs in" "${err}" "calibrate run progress")
 file(STRINGS "${WORK_DIR}/measurements.csv" lines)
 list(LENGTH lines n)
-if(NOT n EQUAL 68)
-  message(FATAL_ERROR "measurements.csv has ${n} lines; expected a header and 67 rows")
+if(NOT n EQUAL 202)
+  message(FATAL_ERROR "measurements.csv has ${n} lines; expected a header and 201 rows")
 endif()
+file(READ "${WORK_DIR}/measurements.csv" csv_text)
+string(REGEX MATCH "pin=cpu[0-9]+;nice[-=0-9a-zA-Z()]+" isolation "${csv_text}")
+message(STATUS "worker isolation: ${isolation}")
 step(2 calibrate run --backend opencl --quick -o measurements.csv)
 expect("exists; use --force" "${err}" "calibrate run must not overwrite")
 
@@ -59,18 +75,36 @@ expect("Measured with the opencl backend" "${yaml}" "fitted.yaml")
 step(2 calibrate fit measurements.csv -o fitted.yaml)
 expect("exists; use --force" "${err}" "calibrate fit must not overwrite")
 
-# 3. Check the held-out co-runs (4 mixed-duty pairs, 2 triples: 14 jobs). Measured on the 2-core CI
-# machine shared with other builds (pocl, --quick): mean |error| 57.4 %, 50.5 %, 63.7 % and 133.4 % in four
-# runs; in the last, one l2_triad co-run measured 0.28 times its solo time (its solo run was slowed by the
-# host), which alone gave +646 %. A bound of 100 % failed at random, so it stays at 300 %: it catches only a
-# model that is wrong by several times. Predicting no slowdown at all scored 59 % on the first run's
-# observations, so this step cannot pin the fit's accuracy on a noisy CPU host; the fitter is checked on
-# synthetic devices with known coefficients in tests/calibration/Fitter_test.cpp.
-step(0 calibrate check measurements.csv --calibration "${WORK_DIR}/fitted.yaml" --max-error 3)
-expect("overall slowdown error: 14 jobs" "${out}" "calibrate check")
+# 3. Check the held-out co-runs (4 mixed-duty pairs, 2 triples: 14 jobs; an impossible reading, a job
+# faster than 0.8 x solo, would be left out, so at least 10 must remain). Measured on this 2-core host
+# while seven other builds and a fuzzer shared it (load 17-20), three campaigns of `--quick`: mean |error|
+# 10.3 %, 13.8 % and 6.5 %, median 8.0 %, 7.0 % and 7.0 %, max 20.2 %, 45.2 % and 10.6 %; the better trivial
+# predictor (the fit set's mean slowdown) scored 27.0 %, 30.1 % and 25.5 %, so the model's error was 0.25-0.46
+# of it; two runs of this test itself: mean 7.4 % and 15.8 %, median 6.9 % and 9.8 %. Bounds: mean 30 %
+# and median 20 % (twice the worst campaign, which also covers a campaign where one co-run of three
+# repetitions is disturbed), and at most 0.6 x the better trivial predictor. Before the workers were
+# pinned and prioritised, the same check measured 29-133 % (single co-runs at 0.28x solo). Regressions
+# break them: without the isolation (--pin-cpu none --nice none, three repetitions) mean 29.5 %, median
+# 25.7 %, 1.07 x the trivial predictor (fails median and ratio); θ and ε swapped by the fitter (planted):
+# mean 100.2 % (fails all three).
+step(0 calibrate check measurements.csv --calibration "${WORK_DIR}/fitted.yaml" --max-error 0.3
+     --max-median-error 0.2 --max-baseline-ratio 0.6)
+if(NOT out MATCHES "overall slowdown error: 1[0-4] jobs")
+  message(FATAL_ERROR "calibrate check: fewer than 10 of the 14 held-out jobs were checked:\n${out}")
+endif()
 string(REGEX MATCH "overall slowdown error: [^\n]*" summary "${out}")
 message(STATUS "${summary}")
 message(STATUS "check report:\n${out}")
+
+# 3b. The fit set, in sample: one offset per class pair makes the fit unbiased on its own co-runs (measured
+# bias +0.6 %, +1.8 % and +0.7 %, mean |error| 8.1 %, 10.5 % and 5.1 %). Fitted coefficients that are lost (planted: θ,
+# ε and every table cell written as 0, 0 and 1: bias -17.4 % and -15.1 %) or mixed up (planted: θ and ε
+# swapped) fail here or above; the time-slice sharing alone already predicts the held-out runs of this CPU
+# well (7-10 %), so only the fit set can tell a lost table from a fitted one.
+step(0 calibrate check measurements.csv --calibration "${WORK_DIR}/fitted.yaml" --set fit --max-bias 0.08
+     --max-error 0.2)
+string(REGEX MATCH "overall slowdown error: [^\n]*" summary "${out}")
+message(STATUS "fit set: ${summary}")
 
 # 4. Simulate with the fitted calibration: the default scenario runs with it.
 step(0 run --set "calibration=${WORK_DIR}/fitted.yaml" -o sim --quiet)
