@@ -110,6 +110,23 @@ TEST_CASE("ITP: the cluster10 slice reads exactly", "[workloads][itp]")
   CHECK(jobs[0].origin.line == 2);
 }
 
+TEST_CASE("ITP: rows with equal submission times are in order (non-decreasing, not increasing)",
+          "[workloads][itp]")
+{
+  // The cluster05 slice (100 rows) has four jobs submitted at 1884903 s, file lines 10 to 13:
+  //   a373ff1b-...,1884903,24717,8 / 3332323b-...,1884903,24220,8 / 39cd0278-...,1884903,22435,8 /
+  //   cbcb02f0-...,1884903,27051,8. All 100 rows are read, in file order.
+  auto r = open_itp_csv(DIR + "itp/cluster05-rows1826-1925.csv");
+  const auto jobs = read_all(*r);
+  REQUIRE(jobs.size() == 100);
+  for (std::size_t i = 8; i <= 11; ++i) {
+    CHECK(jobs[i].submit_s == 1884903);
+    CHECK(jobs[i].origin.line == static_cast<int>(i) + 2);
+  }
+  CHECK(jobs[11].id == "cbcb02f0-2518-4946-fbd3-9f0f41721720");
+  CHECK(jobs[11].duration_s == 27051);
+}
+
 TEST_CASE("ITP: the ElasticFlow model_name column maps to profiles", "[workloads][itp]")
 {
   std::istringstream in("job_id,submission_time,duration,num_gpu,model_name,batch_size\n"
