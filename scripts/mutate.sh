@@ -141,7 +141,7 @@ run_step() {
   if [[ -s "$build/Testing/Temporary/LastTestsFailed.log" ]]; then
     step_result=killed
     step_killer="$(head -n 1 "$build/Testing/Temporary/LastTestsFailed.log" | cut -d: -f2-)"
-    grep -qF "$step_killer (Timeout)" "$log" 2>/dev/null && step_killer="$step_killer (test timeout)"
+    if grep -qF "$step_killer (Timeout)" "$log"; then step_killer="$step_killer (test timeout)"; fi
   elif ((rc == 124 || rc == 137)); then
     step_result=timeout
   elif ((rc != 0)); then
@@ -150,6 +150,7 @@ run_step() {
   else
     step_result=survived
   fi
+  return 0 # under set -e a failing last command would end the script
 }
 
 declare -a rows=()
