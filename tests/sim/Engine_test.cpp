@@ -499,6 +499,20 @@ TEST_CASE("a card power cap never raises a tile the policy set lower", "[engine]
   CHECK_THAT(o.totals.energy_device_j, WithinRel(26500.0 + 167.5 * t + 100.0 * (200.0 - t), 1e-5));
 }
 
+TEST_CASE("a card cap that even the minimum clock exceeds holds the tiles at the minimum clock",
+          "[engine][power-cap]")
+{
+  // Card cap 240 W; a busy tile at f draws 120 + (f/1.6 GHz)^2·50 W, so two busy tiles draw
+  // 2·(120 + (0.3/1.6)^2·50) = 243.515625 W even at the 0.3 GHz minimum: the cap cannot be met and the
+  // card runs at the minimum clock (never below, never back to full). 100 s of β = 1 work at 0.3 GHz takes
+  // 100·1.6/0.3 = 533.33 s; the card draws 243.515625 W meanwhile.
+  const auto o = run_fixture("cap-two-busy.csv", {"platform.preset=platform-tinycap.yaml"}, "exclusive-fcfs");
+  const double t = 100.0 * 1.6 / 0.3;
+  CHECK_THAT(o.jobs.at("slow").end_s, WithinRel(t, 1e-9));
+  CHECK_THAT(o.jobs.at("fast").end_s, WithinRel(t, 1e-9));
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(243.515625 * t, 1e-9));
+}
+
 namespace {
 /// Repartitions device 0 to ccs-4 at the first call and places every job there once it is ready.
 class SplitThenPack final : public Policy {

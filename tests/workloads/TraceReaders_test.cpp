@@ -199,3 +199,25 @@ TEST_CASE("SWF: a canonical PWA log with its full header", "[workloads][swf]")
   CHECK(jobs[0].origin.line == 33);
   CHECK(r.warnings().empty());
 }
+
+TEST_CASE("SWF: processors to devices rounds up, and a row with 0 allocated processors is skipped",
+          "[workloads][swf]")
+{
+  // Fields: job submit wait run_time allocated_procs cpu mem requested_procs requested_time req_mem status
+  // user group exe queue partition preceding think.
+  std::istringstream in("1 0 -1 100 128 -1 -1 128 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                        "2 5 -1 100 0 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                        "3 9 -1 50 -1 -1 -1 7 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  SwfReader r(in, "three.swf", SwfOptions{.procs_per_device = 3});
+  const auto jobs = read_all(r);
+  // Job 1: 128 processors / 3 per device = 42.67 → 43 devices (42 would leave 2 processors out).
+  // Job 2: 0 allocated processors (it did not run as logged): skipped, even though it requested 4.
+  // Job 3: allocated unknown (-1), so the 7 requested count: 7 / 3 = 2.33 → 3 devices.
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].id == "1");
+  CHECK(jobs[0].devices == 43);
+  CHECK(jobs[1].id == "3");
+  CHECK(jobs[1].devices == 3);
+  REQUIRE(r.warnings().size() == 1);
+  CHECK_THAT(r.warnings()[0], ContainsSubstring("skipped 1 row(s) with no run time or no processor count"));
+}
