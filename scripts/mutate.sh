@@ -32,7 +32,7 @@ build="$root/build-test"
 limit=1800
 list="$root/scripts/mutants.txt"
 dry=0
-usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 while getopts "j:B:t:l:nh" opt; do
   case "$opt" in
   j) jobs="$OPTARG" ;;
