@@ -55,3 +55,17 @@ TEST_CASE("best-fit with two slots prefers the device the earlier jobs filled mo
   CHECK(placements(view.submit(*policy, {j})) ==
         std::map<JobIndex, Devices>{{j, {0}}}); // 4 GB free: tightest
 }
+
+TEST_CASE("best-fit takes a device whose free memory equals the request exactly", "[policies][best-fit]")
+{
+  // Device 0 runs a 40 GB job: 24 GB free, exactly what j declares; device 1 is empty (64 GB free). The
+  // exact fit is the tightest (24 − 24 = 0 GB left), so j goes to device 0, not 1.
+  FakeClusterView view;
+  view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
+  view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
+  const auto r0 = view.add_job(make_job(1, 1000, 100, 40 * GB));
+  view.run_before(r0, {0});
+  const auto j = view.add_job(make_job(1, 1000, 100, 24 * GB));
+  auto policy = make_policy("best-fit:memory=declared,max_per_device=2");
+  CHECK(placements(view.submit(*policy, {j})) == std::map<JobIndex, Devices>{{j, {0}}});
+}

@@ -79,3 +79,22 @@ TEST_CASE("complementary does not pair jobs whose footprints overflow the device
   view.submit(*policy, {l1, l2});
   CHECK(groups(view) == std::set<std::vector<JobIndex>>{{l1}, {l2}});
 }
+
+TEST_CASE("complementary prices a pair with each job's own slowdown times its own run time",
+          "[policies][complementary]")
+{
+  // ccs-2 (no interference model on top): a job's slowdown is its own max(1, 2·compute_share), whoever its
+  // partner is. A: compute_share 1, 100 s → s_A = 2; B: compute_share 0.25, 300 s → s_B = 1.
+  //   w(A, B) = 100 + 300 − max(100·2, 300·1) = 100 > 0: paired.
+  // With the slowdowns swapped: 400 − max(100·1, 300·2) = −200, no edge, and each would run alone.
+  FakeClusterView view;
+  view.add_device(SharingMode::CCS_2);
+  view.add_device(SharingMode::CCS_2);
+  ResourceSignature quarter = busy_signature();
+  quarter.compute_share = 0.25;
+  const auto a = view.add_job(make_job(1, 1000, 100), busy_signature());
+  const auto b = view.add_job(make_job(1, 1000, 300), quarter);
+  auto policy = make_policy("complementary");
+  view.submit(*policy, {a, b});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{a, b}});
+}

@@ -100,3 +100,19 @@ TEST_CASE("exclusive-easy expects a gang job to run at its scaling efficiency", 
   view.now_s = 1;
   CHECK(placements(view.submit(*policy, {jH, jC, jB})) == std::map<JobIndex, Devices>{{jB, {2}}});
 }
+
+TEST_CASE("exclusive-easy backfills a job that ends exactly at the shadow time", "[policies][easy]")
+{
+  // As above, but the later job j3 runs 98 s: started at t = 2 it ends at 100, the shadow time itself, when
+  // the head's reservation begins; it delays nothing, so it is backfilled although no device is spare then.
+  FakeClusterView view;
+  view.add_device(SharingMode::EXCLUSIVE);
+  view.add_device(SharingMode::EXCLUSIVE);
+  const auto j1 = view.add_job(make_job(1, 1000, 100));
+  const auto j2 = view.add_job(make_job(2, 1000, 50));
+  const auto j3 = view.add_job(make_job(1, 1000, 98));
+  auto policy = make_policy("exclusive-easy");
+  CHECK(placements(view.submit(*policy, {j1})) == std::map<JobIndex, Devices>{{j1, {0}}});
+  view.now_s = 2;
+  CHECK(placements(view.submit(*policy, {j2, j3})) == std::map<JobIndex, Devices>{{j3, {1}}});
+}

@@ -66,3 +66,28 @@ TEST_CASE(
   auto policy = make_policy("interference-aware:max_slowdown=1.5");
   CHECK(placements(view.submit(*policy, {a, b})) == std::map<JobIndex, Devices>{{a, {0}}, {b, {0}}});
 }
+
+TEST_CASE("interference-aware refuses a device where the job is fine but a co-runner would not be",
+          "[policies][interference-aware]")
+{
+  // Time-slice, θ = 1, ε = 0: factor_i = max(1, Σd, 1 + d_i·(Σd − d_i)); alone every job has 1. Device 0
+  // runs r1 (duty 0.8) and r2 (duty 0.1); j (duty 0.1) would make Σd = 1.0:
+  //   j:  max(1, 1 + 0.1·0.9) = 1.09 ≤ 1.1   (the job itself would accept)
+  //   r1: max(1, 1 + 0.8·0.2) = 1.16 > 1.1   (its co-runner would not)
+  // so j goes to the empty device 1.
+  FakeClusterView view;
+  view.add_device();
+  view.add_device();
+  auto duty = [](double d) {
+    ResourceSignature s = busy_signature();
+    s.duty_cycle = d;
+    return s;
+  };
+  const auto r1 = view.add_job(make_job(), duty(0.8));
+  const auto r2 = view.add_job(make_job(), duty(0.1));
+  view.run_before(r1, {0});
+  view.run_before(r2, {0});
+  const auto j = view.add_job(make_job(), duty(0.1));
+  auto policy = make_policy("interference-aware:max_slowdown=1.1");
+  CHECK(placements(view.submit(*policy, {j})) == std::map<JobIndex, Devices>{{j, {1}}});
+}

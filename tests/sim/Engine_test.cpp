@@ -144,6 +144,14 @@ TEST_CASE("a gang job progresses at its slowest device's rate", "[engine]")
   CHECK_THAT(s.end_s, WithinAbs(62.5, 1e-6));
   CHECK_THAT(g.end_s, WithinAbs(112.5, 1e-6));
   CHECK(o.totals.rate_updates == 2);
+  // Energy (idle 100 + context 20 W, 100 W per unit of vec_util at full clock; a job's activity is its rate):
+  // [0, 62.5]: tile 0 draws 120 + 100·(0.5·0.8 + 0.1·0.8) = 168 W, split 60 + 40 = 100 W to g, 60 + 8 = 68 W
+  // to s; tile 1 draws 120 + 100·0.5·0.8 = 160 W, all g's. [62.5, 112.5]: g alone at rate 1 on both tiles,
+  // 170 W each. g: 260·62.5 + 340·50 = 33,250 J (both of its devices); s: 68·62.5 = 4,250 J; devices:
+  // 168·62.5 + 160·62.5 + 2·170·50 = 37,500 J.
+  CHECK_THAT(g.energy_j, WithinRel(33250.0, 1e-9));
+  CHECK_THAT(s.energy_j, WithinRel(4250.0, 1e-9));
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(37500.0, 1e-9));
 }
 
 TEST_CASE("a gang job progresses at its slowest device's rate times its scaling efficiency", "[engine]")
@@ -475,6 +483,63 @@ TEST_CASE("static power: an idle tile drops to its idle clock unless the site pi
   // The job's own energy is the busy tile's: 170 W × 100 s, pinned or not.
   CHECK_THAT(unpinned.jobs.at("a").energy_j, WithinRel(17000.0, 1e-12));
   CHECK_THAT(pinned.jobs.at("a").energy_j, WithinRel(17000.0, 1e-12));
+}
+
+namespace {
+/// Sets device 0 (only) to `freq_hz` at the first call, then places job k on device k.
+class SlowTileZero final : public Policy {
+public:
+  explicit SlowTileZero(double freq_hz) : freq_hz_(freq_hz) {}
+  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    if (!set_) out.push_back(SetFrequency{0, freq_hz_});
+    set_ = true;
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e))
+        out.push_back(Place{s->job, {static_cast<DeviceIndex>(s->job)}});
+    return out;
+  }
+
+private:
+  double freq_hz_;
+  bool set_ = false;
+};
+} // namespace
+
+TEST_CASE("a card power cap never raises a tile the policy set lower", "[engine][power-cap]")
+{
+  // Card cap 300 W; a busy tile at f draws 120 + (f/1.6 GHz)^2·50 W. Tile 0 is set to 0.8 GHz: 132.5 W.
+  // Tile 1 at full clock would bring the card to 132.5 + 170 = 302.5 W > 300 W, so the cap throttles the
+  // card to the f with 132.5 + 120 + (f/1.6)^2·50 = 300 → (f/1.6)^2 = 0.95; tile 0 stays at
+  // min(0.8 GHz, f) = 0.8 GHz. "fast" (tile 1): 100 s of β = 1 work at √0.95 → 100/√0.95 = 102.598 s;
+  // then the card draws 132.5 + 100 (idle) = 232.5 W ≤ 300 W. "slow" (tile 0): 100 s at half clock = 200 s,
+  // at 132.5 W: 26,500 J. Devices: 26,500 + 167.5·T + 100·(200 − T) J with T = 100/√0.95.
+  RunInputs in = build_run(load_scenario(
+      DATA + "base.yaml", {"workload.trace=cap-two-busy.csv", "platform.preset=platform-lowcap.yaml"}));
+  in.policy = std::make_unique<SlowTileZero>(0.8e9);
+  Outcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  const double t = 100.0 / std::sqrt(0.95);
+  CHECK_THAT(o.jobs.at("fast").end_s, WithinRel(t, 1e-5));
+  CHECK_THAT(o.jobs.at("slow").end_s, WithinAbs(200.0, 1e-6));
+  CHECK_THAT(o.jobs.at("slow").energy_j, WithinRel(26500.0, 1e-9));
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(26500.0 + 167.5 * t + 100.0 * (200.0 - t), 1e-5));
+}
+
+TEST_CASE("a card cap that even the minimum clock exceeds holds the tiles at the minimum clock",
+          "[engine][power-cap]")
+{
+  // Card cap 240 W; a busy tile at f draws 120 + (f/1.6 GHz)^2·50 W, so two busy tiles draw
+  // 2·(120 + (0.3/1.6)^2·50) = 243.515625 W even at the 0.3 GHz minimum: the cap cannot be met and the
+  // card runs at the minimum clock (never below, never back to full). 100 s of β = 1 work at 0.3 GHz takes
+  // 100·1.6/0.3 = 533.33 s; the card draws 243.515625 W meanwhile.
+  const auto o = run_fixture("cap-two-busy.csv", {"platform.preset=platform-tinycap.yaml"}, "exclusive-fcfs");
+  const double t = 100.0 * 1.6 / 0.3;
+  CHECK_THAT(o.jobs.at("slow").end_s, WithinRel(t, 1e-9));
+  CHECK_THAT(o.jobs.at("fast").end_s, WithinRel(t, 1e-9));
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(243.515625 * t, 1e-9));
 }
 
 namespace {

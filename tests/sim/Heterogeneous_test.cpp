@@ -91,6 +91,10 @@ TEST_CASE("a platform of two device types runs each job at its type's speed", "[
   CHECK(o.jobs.at("any").devices == std::vector<DeviceIndex>{1});
   CHECK_THAT(o.jobs.at("any").end_s, WithinAbs(on_t4, 1e-6));
   CHECK_THAT(o.jobs.at("any").slowdown, WithinRel(1.0 / t4.speed, 1e-9));
+  // on-t4 and any both run alone on a T4 with the same profile at the default clock, so both are fully
+  // active there (activity = rate × base speed / T4 speed = 1) and draw the same power, whichever type their
+  // duration refers to: the same energy per second of run time.
+  CHECK_THAT(o.jobs.at("any").energy_j / on_t4, WithinRel(o.jobs.at("on-t4").energy_j / 100.0, 1e-9));
   CHECK(o.jobs.at("k80").status == JobStatus::REJECTED);
   CHECK(o.jobs.at("after-k80").devices == std::vector<DeviceIndex>{0});
   CHECK_THAT(o.jobs.at("after-k80").end_s, WithinAbs(200.0, 1e-6));

@@ -561,3 +561,35 @@ TEST_CASE("idle while waiting: device-seconds a free device that fits a waiting 
              ContainsSubstring("warning: devices that could have run a waiting job sat idle for "
                                "80 device-s (22.2 % of device-time): policy 'exclusive-fcfs'"));
 }
+
+TEST_CASE("the summary's run totals: makespan from the first submission, energy with the PUE, device ratios",
+          "[metrics]")
+{
+  // A run whose first job arrives at t = 50 and whose last event is at t = 250 on 4 devices:
+  //   makespan 250 − 50 = 200 s (not 250); energy (1,000 J devices + 500 J nodes) × PUE 1.5 = 2,250 J;
+  //   EDP 2,250 × 200 = 450,000 J·s; utilization 600 busy device-s / (4 × 200) = 0.75; allocation
+  //   400 / 800 = 0.5; fragmented 80 / 800 = 0.1; co-location 900 resident-s / 600 busy device-s = 1.5;
+  //   throughput 3 jobs / (200 / 3600 h) = 54 jobs/h.
+  RunTotals t;
+  t.t_first_submit_s = 50;
+  t.t_end_s = 250;
+  t.energy_device_j = 1000;
+  t.energy_node_j = 500;
+  t.busy_device_s = 600;
+  t.resident_s = 900;
+  t.allocated_device_s = 400;
+  t.fragmented_device_s = 80;
+  t.device_count = 4;
+  t.completed = 3;
+  const Summary s = MetricsCollector{}.summarize(t, 1.5);
+  CHECK_THAT(s.makespan_s, WithinRel(200.0, 1e-12));
+  CHECK_THAT(s.energy_gpu_j, WithinRel(1000.0, 1e-12));
+  CHECK_THAT(s.energy_node_j, WithinRel(500.0, 1e-12));
+  CHECK_THAT(s.energy_total_j, WithinRel(2250.0, 1e-12));
+  CHECK_THAT(s.edp_js, WithinRel(450000.0, 1e-12));
+  CHECK_THAT(s.utilization, WithinRel(0.75, 1e-12));
+  CHECK_THAT(s.allocation_mean, WithinRel(0.5, 1e-12));
+  CHECK_THAT(s.fragmented_mean, WithinRel(0.1, 1e-12));
+  CHECK_THAT(s.colocation_mean, WithinRel(1.5, 1e-12));
+  CHECK_THAT(s.throughput_jobs_per_h, WithinRel(54.0, 1e-12));
+}

@@ -105,6 +105,10 @@ TEST_CASE("mig-manager restarts a job that ran out of memory on a larger instanc
   CHECK_THAT(r.start_s, WithinAbs(5.0, 1e-6));
   CHECK_THAT(r.end_s, WithinAbs(135.0 + 205.142857, 1e-5));
   CHECK(o.totals.oom_events == 2);
+  // The slowdown is the last attempt's: (340.142857 − 135) / 100 = 2.051429, the 3g.20gb rate; from the first
+  // start it would be (340.142857 − 5) / 100 = 3.35.
+  CHECK_THAT(r.last_start_s, WithinAbs(135.0, 1e-6));
+  CHECK_THAT(r.slowdown, WithinAbs(2.051429, 1e-6));
 }
 
 TEST_CASE("MIG instances are isolated: a job's speed depends only on its own instance", "[engine][mig]")

@@ -53,6 +53,11 @@ TEST_CASE("transforms: window, rebase and load", "[workloads][transforms]")
   CHECK(submits(*w) == std::vector<double>{300, 400});
   CHECK_THAT(w->describe(),
              ContainsSubstring("window 250..420 s (kept 2, 2 before, stopped at the first job after)"));
+  // [A, B): a job submitted exactly at A is kept, one exactly at B is not (it is the first job after).
+  auto edges = chain("window=200..400", ten());
+  CHECK(submits(*edges) == std::vector<double>{200, 300});
+  CHECK_THAT(edges->describe(),
+             ContainsSubstring("window 200..400 s (kept 2, 1 before, stopped at the first job after)"));
   auto open_end = chain("window=950..", ten());
   CHECK(submits(*open_end) == std::vector<double>{1000});
 

@@ -103,6 +103,23 @@ TEST_CASE("openb: gpu_spec becomes the job's allowed GPU types", "[workloads][op
   CHECK(by_id("openb-pod-0000").gpu_types.empty());
 }
 
+TEST_CASE("openb: a pod's run time starts when it is scheduled, not when it is created", "[workloads][openb]")
+{
+  // Rows of the gpuspec33 slice whose pod waited between creation_time and scheduled_time:
+  //   openb-pod-0012,...,T4|H100,LS,Running,6588193,10959245,6595531: submitted at creation 6588193,
+  //     runs deletion − scheduled = 10959245 − 6595531 = 4363714 s (from creation it would be 4371052 s);
+  //   openb-pod-0006,...,LS,Running,3019330,11815163,3019331: 11815163 − 3019331 = 8795832 s (not 8795833).
+  auto r = open_openb(OPENB + "gpuspec33-head40.csv");
+  const auto jobs = read_all(*r);
+  auto by_id = [&](const std::string& id) {
+    return *std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return j.id == id; });
+  };
+  CHECK(by_id("openb-pod-0012").submit_s == 6588193);
+  CHECK(by_id("openb-pod-0012").duration_s == 4363714);
+  CHECK(by_id("openb-pod-0006").submit_s == 3019330);
+  CHECK(by_id("openb-pod-0006").duration_s == 8795832);
+}
+
 TEST_CASE("openb: a re-sampled variant is put in creation order within the window", "[workloads][openb]")
 {
   auto r = open_openb(OPENB + "gpushare100-lines1090-1129.csv");

@@ -110,6 +110,23 @@ TEST_CASE("ITP: the cluster10 slice reads exactly", "[workloads][itp]")
   CHECK(jobs[0].origin.line == 2);
 }
 
+TEST_CASE("ITP: rows with equal submission times are in order (non-decreasing, not increasing)",
+          "[workloads][itp]")
+{
+  // The cluster05 slice (100 rows) has four jobs submitted at 1884903 s, file lines 10 to 13:
+  //   a373ff1b-...,1884903,24717,8 / 3332323b-...,1884903,24220,8 / 39cd0278-...,1884903,22435,8 /
+  //   cbcb02f0-...,1884903,27051,8. All 100 rows are read, in file order.
+  auto r = open_itp_csv(DIR + "itp/cluster05-rows1826-1925.csv");
+  const auto jobs = read_all(*r);
+  REQUIRE(jobs.size() == 100);
+  for (std::size_t i = 8; i <= 11; ++i) {
+    CHECK(jobs[i].submit_s == 1884903);
+    CHECK(jobs[i].origin.line == static_cast<int>(i) + 2);
+  }
+  CHECK(jobs[11].id == "cbcb02f0-2518-4946-fbd3-9f0f41721720");
+  CHECK(jobs[11].duration_s == 27051);
+}
+
 TEST_CASE("ITP: the ElasticFlow model_name column maps to profiles", "[workloads][itp]")
 {
   std::istringstream in("job_id,submission_time,duration,num_gpu,model_name,batch_size\n"
@@ -181,4 +198,26 @@ TEST_CASE("SWF: a canonical PWA log with its full header", "[workloads][swf]")
   CHECK(jobs[0].qos == "status=-1");
   CHECK(jobs[0].origin.line == 33);
   CHECK(r.warnings().empty());
+}
+
+TEST_CASE("SWF: processors to devices rounds up, and a row with 0 allocated processors is skipped",
+          "[workloads][swf]")
+{
+  // Fields: job submit wait run_time allocated_procs cpu mem requested_procs requested_time req_mem status
+  // user group exe queue partition preceding think.
+  std::istringstream in("1 0 -1 100 128 -1 -1 128 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                        "2 5 -1 100 0 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                        "3 9 -1 50 -1 -1 -1 7 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  SwfReader r(in, "three.swf", SwfOptions{.procs_per_device = 3});
+  const auto jobs = read_all(r);
+  // Job 1: 128 processors / 3 per device = 42.67 → 43 devices (42 would leave 2 processors out).
+  // Job 2: 0 allocated processors (it did not run as logged): skipped, even though it requested 4.
+  // Job 3: allocated unknown (-1), so the 7 requested count: 7 / 3 = 2.33 → 3 devices.
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].id == "1");
+  CHECK(jobs[0].devices == 43);
+  CHECK(jobs[1].id == "3");
+  CHECK(jobs[1].devices == 3);
+  REQUIRE(r.warnings().size() == 1);
+  CHECK_THAT(r.warnings()[0], ContainsSubstring("skipped 1 row(s) with no run time or no processor count"));
 }
