@@ -83,8 +83,9 @@ TEST_CASE("complementary does not pair jobs whose footprints overflow the device
 TEST_CASE("complementary prices a pair with each job's own slowdown times its own run time",
           "[policies][complementary]")
 {
-  // ccs-2 (no interference model on top): a job's slowdown is its own max(1, 2·compute_share), whoever its
-  // partner is. A: compute_share 1, 100 s → s_A = 2; B: compute_share 0.25, 300 s → s_B = 1.
+  // ccs-2 (no interference model on top): a job's slowdown is its own, whoever its partner is:
+  // max(β·max(1, 2·c) + (1 − β), 2·u, 1) with c its compute_share and u its EU utilisation (models/README.md,
+  // ccs-k). A: c = 1, u = 1, 100 s → s_A = 2 (whatever β); B: c = 0.25, u = 0.25, 300 s → s_B = 1.
   //   w(A, B) = 100 + 300 − max(100·2, 300·1) = 100 > 0: paired.
   // With the slowdowns swapped: 400 − max(100·1, 300·2) = −200, no edge, and each would run alone.
   FakeClusterView view;
@@ -92,6 +93,7 @@ TEST_CASE("complementary prices a pair with each job's own slowdown times its ow
   view.add_device(SharingMode::CCS_2);
   ResourceSignature quarter = busy_signature();
   quarter.compute_share = 0.25;
+  quarter.vec_util = 0.25;
   const auto a = view.add_job(make_job(1, 1000, 100), busy_signature());
   const auto b = view.add_job(make_job(1, 1000, 300), quarter);
   auto policy = make_policy("complementary");
