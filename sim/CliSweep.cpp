@@ -212,8 +212,12 @@ SweepSpec load_spec(const std::string& path)
       sink.add(location_of(n, f), "axes", "expected a map of scenario keys to lists of values");
     else
       for (const auto& kv : n) {
+        if (!kv.first.IsScalar()) { // `? [a, b]: [...]` or `? {k: v}: [...]`: YAML allows it, a key is a name
+          sink.add(location_of(kv.first, f), "axes", "expected a scenario key (a plain name) before ':'");
+          continue;
+        }
         Axis a;
-        a.key = kv.first.as<std::string>();
+        a.key = kv.first.Scalar();
         for (auto& [v, where] : scalar_list(kv.second, "axes." + a.key)) {
           if (std::find(a.labels.begin(), a.labels.end(), v) != a.labels.end())
             sink.add(where, "axes." + a.key, "value '" + v + "' appears twice");

@@ -218,6 +218,14 @@ TEST_CASE("sweep spec errors name the spec file, line, column and key", "[cli][s
                         ContainsSubstring(
                             "spec.yaml:5:21: axes.platform.sharing: expected a value or a non-empty list"));
 
+  // Found by scripts/fuzz.sh 10m (sweep harness): an axis key that is a list or map stopped colocsim with a
+  // yaml-cpp exception (exit 1, "internal error") instead of naming the key.
+  write(spec, "name: e\naxes:\n  ? [policy, seed]\n  : [first-fit]\n");
+  r = cli({"sweep", spec, "--dry-run"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err,
+             ContainsSubstring("spec.yaml:3:5: axes: expected a scenario key (a plain name) before ':'"));
+
   write(spec, "metrics: [makespan_s, energy_kwh]\n");
   r = cli({"sweep", spec});
   CHECK(r.status == 2);
