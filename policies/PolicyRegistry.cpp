@@ -60,7 +60,8 @@ std::vector<PolicyInfo>& registry_storage()
        "packs: the device with the least free memory that fits, so shared devices fill before idle ones",
        not_mig()},
       {"complementary", "pair waiting jobs by maximum-weight matching of their predicted co-run benefit",
-       "Costa et al., SSCAD 2025 (allocation from prior characterisation); Edmonds' matching (Galil 1986; our own, policies/MaxWeightMatching.hpp)",
+       "Costa et al., SSCAD 2025 (allocation from prior characterisation); Edmonds' matching (Galil 1986; "
+       "our own, policies/MaxWeightMatching.hpp)",
        Complementary::params(), make<Complementary>(),
        "pairs: one complementary pair (or a lone job) per idle device; never joins a busy device", not_mig()},
       {"interference-aware", "first-fit, refusing devices where the predicted slowdown exceeds a bound",
