@@ -7,6 +7,7 @@
 #include "calibration/Microbenchmark.hpp"
 #include "calibration/ModelCheck.hpp"
 #include "tests/CatchCompat.hpp"
+#include "tests/calibration/MeasurementRowSupport.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -23,25 +24,7 @@ int next_run = 0;
 MeasurementRow row(const std::string& kind, const std::string& set, const std::string& kernel, int n_procs,
                    int rank, double t_iter_s)
 {
-  MeasurementRow r;
-  r.run_id = next_run;
-  r.kind = kind;
-  r.set = set;
-  r.backend = "opencl";
-  r.mode = "time-slice";
-  r.n_procs = n_procs;
-  r.rank = rank;
-  const auto cfg = find_kernel(kernel).quick;
-  r.kernel = cfg.kernel;
-  r.n = cfg.n;
-  r.k = cfg.k;
-  r.m = cfg.m;
-  r.duty = 1;
-  r.reps = 10;
-  r.t_iter_s = t_iter_s;
-  r.t_global_s = t_iter_s; // duty cycle 1 alone
-  r.duty_measured = 1;
-  return r;
+  return colocsim::test::measurement_row(next_run, kind, set, kernel, n_procs, rank, t_iter_s);
 }
 
 /// Solo fma_fp32, triad, l2_triad at 10 ms each; co-runs given as (set, kernels, slowdowns).

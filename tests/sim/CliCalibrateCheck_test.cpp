@@ -6,6 +6,7 @@
 #include "calibration/Kernels.hpp"
 #include "calibration/Measurements.hpp"
 #include "tests/CatchCompat.hpp"
+#include "tests/calibration/MeasurementRowSupport.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
 #include <fstream>
@@ -21,24 +22,7 @@ namespace {
 MeasurementRow job(int run, const std::string& set, const std::string& kind, const std::string& kernel,
                    int n_procs, int rank, double t_iter_s)
 {
-  MeasurementRow r;
-  r.run_id = run;
-  r.kind = kind;
-  r.set = set;
-  r.backend = "opencl";
-  r.mode = "time-slice";
-  r.n_procs = n_procs;
-  r.rank = rank;
-  const auto cfg = find_kernel(kernel).quick;
-  r.kernel = cfg.kernel;
-  r.n = cfg.n;
-  r.k = cfg.k;
-  r.m = cfg.m;
-  r.duty = 1;
-  r.reps = 10;
-  r.t_iter_s = r.t_global_s = t_iter_s;
-  r.duty_measured = 1;
-  return r;
+  return colocsim::test::measurement_row(run, kind, set, kernel, n_procs, rank, t_iter_s);
 }
 
 } // namespace
