@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 namespace colocsim {
 
@@ -33,9 +34,9 @@ std::vector<ParamSpec> MigManager::params()
                     .choices = {}}};
 }
 
-MigManager::MigManager(const ParamSet& p)
+MigManager::MigManager(const ParamSet& p, Lookup lookup)
     : growth_(p.real("growth")), early_restart_(p.flag("early_restart")),
-      use_declared_(p.text("memory") == "declared"), reconfigure_(p.flag("reconfigure"))
+      use_declared_(p.text("memory") == "declared"), reconfigure_(p.flag("reconfigure")), lookup_(lookup)
 {
 }
 
@@ -59,16 +60,9 @@ std::optional<std::size_t> MigManager::profile_for(const MigGeometry& geo, doubl
 
 bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Decision>& out)
 {
-  // The devices in mig mode that accept the job, in index order, of the first such device's MIG table (a
-  // platform of several MIG-capable types places a job on one type's GPUs).
-  const MigGeometry* geo = nullptr;
-  std::vector<DeviceIndex> migs;
-  for (DeviceIndex d = 0; d < view.device_count(); ++d)
-    if (const auto* g = view.mig_geometry(d);
-        g && (!geo || g == geo) && view.device(d).available && view.allows(j, d)) {
-      geo = g;
-      migs.push_back(d);
-    }
+  // The devices in mig mode that accept the job, of the first such device's MIG table (a platform of
+  // several MIG-capable types places a job on one type's GPUs).
+  const MigGeometry* geo = job_geometry(view, j);
   if (!geo) {
     out.push_back(Reject{j, "mig-manager needs devices in mig mode (platform.sharing: mig)"});
     return true;
@@ -82,85 +76,318 @@ bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Dec
     out.push_back(Reject{j, "mig-manager places single-GPU jobs (one instance each)"});
     return true;
   }
-  if (!reconfigure_) return place_static(view, migs, *geo, j, out);
+  if (!reconfigure_) return place_static(view, *geo, j, out);
   // (1) An empty, ready instance of the profile.
-  for (DeviceIndex d : migs) {
-    const auto slots = view.mig_instances(d);
-    for (std::uint32_t i = 0; i < slots.size(); ++i)
-      if (!slots[i].job && slots[i].ready && slots[i].gi.profile == *profile && !taken_now_.count({d, i})) {
-        Place p{j, {d}};
-        p.instances = {i};
-        out.push_back(std::move(p));
-        running_on_[j] = {d, i};
-        taken_now_.insert({d, i});
-        return true;
-      }
+  if (const auto slot = find_empty(view, j, *geo, *profile)) {
+    place(j, *slot, out);
+    if (lookup_ == Lookup::INDEX) refresh(view, slot->first);
+    return true;
   }
   // (2)-(4): change the layout of one device (not one already reconfiguring).
-  for (DeviceIndex d : migs) {
-    if (reconfiguring_.count(d)) continue;
-    const auto slots = view.mig_instances(d);
-    MigLayout layout;
-    std::vector<bool> busy;
-    for (std::uint32_t i = 0; i < slots.size(); ++i) {
-      layout.push_back(slots[i].gi);
-      busy.push_back(slots[i].job.has_value() || !slots[i].ready || taken_now_.count({d, i}) > 0);
-    }
-    std::optional<MigChange> change;
-    if (geo->lowest_start(layout, *profile)) { // (2) free memory slices
-      change = geo->make_room(layout, busy, *profile);
-    } else { // (3) fission: the smallest empty instance larger than needed
-      std::optional<std::size_t> bigger;
-      for (std::size_t i = 0; i < layout.size(); ++i) {
-        const auto& p = geo->profiles()[layout[i].profile];
-        if (busy[i] || p.compute_slices <= geo->profiles()[*profile].compute_slices) continue;
-        if (!bigger || p.compute_slices < geo->profiles()[layout[*bigger].profile].compute_slices) bigger = i;
-      }
-      if (bigger) change = geo->split(layout, *bigger, *profile);
-      if (!change) change = geo->make_room(layout, busy, *profile); // (4) fusion
-    }
-    if (change && geo->check_change(layout, busy, *change).ok()) {
-      out.push_back(ReconfigureMig{d, *change});
-      reconfiguring_.insert(d);
-      return false; // the job waits for the new instance (DeviceRepartitioned)
-    }
+  if (auto change = find_change(view, j, *geo, *profile)) {
+    const DeviceIndex d = change->first;
+    out.push_back(ReconfigureMig{d, std::move(change->second)});
+    reconfiguring_.insert(d);
+    touched_.push_back(d);
+    if (lookup_ == Lookup::INDEX) refresh(view, d);
+    return false; // the job waits for the new instance (DeviceRepartitioned)
   }
   return false;
 }
 
-bool MigManager::place_static(const ClusterView& view, const std::vector<DeviceIndex>& migs,
-                              const MigGeometry& geo, JobIndex j, std::vector<Decision>& out)
+bool MigManager::place_static(const ClusterView& view, const MigGeometry& geo, JobIndex j,
+                              std::vector<Decision>& out)
 {
-  // The smallest (fewest compute slices, then least memory) empty, ready instance holding the estimate.
-  const double need = estimate_[j];
   bool any_holds = false;
-  std::optional<std::pair<DeviceIndex, std::uint32_t>> best;
-  auto smaller = [&](const MigProfile& a, const MigProfile& b) {
-    return a.compute_slices < b.compute_slices ||
-           (a.compute_slices == b.compute_slices && a.memory_bytes < b.memory_bytes);
-  };
-  for (DeviceIndex d : migs) {
-    const auto slots = view.mig_instances(d);
-    for (std::uint32_t i = 0; i < slots.size(); ++i) {
-      const auto& p = geo.profiles()[slots[i].gi.profile];
-      if (p.memory_bytes < need) continue;
-      any_holds = true;
-      if (slots[i].job || !slots[i].ready || taken_now_.count({d, i})) continue;
-      if (!best || smaller(p, geo.profiles()[view.mig_instances(best->first)[best->second].gi.profile]))
-        best = std::pair{d, i};
-    }
-  }
+  const auto best = find_static(view, j, geo, estimate_[j], any_holds);
   if (!any_holds) {
     out.push_back(Reject{j, "no instance of the static MIG layout holds its memory estimate"});
     return true;
   }
   if (!best) return false; // wait for one to empty
-  Place p{j, {best->first}};
-  p.instances = {best->second};
-  out.push_back(std::move(p));
-  running_on_[j] = *best;
-  taken_now_.insert(*best);
+  place(j, *best, out);
+  if (lookup_ == Lookup::INDEX) refresh(view, best->first);
   return true;
+}
+
+void MigManager::place(JobIndex j, Slot slot, std::vector<Decision>& out)
+{
+  Place p{j, {slot.first}};
+  p.instances = {slot.second};
+  out.push_back(std::move(p));
+  running_on_[j] = slot;
+  taken_now_.insert(slot);
+  touched_.push_back(slot.first);
+}
+
+std::optional<MigChange> MigManager::change_for(const MigGeometry& geo, DeviceIndex d,
+                                                const std::vector<MigSlot>& slots, std::size_t profile) const
+{
+  MigLayout layout;
+  std::vector<bool> busy;
+  for (std::uint32_t i = 0; i < slots.size(); ++i) {
+    layout.push_back(slots[i].gi);
+    busy.push_back(slots[i].job.has_value() || !slots[i].ready || taken_now_.count({d, i}) > 0);
+  }
+  std::optional<MigChange> change;
+  if (geo.lowest_start(layout, profile)) { // (2) free memory slices
+    change = geo.make_room(layout, busy, profile);
+  } else { // (3) fission: the smallest empty instance larger than needed
+    std::optional<std::size_t> bigger;
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+      const auto& p = geo.profiles()[layout[i].profile];
+      if (busy[i] || p.compute_slices <= geo.profiles()[profile].compute_slices) continue;
+      if (!bigger || p.compute_slices < geo.profiles()[layout[*bigger].profile].compute_slices) bigger = i;
+    }
+    if (bigger) change = geo.split(layout, *bigger, profile);
+    if (!change) change = geo.make_room(layout, busy, profile); // (4) fusion
+  }
+  if (change && geo.check_change(layout, busy, *change).ok()) return change;
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> MigManager::empty_instance_on(const std::vector<MigSlot>& slots, DeviceIndex d,
+                                                           std::size_t profile) const
+{
+  for (std::uint32_t i = 0; i < slots.size(); ++i)
+    if (!slots[i].job && slots[i].ready && slots[i].gi.profile == profile && !taken_now_.count({d, i}))
+      return i;
+  return std::nullopt;
+}
+
+// ---- the lookups ----
+
+const MigGeometry* MigManager::job_geometry(const ClusterView& view, JobIndex j) const
+{
+  if (lookup_ == Lookup::SCAN) {
+    for (DeviceIndex d = 0; d < view.device_count(); ++d)
+      if (const auto* g = view.mig_geometry(d); g && view.device(d).available && view.allows(j, d)) return g;
+    return nullptr;
+  }
+  const MigGeometry* geo = nullptr;
+  std::size_t lowest = FitIndex::NONE;
+  for (const auto& c : classes_) {
+    if (!view.allows(j, c.first)) continue;
+    if (const auto d = first_available(view, c.devices); d < lowest) {
+      lowest = d;
+      geo = c.geo;
+    }
+  }
+  return geo;
+}
+
+std::optional<MigManager::Slot> MigManager::find_empty(const ClusterView& view, JobIndex j,
+                                                       const MigGeometry& geo, std::size_t profile) const
+{
+  if (lookup_ == Lookup::SCAN) {
+    for (DeviceIndex d = 0; d < view.device_count(); ++d) {
+      if (view.mig_geometry(d) != &geo || !view.device(d).available || !view.allows(j, d)) continue;
+      if (const auto i = empty_instance_on(view.mig_instances(d), d, profile)) return Slot{d, *i};
+    }
+    return std::nullopt;
+  }
+  std::size_t best = FitIndex::NONE;
+  for (const auto* c : classes_for(view, j, geo))
+    best = std::min(best, first_available(view, c->empty[profile]));
+  if (best == FitIndex::NONE) return std::nullopt;
+  const auto d = static_cast<DeviceIndex>(best);
+  const auto i = empty_instance_on(view.mig_instances(d), d, profile);
+  if (!i) throw std::logic_error("mig-manager: the index of empty instances is out of date");
+  return Slot{d, *i};
+}
+
+std::optional<std::pair<DeviceIndex, MigChange>> MigManager::find_change(const ClusterView& view, JobIndex j,
+                                                                         const MigGeometry& geo,
+                                                                         std::size_t profile) const
+{
+  if (lookup_ == Lookup::SCAN) {
+    for (DeviceIndex d = 0; d < view.device_count(); ++d) {
+      if (view.mig_geometry(d) != &geo || !view.device(d).available || !view.allows(j, d)) continue;
+      if (reconfiguring_.count(d)) continue;
+      if (auto change = change_for(geo, d, view.mig_instances(d), profile))
+        return std::pair{d, std::move(*change)};
+    }
+    return std::nullopt;
+  }
+  std::size_t best = FitIndex::NONE;
+  for (const auto* c : classes_for(view, j, geo))
+    best = std::min(best, first_available(view, c->changeable[profile]));
+  if (best == FitIndex::NONE) return std::nullopt;
+  const auto d = static_cast<DeviceIndex>(best);
+  auto change = change_for(geo, d, view.mig_instances(d), profile);
+  if (!change) throw std::logic_error("mig-manager: the index of layout changes is out of date");
+  return std::pair{d, std::move(*change)};
+}
+
+std::optional<MigManager::Slot> MigManager::find_static(const ClusterView& view, JobIndex j,
+                                                        const MigGeometry& geo, double bytes,
+                                                        bool& any_holds) const
+{
+  auto smaller = [](const MigProfile& a, const MigProfile& b) {
+    return a.compute_slices < b.compute_slices ||
+           (a.compute_slices == b.compute_slices && a.memory_bytes < b.memory_bytes);
+  };
+  const auto& profiles = geo.profiles();
+  any_holds = false;
+  if (lookup_ == Lookup::SCAN) {
+    std::optional<Slot> best;
+    std::size_t best_profile = 0;
+    for (DeviceIndex d = 0; d < view.device_count(); ++d) {
+      if (view.mig_geometry(d) != &geo || !view.device(d).available || !view.allows(j, d)) continue;
+      const auto slots = view.mig_instances(d);
+      for (std::uint32_t i = 0; i < slots.size(); ++i) {
+        const auto& p = profiles[slots[i].gi.profile];
+        if (p.memory_bytes < bytes) continue;
+        any_holds = true;
+        if (slots[i].job || !slots[i].ready || taken_now_.count({d, i})) continue;
+        if (!best || smaller(p, profiles[best_profile])) {
+          best = Slot{d, i};
+          best_profile = slots[i].gi.profile;
+        }
+      }
+    }
+    return best;
+  }
+  // Profiles that hold the estimate, smallest first; profiles of equal size form one group, whose lowest
+  // (device, instance) wins, as in the scan.
+  std::vector<std::size_t> order;
+  for (std::size_t p = 0; p < profiles.size(); ++p)
+    if (profiles[p].memory_bytes >= bytes) order.push_back(p);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return smaller(profiles[a], profiles[b]); });
+  const auto classes = classes_for(view, j, geo);
+  for (const auto* c : classes)
+    for (const auto p : order)
+      any_holds = any_holds || first_available(view, c->holding[p]) != FitIndex::NONE;
+  for (std::size_t g = 0; g < order.size();) {
+    std::size_t end = g + 1;
+    while (end < order.size() && !smaller(profiles[order[g]], profiles[order[end]]))
+      ++end;
+    std::size_t best = FitIndex::NONE;
+    for (const auto* c : classes)
+      for (std::size_t k = g; k < end; ++k)
+        best = std::min(best, first_available(view, c->empty[order[k]]));
+    if (best != FitIndex::NONE) {
+      const auto d = static_cast<DeviceIndex>(best);
+      const auto slots = view.mig_instances(d);
+      for (std::uint32_t i = 0; i < slots.size(); ++i)
+        for (std::size_t k = g; k < end; ++k)
+          if (slots[i].gi.profile == order[k] && !slots[i].job && slots[i].ready && !taken_now_.count({d, i}))
+            return Slot{d, i};
+      throw std::logic_error("mig-manager: the index of empty instances is out of date");
+    }
+    g = end;
+  }
+  return std::nullopt;
+}
+
+// ---- the indexes ----
+
+void MigManager::build_index(const ClusterView& view)
+{
+  const std::size_t n = view.device_count();
+  masks_.assign(n, DeviceMasks{});
+  for (DeviceIndex d = 0; d < n; ++d)
+    refresh(view, d);
+  indexed_ = true;
+}
+
+void MigManager::refresh(const ClusterView& view, DeviceIndex d)
+{
+  auto& m = masks_.at(d);
+  DeviceMasks now;
+  const MigGeometry* geo = view.mig_geometry(d);
+  std::vector<MigSlot> slots;
+  if (geo) {
+    const auto type = view.device(d).type;
+    auto it = std::find_if(classes_.begin(), classes_.end(),
+                           [&](const MigClass& c) { return c.geo == geo && c.type == type; });
+    if (it == classes_.end()) {
+      const std::size_t n = view.device_count(), np = geo->profiles().size();
+      if (np > 32) throw std::invalid_argument("mig-manager: a MIG table of more than 32 profiles");
+      classes_.push_back(MigClass{.geo = geo,
+                                  .type = type,
+                                  .first = d,
+                                  .devices = FitIndex(n),
+                                  .empty = std::vector<FitIndex>(np, FitIndex(n)),
+                                  .changeable = std::vector<FitIndex>(np, FitIndex(n)),
+                                  .holding = std::vector<FitIndex>(np, FitIndex(n))});
+      it = classes_.end() - 1;
+    }
+    now.cls = static_cast<int>(it - classes_.begin());
+    slots = view.mig_instances(d);
+    for (std::uint32_t i = 0; i < slots.size(); ++i) {
+      const auto bit = std::uint32_t{1} << slots[i].gi.profile;
+      now.holding |= bit;
+      if (!slots[i].job && slots[i].ready && !taken_now_.count({d, i})) now.empty |= bit;
+    }
+    if (reconfigure_ && !reconfiguring_.count(d))
+      for (std::size_t p = 0; p < geo->profiles().size(); ++p)
+        if (change_for(*geo, d, slots, p)) now.changeable |= std::uint32_t{1} << p;
+  }
+  auto update = [d](std::vector<FitIndex>& index, std::uint32_t before, std::uint32_t after) {
+    for (std::uint32_t changed = before ^ after; changed != 0; changed &= changed - 1) {
+      const auto p = static_cast<std::size_t>(__builtin_ctz(changed));
+      index[p].set(d, (after >> p) & 1U ? 1.0 : FitIndex::UNAVAILABLE);
+    }
+  };
+  if (m.cls != now.cls && m.cls >= 0) { // left its class (its mode or type changed)
+    auto& c = classes_[static_cast<std::size_t>(m.cls)];
+    c.devices.set(d, FitIndex::UNAVAILABLE);
+    update(c.empty, m.empty, 0);
+    update(c.changeable, m.changeable, 0);
+    update(c.holding, m.holding, 0);
+    m = DeviceMasks{};
+  }
+  if (now.cls >= 0) {
+    auto& c = classes_[static_cast<std::size_t>(now.cls)];
+    if (m.cls != now.cls) c.devices.set(d, 1.0);
+    update(c.empty, m.empty, now.empty);
+    update(c.changeable, m.changeable, now.changeable);
+    update(c.holding, m.holding, now.holding);
+  }
+  m = now;
+}
+
+void MigManager::update_index(const ClusterView& view, std::span<const Event> events)
+{
+  if (!indexed_) {
+    build_index(view); // once, O(devices)
+  } else {
+    // What changed since the last call: the devices it decided on (now applied by the engine) and those the
+    // events name. Nodes powered off or on change no instance; availability is checked at each lookup.
+    for (const DeviceIndex d : touched_)
+      refresh(view, d);
+    for (const auto& e : events) {
+      if (const auto* c = std::get_if<JobCompleted>(&e))
+        for (const DeviceIndex d : c->devices)
+          refresh(view, d);
+      else if (const auto* f = std::get_if<JobFailed>(&e))
+        for (const DeviceIndex d : f->devices)
+          refresh(view, d);
+      else if (const auto* r = std::get_if<DeviceRepartitioned>(&e))
+        refresh(view, r->device);
+    }
+  }
+  touched_.clear();
+}
+
+std::vector<const MigManager::MigClass*> MigManager::classes_for(const ClusterView& view, JobIndex j,
+                                                                 const MigGeometry& geo) const
+{
+  std::vector<const MigClass*> out;
+  for (const auto& c : classes_)
+    if (c.geo == &geo && view.allows(j, c.first)) out.push_back(&c);
+  return out;
+}
+
+std::size_t MigManager::first_available(const ClusterView& view, const FitIndex& index, std::size_t from)
+{
+  for (;;) {
+    const std::size_t d = index.find_first(0.5, from);
+    if (d == FitIndex::NONE || view.device(static_cast<DeviceIndex>(d)).available) return d;
+    from = d + 1; // its node is off or booting
+  }
 }
 
 std::vector<Decision> MigManager::decide(const ClusterView& view, std::span<const Event> events)
@@ -192,8 +419,12 @@ std::vector<Decision> MigManager::decide(const ClusterView& view, std::span<cons
       reconfiguring_.erase(r->device);
     }
   }
-  std::vector<Decision> out;
   taken_now_.clear();
+  if (lookup_ == Lookup::INDEX)
+    update_index(view, events);
+  else
+    touched_.clear();
+  std::vector<Decision> out;
   while (!queue_.empty()) {
     const JobIndex j = queue_.front();
     if (!place_head(view, j, out)) break; // strict order: the head waits, the rest behind it
