@@ -6,8 +6,9 @@
 # Runs one bench at a time (measurements beside each other would disturb each other).
 #   scripts/bench.sh                         build/ or build-test/ colocsim, 5000 jobs, 12000 vs 127488 tiles, 3 runs
 #   COLOCSIM=path/to/colocsim JOBS=5000 SMALL=12000 LARGE=127488 REPS=3 POLICIES="first-fit best-fit" scripts/bench.sh
-# mig-manager is left out: it needs a MIG platform (NVIDIA A100/H100), and `colocsim bench` replays on
-# Max 1550 tiles. A policy whose bench fails prints its error in the table.
+# Every policy replays on Max 1550 tiles but mig-manager, which places on MIG instances: it replays on DGX
+# A100 GPUs in MIG mode (`colocsim bench --platform dgx-a100`), the same numbers of devices (both sizes are
+# whole 8-GPU nodes). A policy whose bench fails prints its error in the table.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 colocsim="${COLOCSIM:-}"
@@ -18,7 +19,12 @@ if [[ -z "$colocsim" ]]; then
 fi
 [[ -x "$colocsim" ]] || { echo "no colocsim binary: build it (cmake --preset release) or set COLOCSIM" >&2; exit 2; }
 jobs="${JOBS:-5000}" small="${SMALL:-12000}" large="${LARGE:-127488}" reps="${REPS:-3}"
-policies="${POLICIES:-$("$colocsim" policies | sed -n 's/^\([a-z][a-z0-9-]*\) — .*/\1/p' | grep -vx mig-manager)}"
+policies="${POLICIES:-$("$colocsim" policies | sed -n 's/^\([a-z][a-z0-9-]*\) — .*/\1/p')}"
+
+# platform_of POLICY: the `colocsim bench --platform` it replays on
+platform_of() {
+  if [[ "$1" == mig-manager ]]; then echo dgx-a100; else echo max1550; fi
+}
 
 # bench_medians POLICY TILES KEY...: the median over REPS benches of each KEY, one per line (ERROR if one failed)
 bench_medians() {
@@ -27,7 +33,8 @@ bench_medians() {
   local runs=()
   for ((r = 0; r < reps; ++r)); do
     local out
-    if ! out=$("$colocsim" bench --jobs "$jobs" --tiles "$tiles" --policy "$policy" 2>/dev/null); then
+    if ! out=$("$colocsim" bench --jobs "$jobs" --tiles "$tiles" --policy "$policy" \
+      --platform "$(platform_of "$policy")" 2>/dev/null); then
       echo "ERROR"
       return
     fi
@@ -50,7 +57,8 @@ for p in $policies; do
   read -r l_pol l_sim l_setup l_wall < <(bench_medians "$p" "$large" policy_us_per_job simulation_us_per_job \
     setup_wall_s simulation_wall_s | paste -sd' ') || true
   if [[ "$s_pol" == ERROR || "$l_pol" == ERROR || -z "${l_wall:-}" ]]; then
-    echo "| $p | error: $("$colocsim" bench --jobs 10 --tiles 4 --policy "$p" 2>&1 >/dev/null | tail -n 1) |||||||"
+    echo "| $p | error: $("$colocsim" bench --jobs 10 --tiles 8 --policy "$p" --platform "$(platform_of "$p")" \
+      2>&1 >/dev/null | tail -n 1) |||||||"
     continue
   fi
   awk -v p="$p" -v sp="$s_pol" -v lp="$l_pol" -v ss="$s_sim" -v ls="$l_sim" -v lset="$l_setup" -v lw="$l_wall" \

@@ -99,7 +99,7 @@ without it validate lists them and exits 2.
 const char* const BENCH_HELP = R"(usage: colocsim bench [options]
 
 Replays a synthetic trace (Poisson arrivals, lognormal durations, the default profile mix) on a platform of
-Max 1550 tiles with energy accounting on, and prints key=value lines: wall_s, engine_events, events_per_s,
+Max 1550 tiles (or of DGX A100 GPUs in MIG mode) with energy accounting on, and prints key=value lines: wall_s, engine_events, events_per_s,
 jobs_per_s, rate_updates, peak_rss_mb, and the simulated makespan and energy; then where the time went:
 setup_wall_s (the scenario and platform model, the engine's hosts and the policy's first call, which builds
 its indexes over the devices), simulation_wall_s (from there to the last job's end), teardown_wall_s (the
@@ -110,7 +110,11 @@ simulation_us_per_job and policy_us_per_job (BENCHMARKS.md compares them across 
 
 options:
   --jobs N        jobs to replay (default 100000)
-  --tiles N       devices (default 1000; rounded up to whole 2-tile cards, one card per node)
+  --tiles N       devices (default 1000; rounded up to whole 2-tile cards, one card per node; with
+                  --platform dgx-a100, to whole 8-GPU nodes)
+  --platform P    max1550 (default: Max 1550 tiles, time-slice sharing) or dgx-a100 (A100-SXM4-40GB
+                  GPUs in MIG mode, each starting as one 7g.40gb instance, no interference model: for
+                  mig-manager, the one policy that places on MIG instances)
   --policy NAME   placement policy (default first-fit), NAME[:K=V,..] for parameters
   --load X        offered load: arrival rate = X × tiles / mean duration (default 1.0)
   --duration S    mean job duration in seconds (default 1800)
@@ -505,7 +509,7 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
 {
   long long jobs = 100000, tiles = 1000, seed = 1;
   double load = 1.0, duration = 1800;
-  std::string policy = "first-fit";
+  std::string policy = "first-fit", platform = "max1550";
   auto number = [](const std::string& opt, const std::string& v) {
     auto x = parse_double(v);
     if (!x || *x <= 0) throw UsageError("option " + opt + " expects a positive number (got '" + v + "')");
@@ -529,20 +533,38 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
       duration = number(s, next_arg(args, i));
     else if (s == "--policy")
       policy = next_arg(args, i);
-    else
+    else if (s == "--platform") {
+      platform = next_arg(args, i);
+      if (platform != "max1550" && platform != "dgx-a100")
+        throw UsageError("option --platform expects max1550 or dgx-a100 (got '" + platform + "')");
+    } else
       throw UsageError("unknown option '" + s + "' (see colocsim bench --help)");
   }
-  // One card (2 tiles) per node so that any even tile count is exact.
-  const long long cards = (tiles + 1) / 2;
-  std::vector<std::string> sets{"platform.nodes=" + std::to_string(cards), "platform.cards_per_node=1",
-                                "outputs.jobs=false", "outputs.timeseries=false"};
+  std::vector<std::string> sets{"outputs.jobs=false", "outputs.timeseries=false"};
+  long long devices = 0;
+  if (platform == "dgx-a100") {
+    // DGX A100 nodes of 8 GPUs in MIG mode; the bundled A100 calibration; MIG instances are isolated, so no
+    // interference model.
+    const long long nodes = (tiles + 7) / 8;
+    devices = nodes * 8;
+    for (std::string set : {"platform.preset=dgx-a100", "platform.cards_per_node=8", "platform.sharing=mig",
+                            "interference=none"})
+      sets.push_back(set);
+    sets.push_back("platform.nodes=" + std::to_string(nodes));
+  } else {
+    // One card (2 tiles) per node so that any even tile count is exact.
+    const long long cards = (tiles + 1) / 2;
+    devices = cards * 2;
+    sets.push_back("platform.nodes=" + std::to_string(cards));
+    sets.push_back("platform.cards_per_node=1");
+  }
   const auto setup0 = std::chrono::steady_clock::now();
   const double setup0_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
   Scenario scenario = load_scenario("builtin:experiments/scenarios/bench/scenario.yaml", sets, policy);
   auto& syn = *scenario.synthetic;
   syn.jobs = static_cast<std::size_t>(jobs);
   syn.duration_mean_s = duration;
-  syn.arrival_rate_per_s = load * static_cast<double>(cards * 2) / duration;
+  syn.arrival_rate_per_s = load * static_cast<double>(devices) / duration;
   syn.seed = static_cast<std::uint64_t>(seed);
   RunInputs inputs = build_run(scenario);
   // The policy, timed: the wall-clock and CPU time inside decide() after its first call, and when that

@@ -143,6 +143,25 @@ TEST_CASE("bench prints its figures as key=value lines", "[cli]")
   CHECK_THAT(v["policy_us_per_job"], WithinRel(v["policy_cpu_s"] / 2000 * 1e6, 1e-4) || WithinAbs(0, 1e-9));
 }
 
+TEST_CASE("bench --platform dgx-a100 replays mig-manager on A100s in MIG mode", "[cli][mig]")
+{
+  // 20 devices round up to 3 DGX A100 nodes of 8 GPUs: 24.
+  const auto b =
+      cli({"bench", "--jobs", "300", "--tiles", "20", "--platform", "dgx-a100", "--policy", "mig-manager"});
+  INFO(b.err);
+  REQUIRE(b.status == 0);
+  for (const char* key : {"jobs=300\n", "tiles=24\n", "policy=mig-manager\n", "jobs_completed=300\n"})
+    CHECK_THAT(b.out, ContainsSubstring(key));
+  // A policy that never names a MIG instance is refused there, and an unknown platform is a usage error.
+  const auto ff =
+      cli({"bench", "--jobs", "10", "--tiles", "8", "--platform", "dgx-a100", "--policy", "first-fit"});
+  CHECK(ff.status == 2);
+  CHECK_THAT(ff.err, ContainsSubstring("policy 'first-fit' needs platform.sharing"));
+  const auto bad = cli({"bench", "--platform", "h100"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("option --platform expects max1550 or dgx-a100 (got 'h100')"));
+}
+
 TEST_CASE("a run that fails on a bad trace row leaves no partial results behind", "[cli]")
 {
   const auto dir = fresh_dir("failed");
