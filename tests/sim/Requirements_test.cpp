@@ -154,9 +154,10 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
 {
   // The shipped scenarios (every scenario.yaml under experiments/ is listed: a new one must join the loop).
   const std::vector<std::string> scenarios{
-      "experiments/scenarios/default/scenario.yaml", "experiments/scenarios/bench/scenario.yaml",
-      "experiments/compare-policies/scenario.yaml",  "experiments/repro-costa-sscad25/scenario.yaml",
-      "experiments/repro-heshare/scenario.yaml",     "experiments/repro-mig-manager/scenario.yaml",
+      "experiments/scenarios/default/scenario.yaml",    "experiments/scenarios/bench/scenario.yaml",
+      "experiments/compare-policies/scenario.yaml",     "experiments/repro-costa-sscad25/scenario.yaml",
+      "experiments/repro-heshare/scenario.yaml",        "experiments/repro-mig-manager/scenario.yaml",
+      "experiments/collocation-pitfalls/scenario.yaml",
   };
   std::size_t found = 0;
   for (const auto& e : fs::recursive_directory_iterator(source("experiments")))
@@ -195,6 +196,6 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       fs::remove_all(dir);
     }
   }
-  CHECK(ran == 5 * (colocsim::policy_registry().size() - 1) + 1);
-  CHECK(refused == 5 + colocsim::policy_registry().size() - 1);
+  CHECK(ran == 6 * (colocsim::policy_registry().size() - 1) + 1);
+  CHECK(refused == 6 + colocsim::policy_registry().size() - 1);
 }
