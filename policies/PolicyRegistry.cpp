@@ -96,8 +96,7 @@ std::vector<PolicyInfo>& registry_storage()
        "HeShare (Jiang et al., IEEE Transactions on Computers 2026; reference §3.2), our reading of its "
        "abstract",
        Heshare::params(), make<Heshare>(),
-       "least predicted energy plus priced completion time (time_price_w), within max_slowdown",
-       not_mig()},
+       "least predicted energy plus priced completion time (time_price_w), within max_slowdown", not_mig()},
       {"mig-manager",
        "NVIDIA MIG: instance per job by memory estimate, fission and fusion of instances, OOM restart",
        "Saraha et al., Managing Multi Instance GPUs for High Throughput and Energy Savings (arXiv "
