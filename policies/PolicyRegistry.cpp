@@ -92,12 +92,11 @@ std::vector<PolicyInfo>& registry_storage()
       {"best-fit-frac", "fractional GPUs: the device left with the least free share and memory",
        "the Best-fit baseline of FGD (Weng et al., USENIX ATC'23)", BestFitFrac::params(),
        make<BestFitFrac>(), "packs: the device left with the least free share and memory", not_mig()},
-      {"heshare", "energy-aware packing with per-job MPS shares and per-device DVFS",
+      {"heshare", "energy- and time-aware placement with per-job MPS shares and per-device DVFS",
        "HeShare (Jiang et al., IEEE Transactions on Computers 2026; reference §3.2), our reading of its "
        "abstract",
        Heshare::params(), make<Heshare>(),
-       "packs for energy: busy devices (static power already paid) before idle ones, within max_slowdown",
-       not_mig()},
+       "least predicted energy plus priced completion time (time_price_w), within max_slowdown", not_mig()},
       {"mig-manager",
        "NVIDIA MIG: instance per job by memory estimate, fission and fusion of instances, OOM restart",
        "Saraha et al., Managing Multi Instance GPUs for High Throughput and Energy Savings (arXiv "

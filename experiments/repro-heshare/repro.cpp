@@ -3,19 +3,23 @@
 // heshare policy reads the abstract (policies/Heshare.hpp).
 //
 // Scenario (scenario.yaml, platform.yaml): 8 A100-40GB (one DGX A100), 8 V100-SXM2-16GB (2 nodes of 4) and 8
-// T4 (4 nodes of 2), every GPU shared with MPS; 120 seeded single-GPU inference and training jobs over the
-// first hour (jobs.csv, make_trace.py; durations are times alone on a V100; the jobs over 16 GB ask for an
-// A100, a few others for V100/A100 or T4). Runs heshare, heshare with DVFS off (max_time_factor=1) and the
-// baselines exclusive-fcfs (sharing exclusive), first-fit, best-fit and interference-aware, each with its
-// defaults.
-// Claim compared (not tuned to): HeShare's −26 % energy and −31 % JCT against state-of-the-art baselines
-// (unnamed; the setup is NOT FOUND).
-// Checked (--check): the table equals results.csv; every run completes every job, with no out-of-memory
-// failure, each on a device of a type it accepts whose memory holds it; exclusive runs every job at the
-// speed of its device type (sharing slowdown exactly 1) and one job per device; node energy = the nodes'
-// baselines (1650 + 2 x 206 + 4 x 670 = 4742 W) x makespan in every run; heshare's DVFS lowers the mean GPU
-// power draw (GPU energy / makespan) against heshare without DVFS.
-// Command: build/experiments/repro-heshare/colocsim-repro-heshare [--check] [--csv FILE]
+// T4 (4 nodes of 2), every GPU shared with MPS; 120 seeded single-GPU inference and training jobs per trace
+// (make_trace.py: seeds 2026-2030, loads 0.5 / 1 / 2 = mean gaps of 60 / 30 / 15 s; durations are times alone
+// on a V100; the jobs over 16 GB ask for an A100, a few others for V100/A100 or T4). Runs heshare, heshare
+// with DVFS off (max_time_factor=1), heshare scoring GPU energy alone (time_price_w=0,wait_for_faster=false:
+// the reading before) and the baselines exclusive-fcfs (sharing exclusive), first-fit, best-fit and
+// interference-aware, each with its defaults.
+// Claim compared (not tuned to): HeShare's −26 % energy and −31 % JCT against "the state-of-the-art
+// framework" (unnamed; the setup is NOT FOUND). Our strongest baseline stands in for it: the one of least
+// energy × mean JCT (means over seeds), interference-aware at every load.
+// Checked (--check; the reduced matrix, seeds 2026-2027 at load 1, unless --full): every run completes every
+// job at its first attempt, each on a device of a type it accepts whose memory holds it; node energy = the
+// nodes' baselines (4742 W) x makespan; exclusive runs one job per device, each at its device type's speed,
+// and equals a brute-force strict-FCFS schedule of the trace by GPU type; per load, heshare's mean JCT and
+// mean energy over the seeds are at most first-fit's (hard); with --full also: the table equals
+// results.csv, the strongest baseline is interference-aware, and heshare's changes against it are pinned
+// one-sided at today's values (the paper's −26 % / −31 % within 5 points would count as reproduced).
+// Command: build/experiments/repro-heshare/colocsim-repro-heshare [--check] [--full] [--csv FILE]
 #include "experiments/Driver.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Metrics.hpp"
@@ -46,9 +50,25 @@ const std::vector<Config> CONFIGS{
     {"first-fit", "first-fit", false},
     {"best-fit", "best-fit", false},
     {"interference-aware", "interference-aware", false},
+    {"heshare-gpu-energy", "heshare:time_price_w=0,wait_for_faster=false", false},
     {"heshare-no-dvfs", "heshare:max_time_factor=1", false},
     {"heshare", "heshare", false},
 };
+const std::vector<std::string> BASELINES{"exclusive-fcfs", "first-fit", "best-fit", "interference-aware"};
+
+/// The traces of make_trace.py: seed 2026 at load 1 is jobs.csv (the scenario's own).
+struct PinRow {
+  const char* load;
+  double energy, jct;
+};
+/// Today's heshare change against interference-aware per load, rounded up to the next percent (--full).
+const std::vector<PinRow> PINS{{"0.5", -0.02, -0.07}, {"1", -0.17, -0.04}, {"2", -0.12, -0.01}};
+
+std::string trace_path(int seed, const std::string& load)
+{
+  return seed == 2026 && load == "1" ? DIR + "/jobs.csv"
+                                     : DIR + "/traces/jobs-s" + std::to_string(seed) + "-l" + load + ".csv";
+}
 
 /// Collects the metrics and, per job, what the checks need.
 struct Collect final : RunObserver {
@@ -98,9 +118,9 @@ struct Row {
 struct BruteForce {
   double makespan_s = 0, wait_mean_s = 0, jct_mean_s = 0;
 };
-BruteForce fcfs_by_type(const Platform& platform)
+BruteForce fcfs_by_type(const Platform& platform, const std::string& trace)
 {
-  auto rows = experiments::read_csv_rows(DIR + "/jobs.csv");
+  auto rows = experiments::read_csv_rows(trace);
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     return std::stod(a.at("submit_s")) < std::stod(b.at("submit_s"));
   });
@@ -133,14 +153,12 @@ BruteForce fcfs_by_type(const Platform& platform)
   return {end - std::stod(rows.front().at("submit_s")), wait / n, jct / n};
 }
 
-BruteForce brute; ///< fcfs_by_type of the platform (filled by run())
-
-Row run(const Config& c)
+Row run(const Config& c, const std::string& trace, BruteForce* brute)
 {
-  std::vector<std::string> sets;
+  std::vector<std::string> sets{"workload.trace=" + trace};
   if (c.exclusive) sets.push_back("platform.sharing=exclusive");
   RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", experiments::with_env_sets(sets), c.policy));
-  if (c.exclusive) brute = fcfs_by_type(in.platform);
+  if (c.exclusive) *brute = fcfs_by_type(in.platform, trace);
   Collect col(in.platform);
   const RunTotals t = run_simulation(in.setup(), col);
   Row r;
@@ -161,100 +179,180 @@ Row run(const Config& c)
   return r;
 }
 
+/// Mean, sample standard deviation, least and largest.
+struct Stat {
+  double mean = 0, sd = 0, min = 0, max = 0;
+};
+Stat stat(const std::vector<double>& v)
+{
+  Stat s;
+  if (v.empty()) return s;
+  s.min = *std::min_element(v.begin(), v.end());
+  s.max = *std::max_element(v.begin(), v.end());
+  for (double x : v)
+    s.mean += x / static_cast<double>(v.size());
+  if (v.size() > 1) {
+    double ss = 0;
+    for (double x : v)
+      ss += (x - s.mean) * (x - s.mean);
+    s.sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
+  }
+  return s;
+}
+
 } // namespace
 
 namespace {
 int driver_main(int argc, char** argv)
 {
-  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-heshare");
+  // --full (the whole matrix) is this driver's own flag; the others are the drivers' common ones.
+  bool full = false;
+  std::vector<char*> common;
+  for (int i = 0; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--full")
+      full = true;
+    else
+      common.push_back(argv[i]);
+  const auto args = experiments::parse_driver_args(static_cast<int>(common.size()), common.data(),
+                                                   "colocsim-repro-heshare");
   if (!args) return 2;
-  std::vector<Row> rows;
-  for (const auto& c : CONFIGS)
-    rows.push_back(run(c));
-  const Row& he = rows.back();
-
-  std::ostringstream table;
-  table << "config,makespan_h,energy_gpu_kwh,energy_node_kwh,energy_total_kwh,jct_mean_s,wait_mean_s,"
-           "corun_slowdown_mean,sharing_slowdown_mean,allocation_mean,completed,heshare_energy_change,"
-           "heshare_jct_change\n";
-  char line[512];
-  for (const auto& r : rows) {
-    std::snprintf(line, sizeof line, "%s,%.4f,%.4f,%.4f,%.4f,%.1f,%.1f,%.4f,%.4f,%.4f,%llu,%.4f,%.4f\n",
-                  r.config.c_str(), r.s.makespan_s / 3600, r.s.energy_gpu_j / 3.6e6,
-                  r.s.energy_node_j / 3.6e6, r.s.energy_total_j / 3.6e6, r.s.jct_mean_s, r.s.wait_mean_s,
-                  r.s.corun_slowdown_mean, r.sharing_slowdown_mean, r.s.allocation_mean,
-                  static_cast<unsigned long long>(r.s.jobs_completed),
-                  he.s.energy_total_j / r.s.energy_total_j - 1, he.s.jct_mean_s / r.s.jct_mean_s - 1);
-    table << line;
-  }
-  std::printf("%-19s %8s %6s %6s %6s %6s %6s %6s %6s %6s %4s | %8s %8s\n", "config", "makespan", "energy", "",
-              "", "JCT", "wait", "co-run", "shar.", "alloc", "done", "heshare", "heshare");
-  std::printf("%-19s %8s %6s %6s %6s %6s %6s %6s %6s %6s %4s | %8s %8s\n", "", "h", "GPU", "node", "total",
-              "mean s", "mean s", "slowd.", "slowd.", "", "", "energy", "JCT");
-  for (const auto& r : rows)
-    std::printf(
-        "%-19s %8.2f %6.2f %6.2f %6.2f %6.0f %6.0f %6.3f %6.3f %6.3f %4llu | %+7.1f%% %+7.1f%%\n",
-        r.config.c_str(), r.s.makespan_s / 3600, r.s.energy_gpu_j / 3.6e6, r.s.energy_node_j / 3.6e6,
-        r.s.energy_total_j / 3.6e6, r.s.jct_mean_s, r.s.wait_mean_s, r.s.corun_slowdown_mean,
-        r.sharing_slowdown_mean, r.s.allocation_mean, static_cast<unsigned long long>(r.s.jobs_completed),
-        100 * (he.s.energy_total_j / r.s.energy_total_j - 1), 100 * (he.s.jct_mean_s / r.s.jct_mean_s - 1));
-  std::printf("HeShare (published, vs unnamed state-of-the-art baselines): energy -26.0%%, JCT -31.0%%\n");
-  if (!args->csv.empty()) std::ofstream(args->csv) << table.str();
-  if (!args->check) return 0;
+  const std::vector<int> seeds =
+      full ? std::vector<int>{2026, 2027, 2028, 2029, 2030} : std::vector<int>{2026, 2027};
+  const std::vector<std::string> loads =
+      full ? std::vector<std::string>{"0.5", "1", "2"} : std::vector<std::string>{"1"};
 
   experiments::Checks checks;
   auto expect = [&](bool cond, const std::string& what) { checks.expect(cond, what); };
-  auto find = [&](const std::string& config) -> const Row& {
+  // runs[load][config] = one Row per seed
+  std::map<std::string, std::map<std::string, std::vector<Row>>> runs;
+  for (const auto& load : loads)
+    for (int seed : seeds) {
+      const std::string trace = trace_path(seed, load);
+      const std::string tag = "load " + load + " seed " + std::to_string(seed);
+      BruteForce brute;
+      for (const auto& c : CONFIGS) {
+        Row r = run(c, trace, &brute);
+        // Every job completes at its first attempt, on a device type it accepts that holds its memory.
+        expect(r.s.jobs_read == 120 && r.completed == 120 && r.s.oom_events == 0 && r.wrong == 0,
+               tag + ", " + r.config +
+                   ": 120 of 120 jobs complete at the first attempt, each on a device of a type it accepts "
+                   "whose memory holds it");
+        // The nodes are always on: node energy = Σ baselines (1650 + 2 x 206 + 4 x 670 W) x makespan.
+        expect(std::abs(r.baseline_w - 4742.0) < 1e-9 &&
+                   std::abs(r.s.energy_node_j - r.baseline_w * r.s.makespan_s) < 1e-6 * r.s.energy_node_j,
+               tag + ", " + r.config + ": node energy = 4742 W x makespan");
+        if (c.exclusive) {
+          // One job per device at a time, each at its device type's speed (no sharing slowdown), and the
+          // brute-force strict-FCFS schedule by GPU type (fcfs_by_type), to 1e-6 of the makespan.
+          expect(
+              r.overlapping == 0 && std::abs(r.max_sharing - 1) < 1e-9 && std::abs(r.min_sharing - 1) < 1e-9,
+              tag + ", exclusive-fcfs: no two jobs overlap on a device; every job runs exactly at its device "
+                    "type's speed");
+          const double tol = 1e-6 * brute.makespan_s;
+          checks.near(
+              r.s.makespan_s, brute.makespan_s, tol,
+              tag + ", exclusive-fcfs: makespan = the brute-force strict-FCFS schedule by GPU type (s)");
+          checks.near(r.s.wait_mean_s, brute.wait_mean_s, tol,
+                      tag + ", exclusive-fcfs: mean wait = the brute-force schedule's (s)");
+          checks.near(r.s.jct_mean_s, brute.jct_mean_s, tol,
+                      tag + ", exclusive-fcfs: mean JCT = the brute-force schedule's (s)");
+        }
+        runs[load][c.name].push_back(std::move(r));
+      }
+    }
+
+  auto values = [](const std::vector<Row>& rows, auto field) {
+    std::vector<double> v;
     for (const auto& r : rows)
-      if (r.config == config) return r;
-    throw std::runtime_error("no row " + config);
+      v.push_back(field(r));
+    return v;
   };
-  // 1. The printed table is the committed results.csv, line for line.
-  checks.table_is_committed(DIR, table.str());
-  for (const auto& r : rows) {
-    // 2. Every job completes at its first attempt, on a device type it accepts that holds its memory.
-    expect(r.s.jobs_read == 120 && r.completed == 120 && r.s.oom_events == 0 && r.wrong == 0,
-           r.config +
-               ": 120 of 120 jobs complete at the first attempt, each on a device of a type it accepts "
-               "whose memory holds it");
-    // 3. The nodes are always on: node energy = Σ baselines (1650 + 2 x 206 + 4 x 670 W) x makespan.
-    expect(std::abs(r.baseline_w - 4742.0) < 1e-9 &&
-               std::abs(r.s.energy_node_j - r.baseline_w * r.s.makespan_s) < 1e-6 * r.s.energy_node_j,
-           r.config + ": node energy = 4742 W x makespan");
+  auto energy = [](const Row& r) { return r.s.energy_total_j / 3.6e6; };
+  auto jct = [](const Row& r) { return r.s.jct_mean_s; };
+  std::ostringstream table;
+  table << "load,config,seeds,energy_total_kwh_mean,energy_total_kwh_sd,energy_gpu_kwh_mean,jct_mean_s_mean,"
+           "jct_mean_s_sd,wait_mean_s_mean,makespan_h_mean,makespan_h_sd,heshare_energy_change,"
+           "heshare_energy_change_min,heshare_energy_change_max,heshare_jct_change,heshare_jct_change_min,"
+           "heshare_jct_change_max\n";
+  std::printf("%-4s %-19s %13s %6s %12s %6s %11s | %-22s %-22s\n", "load", "config", "energy kWh", "GPU",
+              "JCT s", "wait", "makespan h", "heshare energy (range)", "heshare JCT (range)");
+  std::map<std::string, std::string> strongest; // per load: the baseline of least mean energy x mean JCT
+  char line[768];
+  for (const auto& load : loads) {
+    const auto& he = runs[load]["heshare"];
+    double best = INFINITY;
+    for (const auto& c : CONFIGS) {
+      const auto& rows = runs[load][c.name];
+      const Stat e = stat(values(rows, energy)), j = stat(values(rows, jct));
+      const Stat g = stat(values(rows, [](const Row& r) { return r.s.energy_gpu_j / 3.6e6; }));
+      const Stat w = stat(values(rows, [](const Row& r) { return r.s.wait_mean_s; }));
+      const Stat m = stat(values(rows, [](const Row& r) { return r.s.makespan_s / 3600; }));
+      std::vector<double> de, dj; // per seed: heshare's change against this config
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        de.push_back(energy(he[i]) / energy(rows[i]) - 1);
+        dj.push_back(jct(he[i]) / jct(rows[i]) - 1);
+      }
+      const Stat se = stat(de), sj = stat(dj);
+      const Stat he_e = stat(values(he, energy)), he_j = stat(values(he, jct));
+      const double ce = he_e.mean / e.mean - 1, cj = he_j.mean / j.mean - 1;
+      if (std::find(BASELINES.begin(), BASELINES.end(), c.name) != BASELINES.end() && e.mean * j.mean < best)
+        best = e.mean * j.mean, strongest[load] = c.name;
+      std::snprintf(line, sizeof line,
+                    "%s,%s,%zu,%.4f,%.4f,%.4f,%.1f,%.1f,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
+                    load.c_str(), c.name.c_str(), rows.size(), e.mean, e.sd, g.mean, j.mean, j.sd, w.mean,
+                    m.mean, m.sd, ce, se.min, se.max, cj, sj.min, sj.max);
+      table << line;
+      std::printf(
+          "%-4s %-19s %6.2f ± %4.2f %6.2f %5.0f ± %4.0f %6.0f %5.2f ± %4.2f | %+6.1f%% (%+5.1f, %+5.1f) "
+          "%+6.1f%% (%+5.1f, %+5.1f)\n",
+          load.c_str(), c.name.c_str(), e.mean, e.sd, g.mean, j.mean, j.sd, w.mean, m.mean, m.sd, 100 * ce,
+          100 * se.min, 100 * se.max, 100 * cj, 100 * sj.min, 100 * sj.max);
+    }
+    std::printf("load %s: strongest baseline (least mean energy x mean JCT): %s\n", load.c_str(),
+                strongest[load].c_str());
   }
-  // 4. Exclusive: one job per device at a time, each at its device type's speed (no sharing slowdown).
-  const Row& ex = find("exclusive-fcfs");
-  expect(
-      ex.overlapping == 0 && std::abs(ex.max_sharing - 1) < 1e-9 && std::abs(ex.min_sharing - 1) < 1e-9,
-      "exclusive-fcfs: no two jobs overlap on a device; every job runs exactly at its device type's speed");
-  // 5. DVFS lowers heshare's mean GPU power draw (it lowers clocks, never raises them above f_max).
-  const Row& nodvfs = find("heshare-no-dvfs");
-  expect(he.s.energy_gpu_j / he.s.makespan_s < nodvfs.s.energy_gpu_j / nodvfs.s.makespan_s,
-         "heshare: DVFS lowers the mean GPU power draw against heshare without DVFS");
-  // 6. Exclusive FCFS = the brute-force strict-FCFS schedule by GPU type (fcfs_by_type).
-  checks.near(ex.s.makespan_s, brute.makespan_s, 1e-6 * brute.makespan_s,
-              "exclusive-fcfs: makespan = the brute-force strict-FCFS schedule by GPU type (s)");
-  checks.near(ex.s.wait_mean_s, brute.wait_mean_s, 1e-6 * brute.makespan_s,
-              "exclusive-fcfs: mean wait = the brute-force schedule's (s)");
-  checks.near(ex.s.jct_mean_s, brute.jct_mean_s, 1e-6 * brute.makespan_s,
-              "exclusive-fcfs: mean JCT = the brute-force schedule's (s)");
-  // 7. The paper (Jiang et al., HeShare, IEEE TC 2026, abstract): −26 % energy and −31 % JCT against "the
-  //    state-of-the-art framework" (unnamed). The model misses both against every baseline here (README.md
-  //    "How close": heshare favours the slow, frugal T4s and node baselines dominate the energy), so each
-  //    gap is pinned at today's change rounded up to the next percent: it can only shrink toward the paper.
-  struct Pin {
-    const char* baseline;
-    double energy, jct; // the largest heshare change (total energy, mean JCT) against it allowed today
+  std::printf(
+      "HeShare (published, vs its unnamed state-of-the-art framework): energy -26.0%%, JCT -31.0%%\n");
+  if (!args->csv.empty()) std::ofstream(args->csv) << table.str();
+  if (!args->check) return checks.exit_status();
+
+  auto mean_of = [&](const std::string& load, const std::string& config, auto field) {
+    return stat(values(runs[load][config], field)).mean;
   };
-  for (const Pin p : {Pin{"exclusive-fcfs", 0.24, 0.23}, Pin{"first-fit", 0.43, 1.39},
-                      Pin{"best-fit", 0.17, 0.25}, Pin{"interference-aware", 0.21, 1.49}}) {
-    const Row& b = find(p.baseline);
-    checks.at_most(he.s.energy_total_j / b.s.energy_total_j - 1, p.energy,
-                   std::string("heshare vs ") + p.baseline +
-                       ": total energy change (HeShare: -0.26; gap pinned, can only shrink)");
-    checks.at_most(he.s.jct_mean_s / b.s.jct_mean_s - 1, p.jct,
-                   std::string("heshare vs ") + p.baseline +
-                       ": mean JCT change (HeShare: -0.31; gap pinned, can only shrink)");
+  for (const auto& load : loads) {
+    // Hard: never worse mean JCT than first-fit, at equal or lower mean energy (over the seeds).
+    checks.at_most(mean_of(load, "heshare", jct) / mean_of(load, "first-fit", jct) - 1, 0.0,
+                   "load " + load + ": heshare's mean JCT change against first-fit (at most 0)");
+    checks.at_most(mean_of(load, "heshare", energy) / mean_of(load, "first-fit", energy) - 1, 0.0,
+                   "load " + load + ": heshare's mean total energy change against first-fit (at most 0)");
+  }
+  for (const auto& load : loads) {
+    // DVFS saves GPU energy: heshare's mean GPU energy is below heshare's without DVFS.
+    auto gpu = [](const Row& r) { return r.s.energy_gpu_j; };
+    expect(mean_of(load, "heshare", gpu) < mean_of(load, "heshare-no-dvfs", gpu),
+           "load " + load + ": heshare's DVFS lowers the mean GPU energy against heshare without DVFS");
+  }
+  if (!full) return checks.exit_status();
+  // The printed table is the committed results.csv, line for line.
+  checks.table_is_committed(DIR, table.str());
+  // The paper (abstract): −26 % energy and −31 % JCT against its unnamed state-of-the-art framework. Our
+  // strongest baseline stands in for it; were heshare within 5 points of both (≤ −21 %, ≤ −26 %), the claim
+  // would count as reproduced. It is not (README.md "How close"): each gap is pinned at today's change
+  // rounded up to the next percent, so that it can only shrink toward the paper.
+  for (const PinRow& p : PINS) {
+    expect(strongest[p.load] == "interference-aware",
+           std::string("load ") + p.load +
+               ": the strongest baseline (least energy x JCT) is interference-aware");
+    checks.at_most(
+        mean_of(p.load, "heshare", energy) / mean_of(p.load, "interference-aware", energy) - 1, p.energy,
+        std::string("load ") + p.load +
+            ": heshare's mean energy change against interference-aware (HeShare: -0.26; gap pinned, "
+            "can only shrink)");
+    checks.at_most(
+        mean_of(p.load, "heshare", jct) / mean_of(p.load, "interference-aware", jct) - 1, p.jct,
+        std::string("load ") + p.load +
+            ": heshare's mean JCT change against interference-aware (HeShare: -0.31; gap pinned, can "
+            "only shrink)");
   }
   return checks.exit_status();
 }

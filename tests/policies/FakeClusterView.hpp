@@ -1,6 +1,7 @@
 // Test double for unit tests of policies (no engine): a ClusterView over plain vectors. Devices, jobs with
 // their signatures, residents and the clock are public data; predict() applies the real sharing model
 // (models/Interference: time-slice θ = 1, ε = 0, no interference model on top) and the real footprints;
+// set_type() gives a device a type, speed and power (predict() then reports the power a job adds);
 // decide() hands events to a policy and applies its Place decisions as residents, checking them as the
 // engine does (exactly job.devices distinct devices, the sharing mode's resident limit, a waiting job) and,
 // optionally, that no device's Σ gpu_milli exceeds 1000.
@@ -85,6 +86,17 @@ public:
     on_device_.emplace_back();
     return d.index;
   }
+  /// Makes device d one of device type `type` running at `speed` (relative to the reference type) that draws
+  /// `idle_w` with no job and `job_w` more per resident; predict() then reports `job_w` as added power.
+  void set_type(DeviceIndex d, std::uint16_t type, double speed, double idle_w, double job_w)
+  {
+    auto& v = devices_.at(d);
+    v.type = type;
+    v.speed = speed;
+    v.power_w = idle_w;
+    job_power_w_.resize(devices_.size());
+    job_power_w_[d] = job_w;
+  }
   /// A job known to the view (submit it with submit(), or start it before the policy with run_before()).
   JobIndex add_job(Job job, ResourceSignature sig = busy_signature())
   {
@@ -153,6 +165,7 @@ public:
   {
     DeviceView v = devices_.at(d);
     v.residents = static_cast<std::uint32_t>(on_device_[d].size());
+    if (d < job_power_w_.size()) v.power_w += v.residents * job_power_w_[d];
     return v;
   }
   const Job& job(JobIndex j) const override { return jobs_.at(j); }
@@ -191,6 +204,7 @@ public:
         p.max_corunner_interference = std::max(p.max_corunner_interference, slow[i] / alone(i));
       }
       if (mem + sigs_[j].mem_bytes > devices_[d].memory_bytes) p.fits_memory = false;
+      if (d < job_power_w_.size()) p.added_power_w += job_power_w_[d];
     }
     // As the engine: the slowest device's rate times the gang scaling efficiency e(n).
     if (!devices.empty()) p.job_rate = rate * sigs_.at(j).scaling_efficiency(devices.size());
@@ -219,6 +233,7 @@ private:
   }
 
   std::vector<DeviceView> devices_;
+  std::vector<double> job_power_w_; ///< by device (set_type)
   std::vector<Job> jobs_;
   std::vector<ResourceSignature> sigs_;
   std::vector<std::vector<JobIndex>> on_device_;
