@@ -160,7 +160,8 @@ int driver_main(int argc, char** argv)
     }
     const Energy& excl = stream[static_cast<std::size_t>(seed - 1)][0].e;
     for (const auto& r : stream[static_cast<std::size_t>(seed - 1)])
-      rows.push_back(Row{"stream", "stream-" + std::to_string(seed), "", r.policy, std::to_string(seed),
+      rows.push_back(Row{"stream", "stream-" + std::to_string(seed), "",
+                         r.policy == FIRST_FIT ? std::string("first-fit") : r.policy, std::to_string(seed),
                          r.e.makespan_s / excl.makespan_s, r.e.tile_j / excl.tile_j, r.e.card_j / excl.card_j,
                          r.e.node_j / excl.node_j});
   }
@@ -174,7 +175,8 @@ int driver_main(int argc, char** argv)
     if (r.part == "pair")
       std::printf("%-24s %-24s %-10s %-14s %9.3f %9.3f %9.3f %9.3f\n", r.a.c_str(), r.b.c_str(),
                   r.mode.c_str(), r.kind.c_str(), r.makespan, r.e_tile, r.e_card, r.e_node);
-  std::printf("\nstream: 120 jobs of the four on 4 tiles (2 cards), ccs-2 (exclusive-fcfs: whole tiles)\n");
+  std::printf("\nstream: 120 jobs of the four on 4 tiles (2 cards), ccs-2 (exclusive-fcfs: whole tiles); "
+              "results.csv names first-fit:max_per_device=2,memory=profile first-fit\n");
   std::printf("%-8s %-44s %11s %13s %13s\n", "seed", "policy", "makespan s", "card kWh", "node+card kWh");
   for (int s = 0; s < STREAM_SEEDS; ++s)
     for (const auto& r : stream[static_cast<std::size_t>(s)])

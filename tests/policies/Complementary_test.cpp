@@ -147,3 +147,23 @@ TEST_CASE("complementary: the lone job's partner is the waiting job that interfe
   busy.submit(*other, {b2});
   CHECK(groups(busy) == std::set<std::vector<JobIndex>>{{b1}});
 }
+
+TEST_CASE("complementary: no partner for a lone job while a multi-device job waits for empty devices",
+          "[policies][complementary]")
+{
+  // Two devices; l1 runs alone on one; g needs both and heads the queue. l2 would interfere little with l1
+  // (1.0625), but joining l1 would keep its device busy longer and could starve g: l2 waits behind g.
+  FakeClusterView view;
+  view.add_device();
+  view.add_device();
+  const auto l1 = view.add_job(make_job(), light_signature());
+  const auto g = view.add_job(make_job(2), busy_signature());
+  const auto l2 = view.add_job(make_job(), light_signature());
+  auto policy = make_policy("complementary");
+  view.submit(*policy, {l1});
+  view.submit(*policy, {g});
+  view.submit(*policy, {l2});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{l1}});
+  view.complete(*policy, l1);
+  CHECK(view.devices_of(g).size() == 2);
+}
