@@ -26,8 +26,15 @@ Complementary::Complementary(const ParamSet& p) : window_(static_cast<std::size_
 
 void Complementary::release(const std::vector<DeviceIndex>& devices)
 {
-  for (auto d : devices)
-    if (--occupants_[d] == 0) free_.insert(d);
+  for (auto d : devices) {
+    const auto left = --occupants_[d];
+    if (left == 0) {
+      free_.insert(d);
+      half_.erase(d);
+    } else if (left == 1) { // a pair's partner ended: the one left is a single-device job
+      half_.insert(d);
+    }
+  }
 }
 
 std::optional<DeviceIndex> Complementary::take(const ClusterView& view, JobIndex a, std::optional<JobIndex> b)
@@ -87,9 +94,22 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
       restore_available(view);
       break;
     }
+  // Single-device jobs placed alone in this call, by device: not residents yet (the engine applies the
+  // decisions after decide() returns), so the fill below names them to predict() itself.
+  std::map<DeviceIndex, JobIndex> placed_alone;
   auto place = [&](JobIndex j, std::vector<DeviceIndex> devices) {
     for (auto d : devices)
       ++occupants_[d];
+    if (devices.size() == 1) {
+      const DeviceIndex d = devices[0];
+      if (occupants_[d] == 1) {
+        half_.insert(d);
+        placed_alone[d] = j;
+      } else {
+        half_.erase(d);
+        placed_alone.erase(d);
+      }
+    }
     queue_.erase(j);
     out.push_back(Place{j, std::move(devices)});
   };
@@ -169,6 +189,35 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
       placed = true;
     }
     if (!placed) break;
+  }
+
+  // A device left with one single-device job of ours takes the waiting job that interferes least with it,
+  // if sharing beats taking turns (max(i_j, i_r) < 2; Complementary.hpp). Not while a multi-device job heads
+  // the queue: it waits for devices to empty, and refilling them would starve it.
+  const bool gang_waits = !queue_.empty() && view.job(queue_.front()).devices > 1;
+  for (auto it = half_.begin(); !gang_waits && it != half_.end() && !queue_.empty();) {
+    const DeviceIndex d = *it++; // place() erases d from half_
+    const DeviceView device = view.device(d);
+    if (!device.available || max_residents(device.mode) == 1) continue;
+    std::vector<JobIndex> also;
+    if (const auto alone = placed_alone.find(d); alone != placed_alone.end())
+      also.push_back(alone->second);
+    else if (view.residents(d).size() != 1)
+      continue;
+    std::optional<JobIndex> best;
+    double best_worst = 2.0;
+    std::size_t examined = 0;
+    for (auto q = queue_.begin(); q != queue_.end() && examined < window_; ++q, ++examined) {
+      const JobIndex j = *q;
+      if (view.job(j).devices != 1 || !view.allows(j, d)) continue;
+      const auto p = view.predict(j, std::span<const DeviceIndex>(&d, 1), also);
+      const double worst = std::max(p.job_interference, p.max_corunner_interference);
+      if (p.fits_memory && worst < best_worst) {
+        best = j;
+        best_worst = worst;
+      }
+    }
+    if (best) place(*best, {d});
   }
   return out;
 }

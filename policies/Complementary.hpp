@@ -13,11 +13,20 @@
 // sit closest in submission order is taken. Matched pairs, then unmatched jobs alone, take empty
 // devices in submission order; multi-device jobs run alone in submission order. Devices are used only for
 // the jobs this policy places together, so a device returns to the pool when its jobs have ended.
-// Cost per decision: O(window² · predict + window³) for the matching, independent of the cluster size (free
-// devices that went unavailable are moved aside when met, and looked at again only when a node boots or a
-// repartitioning ends).
-// Intent (also in `colocsim policies`): pairs: one complementary pair (or a lone job) per idle device; never
-// joins a busy device.
+// A device left with one single-device job of ours (its partner ended, or it started alone) takes a partner
+// from the same window: the waiting job j whose pair with the resident r interferes least,
+// max(i_j, i_r) < 2 (i: the part of a slowdown due to sharing, PlacementPrediction::job_interference; a
+// ccs-k partition's own cost is not counted, as the job pays it next to any partner; < 2: sharing beats
+// taking turns, two jobs with the same time left end after max(i)·t together, after 2t one after the
+// other), ties to the earliest submitted; half-empty devices in index order, after the empty ones. Without
+// this a stream leaves half of every pair's device idle from its first job's end to the second's
+// (experiments/repro-costa-sscad25, the stream: 1.72 jobs per busy tile against first-fit's 1.95). Cost per
+// decision: O(window² · predict + window³) for the matching, plus O(window · predict) per half-empty device
+// looked at (all of them, while jobs wait that none of them takes: the one cost that grows with the
+// cluster), otherwise independent of the cluster size (free devices that went unavailable are moved aside
+// when met, and looked at again only when a node boots or a repartitioning ends). Intent (also in `colocsim
+// policies`): pairs: one complementary pair (or a lone job) per idle device; a device left with one job takes
+// the waiting job that complements it best.
 #include "models/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/Policy.hpp"
@@ -47,6 +56,7 @@ private:
   FcfsQueue queue_;
   std::set<DeviceIndex> free_;           ///< devices with none of our jobs, available
   std::set<DeviceIndex> aside_;          ///< devices with none of our jobs, unavailable now
+  std::set<DeviceIndex> half_;           ///< devices with exactly one single-device job of ours
   std::vector<std::uint32_t> occupants_; ///< our jobs per device
 };
 

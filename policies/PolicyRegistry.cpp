@@ -63,7 +63,9 @@ std::vector<PolicyInfo>& registry_storage()
        "Costa et al., SSCAD 2025 (allocation from prior characterisation); Edmonds' matching (Galil 1986; "
        "our own, policies/MaxWeightMatching.hpp)",
        Complementary::params(), make<Complementary>(),
-       "pairs: one complementary pair (or a lone job) per idle device; never joins a busy device", not_mig()},
+       "pairs: one complementary pair (or a lone job) per idle device; a device left with one job takes "
+       "the waiting job that complements it best",
+       not_mig()},
       {"interference-aware", "first-fit, refusing devices where the predicted slowdown exceeds a bound",
        "interference-aware packing (Gandiva introspection, CARMA; reference §3.4, §3.6)",
        InterferenceAware::params(), make<InterferenceAware>(),

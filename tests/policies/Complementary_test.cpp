@@ -100,3 +100,70 @@ TEST_CASE("complementary prices a pair with each job's own slowdown times its ow
   view.submit(*policy, {a, b});
   CHECK(groups(view) == std::set<std::vector<JobIndex>>{{a, b}});
 }
+
+TEST_CASE("complementary: a device left with one job takes a waiting partner", "[policies][complementary]")
+{
+  // Time-slice, θ = 1 (FakeClusterView), one device. l1 + l2 (duty 0.25 each) pair on it; l3 waits. When l1
+  // ends, l2 is alone and l3 joins it: interference max(0.5, 1 + 0.25·0.25) = 1.0625 < 2 (sharing beats
+  // taking turns). Before the fill, l3 waited until l2 ended too.
+  FakeClusterView view;
+  view.add_device();
+  const auto l1 = view.add_job(make_job(), light_signature());
+  const auto l2 = view.add_job(make_job(), light_signature());
+  const auto l3 = view.add_job(make_job(), light_signature());
+  auto policy = make_policy("complementary");
+  view.submit(*policy, {l1, l2});
+  view.submit(*policy, {l3});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{l1, l2}});
+  view.complete(*policy, l1);
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{l2, l3}});
+}
+
+TEST_CASE("complementary: the lone job's partner is the waiting job that interferes least, not the first",
+          "[policies][complementary]")
+{
+  // Time-slice, θ = 1, one device with light l (duty 0.25) alone; b (duty 1) and l2 (duty 0.25) wait, b
+  // first.
+  //   l + b:  s_l = max(1.25, 1 + 0.25·1) = 1.25, s_b = max(1.25, 1 + 1·0.25) = 1.25 → max 1.25;
+  //   l + l2: max(0.5, 1 + 0.25·0.25) = 1.0625 each → l2 joins, b waits.
+  // A busy job alone takes no busy partner: max(2, 1 + 1·1) = 2, not < 2 (taking turns is as fast).
+  FakeClusterView view;
+  view.add_device();
+  const auto l = view.add_job(make_job(), light_signature());
+  const auto b = view.add_job(make_job(), busy_signature());
+  const auto l2 = view.add_job(make_job(), light_signature());
+  auto policy = make_policy("complementary");
+  view.submit(*policy, {l});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{l}});
+  view.submit(*policy, {b, l2});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{l, l2}});
+
+  FakeClusterView busy;
+  busy.add_device();
+  const auto b1 = busy.add_job(make_job(), busy_signature());
+  const auto b2 = busy.add_job(make_job(), busy_signature());
+  auto other = make_policy("complementary");
+  busy.submit(*other, {b1});
+  busy.submit(*other, {b2});
+  CHECK(groups(busy) == std::set<std::vector<JobIndex>>{{b1}});
+}
+
+TEST_CASE("complementary: no partner for a lone job while a multi-device job waits for empty devices",
+          "[policies][complementary]")
+{
+  // Two devices; l1 runs alone on one; g needs both and heads the queue. l2 would interfere little with l1
+  // (1.0625), but joining l1 would keep its device busy longer and could starve g: l2 waits behind g.
+  FakeClusterView view;
+  view.add_device();
+  view.add_device();
+  const auto l1 = view.add_job(make_job(), light_signature());
+  const auto g = view.add_job(make_job(2), busy_signature());
+  const auto l2 = view.add_job(make_job(), light_signature());
+  auto policy = make_policy("complementary");
+  view.submit(*policy, {l1});
+  view.submit(*policy, {g});
+  view.submit(*policy, {l2});
+  CHECK(groups(view) == std::set<std::vector<JobIndex>>{{l1}});
+  view.complete(*policy, l1);
+  CHECK(view.devices_of(g).size() == 2);
+}

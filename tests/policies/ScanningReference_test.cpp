@@ -3,7 +3,8 @@
 // ScanningPowerAware: complementary looked at every free device on each decision, power-aware at every
 // device's residents and every node). Both are run through the real engine on the same scenarios — nodes
 // powered off after idle_s and on again for bursts — and every job must start at the same time on the same
-// devices.
+// devices. ScanningComplementary has since gained complementary's fill of a device left with one job
+// (Complementary.hpp), written as a scan of every device in index order.
 #include "tests/CatchCompat.hpp"
 
 #include "models/Params.hpp"
@@ -283,9 +284,16 @@ std::vector<Decision> ScanningComplementary::decide(const ClusterView& view, std
   queue_.handle(view, events, out,
                 [&](JobIndex, const std::vector<DeviceIndex>& devices) { release(devices); });
   drop_unavailable(view);
+  std::map<DeviceIndex, JobIndex> placed_alone; // single-device jobs placed alone in this call
   auto place = [&](JobIndex j, std::vector<DeviceIndex> devices) {
     for (auto d : devices)
       ++occupants_[d];
+    if (devices.size() == 1) {
+      if (occupants_[devices[0]] == 1)
+        placed_alone[devices[0]] = j;
+      else
+        placed_alone.erase(devices[0]);
+    }
     queue_.erase(j);
     out.push_back(Place{j, std::move(devices)});
   };
@@ -362,6 +370,33 @@ std::vector<Decision> ScanningComplementary::decide(const ClusterView& view, std
       placed = true;
     }
     if (!placed) break;
+  }
+  // The fill of a device left with one single-device job (added with it to Complementary.cpp), scanning
+  // every device in index order instead of the set of such devices.
+  const bool gang_waits = !queue_.empty() && view.job(queue_.front()).devices > 1;
+  for (DeviceIndex d = 0; !gang_waits && d < view.device_count() && !queue_.empty(); ++d) {
+    if (occupants_[d] != 1) continue;
+    std::vector<JobIndex> also;
+    if (const auto alone = placed_alone.find(d); alone != placed_alone.end())
+      also.push_back(alone->second);
+    else if (view.residents(d).size() != 1 || view.job(view.residents(d)[0]).devices != 1)
+      continue;
+    const DeviceView device = view.device(d);
+    if (!device.available || max_residents(device.mode) == 1) continue;
+    std::optional<JobIndex> best;
+    double best_worst = 2.0;
+    std::size_t examined = 0;
+    for (auto q = queue_.begin(); q != queue_.end() && examined < window_; ++q, ++examined) {
+      const JobIndex j = *q;
+      if (view.job(j).devices != 1 || !view.allows(j, d)) continue;
+      const auto p = view.predict(j, std::span<const DeviceIndex>(&d, 1), also);
+      const double worst = std::max(p.job_interference, p.max_corunner_interference);
+      if (p.fits_memory && worst < best_worst) {
+        best = j;
+        best_worst = worst;
+      }
+    }
+    if (best) place(*best, {d});
   }
   return out;
 }
