@@ -328,7 +328,8 @@ int driver_main(int argc, char** argv)
   }
 
   // ---------------------------------------------------------------------------------------- 4. simulation
-  const ProfileCatalog catalog = ProfileCatalog::load_file(DIR + "/../../workloads/profiles/default.yaml");
+  // The catalog the engine runs with (scenario.yaml's `profiles: default`, embedded in the binary).
+  const ProfileCatalog catalog = build_run(load_scenario(DIR + "/scenario.yaml")).profiles;
   // Work of a job in perfect-scaling seconds on g GPUs: T1 / g with T1 = 8 T(8) e(8) (the one-GPU time the
   // curve implies), so that it runs T(8) on one node; its time alone on g GPUs is T1 / (g e(g)).
   auto t1_s = [&](const std::string& bench) {
