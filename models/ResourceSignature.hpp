@@ -3,6 +3,7 @@
 // resource signature the interference and power models consume. Traces say what was asked; a profile (from
 // the workloads catalog) says how the job behaves and carries this signature.
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -31,9 +32,13 @@ struct ResourceSignature {
   /// (occupancy × issue efficiency, reference §6.3), (0, 1]. Decides the static-partition factor of
   /// ccs-2/ccs-4 and the SM sharing of mps. 1 = saturating (the conservative default).
   double compute_share = 1.0;
-  /// s of the gang scaling-efficiency curve e(n) = 1 / (s · n + 1 − s) (Amdahl: the fraction of a step that
-  /// does not shrink with more devices, communication included), [0, 1]. 0 = perfect scaling (e = 1).
+  /// s of the gang scaling-efficiency curve e(n) = 1 / (1 + s · (n − 1)^p) (p = 1: Amdahl, 1 / (s · n + 1 −
+  /// s), s the fraction of a step that does not shrink with more devices, communication included), [0, 1]. 0
+  /// = perfect scaling (e = 1).
   double scaling_serial = 0.0;
+  /// p of that curve, (0, 2]: 1 = Amdahl; p < 1 = a loss that grows slower than the device count (a
+  /// communication cost growing like a power of n, as fitted to MLPerf Training: models/ScalingFit.hpp).
+  double scaling_exponent = 1.0;
   /// Measured speed of the job alone on a MIG GPU instance of g compute slices (index g, 1..7) relative to
   /// the whole GPU with MIG off, in (0, 1]; 0 = not measured, the roofline law (mig_slowdown) decides. From
   /// a profile's `mig_speed` (docs/formats/profiles.md): it overrides the law for that slice size.
@@ -42,7 +47,11 @@ struct ResourceSignature {
   /// Scaling efficiency on n devices (n >= 1): the gang's progress rate is the slowest device's rate × e(n).
   double scaling_efficiency(std::size_t n) const
   {
-    return n <= 1 ? 1.0 : 1.0 / (scaling_serial * static_cast<double>(n) + 1.0 - scaling_serial);
+    if (n <= 1) return 1.0;
+    const double nd = static_cast<double>(n);
+    // p = 1 keeps Amdahl's own arithmetic (s · n + 1 − s), so the p = 1 results stay bit for bit.
+    return scaling_exponent == 1.0 ? 1.0 / (scaling_serial * nd + 1.0 - scaling_serial)
+                                   : 1.0 / (1.0 + scaling_serial * std::pow(nd - 1.0, scaling_exponent));
   }
 };
 

@@ -31,6 +31,7 @@ const std::vector<std::string>& profile_keys()
                                              "freq_sensitive",
                                              "compute_share",
                                              "scaling_serial",
+                                             "scaling_exponent",
                                              "compute_share_by_batch",
                                              "mig_speed",
                                              "mig_speed_by_batch"};
@@ -79,6 +80,8 @@ const NumberKey NUMBER_KEYS[] = {
      false},
     {"scaling_serial", Unit::NONE, 0.0, false, 1.0, "a fraction in [0, 1]",
      &ResourceSignature::scaling_serial, false},
+    {"scaling_exponent", Unit::NONE, 0.0, true, 2.0, "a number in (0, 2]",
+     &ResourceSignature::scaling_exponent, false},
 };
 
 /// A table key written as `{value: {...}, tag: ..., source: ...}`: checks the wrapper and returns the value

@@ -57,7 +57,7 @@ TEST_CASE("profile catalog: the bundled default catalog loads and every profile 
     CHECK(s.compute_share > 0);
     CHECK(s.compute_share <= 1);
     // Every number of the bundled catalog, compute_share and scaling_serial included, is sourced.
-    CHECK(p.sources.size() == (s.scaling_serial > 0 ? 8u : 7u));
+    CHECK(p.sources.size() == (s.scaling_serial > 0 ? 8u : 7u) + (s.scaling_exponent != 1.0 ? 1u : 0u));
     // Classes as defined in models/ResourceSignature.hpp.
     switch (s.job_class) {
     case JobClass::MS:
@@ -270,12 +270,22 @@ TEST_CASE("profile catalog: scaling curves fitted to MLPerf Training v4.0", "[wo
   CHECK_THAT(r.scaling_efficiency(8), WithinAbs(1.0 / 1.05887, 1e-12));
   // Profiles without a curve scale perfectly (e = 1): gpt2-large's CARMA time is already measured on 2 GPUs.
   CHECK(catalog.at("gpt2-large-train-bs8", {}).sig.scaling_efficiency(2) == 1.0);
+  // mlperf-llama2-70b-lora-train: s = 0.0306, p = 0.783 (experiments/mlperf-scaling). By hand:
+  // 63^0.783 = exp(0.783 · ln 63) = exp(3.24407) = 25.6380, e(64) = 1 / (1 + 0.0306 · 25.6380) = 0.560374.
+  const auto& l = catalog.at("mlperf-llama2-70b-lora-train", {}).sig;
+  CHECK(l.scaling_exponent == 0.783);
+  CHECK_THAT(l.scaling_efficiency(64), WithinAbs(0.560374, 1e-6));
   // Out of range is an error at the value.
   const std::string bad =
       catalog_with(GOOD_BODY + "    scaling_serial: {value: 1.5, tag: estimate, source: s}\n");
   CHECK_THROWS_WITH(ProfileCatalog::load(bad, "bad.yaml"),
                     ContainsSubstring("profiles.p.scaling_serial.value: out of range (got '1.5'); expected a "
                                       "fraction in [0, 1]"));
+  const std::string bad_p =
+      catalog_with(GOOD_BODY + "    scaling_exponent: {value: 0, tag: estimate, source: s}\n");
+  CHECK_THROWS_WITH(ProfileCatalog::load(bad_p, "bad.yaml"),
+                    ContainsSubstring("profiles.p.scaling_exponent.value: out of range (got '0'); expected a "
+                                      "number in (0, 2]"));
 }
 
 TEST_CASE("profile catalog: compute_share_by_batch interpolates in log(batch), clamped at the ends",
