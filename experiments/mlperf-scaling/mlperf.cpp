@@ -52,7 +52,7 @@ constexpr double TINY_MAKESPAN_S = 1624.1491;
 const std::vector<double> TINY_JCT_S{753.0214, 1564.1491, 1050.2644, 1328.9052};
 constexpr double TWO_NODE_GAP = 0.20; // README.md, "How close"
 const std::vector<std::string> BENCHMARKS{"bert", "llama2_70b_lora", "ssd", "stable_diffusion"};
-/// The bundled profile of each benchmark (workloads/profiles/default.yaml).
+/// The bundled profile of each benchmark (workloads/profiles/mlperf.yaml, catalog `mlperf`).
 const std::map<std::string, std::string> PROFILE{{"bert", "mlperf-bert-train"},
                                                  {"llama2_70b_lora", "mlperf-llama2-70b-lora-train"},
                                                  {"ssd", "mlperf-retinanet-train"},
@@ -331,7 +331,7 @@ int driver_main(int argc, char** argv)
   }
 
   // ---------------------------------------------------------------------------------------- 4. simulation
-  // The catalog the engine runs with (scenario.yaml's `profiles: default`, embedded in the binary).
+  // The catalog the engine runs with (scenario.yaml's `profiles: mlperf`, embedded in the binary).
   const ProfileCatalog catalog = build_run(load_scenario(DIR + "/scenario.yaml")).profiles;
   // Work of a job in perfect-scaling seconds on g GPUs: T1 / g with T1 = 8 T(8) e(8) (the one-GPU time the
   // curve implies), so that it runs T(8) on one node; its time alone on g GPUs is T1 / (g e(g)).

@@ -15,6 +15,7 @@ namespace {
 
 const std::string& DATA = test::WORKLOADS_DATA;
 const std::string DEFAULT_CATALOG = std::string(COLOCSIM_SOURCE_DIR) + "/workloads/profiles/default.yaml";
+const std::string MLPERF_CATALOG = std::string(COLOCSIM_SOURCE_DIR) + "/workloads/profiles/mlperf.yaml";
 
 /// A one-profile catalog with `body` as the profile's keys (indented 4 spaces by the caller).
 std::string catalog_with(const std::string& body)
@@ -32,51 +33,53 @@ const std::string GOOD_BODY = "    class: C\n"
 
 } // namespace
 
-TEST_CASE("profile catalog: the bundled default catalog loads and every profile is in range",
-          "[workloads][profiles]")
+TEST_CASE("profile catalog: the bundled catalogs load and every profile is in range", "[workloads][profiles]")
 {
-  const auto catalog = ProfileCatalog::load_file(DEFAULT_CATALOG);
-  REQUIRE(catalog.size() >= 10);
-  const auto names = catalog.names();
-  CHECK(std::is_sorted(names.begin(), names.end()));
+  for (const std::string& path : {DEFAULT_CATALOG, MLPERF_CATALOG}) {
+    INFO(path);
+    const auto catalog = ProfileCatalog::load_file(path);
+    REQUIRE(catalog.size() >= (path == DEFAULT_CATALOG ? 10u : 4u));
+    const auto names = catalog.names();
+    CHECK(std::is_sorted(names.begin(), names.end()));
 
-  for (const auto& p : catalog.profiles()) {
-    INFO(p.name);
-    const auto& s = p.sig;
-    CHECK(!p.description.empty());
-    CHECK(s.duty_cycle > 0);
-    CHECK(s.duty_cycle <= 1);
-    for (double f : {s.vec_util, s.xmx_util, s.bw_util, s.freq_sensitive}) {
-      CHECK(f >= 0);
-      CHECK(f <= 1);
-      // Nothing is used, and nothing scales with the clock, while the engine is idle.
-      CHECK(f <= s.duty_cycle + 1e-12);
-    }
-    CHECK(s.mem_bytes > 0);
-    CHECK(s.mem_bytes <= 64e9); // fits one Max 1550 tile
-    CHECK(s.compute_share > 0);
-    CHECK(s.compute_share <= 1);
-    // Every number of the bundled catalog, compute_share and scaling_serial included, is sourced.
-    CHECK(p.sources.size() == (s.scaling_serial > 0 ? 8u : 7u) + (s.scaling_exponent != 1.0 ? 1u : 0u));
-    // Classes as defined in models/ResourceSignature.hpp.
-    switch (s.job_class) {
-    case JobClass::MS:
-      CHECK(s.bw_util >= 0.8);
-      break;
-    case JobClass::M:
-      CHECK(s.bw_util <= 0.4);
-      CHECK(s.bw_util >= std::max(s.vec_util, s.xmx_util));
-      break;
-    case JobClass::X:
-      CHECK(s.xmx_util >= s.vec_util);
-      break;
-    case JobClass::C:
-      CHECK(s.vec_util >= s.xmx_util);
-      break;
-    case JobClass::L:
-      CHECK(s.vec_util <= 0.3);
-      CHECK(s.bw_util <= 0.3);
-      break;
+    for (const auto& p : catalog.profiles()) {
+      INFO(p.name);
+      const auto& s = p.sig;
+      CHECK(!p.description.empty());
+      CHECK(s.duty_cycle > 0);
+      CHECK(s.duty_cycle <= 1);
+      for (double f : {s.vec_util, s.xmx_util, s.bw_util, s.freq_sensitive}) {
+        CHECK(f >= 0);
+        CHECK(f <= 1);
+        // Nothing is used, and nothing scales with the clock, while the engine is idle.
+        CHECK(f <= s.duty_cycle + 1e-12);
+      }
+      CHECK(s.mem_bytes > 0);
+      CHECK(s.mem_bytes <= 64e9); // fits one Max 1550 tile
+      CHECK(s.compute_share > 0);
+      CHECK(s.compute_share <= 1);
+      // Every number of the bundled catalog, compute_share and scaling_serial included, is sourced.
+      CHECK(p.sources.size() == (s.scaling_serial > 0 ? 8u : 7u) + (s.scaling_exponent != 1.0 ? 1u : 0u));
+      // Classes as defined in models/ResourceSignature.hpp.
+      switch (s.job_class) {
+      case JobClass::MS:
+        CHECK(s.bw_util >= 0.8);
+        break;
+      case JobClass::M:
+        CHECK(s.bw_util <= 0.4);
+        CHECK(s.bw_util >= std::max(s.vec_util, s.xmx_util));
+        break;
+      case JobClass::X:
+        CHECK(s.xmx_util >= s.vec_util);
+        break;
+      case JobClass::C:
+        CHECK(s.vec_util >= s.xmx_util);
+        break;
+      case JobClass::L:
+        CHECK(s.vec_util <= 0.3);
+        CHECK(s.bw_util <= 0.3);
+        break;
+      }
     }
   }
 }
@@ -253,10 +256,11 @@ TEST_CASE("profile catalog: the format page shows the tested example and lists e
 {
   const std::string page = test::slurp(std::string(COLOCSIM_SOURCE_DIR) + "/docs/formats/profiles.md");
   CHECK(page.find(test::slurp(DATA + "profiles-example.yaml")) != std::string::npos);
-  for (const auto& name : ProfileCatalog::load_file(DEFAULT_CATALOG).names()) {
-    INFO(name);
-    CHECK(page.find("| `" + name + "` |") != std::string::npos);
-  }
+  for (const auto& file : {DEFAULT_CATALOG, MLPERF_CATALOG})
+    for (const auto& name : ProfileCatalog::load_file(file).names()) {
+      INFO(name);
+      CHECK(page.find("| `" + name + "` |") != std::string::npos);
+    }
 }
 
 TEST_CASE("profile catalog: scaling curves fitted to MLPerf Training v4.0", "[workloads][profiles]")
@@ -272,7 +276,7 @@ TEST_CASE("profile catalog: scaling curves fitted to MLPerf Training v4.0", "[wo
   CHECK(catalog.at("gpt2-large-train-bs8", {}).sig.scaling_efficiency(2) == 1.0);
   // mlperf-llama2-70b-lora-train: s = 0.0306, p = 0.783 (experiments/mlperf-scaling). By hand:
   // 63^0.783 = exp(0.783 · ln 63) = exp(3.24407) = 25.6380, e(64) = 1 / (1 + 0.0306 · 25.6380) = 0.560374.
-  const auto& l = catalog.at("mlperf-llama2-70b-lora-train", {}).sig;
+  const auto& l = ProfileCatalog::load_file(MLPERF_CATALOG).at("mlperf-llama2-70b-lora-train", {}).sig;
   CHECK(l.scaling_exponent == 0.783);
   CHECK_THAT(l.scaling_efficiency(64), WithinAbs(0.560374, 1e-6));
   // Out of range is an error at the value.
