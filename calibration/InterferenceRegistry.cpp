@@ -1,6 +1,7 @@
 #include "calibration/InterferenceRegistry.hpp"
 
 #include "models/Errors.hpp"
+#include "models/SoloUtilisation.hpp"
 
 namespace colocsim {
 
@@ -39,6 +40,12 @@ const std::vector<InterferenceModelInfo>& interference_registry()
          if (in.pair_table == nullptr)
            throw std::logic_error("interference model pair-total built without its pair table");
          return std::make_shared<PairTotalInterference>(make_pair_total_interference(*in.pair_table));
+       }},
+      {.name = "solo-utilisation",
+       .description = "total pair slowdowns predicted from each job's solo SM utilisation, replacing the "
+                      "sharing factor in time-slice and mps",
+       .factory = [](const InterferenceInputs&) -> std::shared_ptr<const InterferenceModel> {
+         return std::make_shared<SoloUtilisationInterference>();
        }},
   };
   return registry;

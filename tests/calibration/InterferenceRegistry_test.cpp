@@ -27,7 +27,8 @@ TEST_CASE("interference registry: names are unique and each factory builds its m
     CHECK(std::string(model->name()) == (m.name == "calibrated" ? std::string("table") : m.name));
     if (m.needs_measured_calibration) CHECK(m.needs_calibration_table);
   }
-  CHECK(seen == std::set<std::string>{"none", "table", "contention", "calibrated", "pair-total"});
+  CHECK(seen ==
+        std::set<std::string>{"none", "table", "contention", "calibrated", "pair-total", "solo-utilisation"});
   CHECK(find_interference_model("pair-total").needs_pair_table);
   CHECK(find_interference_model("calibrated").needs_measured_calibration);
 }
