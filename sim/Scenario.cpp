@@ -1098,6 +1098,9 @@ RunInputs build_run(const Scenario& s)
   const auto prof_file =
       load_named(s.profiles, "workloads/profiles", "profile catalog", base_of("workload.profiles"), at);
   in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
+  for (const auto& p : in.profiles.profiles()) // plain numbers of a user's catalog, listed like a platform's
+    for (const auto& u : p.user_supplied)
+      in.user_supplied.push_back(prof_file.name + ": profiles." + p.name + "." + u);
 
   // The workload: the format's reader (or the synthetic generator / the embedded trace), then the transforms,
   // then the profile map (workloads/TraceFormats.hpp).
