@@ -387,10 +387,12 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
   if (!inputs.user_supplied.empty())
-    std::cerr << "colocsim: note: " << inputs.user_supplied.size()
-              << " numbers of the platform were given without provenance and are recorded as user-supplied "
-                 "(summary.json user_supplied): "
-              << join(inputs.user_supplied, "; ") << "\n";
+    std::cerr
+        << "colocsim: note: " << inputs.user_supplied.size()
+        << " numbers of the platform or profile catalog were given without provenance and are recorded as "
+           "user-supplied "
+           "(summary.json user_supplied): "
+        << join(inputs.user_supplied, "; ") << "\n";
   if (totals.dependencies_ignored > 0)
     std::cerr << "colocsim: warning: " << totals.dependencies_ignored
               << " dependencies named no earlier job of the replayed trace and were ignored (first: "

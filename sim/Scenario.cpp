@@ -4,6 +4,7 @@
 
 #include "policies/PluginLoader.hpp"
 
+#include "calibration/InterferenceRegistry.hpp"
 #include "calibration/PairTable.hpp"
 #include "models/Sha256.hpp"
 #include "models/Yaml.hpp"
@@ -20,6 +21,18 @@
 namespace colocsim {
 
 namespace {
+
+// "interference model: none (sharing mode only), ... or pair-total (...)": the registry's entries.
+std::string interference_help()
+{
+  const auto& models = interference_registry();
+  std::string help = "interference model: ";
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    if (i > 0) help += i + 1 == models.size() ? " or " : ", ";
+    help += models[i].name + " (" + models[i].description + ")";
+  }
+  return help;
+}
 
 // ---- the declared keys: one table per section ----
 const std::vector<ParamSpec>& top_specs()
@@ -43,12 +56,8 @@ const std::vector<ParamSpec>& top_specs()
       {.name = "interference",
        .type = ParamType::CHOICE,
        .default_text = "table",
-       .help =
-           "interference model: none (sharing mode only), table (the calibration's pairwise table), "
-           "contention (bandwidth sharing + residual, reference §6.3), calibrated (the table of a "
-           "calibration fitted from microbenchmark measurements: `colocsim calibrate fit`) or pair-total "
-           "(measured total pair slowdowns of interference_table, replacing the sharing factor in its modes)",
-       .choices = {"none", "table", "contention", "calibrated", "pair-total"}},
+       .help = interference_help(),
+       .choices = interference_model_names()},
       {.name = "interference_table",
        .type = ParamType::STRING,
        .default_text = "",
@@ -902,8 +911,9 @@ RunInputs build_run(const Scenario& s)
   std::vector<Calibration> calibrations; ///< per type, in group order (before the reference goes first)
   // pair-total: one measured table of total pair slowdowns, whatever the device type
   // (docs/formats/pair-table.md).
-  std::shared_ptr<const InterferenceModel> pair_total;
-  if (s.interference == "pair-total") {
+  const InterferenceModelInfo& model_info = find_interference_model(s.interference, at);
+  std::optional<PairTable> pair_table;
+  if (model_info.needs_pair_table) {
     if (s.interference_table.empty())
       throw InputError(at, "interference_table",
                        "interference: pair-total needs a pair table; expected a bundled name (" +
@@ -923,7 +933,7 @@ RunInputs build_run(const Scenario& s)
                            " (or a pair table listing " + std::string(to_string(s.sharing)) + ")");
     }
     in.interference_table_file = file.name;
-    pair_total = std::make_shared<PairTotalInterference>(make_pair_total_interference(table));
+    pair_table = table;
   } else if (!s.interference_table.empty()) {
     throw InputError(at, "interference_table",
                      "only interference: pair-total reads a pair table (got interference: " + s.interference +
@@ -970,21 +980,16 @@ RunInputs build_run(const Scenario& s)
       throw InputError(SourceLocation{cal_file.name}, "device",
                        "calibration is for device '" + cal.device + "' but the platform uses '" + spec->name +
                            "'");
-    if (s.interference == "calibrated" && cal.table_evidence != Evidence::MICROBENCHMARK)
-      throw InputError(
-          at, "interference",
-          "calibrated needs a calibration whose interference table was measured by the microbenchmark "
-          "(tag measured-by-microbenchmark); '" +
-              cal.name + "' (" + cal_file.name + ") is tagged " + std::string(to_string(cal.table_evidence)) +
-              ". Fit one with `colocsim calibrate fit`, or use interference: table");
-    if (s.interference == "table" || s.interference == "calibrated")
-      t.interference = std::make_shared<TableInterference>(make_table_interference(cal));
-    else if (s.interference == "contention")
-      t.interference = std::make_shared<ContentionInterference>();
-    else if (pair_total)
-      t.interference = pair_total;
-    else
-      t.interference = std::make_shared<NoInterference>();
+    if (model_info.needs_measured_calibration && cal.table_evidence != Evidence::MICROBENCHMARK)
+      throw InputError(at, "interference",
+                       model_info.name +
+                           " needs a calibration whose interference table was measured by the microbenchmark "
+                           "(tag measured-by-microbenchmark); '" +
+                           cal.name + "' (" + cal_file.name + ") is tagged " +
+                           std::string(to_string(cal.table_evidence)) +
+                           ". Fit one with `colocsim calibrate fit`, or use interference: table");
+    t.interference =
+        model_info.factory({.calibration = cal, .pair_table = pair_table ? &*pair_table : nullptr});
     if (s.sharing == SharingMode::MIG) {
       // The device's MIG table: the bundled one made for it.
       for (const auto& name : bundled_names("models/mig")) {
@@ -1093,6 +1098,9 @@ RunInputs build_run(const Scenario& s)
   const auto prof_file =
       load_named(s.profiles, "workloads/profiles", "profile catalog", base_of("workload.profiles"), at);
   in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
+  for (const auto& p : in.profiles.profiles()) // plain numbers of a user's catalog, listed like a platform's
+    for (const auto& u : p.user_supplied)
+      in.user_supplied.push_back(prof_file.name + ": profiles." + p.name + "." + u);
 
   // The workload: the format's reader (or the synthetic generator / the embedded trace), then the transforms,
   // then the profile map (workloads/TraceFormats.hpp).

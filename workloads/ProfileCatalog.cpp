@@ -265,18 +265,24 @@ std::optional<Profile> read_profile(const std::string& name, const YAML::Node& n
     p.sig.job_class = *jc;
   }
 
+  // A user's catalog may give plain numbers (`duty_cycle: 0.6`, tag user-supplied); every number of a
+  // bundled catalog ("builtin:...") carries {value, tag, source}.
+  const bool plain_ok = file.rfind("builtin:", 0) != 0;
   for (const auto& k : NUMBER_KEYS) {
-    auto s = read_sourced(node, k.key, k.unit, file, path, sink, k.required);
+    auto s = read_sourced(node, k.key, k.unit, file, path, sink, k.required, -1e300, 1e300, plain_ok);
     if (!s) continue;
+    const YAML::Node given = node[k.key];
+    const bool plain = given.IsScalar();
     const bool low = k.min_exclusive ? s->value <= k.min : s->value < k.min;
     if (low || s->value > k.max) {
-      const YAML::Node v = node[k.key]["value"];
-      sink.add(location_of(v, file), path + "." + k.key + ".value",
+      const YAML::Node v = plain ? given : given["value"];
+      sink.add(location_of(v, file), path + "." + k.key + (plain ? "" : ".value"),
                "out of range (got '" + v.Scalar() + "'); expected " + k.expected);
       continue;
     }
     p.sig.*k.field = s->value;
     p.sources.push_back(std::string(k.key) + ": " + std::string(to_string(s->evidence)) + "; " + s->source);
+    if (plain) p.user_supplied.push_back(std::string(k.key) + " = " + given.Scalar());
   }
   read_batch_tables(node, file, path, p, sink);
   if (sink.diagnostics().size() != errors_before) return std::nullopt;

@@ -1,7 +1,8 @@
 #pragma once
 // The profile catalog: how each kind of job behaves on its reference device when it runs alone (its
 // ResourceSignature), by name. Traces name a profile per job; the catalog says what that name means.
-// Format (every number carries an evidence tag and a source): docs/formats/profiles.md. The bundled
+// Format (every number of a bundled catalog carries an evidence tag and a source; a user's catalog may give
+// plain numbers): docs/formats/profiles.md. The bundled
 // catalog is workloads/profiles/default.yaml (sources: docs/sources.md).
 #include "models/Errors.hpp"
 #include "models/ResourceSignature.hpp"
@@ -28,6 +29,8 @@ struct Profile {
   std::vector<std::pair<double, MigSpeeds>> mig_speed_by_batch;
   /// Provenance of every number, one entry per key: "mem: measurement; CARMA-README (DGX Station A100)".
   std::vector<std::string> sources;
+  /// The numbers given plain, without provenance (a user's catalog only): "duty_cycle = 0.6".
+  std::vector<std::string> user_supplied;
   SourceLocation origin; ///< where the profile is defined (file:line:col of its key)
 
   /// Does the job's batch size change its signature (a batch table is given)?

@@ -5,6 +5,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "calibration/InterferenceRegistry.hpp"
 #include "sim/Cli.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"
@@ -189,6 +190,17 @@ TEST_CASE("scenario.md has a row for every declared scenario key, with its defau
       INFO("choice " << c);
       CHECK(row.find(code(c)) != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("models/README.md documents every registered interference model", "[docs]")
+{
+  const std::string page = read_source_file("models/README.md");
+  const auto list = page.find("**Interference models**");
+  REQUIRE(list != std::string::npos);
+  for (const auto& m : interference_registry()) {
+    INFO("models/README.md, **Interference models**: a bullet \"- `" << m.name << "`\"");
+    CHECK(page.find("- " + code(m.name), list) != std::string::npos);
   }
 }
 

@@ -74,10 +74,11 @@ TEST_CASE("a user's platform file may give plain numbers, which the run records 
   const std::string cmd = std::string(COLOCSIM_BINARY) + " run --quiet --set platform.preset=" + platform +
                           " -o " + (dir / "out2").string() + " 2> " + (dir / "stderr.txt").string();
   REQUIRE(colocsim::test::shell(cmd) == 0);
-  CHECK_THAT(
-      slurp((dir / "stderr.txt").string()),
-      ContainsSubstring("note: 2 numbers of the platform were given without provenance and are recorded as "
-                        "user-supplied"));
+  CHECK_THAT(slurp((dir / "stderr.txt").string()),
+             ContainsSubstring(
+                 "note: 2 numbers of the platform or profile catalog were given without provenance and are "
+                 "recorded as "
+                 "user-supplied"));
 
   // A value out of range is still refused, plain or not.
   std::ofstream(dir / "bad.yaml") << "format: colocsim-platform/1\nname: bad\ndevice: max1550-aurora-tile\n"
@@ -165,5 +166,27 @@ TEST_CASE("every bundled platform and device file still tags every number", "[pr
   const auto dir = fresh_dir("bundled");
   REQUIRE(cli({"run", "-o", (dir / "out").string(), "--quiet"}).status == 0);
   CHECK_THAT(slurp((dir / "out" / "summary.json").string()), ContainsSubstring("\"user_supplied\": [],"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a user's profile catalog may give plain numbers, which the run records as user-supplied",
+          "[provenance]")
+{
+  // The bundled catalog with one number typed in plainly (a solo measurement, docs/formats/profiles.md).
+  const auto dir = fresh_dir("profiles");
+  std::string text = slurp(source("workloads/profiles/default.yaml"));
+  const std::string tagged = "duty_cycle: {value: 0.35, tag: estimate,";
+  const auto at = text.find(tagged);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, text.find('\n', at) - at, "duty_cycle: 0.35");
+  const auto catalog = (dir / "mine.yaml").string();
+  std::ofstream(catalog) << text;
+  const auto r =
+      cli({"run", "--set", "workload.profiles=" + catalog, "-o", (dir / "out").string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(slurp((dir / "out" / "summary.json").string()),
+             ContainsSubstring("\"user_supplied\": [\"" + catalog +
+                               ": profiles.resnet50-infer-bs1.duty_cycle = 0.35\"]"));
   fs::remove_all(dir);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 using namespace colocsim;
 using Catch::Matchers::ContainsSubstring;
@@ -202,13 +203,22 @@ TEST_CASE("profile catalog: individual mistakes", "[workloads][profiles]")
         load(catalog_with(body)),
         ContainsSubstring("c.yaml:4:12: profiles.p.class: unknown class (got 'Q'); valid: C, X, M, MS, L"));
   }
-  SECTION("a bare number without provenance")
+  SECTION("a bare number without provenance in a bundled catalog")
   {
     std::string body = GOOD_BODY;
     body.replace(body.find("{value: 0.5, tag: estimate, source: s}"), 38, "0.5");
-    REQUIRE_THROWS_WITH(load(catalog_with(body)),
-                        ContainsSubstring("c.yaml:5:17: profiles.p.duty_cycle: expected "
-                                          "{value: ..., tag: ..., source: ...}"));
+    REQUIRE_THROWS_WITH(ProfileCatalog::load(catalog_with(body), "builtin:workloads/profiles/c.yaml"),
+                        ContainsSubstring("builtin:workloads/profiles/c.yaml:5:17: profiles.p.duty_cycle: "
+                                          "expected {value: ..., tag: ..., source: ...}"));
+  }
+  SECTION("a plain number out of range in a user's catalog")
+  {
+    std::string body = GOOD_BODY;
+    body.replace(body.find("{value: 0.2, tag: estimate, source: s}"), 38, "1.5");
+    REQUIRE_THROWS_WITH(
+        load(catalog_with(body)),
+        ContainsSubstring(
+            "c.yaml:8:14: profiles.p.bw_util: out of range (got '1.5'); expected a fraction in [0, 1]"));
   }
   SECTION("zero duty cycle")
   {
@@ -249,6 +259,38 @@ TEST_CASE("profile catalog: individual mistakes", "[workloads][profiles]")
     REQUIRE_THROWS_WITH(load("format: colocsim-profiles/1\nprofiles: {}\n"),
                         ContainsSubstring("no profiles"));
   }
+}
+
+TEST_CASE("profile catalog: a user's catalog may give plain numbers (solo measurements)",
+          "[workloads][profiles]")
+{
+  // As a user writes them from nvidia-smi / DCGM (docs/formats/profiles.md, Solo measurements): no tags.
+  const std::string text = "format: colocsim-profiles/1\n"
+                           "profiles:\n"
+                           "  my-train:\n"
+                           "    class: X\n"
+                           "    duty_cycle: 0.93\n"
+                           "    vec_util: 0.12\n"
+                           "    xmx_util: {value: 0.41, tag: measurement, source: \"dcgmi dmon -e 1004\"}\n"
+                           "    bw_util: 0.35\n"
+                           "    mem: 11GiB\n"
+                           "    freq_sensitive: 0.8\n";
+  const auto catalog = ProfileCatalog::load(text, "mine.yaml");
+  const Profile& p = catalog.at("my-train", {});
+  CHECK(p.sig.duty_cycle == 0.93);
+  CHECK(p.sig.vec_util == 0.12);
+  CHECK(p.sig.xmx_util == 0.41);
+  CHECK(p.sig.bw_util == 0.35);
+  CHECK(p.sig.mem_bytes == 11.0 * 1024 * 1024 * 1024);
+  CHECK(p.sig.freq_sensitive == 0.8);
+  CHECK(p.user_supplied == std::vector<std::string>{"duty_cycle = 0.93", "vec_util = 0.12", "bw_util = 0.35",
+                                                    "mem = 11GiB", "freq_sensitive = 0.8"});
+  CHECK(std::find(p.sources.begin(), p.sources.end(),
+                  "duty_cycle: user-supplied; plain number in mine.yaml") != p.sources.end());
+  CHECK(std::find(p.sources.begin(), p.sources.end(), "xmx_util: measurement; dcgmi dmon -e 1004") !=
+        p.sources.end());
+  // The same file as a bundled catalog is refused: bundled numbers keep their provenance.
+  CHECK_THROWS_AS(ProfileCatalog::load(text, "builtin:workloads/profiles/mine.yaml"), InputError);
 }
 
 TEST_CASE("profile catalog: the format page shows the tested example and lists every bundled profile",
