@@ -522,15 +522,8 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     sink.throw_if_any();
   }
   {
-    // The metrics of the table must be numbers of summary.json: the fields an empty summary writes.
-    const fs::path probe =
-        fs::temp_directory_path() / ("colocsim-sweep-fields-" + std::to_string(::getpid()) + ".json");
-    write_summary_json(Summary{}, probe);
-    std::vector<std::string> fields;
-    for (const auto& [k, v] : read_summary(probe))
-      fields.push_back(k);
-    std::error_code rm;
-    fs::remove(probe, rm);
+    // The metrics of the table must be numbers of summary.json.
+    const std::vector<std::string> fields = summary_number_names();
     DiagnosticSink sink;
     for (std::size_t i = 0; i < spec.metrics.size(); ++i)
       if (std::find(fields.begin(), fields.end(), spec.metrics[i]) == fields.end())
