@@ -9,6 +9,7 @@
 // command of every run).
 #include "sim/CliCommands.hpp"
 
+#include "models/Csv.hpp"
 #include "models/Errors.hpp"
 #include "models/Yaml.hpp"
 #include "sim/Outputs.hpp"
@@ -416,15 +417,6 @@ std::string last_line(const fs::path& file)
   while (std::getline(in, line))
     if (!line.empty()) last = line;
   return last;
-}
-
-std::string csv_field(const std::string& s)
-{
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s)
-    q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 /// A table cell: 6 significant digits, never an exponent for the magnitudes of summary.json (joules).

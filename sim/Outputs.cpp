@@ -1,5 +1,7 @@
 #include "sim/Outputs.hpp"
 
+#include "models/Csv.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -52,15 +54,6 @@ std::string json_string(const std::string& s)
       }
     }
   }
-  return out + "\"";
-}
-
-std::string csv_field(const std::string& s)
-{
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
 } // namespace

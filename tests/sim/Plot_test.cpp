@@ -144,6 +144,13 @@ TEST_CASE("plot refuses what it cannot draw, with the file, line and field", "[c
   r = cli({"plot", dir.string()});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("jobs.csv:2: expected 2 fields as in the header (got 3)"));
+  // A quote left open at the end of the line was read as if closed (and the run plotted); now it is refused.
+  write(dir / "jobs.csv",
+        "id,submit_s,start_s,end_s,status,attempts,devices,profile\na,0,1,5,completed,1,0,\"p\n");
+  r = cli({"plot", dir.string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("jobs.csv:2: unterminated quoted field; expected a closing '\"' on the "
+                                      "same line"));
   CHECK(cli({"plot"}).status == 2);
   CHECK(cli({"plot", dir.string(), "--max-devices", "0"}).status == 2);
   fs::remove_all(dir);
