@@ -283,42 +283,42 @@ CoRunFit fit_coruns(std::span<const CoRunSample> samples, double collision_prior
   return fit;
 }
 
-FitResult fit_calibration(const MeasurementSet& data, const FitOptions& o)
-{
-  if (data.solos().empty())
-    throw std::invalid_argument("the measurements hold no usable solo run; nothing to fit");
-  FitResult result;
-  Calibration& cal = result.calibration;
-  cal = o.base;
-  cal.name = o.name.empty() ? o.base.name + "-fitted" : o.name;
-  if (!o.device.empty()) cal.device = o.device;
+namespace {
+
+/// What fit_calibration builds section by section: the calibration, the report, and which keys were fitted
+/// (measured) or kept from the base calibration (with the reason, in the value's source and the report).
+struct FitState {
+  const MeasurementSet& data;
+  const FitOptions& o;
+  Calibration& cal;
+  std::string where; ///< "backend on device (host h, date)"
   std::ostringstream rep;
-  const std::string where =
-      data.backend + " on " + data.device + " (host " + data.host + ", " + data.date + ")";
-  auto source = [&](const std::string& how) {
-    return "colocsim calibrate fit of " + o.measurements_file + ": " + where + "; " + how;
-  };
   std::vector<std::string> fitted, kept;
-  auto keep = [&](Sourced& s, const std::string& what, const std::string& why) {
+
+  /// The source of a fitted value: the measurements, where they were taken, and `how`.
+  std::string source(const std::string& how) const
+  {
+    return "colocsim calibrate fit of " + o.measurements_file + ": " + where + "; " + how;
+  }
+  void keep(Sourced& s, const std::string& what, const std::string& why)
+  {
     kept.push_back(what);
     s.source += " [not measured by " + o.measurements_file + ": " + why + "; kept from " + o.base.name + "]";
     rep << "  " << what << ": kept from " << o.base.name << " (" << fmt(s.value) << "): " << why << "\n";
-  };
-  auto set = [&](Sourced& s, const std::string& what, double v, const std::string& how) {
+  }
+  void set(Sourced& s, const std::string& what, double v, const std::string& how)
+  {
     fitted.push_back(what);
     s = Sourced{v, Evidence::MICROBENCHMARK, source(how)};
-  };
+  }
+};
 
-  rep << "fit of " << o.measurements_file << ": " << data.rows().size() << " rows, " << where << "\n";
-  rep << "reference mode " << data.reference_mode() << "; peaks: fp32 "
-      << fmt(data.peak_flops(false, 0) / 1e9) << " GFLOP/s, fp64 " << fmt(data.peak_flops(true, 0) / 1e9)
-      << " GFLOP/s, memory " << fmt(data.peak_bytes_per_s() / 1e9)
-      << " GB/s (best solo rates at the default frequency)\n";
-  for (const auto& w : data.warnings)
-    rep << "warning: " << w << "\n";
-
-  // DVFS: β per kernel from duty-1 solo runs at pinned frequencies.
-  const double fmax = o.fmax_mhz.value_or(data.fmax_mhz());
+/// [dvfs] β per kernel from duty-1 solo runs at pinned frequencies (a job-profile property, reported only).
+/// Returns "kernel β" for each kernel fitted.
+std::vector<std::string> dvfs_section(FitState& st, double fmax)
+{
+  const auto& data = st.data;
+  auto& rep = st.rep;
   rep << "\n[dvfs] t(f) = t(f_max)·(β·f_max/f + 1 − β), f_max = " << (fmax > 0 ? fmt(fmax) + " MHz" : "n/a")
       << "\n";
   std::map<KernelConfig, std::pair<std::vector<double>, std::vector<double>>> sweeps;
@@ -340,70 +340,107 @@ FitResult fit_calibration(const MeasurementSet& data, const FitOptions& o)
   if (betas.empty())
     rep << "  not fitted: no kernel was measured at two pinned frequencies (frequency control is Level Zero "
            "only, and needs permission)\n";
+  return betas;
+}
 
-  // Power.
+/// [power] the power curve from the runs with energy readings. Returns the fit quality for the header
+/// ("power R² …, RMSE … W"), empty when nothing was fitted.
+std::string power_section(FitState& st, double fmax)
+{
+  auto& cal = st.cal;
+  auto& rep = st.rep;
   rep << "\n[power] P = idle + [ctx]·context + (f/f_max)^γ·vec·u_vec + bw·u_bw\n";
-  const auto obs = data.power_observations();
+  const auto obs = st.data.power_observations();
   const std::vector<std::pair<Sourced*, const char*>> power_params{
       {&cal.power.idle_w, "power.idle"}, {&cal.power.context_w, "power.context"},
       {&cal.power.vec_w, "power.vec"},   {&cal.power.xmx_w, "power.xmx"},
       {&cal.power.bw_w, "power.bw"},     {&cal.power.gamma, "power.gamma"}};
-  std::string power_summary;
   if (obs.empty()) {
     for (const auto& [p, what] : power_params)
-      keep(*p, what, "no energy readings in the measurements (energy_source empty)");
-  } else {
-    std::vector<PowerSample> samples;
-    for (const auto& p : obs)
-      samples.push_back(
-          {fmax > 0 && p.freq_mhz > 0 ? p.freq_mhz / fmax : 1.0, p.u_vec, p.u_bw, p.context, p.power_w});
-    try {
-      const auto f = fit_power(samples, o.base.power.gamma.value);
-      const std::string how = "separable least squares over " + std::to_string(f.stats.n) + " runs, R² " +
-                              fmt(f.stats.r2, 3) + ", RMSE " + fmt(f.stats.rmse, 3) + " W";
-      power_summary = "power R² " + fmt(f.stats.r2, 3) + ", RMSE " + fmt(f.stats.rmse, 3) + " W";
-      auto put = [&](Sourced& s, const char* what, const std::optional<double>& v, const std::string& why) {
-        if (!v)
-          keep(s, what, why);
-        else if (*v < 0)
-          keep(s, what, "the fit gave " + fmt(*v) + " < 0, which the format rejects");
-        else {
-          set(s, what, *v, how);
-          rep << "  " << what << " = " << fmt(*v) << "\n";
-        }
-      };
-      put(cal.power.idle_w, "power.idle", f.idle_w, "no idle window without a context");
-      if (f.idle_w && *f.idle_w >= 0 && cal.power.idle_fmax_w.value != cal.power.idle_w.value) {
-        // The idle windows are not a clock sweep: the fitted static power is taken as clock-independent.
-        cal.power.idle_fmax_w = cal.power.idle_w;
-        rep << "  power.idle_at_fmax = power.idle (the fit has no idle windows at two clocks)\n";
-      }
-      put(cal.power.context_w, "power.context", f.context_w, "needs idle windows with and without a context");
-      put(cal.power.vec_w, "power.vec", f.vec_w, "no run with high vector activity");
-      keep(cal.power.xmx_w, "power.xmx", "XMX / matrix engines are not reachable from OpenCL C kernels");
-      put(cal.power.bw_w, "power.bw", f.bw_w, "no run with high memory-bandwidth activity");
-      put(cal.power.gamma, "power.gamma", f.gamma, "needs vector-active runs at two or more frequencies");
-      rep << "  constant (idle + context where not separable) = " << fmt(f.intercept_w) << " W; " << how
-          << "\n";
-      for (const auto& n : f.notes)
-        rep << "  note: " << n << "\n";
-      if (!f.residuals_w.empty()) {
-        rep << "  residuals (run, what, f/f_max, u_vec, u_bw, measured W, residual W):\n";
-        for (std::size_t i = 0; i < obs.size(); ++i)
-          rep << "    " << obs[i].run_id << "  " << obs[i].label << "  " << fmt(samples[i].freq_ratio, 3)
-              << "  " << fmt(samples[i].u_vec, 3) << "  " << fmt(samples[i].u_bw, 3) << "  "
-              << fmt(samples[i].power_w) << "  " << fmt(f.residuals_w[i], 3) << "\n";
-      }
-    } catch (const std::invalid_argument& e) {
-      for (const auto& [p, what] : power_params)
-        keep(*p, what, e.what());
-    }
+      st.keep(*p, what, "no energy readings in the measurements (energy_source empty)");
+    return {};
   }
+  std::vector<PowerSample> samples;
+  for (const auto& p : obs)
+    samples.push_back(
+        {fmax > 0 && p.freq_mhz > 0 ? p.freq_mhz / fmax : 1.0, p.u_vec, p.u_bw, p.context, p.power_w});
+  try {
+    const auto f = fit_power(samples, st.o.base.power.gamma.value);
+    const std::string how = "separable least squares over " + std::to_string(f.stats.n) + " runs, R² " +
+                            fmt(f.stats.r2, 3) + ", RMSE " + fmt(f.stats.rmse, 3) + " W";
+    auto put = [&](Sourced& s, const char* what, const std::optional<double>& v, const std::string& why) {
+      if (!v)
+        st.keep(s, what, why);
+      else if (*v < 0)
+        st.keep(s, what, "the fit gave " + fmt(*v) + " < 0, which the format rejects");
+      else {
+        st.set(s, what, *v, how);
+        rep << "  " << what << " = " << fmt(*v) << "\n";
+      }
+    };
+    put(cal.power.idle_w, "power.idle", f.idle_w, "no idle window without a context");
+    if (f.idle_w && *f.idle_w >= 0 && cal.power.idle_fmax_w.value != cal.power.idle_w.value) {
+      // The idle windows are not a clock sweep: the fitted static power is taken as clock-independent.
+      cal.power.idle_fmax_w = cal.power.idle_w;
+      rep << "  power.idle_at_fmax = power.idle (the fit has no idle windows at two clocks)\n";
+    }
+    put(cal.power.context_w, "power.context", f.context_w, "needs idle windows with and without a context");
+    put(cal.power.vec_w, "power.vec", f.vec_w, "no run with high vector activity");
+    st.keep(cal.power.xmx_w, "power.xmx", "XMX / matrix engines are not reachable from OpenCL C kernels");
+    put(cal.power.bw_w, "power.bw", f.bw_w, "no run with high memory-bandwidth activity");
+    put(cal.power.gamma, "power.gamma", f.gamma, "needs vector-active runs at two or more frequencies");
+    rep << "  constant (idle + context where not separable) = " << fmt(f.intercept_w) << " W; " << how
+        << "\n";
+    for (const auto& n : f.notes)
+      rep << "  note: " << n << "\n";
+    if (!f.residuals_w.empty()) {
+      rep << "  residuals (run, what, f/f_max, u_vec, u_bw, measured W, residual W):\n";
+      for (std::size_t i = 0; i < obs.size(); ++i)
+        rep << "    " << obs[i].run_id << "  " << obs[i].label << "  " << fmt(samples[i].freq_ratio, 3)
+            << "  " << fmt(samples[i].u_vec, 3) << "  " << fmt(samples[i].u_bw, 3) << "  "
+            << fmt(samples[i].power_w) << "  " << fmt(f.residuals_w[i], 3) << "\n";
+    }
+    return "power R² " + fmt(f.stats.r2, 3) + ", RMSE " + fmt(f.stats.rmse, 3) + " W";
+  } catch (const std::invalid_argument& e) {
+    for (const auto& [p, what] : power_params)
+      st.keep(*p, what, e.what());
+    return {};
+  }
+}
 
-  // θ, ε and the table from the fit set's two-job time-slice co-runs.
+/// The fitted table cells into the calibration (each with its source), and the table's modes.
+void put_table(FitState& st, const CoRunFit& f)
+{
+  auto& cal = st.cal;
+  for (const auto& [key, cell] : f.table) {
+    const auto r = static_cast<std::size_t>(key.first), c = static_cast<std::size_t>(key.second);
+    std::string cell_how = "pair excess over the time-slice factor, " + std::to_string(cell.n) +
+                           " co-run jobs (observed / sharing factor " + fmt(cell.min, 4) + "-" +
+                           fmt(cell.max, 4) + ")";
+    if (cell.floored) cell_how += ", below the common part ε and written as 1 (the format requires >= 1)";
+    cal.table_entries[r][c] = Sourced{cell.value, Evidence::MICROBENCHMARK, st.source(cell_how)};
+    cal.table[r][c] = cell.value;
+    st.rep << "  T[" << to_string(key.first) << "][" << to_string(key.second) << "] = " << fmt(cell.value, 4)
+           << " (" << cell_how << ")\n";
+  }
+  // The cells are the excess over the time-slice factor measured in time-sliced co-runs: the table now
+  // applies under time-slice too.
+  if (!f.table.empty() && std::find(cal.table_modes.begin(), cal.table_modes.end(),
+                                    SharingMode::TIME_SLICE) == cal.table_modes.end())
+    cal.table_modes.push_back(SharingMode::TIME_SLICE);
+  st.fitted.push_back("interference.table (" + std::to_string(f.table.size()) + " of " +
+                      std::to_string(JOB_CLASS_COUNT * JOB_CLASS_COUNT) + " cells)");
+}
+
+/// [co-runs] θ, ε and the table from the fit set's two-job time-slice co-runs. Returns the fit quality for
+/// the header, empty when nothing was fitted.
+std::string corun_section(FitState& st)
+{
+  auto& cal = st.cal;
+  auto& rep = st.rep;
   rep << "\n[co-runs] s_j = max(1, Σd, 1 + θ·d_j·Σ_{i≠j} d_i)·(1 + ε)·T[class_j][class_other]\n";
   std::vector<std::string> skipped;
-  const auto coruns = data.coruns("fit", &MeasurementSet::is_time_slice, &skipped);
+  const auto coruns = st.data.coruns("fit", &MeasurementSet::is_time_slice, &skipped);
   for (const auto& s : skipped)
     rep << "  warning: " << s << "\n";
   std::vector<CoRunSample> samples;
@@ -422,102 +459,91 @@ FitResult fit_calibration(const MeasurementSet& data, const FitOptions& o)
   }
   if (multi > 0)
     rep << "  note: " << multi << " fit co-runs with more than two processes are not used by the fit\n";
-  std::string ts_summary;
   if (samples.empty()) {
     const std::string why = "no two-job time-slice co-run in the fit set";
-    keep(cal.time_slice.collision, "time_slice.collision", why);
-    keep(cal.time_slice.switch_overhead, "time_slice.switch_overhead", why);
-    rep << "  table kept from " << o.base.name << ": " << why << "\n";
-  } else {
-    const auto f = fit_coruns(samples, o.base.time_slice.collision.value);
-    const std::string how = "least squares on log slowdowns of " + std::to_string(f.stats.n) +
-                            " co-run jobs (one offset per class pair), R² " + fmt(f.stats.r2, 3) + ", RMSE " +
-                            fmt(f.stats.rmse, 3);
-    ts_summary = "co-run slowdowns R² " + fmt(f.stats.r2, 3) + ", RMSE " + fmt(f.stats.rmse, 3);
-    if (f.collision) {
-      set(cal.time_slice.collision, "time_slice.collision", *f.collision, how);
-      rep << "  θ = " << fmt(*f.collision) << "\n";
-    } else {
-      keep(cal.time_slice.collision, "time_slice.collision",
-           "no co-run where bursts collide (two duty cycles < 1)");
-    }
-    if (f.switch_overhead > CALIBRATION_OVERHEAD_MAX) {
-      keep(cal.time_slice.switch_overhead, "time_slice.switch_overhead",
-           "the fit gave " + fmt(f.switch_overhead) + " > 1, which the format rejects");
-    } else {
-      set(cal.time_slice.switch_overhead, "time_slice.switch_overhead", f.switch_overhead,
-          how + "; the part common to every class pair");
-      rep << "  ε = " << fmt(f.switch_overhead) << " (the part common to every class pair)\n";
-    }
-    rep << "  " << how << "\n";
-    for (const auto& n : f.notes)
-      rep << "  note: " << n << "\n";
-    for (const auto& [key, cell] : f.table) {
-      const auto r = static_cast<std::size_t>(key.first), c = static_cast<std::size_t>(key.second);
-      std::string cell_how = "pair excess over the time-slice factor, " + std::to_string(cell.n) +
-                             " co-run jobs (observed / sharing factor " + fmt(cell.min, 4) + "-" +
-                             fmt(cell.max, 4) + ")";
-      if (cell.floored) cell_how += ", below the common part ε and written as 1 (the format requires >= 1)";
-      cal.table_entries[r][c] = Sourced{cell.value, Evidence::MICROBENCHMARK, source(cell_how)};
-      cal.table[r][c] = cell.value;
-      rep << "  T[" << to_string(key.first) << "][" << to_string(key.second) << "] = " << fmt(cell.value, 4)
-          << " (" << cell_how << ")\n";
-    }
-    // The cells are the excess over the time-slice factor measured in time-sliced co-runs: the table now
-    // applies under time-slice too.
-    if (!f.table.empty() && std::find(cal.table_modes.begin(), cal.table_modes.end(),
-                                      SharingMode::TIME_SLICE) == cal.table_modes.end())
-      cal.table_modes.push_back(SharingMode::TIME_SLICE);
-    fitted.push_back("interference.table (" + std::to_string(f.table.size()) + " of " +
-                     std::to_string(JOB_CLASS_COUNT * JOB_CLASS_COUNT) + " cells)");
-    rep << "  residuals (run, job | co-runners, solo duty cycles, observed, predicted):\n";
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-      const auto& [run, j] = sample_of[i];
-      rep << "    " << run->run_id << "  " << run->jobs[j].label << " | " << run->label()
-          << "  d=" << fmt(samples[i].duties[0], 3) << "," << fmt(samples[i].duties[1], 3) << "  "
-          << fmt(samples[i].slowdown, 4) << "  " << fmt(f.predicted[i], 4) << "\n";
-    }
+    st.keep(cal.time_slice.collision, "time_slice.collision", why);
+    st.keep(cal.time_slice.switch_overhead, "time_slice.switch_overhead", why);
+    rep << "  table kept from " << st.o.base.name << ": " << why << "\n";
+    return {};
   }
-  kept.push_back("node_baseline");
+  const auto f = fit_coruns(samples, st.o.base.time_slice.collision.value);
+  const std::string how = "least squares on log slowdowns of " + std::to_string(f.stats.n) +
+                          " co-run jobs (one offset per class pair), R² " + fmt(f.stats.r2, 3) + ", RMSE " +
+                          fmt(f.stats.rmse, 3);
+  if (f.collision) {
+    st.set(cal.time_slice.collision, "time_slice.collision", *f.collision, how);
+    rep << "  θ = " << fmt(*f.collision) << "\n";
+  } else {
+    st.keep(cal.time_slice.collision, "time_slice.collision",
+            "no co-run where bursts collide (two duty cycles < 1)");
+  }
+  if (f.switch_overhead > CALIBRATION_OVERHEAD_MAX) {
+    st.keep(cal.time_slice.switch_overhead, "time_slice.switch_overhead",
+            "the fit gave " + fmt(f.switch_overhead) + " > 1, which the format rejects");
+  } else {
+    st.set(cal.time_slice.switch_overhead, "time_slice.switch_overhead", f.switch_overhead,
+           how + "; the part common to every class pair");
+    rep << "  ε = " << fmt(f.switch_overhead) << " (the part common to every class pair)\n";
+  }
+  rep << "  " << how << "\n";
+  for (const auto& n : f.notes)
+    rep << "  note: " << n << "\n";
+  put_table(st, f);
+  rep << "  residuals (run, job | co-runners, solo duty cycles, observed, predicted):\n";
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const auto& [run, j] = sample_of[i];
+    rep << "    " << run->run_id << "  " << run->jobs[j].label << " | " << run->label()
+        << "  d=" << fmt(samples[i].duties[0], 3) << "," << fmt(samples[i].duties[1], 3) << "  "
+        << fmt(samples[i].slowdown, 4) << "  " << fmt(f.predicted[i], 4) << "\n";
+  }
+  return "co-run slowdowns R² " + fmt(f.stats.r2, 3) + ", RMSE " + fmt(f.stats.rmse, 3);
+}
 
-  // CCS modes: compute_share per kernel (a job-profile property, like β) and the co-runs, reported only.
+/// [ccs] CCS modes: compute_share per kernel (a job-profile property, like β) and the co-runs, reported only.
+void ccs_section(FitState& st)
+{
+  const auto& data = st.data;
+  auto& rep = st.rep;
   std::set<std::string> other_modes;
   for (const auto& [key, s] : data.solos())
     if (s.mode != data.reference_mode()) other_modes.insert(s.mode);
-  if (!other_modes.empty()) {
-    rep << "\n[ccs] t_solo(mode)/t_solo(" << data.reference_mode()
-        << ") = max(1, c·k) → compute_share c (job profiles' compute_share; reported, not a calibration "
-           "key)\n";
-    for (const auto& [key, s] : data.solos()) {
-      if (s.mode == data.reference_mode()) continue;
-      const auto* ref = data.solo(s.kernel, s.duty, s.freq_mhz);
-      rep << "  " << s.mode << " " << to_string(s.kernel) << ": ratio "
-          << (ref ? fmt(s.t_iter_s / ref->t_iter_s, 4) : "n/a") << "\n";
-    }
-    for (const auto& k : kernel_catalog()) {
-      const auto cfg = data.solo(k.quick, 1.0, 0.0) ? k.quick : k.full;
-      if (const auto c = data.compute_share(cfg))
-        rep << "  compute_share " << k.name << " = " << fmt(*c, 3) << "\n";
-    }
-    for (const auto& run :
-         data.coruns("", [](const std::string& m) { return !MeasurementSet::is_time_slice(m); }))
-      for (const auto& j : run.jobs)
-        rep << "  " << run.mode << " run " << run.run_id << " " << j.label << " | " << run.label()
-            << ": slowdown " << fmt(j.slowdown, 4) << "\n";
-    rep << "  (`calibrate check --set all` predicts these runs with the ccs-2/ccs-4 sharing factors)\n";
+  if (other_modes.empty()) return;
+  rep << "\n[ccs] t_solo(mode)/t_solo(" << data.reference_mode()
+      << ") = max(1, c·k) → compute_share c (job profiles' compute_share; reported, not a calibration "
+         "key)\n";
+  for (const auto& [key, s] : data.solos()) {
+    if (s.mode == data.reference_mode()) continue;
+    const auto* ref = data.solo(s.kernel, s.duty, s.freq_mhz);
+    rep << "  " << s.mode << " " << to_string(s.kernel) << ": ratio "
+        << (ref ? fmt(s.t_iter_s / ref->t_iter_s, 4) : "n/a") << "\n";
   }
+  for (const auto& k : kernel_catalog()) {
+    const auto cfg = data.solo(k.quick, 1.0, 0.0) ? k.quick : k.full;
+    if (const auto c = data.compute_share(cfg))
+      rep << "  compute_share " << k.name << " = " << fmt(*c, 3) << "\n";
+  }
+  for (const auto& run :
+       data.coruns("", [](const std::string& m) { return !MeasurementSet::is_time_slice(m); }))
+    for (const auto& j : run.jobs)
+      rep << "  " << run.mode << " run " << run.run_id << " " << j.label << " | " << run.label()
+          << ": slowdown " << fmt(j.slowdown, 4) << "\n";
+  rep << "  (`calibrate check --set all` predicts these runs with the ccs-2/ccs-4 sharing factors)\n";
+}
 
-  cal.status = "fitted by colocsim calibrate fit from " + o.measurements_file + " (" + where +
-               "); measured: " + (fitted.empty() ? "nothing" : join(fitted)) + "; kept from " + o.base.name +
-               ": " + join(kept);
-  cal.created = data.date + ", " + data.host;
-
-  auto& h = result.header;
+/// The comment lines at the head of the written file: where the measurements come from, what was measured
+/// and kept, the fit quality and the DVFS β.
+std::vector<std::string> fit_header(const FitState& st, const std::vector<std::string>& betas,
+                                    const std::string& power_summary, const std::string& ts_summary)
+{
+  const auto& data = st.data;
+  const auto& o = st.o;
+  std::vector<std::string> h;
   h.push_back("Calibration fitted by `colocsim calibrate fit` from " + o.measurements_file + ".");
   h.push_back("Measured with the " + data.backend + " backend on " + data.device + " (host " + data.host +
               ", " + data.date + ").");
-  h.push_back("Measured: " + (fitted.empty() ? std::string("nothing") : join(fitted)) + ".");
-  h.push_back("Kept from " + o.base.name + " (tags unchanged, reason in each source): " + join(kept) + ".");
+  h.push_back("Measured: " + (st.fitted.empty() ? std::string("nothing") : join(st.fitted)) + ".");
+  h.push_back("Kept from " + o.base.name + " (tags unchanged, reason in each source): " + join(st.kept) +
+              ".");
   if (!power_summary.empty() || !ts_summary.empty())
     h.push_back("Fit quality: " + power_summary + (power_summary.empty() || ts_summary.empty() ? "" : "; ") +
                 ts_summary + ".");
@@ -525,6 +551,44 @@ FitResult fit_calibration(const MeasurementSet& data, const FitOptions& o)
     h.push_back("DVFS β per kernel (job-profile freq_sensitive, not a calibration key): " + join(betas) +
                 ".");
   h.push_back("Format: docs/formats/calibration.md; method and report: docs/calibration-guide.md.");
+  return h;
+}
+
+} // namespace
+
+FitResult fit_calibration(const MeasurementSet& data, const FitOptions& o)
+{
+  if (data.solos().empty())
+    throw std::invalid_argument("the measurements hold no usable solo run; nothing to fit");
+  FitResult result;
+  Calibration& cal = result.calibration;
+  cal = o.base;
+  cal.name = o.name.empty() ? o.base.name + "-fitted" : o.name;
+  if (!o.device.empty()) cal.device = o.device;
+  FitState st{
+      data, o,  cal, data.backend + " on " + data.device + " (host " + data.host + ", " + data.date + ")",
+      {},   {}, {}};
+  auto& rep = st.rep;
+  rep << "fit of " << o.measurements_file << ": " << data.rows().size() << " rows, " << st.where << "\n";
+  rep << "reference mode " << data.reference_mode() << "; peaks: fp32 "
+      << fmt(data.peak_flops(false, 0) / 1e9) << " GFLOP/s, fp64 " << fmt(data.peak_flops(true, 0) / 1e9)
+      << " GFLOP/s, memory " << fmt(data.peak_bytes_per_s() / 1e9)
+      << " GB/s (best solo rates at the default frequency)\n";
+  for (const auto& w : data.warnings)
+    rep << "warning: " << w << "\n";
+
+  const double fmax = o.fmax_mhz.value_or(data.fmax_mhz());
+  const std::vector<std::string> betas = dvfs_section(st, fmax);
+  const std::string power_summary = power_section(st, fmax);
+  const std::string ts_summary = corun_section(st);
+  st.kept.push_back("node_baseline");
+  ccs_section(st);
+
+  cal.status = "fitted by colocsim calibrate fit from " + o.measurements_file + " (" + st.where +
+               "); measured: " + (st.fitted.empty() ? "nothing" : join(st.fitted)) + "; kept from " +
+               o.base.name + ": " + join(st.kept);
+  cal.created = data.date + ", " + data.host;
+  result.header = fit_header(st, betas, power_summary, ts_summary);
   result.report = rep.str();
   return result;
 }

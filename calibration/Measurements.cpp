@@ -2,6 +2,7 @@
 
 #include "calibration/Kernels.hpp"
 #include "calibration/Plan.hpp"
+#include "models/Csv.hpp"
 #include "models/Errors.hpp"
 #include "models/Units.hpp"
 
@@ -101,47 +102,6 @@ std::string format_double(double v)
   return std::string(buf, r.ptr);
 }
 
-std::string quote(const std::string& s)
-{
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + '"';
-}
-
-/// Splits one CSV line (RFC 4180 quoting, no embedded line breaks). False on an unterminated quote.
-bool split(const std::string& line, std::vector<std::string>& out)
-{
-  out.clear();
-  std::string field;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.push_back(field);
-      field.clear();
-    } else {
-      field += c;
-    }
-  }
-  out.push_back(field);
-  return !quoted;
-}
-
 } // namespace
 
 const std::vector<MeasurementColumn>& measurement_columns()
@@ -172,7 +132,7 @@ void write_measurement_row(std::ostream& out, const MeasurementRow& row)
         [&](auto member) {
           using T = std::decay_t<decltype(row.*member)>;
           if constexpr (std::is_same_v<T, std::string>)
-            out << quote(row.*member);
+            out << csv_field(row.*member);
           else if constexpr (std::is_same_v<T, double>)
             out << format_double(row.*member);
           else if (!(cols[i].doc.name == "rank" && row.*member < 0))
@@ -198,7 +158,7 @@ std::vector<MeasurementRow> read_measurements(std::istream& in, const std::strin
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     const SourceLocation where{file, line_no, 0};
-    if (!split(line, fields)) {
+    if (!split_csv_line(line, fields)) {
       sink.add(where, "", "unterminated quoted field");
       continue;
     }

@@ -387,6 +387,135 @@ MeasurementRow Campaign::base_row(const PlannedRun& run) const
   return r;
 }
 
+namespace {
+
+/// Sleep and iteration time of solo runs, by (kernel, duty, frequency) (Campaign::solo_).
+using SoloTimes = std::map<std::tuple<KernelConfig, double, double>, std::pair<double, double>>;
+
+/// Every worker's READY line, split at tabs (READY, device, notes, sleep). Throws when a worker exits or
+/// reports an error first.
+std::vector<std::vector<std::string>> await_ready(std::vector<Worker>& workers)
+{
+  std::vector<std::vector<std::string>> ready;
+  for (auto& w : workers) {
+    const auto line = read_line(w, monotonic_s() + READY_TIMEOUT_S);
+    if (!line)
+      throw std::runtime_error("worker " + w.label + " exited before it was ready (see its messages above)");
+    if (line->rfind("ERROR", 0) == 0) rethrow_worker_error(w, *line);
+    if (line->rfind("READY", 0) != 0)
+      throw std::runtime_error("worker " + w.label + ": unexpected '" + *line + "'");
+    ready.push_back(split_tabs(*line));
+  }
+  return ready;
+}
+
+/// Every worker's result line after the window, then its exit (status 0, or std::runtime_error).
+std::vector<WorkerResult> collect_results(std::vector<Worker>& workers, double window_s)
+{
+  std::vector<WorkerResult> results;
+  for (auto& w : workers) {
+    const auto line = read_line(w, monotonic_s() + window_s + RESULT_GRACE_S);
+    if (!line)
+      throw std::runtime_error("worker " + w.label + " exited without a result (see its messages above)");
+    if (line->rfind("ERROR", 0) == 0) rethrow_worker_error(w, *line);
+    results.push_back(parse_result(*line));
+  }
+  for (auto& w : workers) {
+    reap(w);
+    if (!WIFEXITED(w.status) || WEXITSTATUS(w.status) != 0)
+      throw std::runtime_error(
+          "worker " + w.label + " exited with status " +
+          std::to_string(WIFEXITED(w.status) ? WEXITSTATUS(w.status) : 128 + WTERMSIG(w.status)));
+  }
+  return results;
+}
+
+/// The energy the meter read over the window into `row` (window, joules, watts), or a note why not.
+void put_energy(MeasurementRow& row, EnergyMeter& meter, const std::optional<EnergySnapshot>& e0,
+                const std::optional<EnergySnapshot>& e1)
+{
+  row.energy_source = meter.source();
+  if (!e0 || !e1) {
+    row.notes = "energy-read-failed";
+    return;
+  }
+  if (const auto j = meter.joules_between(*e0, *e1)) {
+    row.window_s = e1->host_time_s - e0->host_time_s;
+    row.energy_j = *j;
+    row.power_w = *j / row.window_s;
+  } else {
+    row.notes = "energy-counter-went-backwards";
+  }
+}
+
+/// Job i's row: the run's `row` with the job, its co-runners, what its worker said when ready and its result.
+MeasurementRow job_row(const MeasurementRow& row, const PlannedRun& run, std::size_t i,
+                       const std::vector<std::string>& ready, const WorkerResult& res)
+{
+  MeasurementRow r = row;
+  const auto& job = run.jobs[i];
+  r.rank = static_cast<int>(i);
+  r.device = ready.size() > 1 ? ready[1] : "";
+  const std::string notes = ready.size() > 2 ? ready[2] : "";
+  r.notes = row.notes.empty() ? notes : (notes.empty() ? row.notes : row.notes + ";" + notes);
+  r.kernel = job.kernel.kernel;
+  r.n = job.kernel.n;
+  r.k = job.kernel.k;
+  r.m = job.kernel.m;
+  r.duty = job.duty;
+  r.sleep_s = ready.size() > 3 ? std::strtod(ready[3].c_str(), nullptr) : MeasurementRow::UNAVAILABLE;
+  std::string others;
+  for (std::size_t o = 0; o < run.jobs.size(); ++o)
+    if (o != i) others += (others.empty() ? "" : ";") + job_label(run.jobs[o]);
+  r.co_runners = others;
+  if (run.kind == RunKind::IDLE_CONTEXT) return r;
+  r.reps = res.reps;
+  r.t_global_s = res.t_global;
+  r.t_context_s = res.t_context;
+  r.t_host_s = res.t_host;
+  r.t_iter_s = res.t_iter;
+  r.t_iter_cv = res.cv;
+  r.samples = res.samples;
+  r.t_iter_lo_s = res.t_lo;
+  r.t_iter_hi_s = res.t_hi;
+  r.cpu_util = res.cpu;
+  r.duty_measured = res.t_global / res.t_iter;
+  const auto launch = make_launch(job.kernel);
+  r.flops = launch.flops;
+  r.bytes = launch.bytes;
+  if (res.reps == 0)
+    r.notes += std::string(r.notes.empty() ? "" : ";") + "no-launch-finished-in-window(lengthen --window)";
+  return r;
+}
+
+/// One progress line: the run, its jobs, their iteration times and (co-runs) slowdowns against their solo
+/// runs at the same frequency `f_key`, and the power.
+void print_progress(std::ostream& p, const PlannedRun& run, std::size_t runs,
+                    const std::vector<MeasurementRow>& rows, const SoloTimes& solo, double f_key,
+                    double power_w)
+{
+  p << "[" << std::setw(4) << run.id << "/" << runs << "] " << to_string(run.kind) << " " << run.mode;
+  if (run.freq_mhz) p << " @" << *run.freq_mhz << "MHz";
+  for (std::size_t i = 0; i < run.jobs.size(); ++i)
+    p << (i ? " + " : " ") << job_label(run.jobs[i]);
+  if (run.kind == RunKind::SOLO || run.kind == RunKind::CORUN) {
+    p << ": t_iter";
+    for (const auto& r : rows)
+      p << " " << std::setprecision(3) << r.t_iter_s * 1e3 << "ms";
+    if (run.kind == RunKind::CORUN) {
+      p << ", slowdown";
+      for (const auto& r : rows) {
+        const auto s = solo.find({KernelConfig{r.kernel, r.n, r.k, r.m}, r.duty, f_key});
+        p << " " << std::setprecision(3) << (s != solo.end() ? r.t_iter_s / s->second.second : NAN);
+      }
+    }
+  }
+  if (!std::isnan(power_w)) p << ", " << std::setprecision(4) << power_w << " W";
+  p << "\n" << std::flush;
+}
+
+} // namespace
+
 std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, std::ostream& csv)
 {
   if (auto problem = check_plan(plan); !problem.empty()) throw std::invalid_argument("bad plan: " + problem);
@@ -435,17 +564,7 @@ std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, s
                                      options_.samples, options_.pin_cpu, options_.nice),
                          env, job_label(job)));
       }
-      std::vector<std::vector<std::string>> ready;
-      for (auto& w : workers) {
-        const auto line = read_line(w, monotonic_s() + READY_TIMEOUT_S);
-        if (!line)
-          throw std::runtime_error("worker " + w.label +
-                                   " exited before it was ready (see its messages above)");
-        if (line->rfind("ERROR", 0) == 0) rethrow_worker_error(w, *line);
-        if (line->rfind("READY", 0) != 0)
-          throw std::runtime_error("worker " + w.label + ": unexpected '" + *line + "'");
-        ready.push_back(split_tabs(*line));
-      }
+      const auto ready = await_ready(workers);
       const long long start = now_ns() + static_cast<long long>(START_DELAY_S * 1e9);
       const long long end = start + static_cast<long long>(options_.window_s * 1e9);
       const std::string go = "GO " + std::to_string(start) + " " + std::to_string(end) + "\n";
@@ -459,109 +578,24 @@ std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, s
       const auto f_actual = host_->actual_frequency_mhz();
       sleep_until_ns(end);
       const auto e1 = meter_ ? meter_->read() : std::nullopt;
-
-      std::vector<WorkerResult> results;
-      for (auto& w : workers) {
-        const auto line = read_line(w, monotonic_s() + options_.window_s + RESULT_GRACE_S);
-        if (!line)
-          throw std::runtime_error("worker " + w.label + " exited without a result (see its messages above)");
-        if (line->rfind("ERROR", 0) == 0) rethrow_worker_error(w, *line);
-        results.push_back(parse_result(*line));
-      }
-      for (auto& w : workers) {
-        reap(w);
-        if (!WIFEXITED(w.status) || WEXITSTATUS(w.status) != 0)
-          throw std::runtime_error(
-              "worker " + w.label + " exited with status " +
-              std::to_string(WIFEXITED(w.status) ? WEXITSTATUS(w.status) : 128 + WTERMSIG(w.status)));
-      }
+      const auto results = collect_results(workers, options_.window_s);
 
       MeasurementRow row = base_row(run);
       row.freq_actual_mhz = f_actual.value_or(MeasurementRow::UNAVAILABLE);
-      if (meter_) {
-        row.energy_source = meter_->source();
-        if (e0 && e1) {
-          if (const auto j = meter_->joules_between(*e0, *e1)) {
-            row.window_s = e1->host_time_s - e0->host_time_s;
-            row.energy_j = *j;
-            row.power_w = *j / row.window_s;
-          } else {
-            row.notes = "energy-counter-went-backwards";
-          }
-        } else {
-          row.notes = "energy-read-failed";
-        }
-      }
+      if (meter_) put_energy(row, *meter_, e0, e1);
       std::vector<MeasurementRow> rows;
       if (run.kind == RunKind::IDLE) rows.push_back(row);
       for (std::size_t i = 0; i < run.jobs.size(); ++i) {
-        MeasurementRow r = row;
-        const auto& job = run.jobs[i];
-        const auto& res = results[i];
-        r.rank = static_cast<int>(i);
-        r.device = ready[i].size() > 1 ? ready[i][1] : "";
-        const std::string notes = ready[i].size() > 2 ? ready[i][2] : "";
-        r.notes = row.notes.empty() ? notes : (notes.empty() ? row.notes : row.notes + ";" + notes);
-        r.kernel = job.kernel.kernel;
-        r.n = job.kernel.n;
-        r.k = job.kernel.k;
-        r.m = job.kernel.m;
-        r.duty = job.duty;
-        r.sleep_s =
-            ready[i].size() > 3 ? std::strtod(ready[i][3].c_str(), nullptr) : MeasurementRow::UNAVAILABLE;
-        std::string others;
-        for (std::size_t o = 0; o < run.jobs.size(); ++o)
-          if (o != i) others += (others.empty() ? "" : ";") + job_label(run.jobs[o]);
-        r.co_runners = others;
-        if (run.kind != RunKind::IDLE_CONTEXT) {
-          r.reps = res.reps;
-          r.t_global_s = res.t_global;
-          r.t_context_s = res.t_context;
-          r.t_host_s = res.t_host;
-          r.t_iter_s = res.t_iter;
-          r.t_iter_cv = res.cv;
-          r.samples = res.samples;
-          r.t_iter_lo_s = res.t_lo;
-          r.t_iter_hi_s = res.t_hi;
-          r.cpu_util = res.cpu;
-          r.duty_measured = res.t_global / res.t_iter;
-          const auto launch = make_launch(job.kernel);
-          r.flops = launch.flops;
-          r.bytes = launch.bytes;
-          if (res.reps == 0)
-            r.notes +=
-                std::string(r.notes.empty() ? "" : ";") + "no-launch-finished-in-window(lengthen --window)";
-        }
+        MeasurementRow r = job_row(row, run, i, ready[i], results[i]);
         if (run.kind == RunKind::SOLO && run.mode == caps_.modes.front())
-          solo_.try_emplace({job.kernel, job.duty, f_key}, r.sleep_s, r.t_iter_s);
+          solo_.try_emplace({run.jobs[i].kernel, run.jobs[i].duty, f_key}, r.sleep_s, r.t_iter_s);
         rows.push_back(std::move(r));
       }
       for (const auto& r : rows)
         write_measurement_row(csv, r);
       csv.flush();
-
-      if (options_.progress) {
-        auto& p = *options_.progress;
-        p << "[" << std::setw(4) << run.id << "/" << plan.size() << "] " << to_string(run.kind) << " "
-          << run.mode;
-        if (run.freq_mhz) p << " @" << *run.freq_mhz << "MHz";
-        for (std::size_t i = 0; i < run.jobs.size(); ++i)
-          p << (i ? " + " : " ") << job_label(run.jobs[i]);
-        if (run.kind == RunKind::SOLO || run.kind == RunKind::CORUN) {
-          p << ": t_iter";
-          for (const auto& r : rows)
-            p << " " << std::setprecision(3) << r.t_iter_s * 1e3 << "ms";
-          if (run.kind == RunKind::CORUN) {
-            p << ", slowdown";
-            for (const auto& r : rows) {
-              const auto s = solo_.find({KernelConfig{r.kernel, r.n, r.k, r.m}, r.duty, f_key});
-              p << " " << std::setprecision(3) << (s != solo_.end() ? r.t_iter_s / s->second.second : NAN);
-            }
-          }
-        }
-        if (!std::isnan(row.power_w)) p << ", " << std::setprecision(4) << row.power_w << " W";
-        p << "\n" << std::flush;
-      }
+      if (options_.progress)
+        print_progress(*options_.progress, run, plan.size(), rows, solo_, f_key, row.power_w);
       all.insert(all.end(), rows.begin(), rows.end());
     } catch (...) {
       abort_workers(workers);

@@ -112,35 +112,16 @@ std::optional<std::string> read_sourced_text(const YAML::Node& parent, const std
              "expected {value: ..., tag: ..., source: ...} so the value carries its provenance");
     return std::nullopt;
   }
-  check_keys(node, {"value", "tag", "source", "note"}, file, kpath, sink);
-  bool ok = true;
-  const auto v = node["value"];
-  if (!v.IsDefined() || !v.IsScalar()) {
-    sink.add(location_of(node, file), kpath + ".value", "missing; expected " + expected);
-    ok = false;
-  }
-  const std::vector<std::string> tags{"vendor-spec", "measurement", "documented", "estimate",
-                                      "measured-by-microbenchmark"};
-  const auto t = node["tag"];
-  if (!t.IsDefined() || !t.IsScalar()) {
-    sink.add(location_of(node, file), kpath + ".tag", "missing evidence tag; valid: " + join(tags));
-    ok = false;
-  } else if (auto e = parse_evidence(t.Scalar()); !e) {
-    sink.add(location_of(t, file), kpath + ".tag",
-             "unknown evidence tag '" + t.Scalar() + "'; valid: " + join(tags));
-    ok = false;
-  } else {
-    evidence = *e;
-  }
-  const auto s = node["source"];
-  if (!s.IsDefined() || !s.IsScalar() || s.Scalar().empty()) {
-    sink.add(location_of(node, file), kpath + ".source", "missing source; every value carries its source");
-    ok = false;
-  } else {
-    source = s.Scalar();
-  }
+  std::string text;
+  const bool ok = read_sourced_fields(
+      node, file, kpath, sink, expected, "value",
+      [&](const YAML::Node& v) {
+        text = v.Scalar();
+        return true;
+      },
+      evidence, source);
   if (!ok) return std::nullopt;
-  return v.Scalar();
+  return text;
 }
 
 std::optional<MigReconfigurationScope> parse_scope(std::string_view text)

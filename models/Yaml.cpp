@@ -161,12 +161,56 @@ std::string_view to_string(Evidence e)
   return "estimate";
 }
 
+namespace {
+/// The tags a file may write (user-supplied is what a plain number becomes, never written).
+constexpr Evidence WRITTEN_EVIDENCE[] = {Evidence::VENDOR_SPEC, Evidence::MEASUREMENT, Evidence::DOCUMENTED,
+                                         Evidence::ESTIMATE, Evidence::MICROBENCHMARK};
+} // namespace
+
 std::optional<Evidence> parse_evidence(std::string_view text)
 {
-  for (auto e : {Evidence::VENDOR_SPEC, Evidence::MEASUREMENT, Evidence::DOCUMENTED, Evidence::ESTIMATE,
-                 Evidence::MICROBENCHMARK}) // user-supplied is what a plain number becomes, never written
+  for (auto e : WRITTEN_EVIDENCE)
     if (to_string(e) == text) return e;
   return std::nullopt;
+}
+
+bool read_sourced_fields(const YAML::Node& node, const std::string& file, const std::string& kpath,
+                         DiagnosticSink& sink, const std::string& expected, const std::string& noun,
+                         const std::function<bool(const YAML::Node& value)>& read_value, Evidence& evidence,
+                         std::string& source)
+{
+  check_keys(node, {"value", "tag", "source", "note"}, file, kpath, sink);
+  bool ok = true;
+  const auto v = node["value"];
+  if (!v.IsDefined() || !v.IsScalar()) {
+    sink.add(location_of(node, file), kpath + ".value", "missing; expected " + expected);
+    ok = false;
+  } else if (!read_value(v)) {
+    ok = false;
+  }
+  std::vector<std::string> tags;
+  for (auto e : WRITTEN_EVIDENCE)
+    tags.emplace_back(to_string(e));
+  const auto t = node["tag"];
+  if (!t.IsDefined() || !t.IsScalar()) {
+    sink.add(location_of(node, file), kpath + ".tag", "missing evidence tag; valid: " + join(tags));
+    ok = false;
+  } else if (auto e = parse_evidence(t.Scalar()); !e) {
+    sink.add(location_of(t, file), kpath + ".tag",
+             "unknown evidence tag '" + t.Scalar() + "'; valid: " + join(tags));
+    ok = false;
+  } else {
+    evidence = *e;
+  }
+  const auto s = node["source"];
+  if (!s.IsDefined() || !s.IsScalar() || s.Scalar().empty()) {
+    sink.add(location_of(node, file), kpath + ".source",
+             "missing source; every " + noun + " carries its source");
+    ok = false;
+  } else {
+    source = s.Scalar();
+  }
+  return ok;
 }
 
 std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string& key, Unit unit,
@@ -200,44 +244,25 @@ std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string&
                  std::string(file.rfind("builtin:", 0) == 0 ? " (every number of a bundled file does)" : ""));
     return std::nullopt;
   }
-  check_keys(node, {"value", "tag", "source", "note"}, file, kpath, sink);
   Sourced out;
-  bool ok = true;
-  const auto v = node["value"];
-  if (!v.IsDefined() || !v.IsScalar()) {
-    sink.add(location_of(node, file), kpath + ".value", "missing; expected " + unit_help(unit));
-    ok = false;
-  } else if (auto q = parse_quantity(v.Scalar(), unit); !q) {
-    sink.add(location_of(v, file), kpath + ".value",
-             "expected " + unit_help(unit) + " (got '" + v.Scalar() + "')");
-    ok = false;
-  } else if (*q < min || *q > max) {
-    sink.add(location_of(v, file), kpath + ".value",
-             "out of range (got '" + v.Scalar() + "')" + range_text(min, max));
-    ok = false;
-  } else {
-    out.value = *q;
-  }
-  const auto t = node["tag"];
-  const std::vector<std::string> tags{"vendor-spec", "measurement", "documented", "estimate",
-                                      "measured-by-microbenchmark"};
-  if (!t.IsDefined() || !t.IsScalar()) {
-    sink.add(location_of(node, file), kpath + ".tag", "missing evidence tag; valid: " + join(tags));
-    ok = false;
-  } else if (auto e = parse_evidence(t.Scalar()); !e) {
-    sink.add(location_of(t, file), kpath + ".tag",
-             "unknown evidence tag '" + t.Scalar() + "'; valid: " + join(tags));
-    ok = false;
-  } else {
-    out.evidence = *e;
-  }
-  const auto s = node["source"];
-  if (!s.IsDefined() || !s.IsScalar() || s.Scalar().empty()) {
-    sink.add(location_of(node, file), kpath + ".source", "missing source; every number carries its source");
-    ok = false;
-  } else {
-    out.source = s.Scalar();
-  }
+  const bool ok = read_sourced_fields(
+      node, file, kpath, sink, unit_help(unit), "number",
+      [&](const YAML::Node& v) {
+        const auto q = parse_quantity(v.Scalar(), unit);
+        if (!q) {
+          sink.add(location_of(v, file), kpath + ".value",
+                   "expected " + unit_help(unit) + " (got '" + v.Scalar() + "')");
+          return false;
+        }
+        if (*q < min || *q > max) {
+          sink.add(location_of(v, file), kpath + ".value",
+                   "out of range (got '" + v.Scalar() + "')" + range_text(min, max));
+          return false;
+        }
+        out.value = *q;
+        return true;
+      },
+      out.evidence, out.source);
   if (!ok) return std::nullopt;
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,17 @@ struct Sourced {
   Evidence evidence = Evidence::ESTIMATE;
   std::string source; ///< source key(s) and/or derivation, e.g. "GK-PVC" or "[E] 90 W/tile, §6.4"
 };
+
+/// The fields of a `{value, tag, source[, note]}` map `node` at `kpath` (the caller has checked that it is a
+/// map): reports unknown keys, hands the value (a scalar) to `read_value`, which reports what is wrong with
+/// it and returns false, then reads the evidence tag and the source into `evidence` and `source`.
+/// `expected` completes "missing; expected ..." for a missing value; `noun` names what carries the source
+/// ("every <noun> carries its source"). False if anything was wrong (all of it reported to sink). The one
+/// reader of provenance maps: read_sourced (numbers) and the MIG table's text values use it.
+bool read_sourced_fields(const YAML::Node& node, const std::string& file, const std::string& kpath,
+                         DiagnosticSink& sink, const std::string& expected, const std::string& noun,
+                         const std::function<bool(const YAML::Node& value)>& read_value, Evidence& evidence,
+                         std::string& source);
 
 /// Reads `key` of map `parent` written as `{value: 64GB, tag: vendor-spec, source: "GK-PVC"}`.
 /// Missing (when required), malformed, out-of-range or untagged values are reported to sink. With

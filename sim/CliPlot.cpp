@@ -7,6 +7,7 @@
 // Plain SVG 1.1 text, no dependency; deterministic bytes for the same input files.
 #include "sim/CliCommands.hpp"
 
+#include "models/Csv.hpp"
 #include "models/Errors.hpp"
 #include "models/Units.hpp"
 
@@ -40,31 +41,6 @@ options:
   --max-devices N      gantt: draw the first N devices only (default 64; the title says how many were left out)
   --force              overwrite SVG files of an earlier plot
 )";
-
-/// One RFC-4180 line: fields split at commas outside double quotes, "" inside quotes is a quote.
-std::vector<std::string> split_csv(const std::string& line)
-{
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back() += '"';
-        ++i;
-      } else if (c == '"')
-        quoted = false;
-      else
-        out.back() += c;
-    } else if (c == '"')
-      quoted = true;
-    else if (c == ',')
-      out.emplace_back();
-    else if (c != '\r')
-      out.back() += c;
-  }
-  return out;
-}
 
 /// A CSV file with a header, read whole (the files colocsim writes: one row per job / event / run).
 struct Table {
@@ -101,7 +77,10 @@ Table read_table(const fs::path& path)
   while (std::getline(in, line)) {
     ++n;
     if (line.empty() || line[0] == '#') continue;
-    auto fields = split_csv(line);
+    std::vector<std::string> fields;
+    if (!split_csv_line(line, fields))
+      throw InputError(SourceLocation{t.file, n}, "",
+                       "unterminated quoted field; expected a closing '\"' on the same line");
     if (t.header.empty()) {
       t.header = std::move(fields);
       continue;

@@ -9,6 +9,7 @@
 // command of every run).
 #include "sim/CliCommands.hpp"
 
+#include "models/Csv.hpp"
 #include "models/Errors.hpp"
 #include "models/Yaml.hpp"
 #include "sim/Outputs.hpp"
@@ -418,15 +419,6 @@ std::string last_line(const fs::path& file)
   return last;
 }
 
-std::string csv_field(const std::string& s)
-{
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s)
-    q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
 /// A table cell: 6 significant digits, never an exponent for the magnitudes of summary.json (joules).
 std::string table_number(double x)
 {
@@ -462,58 +454,62 @@ struct Outcome {
   std::pair<std::string, std::string> plugins; ///< paths, sha256s (';'-joined)
 };
 
-} // namespace
-
-int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
-{
+/// The command line of `colocsim sweep`.
+struct SweepArgs {
   std::optional<std::string> spec_file, out_dir;
   long long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-  bool resume = false, force = false, dry_run = false, quiet = false, allow_plugins = false;
+  bool help = false, resume = false, force = false, dry_run = false, quiet = false, allow_plugins = false;
   std::vector<std::string> plugins;
+};
+
+/// UsageError for an unknown option, a bad -j, a missing or second SPEC, --resume with --force.
+SweepArgs parse_sweep_args(const std::vector<std::string>& args)
+{
+  SweepArgs s;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
     if (a == "--help" || a == "-h") {
-      out << SWEEP_HELP;
-      return 0;
+      s.help = true;
+      return s;
     }
     if (a == "-o" || a == "--output")
-      out_dir = next_arg(args, i);
+      s.out_dir = next_arg(args, i);
     else if (a == "-j" || a == "--jobs") {
       const auto v = next_arg(args, i);
       const auto x = parse_double(v);
       if (!x || *x < 1 || *x != std::floor(*x) || *x > 1024)
         throw UsageError("option " + a + " expects a number of runs at a time, 1..1024 (got '" + v + "')");
-      jobs = static_cast<long long>(*x);
+      s.jobs = static_cast<long long>(*x);
     } else if (a == "--resume")
-      resume = true;
+      s.resume = true;
     else if (a == "--force")
-      force = true;
+      s.force = true;
     else if (a == "--dry-run")
-      dry_run = true;
+      s.dry_run = true;
     else if (a == "--quiet")
-      quiet = true;
+      s.quiet = true;
     else if (a == "--policy-plugin")
-      plugins.push_back(next_arg(args, i));
+      s.plugins.push_back(next_arg(args, i));
     else if (a == "--allow-plugins")
-      allow_plugins = true;
+      s.allow_plugins = true;
     else if (!a.empty() && a[0] == '-')
       throw UsageError("unknown option '" + a + "' (see colocsim sweep --help)");
-    else if (spec_file)
-      throw UsageError("more than one sweep spec given ('" + *spec_file + "' and '" + a + "')");
+    else if (s.spec_file)
+      throw UsageError("more than one sweep spec given ('" + *s.spec_file + "' and '" + a + "')");
     else
-      spec_file = a;
+      s.spec_file = a;
   }
-  if (!spec_file) throw UsageError("sweep needs a SPEC file (see colocsim sweep --help)");
-  if (resume && force) throw UsageError("--resume and --force exclude each other");
+  if (!s.spec_file) throw UsageError("sweep needs a SPEC file (see colocsim sweep --help)");
+  if (s.resume && s.force) throw UsageError("--resume and --force exclude each other");
+  return s;
+}
 
-  load_plugins(plugins);
-  const SweepSpec spec = load_spec(*spec_file);
-  // Plugins the scenario names need consent; --dry-run loads only those of the command line.
-  const PluginConsent consent{allow_plugins, plugins, !dry_run};
-  // Check the base scenario, then every axis value on its own (errors point into the spec), then every run.
-  const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy, consent);
-  for (const auto& w : base.warnings)
-    std::cerr << "colocsim: warning: " << w << "\n";
+/// Every axis value on its own (errors point into the spec), then the metric names, then every run: its
+/// scenario loads and its policy's requirements hold on its platform (a combination of axis values, e.g.
+/// mig-manager with platform.sharing time-slice, is refused here, before any run starts). InputError with
+/// all the problems of the first stage that has any.
+void check_sweep(const SweepSpec& spec, const std::vector<RunSpec>& runs, const PluginConsent& consent)
+{
   {
     DiagnosticSink sink;
     for (const auto& axis : spec.axes)
@@ -522,15 +518,8 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     sink.throw_if_any();
   }
   {
-    // The metrics of the table must be numbers of summary.json: the fields an empty summary writes.
-    const fs::path probe =
-        fs::temp_directory_path() / ("colocsim-sweep-fields-" + std::to_string(::getpid()) + ".json");
-    write_summary_json(Summary{}, probe);
-    std::vector<std::string> fields;
-    for (const auto& [k, v] : read_summary(probe))
-      fields.push_back(k);
-    std::error_code rm;
-    fs::remove(probe, rm);
+    // The metrics of the table must be numbers of summary.json.
+    const std::vector<std::string> fields = summary_number_names();
     DiagnosticSink sink;
     for (std::size_t i = 0; i < spec.metrics.size(); ++i)
       if (std::find(fields.begin(), fields.end(), spec.metrics[i]) == fields.end())
@@ -539,92 +528,87 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
                      "'; valid (the numbers of summary.json): " + join(fields));
     sink.throw_if_any();
   }
-  const std::vector<RunSpec> runs = expand(spec, base.seed);
-  {
-    // Every run's scenario loads, and its policy's requirements hold on its platform (a combination of axis
-    // values, e.g. mig-manager with platform.sharing time-slice, is refused here, before any run starts).
-    // build_run once per combination of policy and platform that the runs make.
-    DiagnosticSink sink;
-    std::set<std::string> checked;
-    for (const auto& r : runs) {
-      const Scenario sc = load_scenario(spec.scenario, r.sets, r.policy, consent);
-      if (sc.policy_unchecked) continue;
-      const std::string key = sc.policy + "\n" + sc.policy_params.to_string() + "\n" + sc.platform_preset +
-                              "\n" + std::string(to_string(sc.sharing));
-      if (!checked.insert(key).second) continue;
-      try {
-        (void)build_run(sc);
-      } catch (const InputError& e) {
-        std::string what = r.policy.empty() ? "" : "--policy " + r.policy;
-        for (const auto& set : r.sets)
-          what += (what.empty() ? "" : " ") + std::string("--set ") + set;
-        for (const auto& d : e.diagnostics())
-          sink.add(SourceLocation{spec.file}, "axes",
-                   r.id() + " (" + what + "): " + (d.path.empty() ? "" : d.path + ": ") + d.message);
-      }
+  // build_run once per combination of policy and platform that the runs make.
+  DiagnosticSink sink;
+  std::set<std::string> checked;
+  for (const auto& r : runs) {
+    const Scenario sc = load_scenario(spec.scenario, r.sets, r.policy, consent);
+    if (sc.policy_unchecked) continue;
+    const std::string key = sc.policy + "\n" + sc.policy_params.to_string() + "\n" + sc.platform_preset +
+                            "\n" + std::string(to_string(sc.sharing));
+    if (!checked.insert(key).second) continue;
+    try {
+      (void)build_run(sc);
+    } catch (const InputError& e) {
+      std::string what = r.policy.empty() ? "" : "--policy " + r.policy;
+      for (const auto& set : r.sets)
+        what += (what.empty() ? "" : " ") + std::string("--set ") + set;
+      for (const auto& d : e.diagnostics())
+        sink.add(SourceLocation{spec.file}, "axes",
+                 r.id() + " (" + what + "): " + (d.path.empty() ? "" : d.path + ": ") + d.message);
     }
-    sink.throw_if_any();
   }
+  sink.throw_if_any();
+}
 
-  const fs::path dir = out_dir ? fs::path(*out_dir) : fs::path("sweep-out") / spec.name;
-  const std::string exe = dry_run ? std::string("colocsim") : self_exe();
-  auto command_line = [&](const RunSpec& r) {
-    std::string c = "colocsim";
-    for (const auto& a : run_args(spec, r, dir / r.id(), consent))
-      c += " " + shell_quote(a);
-    return c;
-  };
-  if (dry_run) {
-    out << "sweep '" << spec.name << "': " << runs.size() << " runs of " << spec.scenario << " (";
-    for (const auto& a : spec.axes)
-      out << a.key << " × " << a.values.size() << ", ";
-    out << (spec.seeds.empty() ? 1 : spec.seeds.size()) << " seed(s)) → " << dir.string() << "/\n";
-    for (const auto& r : runs)
-      out << r.id() << "  " << command_line(r) << "\n";
-    return 0;
-  }
+/// The `colocsim run` command of run `r`, as runs.txt and --dry-run print it.
+std::string command_line(const SweepSpec& spec, const RunSpec& r, const fs::path& dir,
+                         const PluginConsent& consent)
+{
+  std::string c = "colocsim";
+  for (const auto& a : run_args(spec, r, dir / r.id(), consent))
+    c += " " + shell_quote(a);
+  return c;
+}
 
-  // The output directory: a sweep's results are never overwritten without --force; --resume needs the
-  // same spec text (the runs are numbered by the spec).
+/// The output directory: a sweep's results are never overwritten without --force; --resume needs the same
+/// spec text (the runs are numbered by the spec). Writes sweep.yaml (the spec) and runs.txt (every run's
+/// command) there and removes an earlier sweep.csv.
+void prepare_sweep_dir(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir,
+                       const SweepArgs& a, const PluginConsent& consent)
+{
   std::error_code ec;
   const fs::path spec_copy = dir / "sweep.yaml";
   if (fs::exists(spec_copy, ec)) {
-    if (resume) {
+    if (a.resume) {
       if (read_text_file(spec_copy.string()).text != spec.text)
         throw InputError(SourceLocation{dir.string()}, "",
                          "holds a sweep of a different spec (sweep.yaml differs from " + spec.file +
                              "); --resume needs the same spec; use --force to rerun everything, or -o DIR");
-    } else if (!force)
+    } else if (!a.force)
       throw InputError(SourceLocation{dir.string()}, "",
                        "already holds a sweep (sweep.yaml); pass --resume to run only the unfinished runs, "
                        "--force to rerun everything, or -o DIR to write elsewhere");
-  } else if (fs::exists(dir, ec) && !fs::is_empty(dir, ec) && !force)
+  } else if (fs::exists(dir, ec) && !fs::is_empty(dir, ec) && !a.force)
     throw InputError(SourceLocation{dir.string()}, "",
                      "exists and is not empty; pass --force to write the sweep there anyway, or -o DIR");
   fs::create_directories(dir, ec);
   if (ec)
     throw InputError(SourceLocation{dir.string()}, "", "cannot create output directory: " + ec.message());
   fs::remove(dir / "sweep.csv", ec);
-  {
-    std::ofstream f(spec_copy, std::ios::binary);
-    f << spec.text;
-    std::ofstream cmds(dir / "runs.txt");
-    cmds << "# the command of every run of sweep '" << spec.name
-         << "' (run in the directory colocsim sweep ran in)\n";
-    for (const auto& r : runs)
-      cmds << r.id() << "  " << command_line(r) << "\n";
-    if (!f || !cmds) throw InputError(SourceLocation{dir.string()}, "", "cannot write sweep.yaml / runs.txt");
-  }
+  std::ofstream f(spec_copy, std::ios::binary);
+  f << spec.text;
+  std::ofstream cmds(dir / "runs.txt");
+  cmds << "# the command of every run of sweep '" << spec.name
+       << "' (run in the directory colocsim sweep ran in)\n";
+  for (const auto& r : runs)
+    cmds << r.id() << "  " << command_line(spec, r, dir, consent) << "\n";
+  if (!f || !cmds) throw InputError(SourceLocation{dir.string()}, "", "cannot write sweep.yaml / runs.txt");
+}
 
-  // Run: at most `jobs` children at a time, in run order.
+/// Runs every run with `exe`, at most `a.jobs` children at a time, in run order (with --resume, a run whose
+/// summary.json exists is done earlier); reports each as it ends on stderr. Returns the outcomes.
+std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir,
+                               const std::string& exe, const SweepArgs& a, const PluginConsent& consent)
+{
   std::vector<Outcome> outcomes(runs.size());
   std::map<pid_t, std::pair<std::size_t, std::chrono::steady_clock::time_point>> running;
-  std::size_t next = 0, finished = 0, skipped = 0;
-  const auto t0 = std::chrono::steady_clock::now();
+  std::size_t next = 0, finished = 0;
+  std::error_code ec;
   auto label = [&](const RunSpec& r) {
     std::string s;
-    for (std::size_t a = 0; a < spec.axes.size(); ++a)
-      s += spec.axes[a].key + "=" + spec.axes[a].labels[r.choice[a]] + " ";
+    for (std::size_t k = 0; k < spec.axes.size(); ++k)
+      s += spec.axes[k].key + "=" + spec.axes[k].labels[r.choice[k]] + " ";
     return s + "seed=" + std::to_string(r.seed);
   };
   auto report = [&](std::size_t i) {
@@ -639,12 +623,11 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     std::cerr << std::defaultfloat << (outcomes[i].ok ? "" : ": " + outcomes[i].message) << "\n";
   };
   while (finished < runs.size()) {
-    while (next < runs.size() && static_cast<long long>(running.size()) < jobs) {
+    while (next < runs.size() && static_cast<long long>(running.size()) < a.jobs) {
       const std::size_t i = next++;
       const fs::path rdir = dir / runs[i].id();
-      if (resume && fs::exists(rdir / "summary.json", ec)) {
+      if (a.resume && fs::exists(rdir / "summary.json", ec)) {
         outcomes[i].done = outcomes[i].ok = outcomes[i].skipped = true;
-        ++skipped;
         report(i);
         continue;
       }
@@ -682,17 +665,18 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     }
     report(i);
   }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return outcomes;
+}
 
-  // Gather: the numeric fields of the first successful run's summary.json are the columns.
+/// Reads the summary.json of every successful run into its outcome and writes DIR/sweep.csv: one row per
+/// run; the numeric fields of the first successful run's summary.json are the columns.
+void write_sweep_csv(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir,
+                     std::vector<Outcome>& outcomes)
+{
   std::vector<std::string> columns;
-  std::size_t failed = 0;
   bool any_plugins = false; // then sweep.csv names them: the exact code behind each row
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (!outcomes[i].ok) {
-      ++failed;
-      continue;
-    }
+    if (!outcomes[i].ok) continue;
     outcomes[i].numbers = read_summary(dir / runs[i].id() / "summary.json");
     outcomes[i].plugins = read_summary_plugins(dir / runs[i].id() / "summary.json");
     any_plugins = any_plugins || !outcomes[i].plugins.first.empty();
@@ -700,93 +684,142 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
       for (const auto& [k, v] : outcomes[i].numbers)
         if (k != "seed") columns.push_back(k);
   }
-  {
-    std::ofstream csv(dir / "sweep.csv");
-    csv << "run,status";
-    for (const auto& a : spec.axes)
-      csv << "," << csv_field(a.key);
-    csv << ",seed";
-    if (any_plugins) csv << ",plugins,plugins_sha256";
-    for (const auto& c : columns)
-      csv << "," << c;
+  std::ofstream csv(dir / "sweep.csv");
+  csv << "run,status";
+  for (const auto& a : spec.axes)
+    csv << "," << csv_field(a.key);
+  csv << ",seed";
+  if (any_plugins) csv << ",plugins,plugins_sha256";
+  for (const auto& c : columns)
+    csv << "," << c;
+  csv << "\n";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    csv << runs[i].id() << "," << (outcomes[i].ok ? "ok" : "failed");
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+      csv << "," << csv_field(spec.axes[a].labels[runs[i].choice[a]]);
+    csv << "," << runs[i].seed;
+    if (any_plugins)
+      csv << "," << csv_field(outcomes[i].plugins.first) << "," << csv_field(outcomes[i].plugins.second);
+    std::map<std::string, double> values(outcomes[i].numbers.begin(), outcomes[i].numbers.end());
+    for (const auto& c : columns) {
+      csv << ",";
+      if (const auto v = values.find(c); v != values.end()) csv << format_double(v->second);
+    }
     csv << "\n";
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      csv << runs[i].id() << "," << (outcomes[i].ok ? "ok" : "failed");
-      for (std::size_t a = 0; a < spec.axes.size(); ++a)
-        csv << "," << csv_field(spec.axes[a].labels[runs[i].choice[a]]);
-      csv << "," << runs[i].seed;
-      if (any_plugins)
-        csv << "," << csv_field(outcomes[i].plugins.first) << "," << csv_field(outcomes[i].plugins.second);
-      std::map<std::string, double> values(outcomes[i].numbers.begin(), outcomes[i].numbers.end());
-      for (const auto& c : columns) {
-        csv << ",";
-        if (const auto v = values.find(c); v != values.end()) csv << format_double(v->second);
-      }
-      csv << "\n";
-    }
-    if (!csv) throw std::runtime_error("cannot write " + (dir / "sweep.csv").string());
   }
+  if (!csv) throw std::runtime_error("cannot write " + (dir / "sweep.csv").string());
+}
 
-  // The table: one row per combination, the mean over its successful seeds (± sample sd with 2+ seeds).
-  if (!quiet) {
-    const std::size_t per_combo = spec.seeds.empty() ? 1 : spec.seeds.size();
-    out << "sweep '" << spec.name << "': " << runs.size() << " runs (" << runs.size() - failed << " ok, "
-        << failed << " failed, " << skipped << " done earlier), " << std::fixed << std::setprecision(1)
-        << wall << " s with -j " << jobs << std::defaultfloat << "\n";
-    std::vector<std::vector<std::string>> table;
-    std::vector<std::string> head;
-    for (const auto& a : spec.axes)
-      head.push_back(a.key);
-    head.push_back("ok");
-    for (const auto& m : spec.metrics)
-      head.push_back(m);
-    table.push_back(head);
-    for (std::size_t first = 0; first < runs.size(); first += per_combo) {
-      std::vector<std::string> row;
-      for (std::size_t a = 0; a < spec.axes.size(); ++a)
-        row.push_back(spec.axes[a].labels[runs[first].choice[a]]);
-      std::size_t ok = 0;
-      for (std::size_t k = first; k < first + per_combo; ++k)
-        ok += outcomes[k].ok ? 1 : 0;
-      row.push_back(std::to_string(ok) + "/" + std::to_string(per_combo));
-      for (const auto& m : spec.metrics) {
-        std::vector<double> xs;
-        for (std::size_t k = first; k < first + per_combo; ++k)
-          for (const auto& [key, v] : outcomes[k].numbers)
-            if (key == m) xs.push_back(v);
-        std::ostringstream cell;
-        if (xs.empty())
-          cell << "-";
-        else {
-          double mean = 0;
-          for (double x : xs)
-            mean += x;
-          mean /= static_cast<double>(xs.size());
-          cell << table_number(mean);
-          if (xs.size() > 1) {
-            double ss = 0;
-            for (double x : xs)
-              ss += (x - mean) * (x - mean);
-            cell << " ± " << table_number(std::sqrt(ss / static_cast<double>(xs.size() - 1)));
-          }
-        }
-        row.push_back(cell.str());
-      }
-      table.push_back(row);
-    }
-    std::vector<std::size_t> width(head.size(), 0);
-    for (const auto& row : table)
-      for (std::size_t c = 0; c < row.size(); ++c)
-        width[c] = std::max(width[c], row[c].size());
-    for (const auto& row : table) {
-      out << " ";
-      for (std::size_t c = 0; c < row.size(); ++c)
-        out << " " << row[c] << std::string(width[c] - row[c].size(), ' ');
-      out << "\n";
-    }
-    if (per_combo > 1) out << "  (mean ± sample standard deviation over " << per_combo << " seeds)\n";
-    out << "  results in " << dir.string() << "/ (sweep.csv, runs.txt, run-NNNN/)\n";
+/// A table cell: the mean of `xs` (± the sample standard deviation with 2 or more), "-" for none.
+std::string mean_cell(const std::vector<double>& xs)
+{
+  if (xs.empty()) return "-";
+  double mean = 0;
+  for (double x : xs)
+    mean += x;
+  mean /= static_cast<double>(xs.size());
+  std::string cell = table_number(mean);
+  if (xs.size() > 1) {
+    double ss = 0;
+    for (double x : xs)
+      ss += (x - mean) * (x - mean);
+    cell += " ± " + table_number(std::sqrt(ss / static_cast<double>(xs.size() - 1)));
   }
+  return cell;
+}
+
+/// The table: one row per combination, the mean over its successful seeds (± sample sd with 2+ seeds).
+void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vector<RunSpec>& runs,
+                       const std::vector<Outcome>& outcomes, const fs::path& dir, double wall_s,
+                       long long jobs)
+{
+  const std::size_t per_combo = spec.seeds.empty() ? 1 : spec.seeds.size();
+  std::size_t failed = 0, skipped = 0;
+  for (const auto& o : outcomes) {
+    failed += o.ok ? 0 : 1;
+    skipped += o.skipped ? 1 : 0;
+  }
+  out << "sweep '" << spec.name << "': " << runs.size() << " runs (" << runs.size() - failed << " ok, "
+      << failed << " failed, " << skipped << " done earlier), " << std::fixed << std::setprecision(1)
+      << wall_s << " s with -j " << jobs << std::defaultfloat << "\n";
+  std::vector<std::vector<std::string>> table;
+  std::vector<std::string> head;
+  for (const auto& a : spec.axes)
+    head.push_back(a.key);
+  head.push_back("ok");
+  for (const auto& m : spec.metrics)
+    head.push_back(m);
+  table.push_back(head);
+  for (std::size_t first = 0; first < runs.size(); first += per_combo) {
+    std::vector<std::string> row;
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+      row.push_back(spec.axes[a].labels[runs[first].choice[a]]);
+    std::size_t ok = 0;
+    for (std::size_t k = first; k < first + per_combo; ++k)
+      ok += outcomes[k].ok ? 1 : 0;
+    row.push_back(std::to_string(ok) + "/" + std::to_string(per_combo));
+    for (const auto& m : spec.metrics) {
+      std::vector<double> xs;
+      for (std::size_t k = first; k < first + per_combo; ++k)
+        for (const auto& [key, v] : outcomes[k].numbers)
+          if (key == m) xs.push_back(v);
+      row.push_back(mean_cell(xs));
+    }
+    table.push_back(row);
+  }
+  std::vector<std::size_t> width(head.size(), 0);
+  for (const auto& row : table)
+    for (std::size_t c = 0; c < row.size(); ++c)
+      width[c] = std::max(width[c], row[c].size());
+  for (const auto& row : table) {
+    out << " ";
+    for (std::size_t c = 0; c < row.size(); ++c)
+      out << " " << row[c] << std::string(width[c] - row[c].size(), ' ');
+    out << "\n";
+  }
+  if (per_combo > 1) out << "  (mean ± sample standard deviation over " << per_combo << " seeds)\n";
+  out << "  results in " << dir.string() << "/ (sweep.csv, runs.txt, run-NNNN/)\n";
+}
+
+} // namespace
+
+int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
+{
+  const SweepArgs a = parse_sweep_args(args);
+  if (a.help) {
+    out << SWEEP_HELP;
+    return 0;
+  }
+  load_plugins(a.plugins);
+  const SweepSpec spec = load_spec(*a.spec_file);
+  // Plugins the scenario names need consent; --dry-run loads only those of the command line.
+  const PluginConsent consent{a.allow_plugins, a.plugins, !a.dry_run};
+  // The base scenario first (its warnings once), then the axis values, the metrics and every run.
+  const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy, consent);
+  for (const auto& w : base.warnings)
+    std::cerr << "colocsim: warning: " << w << "\n";
+  const std::vector<RunSpec> runs = expand(spec, base.seed);
+  check_sweep(spec, runs, consent);
+
+  const fs::path dir = a.out_dir ? fs::path(*a.out_dir) : fs::path("sweep-out") / spec.name;
+  if (a.dry_run) {
+    out << "sweep '" << spec.name << "': " << runs.size() << " runs of " << spec.scenario << " (";
+    for (const auto& axis : spec.axes)
+      out << axis.key << " × " << axis.values.size() << ", ";
+    out << (spec.seeds.empty() ? 1 : spec.seeds.size()) << " seed(s)) → " << dir.string() << "/\n";
+    for (const auto& r : runs)
+      out << r.id() << "  " << command_line(spec, r, dir, consent) << "\n";
+    return 0;
+  }
+  const std::string exe = self_exe();
+  prepare_sweep_dir(spec, runs, dir, a, consent);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<Outcome> outcomes = run_sweep(spec, runs, dir, exe, a, consent);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  write_sweep_csv(spec, runs, dir, outcomes);
+  if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, wall, a.jobs);
+  const auto failed = static_cast<std::size_t>(
+      std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.ok; }));
   if (failed > 0) {
     std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed:";
     for (std::size_t i = 0; i < runs.size(); ++i)

@@ -1,6 +1,8 @@
 // The SimGrid engine: see Engine.hpp for the mapping and sim/README.md for why it is built this way.
 #include "sim/Engine.hpp"
 
+#include "models/Placement.hpp"
+
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
@@ -530,26 +532,15 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     sigs.push_back(js.sig);
     caps.push_back(1.0);
     slow.resize(sigs.size());
-    compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs, slow, caps);
-    p.job_slowdown = std::max(p.job_slowdown, slow.back() * time_factor(*js.sig, d));
-    rate = std::min(rate, dt.speed / js.base_speed / (slow.back() * time_factor(*js.sig, d)));
-    // Each job alone on this device in its mode (with its MPS cap): what sharing adds is the ratio.
-    auto alone = [&](std::size_t i) {
-      const ResourceSignature* one[] = {sigs[i]};
-      const double cap[] = {caps[i]};
-      double s = 1;
-      compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, one, std::span<double>(&s, 1), cap);
-      return s;
-    };
-    p.job_interference = std::max(p.job_interference, slow.back() / alone(sigs.size() - 1));
+    const DevicePrediction dp = predict_device(ds.mode, dt.time_slice, *dt.interference, sigs, caps, slow);
+    p.job_slowdown = std::max(p.job_slowdown, dp.job_slowdown * time_factor(*js.sig, d));
+    rate = std::min(rate, dt.speed / js.base_speed / (dp.job_slowdown * time_factor(*js.sig, d)));
+    p.job_interference = std::max(p.job_interference, dp.job_interference);
+    p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, dp.max_corunner_slowdown);
+    p.max_corunner_interference = std::max(p.max_corunner_interference, dp.max_corunner_interference);
     loads.clear();
-    for (std::size_t i = 0; i < sigs.size(); ++i) {
-      if (i + 1 < sigs.size()) {
-        p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
-        p.max_corunner_interference = std::max(p.max_corunner_interference, slow[i] / alone(i));
-      }
+    for (std::size_t i = 0; i < sigs.size(); ++i)
       loads.push_back(PowerLoad{sigs[i], 1.0 / slow[i]});
-    }
     p.added_power_w += device_power(dt.power, loads, freq_ratio(d)).total_w - ds.power_w;
     if (mem + js.sig->mem_bytes > pd.spec->memory_bytes.value) p.fits_memory = false;
   }

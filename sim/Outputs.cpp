@@ -1,5 +1,7 @@
 #include "sim/Outputs.hpp"
 
+#include "models/Csv.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -52,15 +54,6 @@ std::string json_string(const std::string& s)
       }
     }
   }
-  return out + "\"";
-}
-
-std::string csv_field(const std::string& s)
-{
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
 } // namespace
@@ -257,71 +250,110 @@ void OutputWriter::finish()
   series_.reset();
 }
 
+namespace {
+std::string json_text_list(const std::vector<std::string>& items)
+{
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i ? ", " : "") + json_string(items[i]);
+  return out + "]";
+}
+
+std::string json_plugins(const Summary& s)
+{
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.plugins.size(); ++i)
+    out += (i ? ", " : "") + std::string("{\"path\": ") + json_string(s.plugins[i].first) +
+           ", \"sha256\": " + json_string(s.plugins[i].second) + "}";
+  return out + "]";
+}
+
+std::string json_counts(const std::map<std::string, std::uint64_t>& counts)
+{
+  if (counts.empty()) return "{}";
+  std::string out = "{";
+  for (auto it = counts.begin(); it != counts.end(); ++it)
+    out += (it == counts.begin() ? "\n" : ",\n") + std::string("    ") + json_string(it->first) + ": " +
+           std::to_string(it->second);
+  return out + "\n  }";
+}
+
+std::string json_count(std::uint64_t n)
+{
+  return json_number(static_cast<double>(n));
+}
+} // namespace
+
+const std::vector<SummaryField>& summary_fields()
+{
+  using K = SummaryFieldKind;
+  using S = const Summary&;
+  static const std::vector<SummaryField> fields = {
+      {"scenario", K::TEXT, [](S s) { return json_string(s.scenario); }},
+      {"policy", K::TEXT, [](S s) { return json_string(s.policy); }},
+      {"policy_params", K::TEXT, [](S s) { return json_string(s.policy_params); }},
+      {"sharing", K::TEXT, [](S s) { return json_string(s.sharing); }},
+      {"interference", K::TEXT, [](S s) { return json_string(s.interference); }},
+      {"calibration", K::TEXT, [](S s) { return json_string(s.calibration); }},
+      {"workload", K::TEXT, [](S s) { return json_string(s.workload); }},
+      {"plugins", K::LIST, json_plugins},
+      {"user_supplied", K::LIST, [](S s) { return json_text_list(s.user_supplied); }},
+      {"seed", K::NUMBER, [](S s) { return std::to_string(s.seed); }},
+      {"makespan_s", K::NUMBER, [](S s) { return json_number(s.makespan_s); }},
+      {"energy_total_j", K::NUMBER, [](S s) { return json_number(s.energy_total_j); }},
+      {"energy_gpu_j", K::NUMBER, [](S s) { return json_number(s.energy_gpu_j); }},
+      {"energy_node_j", K::NUMBER, [](S s) { return json_number(s.energy_node_j); }},
+      {"pue", K::NUMBER, [](S s) { return json_number(s.pue); }},
+      {"edp_js", K::NUMBER, [](S s) { return json_number(s.edp_js); }},
+      {"jobs_read", K::NUMBER, [](S s) { return json_count(s.jobs_read); }},
+      {"jobs_completed", K::NUMBER, [](S s) { return json_count(s.jobs_completed); }},
+      {"jobs_failed", K::NUMBER, [](S s) { return json_count(s.jobs_failed); }},
+      {"jobs_rejected", K::NUMBER, [](S s) { return json_count(s.jobs_rejected); }},
+      {"jobs_never_started", K::NUMBER, [](S s) { return json_count(s.jobs_never_started); }},
+      {"jobs_cancelled", K::NUMBER, [](S s) { return json_count(s.jobs_cancelled); }},
+      {"jobs_killed", K::NUMBER, [](S s) { return json_count(s.jobs_killed); }},
+      {"oom_events", K::NUMBER, [](S s) { return json_count(s.oom_events); }},
+      {"jobs_by_reason", K::MAP, [](S s) { return json_counts(s.jobs_by_reason); }},
+      {"jct_mean_s", K::NUMBER, [](S s) { return json_number(s.jct_mean_s); }},
+      {"jct_p50_s", K::NUMBER, [](S s) { return json_number(s.jct_p50_s); }},
+      {"jct_p95_s", K::NUMBER, [](S s) { return json_number(s.jct_p95_s); }},
+      {"jct_p99_s", K::NUMBER, [](S s) { return json_number(s.jct_p99_s); }},
+      {"wait_mean_s", K::NUMBER, [](S s) { return json_number(s.wait_mean_s); }},
+      {"wait_p95_s", K::NUMBER, [](S s) { return json_number(s.wait_p95_s); }},
+      {"bounded_slowdown_mean", K::NUMBER, [](S s) { return json_number(s.bounded_slowdown_mean); }},
+      {"solo_bounded_slowdown_mean", K::NUMBER,
+       [](S s) { return json_number(s.solo_bounded_slowdown_mean); }},
+      {"corun_slowdown_mean", K::NUMBER, [](S s) { return json_number(s.corun_slowdown_mean); }},
+      {"utilization", K::NUMBER, [](S s) { return json_number(s.utilization); }},
+      {"colocation_mean", K::NUMBER, [](S s) { return json_number(s.colocation_mean); }},
+      {"allocation_mean", K::NUMBER, [](S s) { return json_number(s.allocation_mean); }},
+      {"fragmented_mean", K::NUMBER, [](S s) { return json_number(s.fragmented_mean); }},
+      {"idle_while_waiting_s", K::NUMBER, [](S s) { return json_number(s.idle_while_waiting_s); }},
+      {"throughput_jobs_per_h", K::NUMBER, [](S s) { return json_number(s.throughput_jobs_per_h); }},
+      {"engine_events", K::NUMBER, [](S s) { return json_count(s.engine_events); }},
+      {"rate_updates", K::NUMBER, [](S s) { return json_count(s.rate_updates); }},
+      {"wall_s", K::NUMBER, [](S s) { return json_number(s.wall_s); }},
+  };
+  return fields;
+}
+
+std::vector<std::string> summary_number_names()
+{
+  std::vector<std::string> names;
+  for (const auto& f : summary_fields())
+    if (f.kind == SummaryFieldKind::NUMBER) names.emplace_back(f.name);
+  return names;
+}
+
 void write_summary_json(const Summary& s, const std::filesystem::path& file)
 {
   const auto out = open_for_writing(file);
   auto& f = *out;
-  auto num = [&](const char* k, double v, bool last = false) {
-    f << "  " << json_string(k) << ": " << json_number(v) << (last ? "\n" : ",\n");
-  };
-  auto str = [&](const char* k, const std::string& v) {
-    f << "  " << json_string(k) << ": " << json_string(v) << ",\n";
-  };
+  const auto& fields = summary_fields();
   f << "{\n";
-  str("scenario", s.scenario);
-  str("policy", s.policy);
-  str("policy_params", s.policy_params);
-  str("sharing", s.sharing);
-  str("interference", s.interference);
-  str("calibration", s.calibration);
-  str("workload", s.workload);
-  f << "  \"plugins\": [";
-  for (std::size_t i = 0; i < s.plugins.size(); ++i)
-    f << (i ? ", " : "") << "{\"path\": " << json_string(s.plugins[i].first)
-      << ", \"sha256\": " << json_string(s.plugins[i].second) << "}";
-  f << "],\n";
-  f << "  \"user_supplied\": [";
-  for (std::size_t i = 0; i < s.user_supplied.size(); ++i)
-    f << (i ? ", " : "") << json_string(s.user_supplied[i]);
-  f << "],\n";
-  f << "  \"seed\": " << s.seed << ",\n";
-  num("makespan_s", s.makespan_s);
-  num("energy_total_j", s.energy_total_j);
-  num("energy_gpu_j", s.energy_gpu_j);
-  num("energy_node_j", s.energy_node_j);
-  num("pue", s.pue);
-  num("edp_js", s.edp_js);
-  num("jobs_read", static_cast<double>(s.jobs_read));
-  num("jobs_completed", static_cast<double>(s.jobs_completed));
-  num("jobs_failed", static_cast<double>(s.jobs_failed));
-  num("jobs_rejected", static_cast<double>(s.jobs_rejected));
-  num("jobs_never_started", static_cast<double>(s.jobs_never_started));
-  num("jobs_cancelled", static_cast<double>(s.jobs_cancelled));
-  num("jobs_killed", static_cast<double>(s.jobs_killed));
-  num("oom_events", static_cast<double>(s.oom_events));
-  f << "  \"jobs_by_reason\": {";
-  for (auto it = s.jobs_by_reason.begin(); it != s.jobs_by_reason.end(); ++it)
-    f << (it == s.jobs_by_reason.begin() ? "\n" : ",\n") << "    " << json_string(it->first) << ": "
-      << it->second;
-  f << (s.jobs_by_reason.empty() ? "},\n" : "\n  },\n");
-  num("jct_mean_s", s.jct_mean_s);
-  num("jct_p50_s", s.jct_p50_s);
-  num("jct_p95_s", s.jct_p95_s);
-  num("jct_p99_s", s.jct_p99_s);
-  num("wait_mean_s", s.wait_mean_s);
-  num("wait_p95_s", s.wait_p95_s);
-  num("bounded_slowdown_mean", s.bounded_slowdown_mean);
-  num("solo_bounded_slowdown_mean", s.solo_bounded_slowdown_mean);
-  num("corun_slowdown_mean", s.corun_slowdown_mean);
-  num("utilization", s.utilization);
-  num("colocation_mean", s.colocation_mean);
-  num("allocation_mean", s.allocation_mean);
-  num("fragmented_mean", s.fragmented_mean);
-  num("idle_while_waiting_s", s.idle_while_waiting_s);
-  num("throughput_jobs_per_h", s.throughput_jobs_per_h);
-  num("engine_events", static_cast<double>(s.engine_events));
-  num("rate_updates", static_cast<double>(s.rate_updates));
-  num("wall_s", s.wall_s, true);
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    f << "  " << json_string(fields[i].name) << ": " << fields[i].json(s)
+      << (i + 1 < fields.size() ? ",\n" : "\n");
   f << "}\n";
   close_checked(f, file);
 }

@@ -12,6 +12,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace colocsim {
 
@@ -76,6 +77,23 @@ private:
   std::string jobs_name_, series_name_;
   std::optional<TimePoint> pending_;
 };
+
+/// What a field of summary.json holds: text, a list, a map of counts, or a number (a JSON number or null).
+enum class SummaryFieldKind { TEXT, LIST, MAP, NUMBER };
+
+/// One top-level field of summary.json: its name, kind and its value as JSON text.
+struct SummaryField {
+  const char* name;
+  SummaryFieldKind kind;
+  std::string (*json)(const Summary&);
+};
+
+/// The fields of summary.json, in file order: the one list that the writer, `colocsim sweep`'s metric
+/// names and the docs test read (docs/formats/outputs.md documents each).
+const std::vector<SummaryField>& summary_fields();
+
+/// The names of the NUMBER fields of summary.json, in file order: what a sweep's `metrics` may name.
+std::vector<std::string> summary_number_names();
 
 /// Writes summary.json (flushed, closed and checked: OutputError if a write failed).
 void write_summary_json(const Summary& s, const std::filesystem::path& file);

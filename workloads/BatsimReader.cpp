@@ -2,6 +2,7 @@
 
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
+#include "workloads/OwningReader.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -322,25 +323,9 @@ std::vector<std::string> BatsimReader::warnings() const
   return w;
 }
 
-namespace {
-class OwningBatsimReader final : public JobReader {
-public:
-  OwningBatsimReader(const std::string& path, BatsimOptions options)
-      : in_(open_input_file(path, "trace file")), reader_(in_, path, options)
-  {
-  }
-  std::optional<Job> next() override { return reader_.next(); }
-  std::vector<std::string> warnings() const override { return reader_.warnings(); }
-
-private:
-  std::ifstream in_;
-  BatsimReader reader_;
-};
-} // namespace
-
 std::unique_ptr<JobReader> open_batsim(const std::string& path, BatsimOptions options)
 {
-  return std::make_unique<OwningBatsimReader>(path, options);
+  return std::make_unique<OwningReader<BatsimReader>>(path, options);
 }
 
 } // namespace colocsim

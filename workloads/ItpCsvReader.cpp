@@ -3,6 +3,7 @@
 #include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
+#include "workloads/OwningReader.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -123,25 +124,10 @@ std::map<std::string, std::string> parse_profile_map(const std::string& text, co
   return out;
 }
 
-namespace {
-class OwningItpReader final : public JobReader {
-public:
-  OwningItpReader(const std::string& path, std::map<std::string, std::string> map)
-      : in_(open_input_file(path, "trace file")), reader_(in_, path, std::move(map))
-  {
-  }
-  std::optional<Job> next() override { return reader_.next(); }
-
-private:
-  std::ifstream in_;
-  ItpCsvReader reader_;
-};
-} // namespace
-
 std::unique_ptr<JobReader> open_itp_csv(const std::string& path,
                                         std::map<std::string, std::string> model_profiles)
 {
-  return std::make_unique<OwningItpReader>(path, std::move(model_profiles));
+  return std::make_unique<OwningReader<ItpCsvReader>>(path, std::move(model_profiles));
 }
 
 } // namespace colocsim

@@ -6,6 +6,7 @@
 #include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
+#include "workloads/OwningReader.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -369,27 +370,9 @@ Job NativeCsvReader::parse_row()
 // ---------------------------------------------------------------------------------------------------
 // File-owning reader
 
-namespace {
-
-class NativeCsvFileReader final : public JobReader {
-public:
-  explicit NativeCsvFileReader(const std::string& path)
-      : file_(open_input_file(path, "trace file")), reader_(file_, path)
-  {
-  }
-  std::optional<Job> next() override { return reader_.next(); }
-  bool may_have_dependencies() const override { return reader_.may_have_dependencies(); }
-
-private:
-  std::ifstream file_; // declared before reader_, which keeps a reference to it
-  NativeCsvReader reader_;
-};
-
-} // namespace
-
 std::unique_ptr<JobReader> open_native_csv(const std::string& path)
 {
-  return std::make_unique<NativeCsvFileReader>(path);
+  return std::make_unique<OwningReader<NativeCsvReader>>(path);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "workloads/OpenbReader.hpp"
 
 #include "workloads/CsvLines.hpp"
+#include "workloads/OwningReader.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -191,25 +192,9 @@ std::vector<std::string> OpenbPodReader::warnings() const
   return w;
 }
 
-namespace {
-class OwningOpenbReader final : public JobReader {
-public:
-  OwningOpenbReader(const std::string& path, OpenbOptions options)
-      : in_(open_input_file(path, "trace file")), reader_(in_, path, std::move(options))
-  {
-  }
-  std::optional<Job> next() override { return reader_.next(); }
-  std::vector<std::string> warnings() const override { return reader_.warnings(); }
-
-private:
-  std::ifstream in_;
-  OpenbPodReader reader_;
-};
-} // namespace
-
 std::unique_ptr<JobReader> open_openb(const std::string& path, OpenbOptions options)
 {
-  return std::make_unique<OwningOpenbReader>(path, std::move(options));
+  return std::make_unique<OwningReader<OpenbPodReader>>(path, std::move(options));
 }
 
 } // namespace colocsim

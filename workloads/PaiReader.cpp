@@ -2,6 +2,7 @@
 
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
+#include "workloads/OwningReader.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -164,25 +165,9 @@ std::vector<std::string> PaiReader::warnings() const
   return w;
 }
 
-namespace {
-class OwningPaiReader final : public JobReader {
-public:
-  OwningPaiReader(const std::string& path, PaiOptions options)
-      : in_(open_input_file(path, "trace file")), reader_(in_, path, std::move(options))
-  {
-  }
-  std::optional<Job> next() override { return reader_.next(); }
-  std::vector<std::string> warnings() const override { return reader_.warnings(); }
-
-private:
-  std::ifstream in_;
-  PaiReader reader_;
-};
-} // namespace
-
 std::unique_ptr<JobReader> open_pai(const std::string& path, PaiOptions options)
 {
-  return std::make_unique<OwningPaiReader>(path, std::move(options));
+  return std::make_unique<OwningReader<PaiReader>>(path, std::move(options));
 }
 
 } // namespace colocsim

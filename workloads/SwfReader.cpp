@@ -3,6 +3,7 @@
 #include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
+#include "workloads/OwningReader.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -147,26 +148,9 @@ std::vector<std::string> SwfReader::warnings() const
   return w;
 }
 
-namespace {
-class OwningSwfReader final : public JobReader {
-public:
-  OwningSwfReader(const std::string& path, SwfOptions options)
-      : in_(open_input_file(path, "trace file")), reader_(in_, path, options)
-  {
-  }
-  std::optional<Job> next() override { return reader_.next(); }
-  std::vector<std::string> warnings() const override { return reader_.warnings(); }
-  bool may_have_dependencies() const override { return true; }
-
-private:
-  std::ifstream in_;
-  SwfReader reader_;
-};
-} // namespace
-
 std::unique_ptr<JobReader> open_swf(const std::string& path, SwfOptions options)
 {
-  return std::make_unique<OwningSwfReader>(path, options);
+  return std::make_unique<OwningReader<SwfReader>>(path, options);
 }
 
 std::unique_ptr<JobReader> open_swf(const std::string& path, int procs_per_device)

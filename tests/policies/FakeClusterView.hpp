@@ -1,12 +1,13 @@
 // Test double for unit tests of policies (no engine): a ClusterView over plain vectors. Devices, jobs with
-// their signatures, residents and the clock are public data; predict() applies the real sharing model
-// (models/Interference: time-slice θ = 1, ε = 0, no interference model on top) and the real footprints;
-// set_type() gives a device a type, speed and power (predict() then reports the power a job adds);
-// decide() hands events to a policy and applies its Place decisions as residents, checking them as the
-// engine does (exactly job.devices distinct devices, the sharing mode's resident limit, a waiting job) and,
-// optionally, that no device's Σ gpu_milli exceeds 1000.
+// their signatures, residents and the clock are public data; predict() applies the engine's own prediction
+// (models/Placement: predict_device; time-slice θ = 1, ε = 0, no interference model on top) and the real
+// footprints; set_type() gives a device a type, speed and power (predict() then reports the power a job
+// adds); decide() hands events to a policy and applies its Place decisions as residents, checking them as
+// the engine does (exactly job.devices distinct devices, the sharing mode's resident limit, a waiting job)
+// and, optionally, that no device's Σ gpu_milli exceeds 1000.
 #pragma once
 #include "models/Interference.hpp"
+#include "models/Placement.hpp"
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 
@@ -189,20 +190,12 @@ public:
       }
       sigs.push_back(&sigs_.at(j));
       std::vector<double> slow(sigs.size());
-      compute_slowdowns(devices_[d].mode, time_slice, interference_, sigs, slow);
-      p.job_slowdown = std::max(p.job_slowdown, slow.back());
-      rate = std::min(rate, devices_[d].speed / slow.back());
-      auto alone = [&](std::size_t i) {
-        const ResourceSignature* one[] = {sigs[i]};
-        double s = 1;
-        compute_slowdowns(devices_[d].mode, time_slice, interference_, one, std::span<double>(&s, 1));
-        return s;
-      };
-      p.job_interference = std::max(p.job_interference, slow.back() / alone(sigs.size() - 1));
-      for (std::size_t i = 0; i + 1 < slow.size(); ++i) {
-        p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, slow[i]);
-        p.max_corunner_interference = std::max(p.max_corunner_interference, slow[i] / alone(i));
-      }
+      const DevicePrediction dp = predict_device(devices_[d].mode, time_slice, interference_, sigs, {}, slow);
+      p.job_slowdown = std::max(p.job_slowdown, dp.job_slowdown);
+      rate = std::min(rate, devices_[d].speed / dp.job_slowdown);
+      p.job_interference = std::max(p.job_interference, dp.job_interference);
+      p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, dp.max_corunner_slowdown);
+      p.max_corunner_interference = std::max(p.max_corunner_interference, dp.max_corunner_interference);
       if (mem + sigs_[j].mem_bytes > devices_[d].memory_bytes) p.fits_memory = false;
       if (d < job_power_w_.size()) p.added_power_w += job_power_w_[d];
     }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <spawn.h>
 #include <sstream>
 #include <string>
@@ -174,6 +175,13 @@ inline std::filesystem::path fresh_dir(const std::string& prefix, const std::str
   std::filesystem::remove_all(d);
   if (create) std::filesystem::create_directories(d);
   return d;
+}
+
+/// Writes `text` to `file` (a test's input: a trace, a scenario, a spec).
+inline void write_file(const std::filesystem::path& file, const std::string& text)
+{
+  std::ofstream f(file);
+  f << text;
 }
 
 /// The absolute path of a file of the source tree, e.g. source("sim/platforms/aurora.yaml").

@@ -3,6 +3,7 @@
 // (and counts) dependencies on jobs the trace does not have. Schedules computed by hand.
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
+#include "tests/sim/EngineTestSupport.hpp"
 
 #include "sim/Cli.hpp"
 #include "sim/Engine.hpp"
@@ -15,35 +16,18 @@
 
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
+using colocsim::test::run_collect;
+using colocsim::test::RunOutcome;
 using colocsim::test::WithinAbs;
 
 namespace {
 
 const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
 
-struct Outcome {
-  RunTotals totals;
-  std::map<std::string, JobRecord> jobs;
-};
-
-class Collect final : public RunObserver {
-public:
-  explicit Collect(Outcome& o) : o_(o) {}
-  void on_job_end(const JobRecord& r) override { o_.jobs[r.job->id] = r; }
-
-private:
-  Outcome& o_;
-};
-
-Outcome run(const std::string& trace)
+RunOutcome run(const std::string& trace)
 {
   RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=" + trace}, "exclusive-fcfs"));
-  Outcome o;
-  Collect c(o);
-  o.totals = run_simulation(in.setup(), c);
-  for (auto& [id, r] : o.jobs)
-    r.job = nullptr;
-  return o;
+  return run_collect(in);
 }
 
 } // namespace

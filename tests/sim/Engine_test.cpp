@@ -7,6 +7,7 @@
 //   busy: class C, duty 1, vec 0.5, 10 GB;  light: class L, duty 0.25, vec 0.1, 2 GB;
 //   huge: class X, duty 1, xmx 0.5, bw 0.5, 40 GB.  Tiles have 64 GB.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/EngineTestSupport.hpp"
 
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
@@ -17,6 +18,8 @@
 
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
+using colocsim::test::run_collect;
+using colocsim::test::RunOutcome;
 using colocsim::test::WithinAbs;
 using colocsim::test::WithinRel;
 
@@ -24,33 +27,12 @@ namespace {
 
 const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
 
-struct Outcome {
-  RunTotals totals;
-  std::map<std::string, JobRecord> jobs;
-  std::vector<TimePoint> points;
-};
-
-class Collect final : public RunObserver {
-public:
-  explicit Collect(Outcome& o) : o_(o) {}
-  void on_job_end(const JobRecord& r) override { o_.jobs[r.job->id] = r; }
-  void on_timepoint(const TimePoint& p) override { o_.points.push_back(p); }
-
-private:
-  Outcome& o_;
-};
-
-Outcome run_fixture(const std::string& trace, std::vector<std::string> sets = {},
-                    const std::string& policy = {})
+RunOutcome run_fixture(const std::string& trace, std::vector<std::string> sets = {},
+                       const std::string& policy = {})
 {
   if (!trace.empty()) sets.push_back("workload.trace=" + trace); // empty: the sets say what to run
   RunInputs in = build_run(load_scenario(DATA + "base.yaml", sets, policy));
-  Outcome o;
-  Collect c(o);
-  o.totals = run_simulation(in.setup(), c);
-  for (auto& [id, r] : o.jobs)
-    r.job = nullptr; // the engine's Job storage is gone after the run
-  return o;
+  return run_collect(in);
 }
 
 } // namespace
@@ -418,9 +400,7 @@ TEST_CASE("DVFS: time and power at half the clock", "[engine][dvfs]")
   // 100 + 20 + 0 + 40·1 = 160 W for 100 s, then idle 100 W for 100 s: 26,000 J.
   RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=dvfs.csv"}));
   in.policy = std::make_unique<SlowClock>(0.8e9);
-  Outcome o;
-  Collect c(o);
-  o.totals = run_simulation(in.setup(), c);
+  const RunOutcome o = run_collect(in);
   CHECK_THAT(o.jobs.at("compute").end_s, WithinAbs(200.0, 1e-6));
   CHECK_THAT(o.jobs.at("memory").end_s, WithinAbs(100.0, 1e-6));
   CHECK_THAT(o.jobs.at("compute").energy_j, WithinRel(26500.0, 1e-9));
@@ -518,9 +498,7 @@ TEST_CASE("a card power cap never raises a tile the policy set lower", "[engine]
   RunInputs in = build_run(load_scenario(
       DATA + "base.yaml", {"workload.trace=cap-two-busy.csv", "platform.preset=platform-lowcap.yaml"}));
   in.policy = std::make_unique<SlowTileZero>(0.8e9);
-  Outcome o;
-  Collect c(o);
-  o.totals = run_simulation(in.setup(), c);
+  const RunOutcome o = run_collect(in);
   const double t = 100.0 / std::sqrt(0.95);
   CHECK_THAT(o.jobs.at("fast").end_s, WithinRel(t, 1e-5));
   CHECK_THAT(o.jobs.at("slow").end_s, WithinAbs(200.0, 1e-6));
@@ -584,9 +562,7 @@ TEST_CASE("repartitioning an empty tile to ccs-4 takes the delay, then four quar
   RunInputs in =
       build_run(load_scenario(DATA + "base.yaml", {"workload.trace=four-quarters.csv", "interference=none"}));
   in.policy = std::make_unique<SplitThenPack>();
-  Outcome o;
-  Collect c(o);
-  o.totals = run_simulation(in.setup(), c);
+  const RunOutcome o = run_collect(in);
   for (const char* id : {"q1", "q2", "q3", "q4"}) {
     CHECK_THAT(o.jobs.at(id).start_s, WithinAbs(5.0, 1e-9));
     CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(105.0, 1e-6));
@@ -667,9 +643,7 @@ TEST_CASE("powering a node down saves its baseline and idle power, powering up t
   auto policy = std::make_unique<PowerDown>();
   auto* p = policy.get();
   in.policy = std::move(policy);
-  Outcome o;
-  Collect c(o);
-  o.totals = run_simulation(in.setup(), c);
+  const RunOutcome o = run_collect(in);
   CHECK_THAT(o.jobs.at("a").end_s, WithinAbs(250.0, 1e-6));
   CHECK_THAT(p->ready_at_, WithinAbs(300.0, 1e-6));
   CHECK_THAT(o.totals.t_end_s, WithinAbs(300.0, 1e-6));

@@ -2,6 +2,7 @@
 // type's speed relative to the reference type, jobs honour their gpu_types, every built-in policy places only
 // on devices of the types a job accepts, and the bundled openb preset is the trace's node list.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/EngineTestSupport.hpp"
 
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
@@ -12,6 +13,8 @@
 
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
+using colocsim::test::run_collect;
+using colocsim::test::RunOutcome;
 using colocsim::test::WithinAbs;
 using colocsim::test::WithinRel;
 
@@ -20,28 +23,9 @@ namespace {
 const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/hetero/";
 const std::string OPENB = std::string(COLOCSIM_TEST_DATA) + "/workloads/openb/";
 
-struct Outcome {
-  RunTotals totals;
-  std::map<std::string, JobRecord> jobs;
-};
-
-class Collect final : public RunObserver {
-public:
-  explicit Collect(Outcome& o) : o_(o) {}
-  void on_job_end(const JobRecord& r) override { o_.jobs[r.job->id] = r; }
-
-private:
-  Outcome& o_;
-};
-
-Outcome run(RunInputs& in)
+RunOutcome run(RunInputs& in)
 {
-  Outcome o;
-  Collect c(o);
-  o.totals = run_simulation(in.setup(), c);
-  for (auto& [id, r] : o.jobs)
-    r.job = nullptr;
-  return o;
+  return run_collect(in);
 }
 
 /// Places job 0 (on-t4, which accepts only T4s) on device 2, the V100.

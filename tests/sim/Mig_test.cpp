@@ -8,6 +8,7 @@
 //   bert-base-train-bs32: c = 0.9, b = 0.4, u = 0.5, β = 0.8, real memory 19.83 GB → on 3g.20gb
 //     (s = 42/108, m = 4/8): c/s = 2.314286, u/s = 1.285714, b/m = 0.8: 0.8·2.314286 + 0.2 = 2.051429
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/EngineTestSupport.hpp"
 
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
@@ -16,39 +17,20 @@
 
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
+using colocsim::test::run_collect;
+using colocsim::test::RunOutcome;
 using colocsim::test::WithinAbs;
 
 namespace {
 
 const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
 
-struct Outcome {
-  RunTotals totals;
-  std::map<std::string, JobRecord> jobs;
-};
-
-class Collect final : public RunObserver {
-public:
-  explicit Collect(Outcome& o) : o_(o) {}
-  void on_job_end(const JobRecord& r) override
-  {
-    o_.jobs[r.job->id] = r;
-    o_.jobs[r.job->id].job = nullptr;
-  }
-
-private:
-  Outcome& o_;
-};
-
-Outcome run(std::vector<std::string> sets, const std::string& policy = {},
-            std::unique_ptr<Policy> custom = {})
+RunOutcome run(std::vector<std::string> sets, const std::string& policy = {},
+               std::unique_ptr<Policy> custom = {})
 {
   RunInputs in = build_run(load_scenario(DATA + "mig.yaml", sets, policy));
   if (custom) in.policy = std::move(custom);
-  Outcome o;
-  Collect c(o);
-  o.totals = run_simulation(in.setup(), c);
-  return o;
+  return run_collect(in);
 }
 
 /// Places every submitted job on the given instance of device 0, and optionally asks for one change first.

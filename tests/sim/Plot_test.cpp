@@ -25,11 +25,7 @@ fs::path fresh_dir(const std::string& name)
   return colocsim::test::fresh_dir("plot-test", name);
 }
 
-void write(const fs::path& file, const std::string& text)
-{
-  std::ofstream f(file);
-  f << text;
-}
+using colocsim::test::write_file;
 
 std::size_t count(const std::string& text, const std::string& what)
 {
@@ -57,8 +53,8 @@ const char* const SERIES =
 TEST_CASE("plot draws a run: a bar per started job, co-located jobs in lanes, power as steps", "[cli][plot]")
 {
   const auto dir = fresh_dir("run");
-  write(dir / "jobs.csv", JOBS);
-  write(dir / "timeseries.csv", SERIES);
+  write_file(dir / "jobs.csv", JOBS);
+  write_file(dir / "timeseries.csv", SERIES);
   const auto r = cli({"plot", dir.string()});
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -105,11 +101,11 @@ TEST_CASE("plot draws a run: a bar per started job, co-located jobs in lanes, po
 TEST_CASE("plot draws a sweep: the metric's mean per combination with its min-max range", "[cli][plot]")
 {
   const auto dir = fresh_dir("sweep");
-  write(dir / "sweep.csv", "run,status,policy,seed,makespan_s,energy_total_j\n"
-                           "run-0001,ok,first-fit,1,100,10\n"
-                           "run-0002,ok,first-fit,2,140,12\n"
-                           "run-0003,ok,exclusive-fcfs,1,200,20\n"
-                           "run-0004,failed,exclusive-fcfs,2,,\n");
+  write_file(dir / "sweep.csv", "run,status,policy,seed,makespan_s,energy_total_j\n"
+                                "run-0001,ok,first-fit,1,100,10\n"
+                                "run-0002,ok,first-fit,2,140,12\n"
+                                "run-0003,ok,exclusive-fcfs,1,200,20\n"
+                                "run-0004,failed,exclusive-fcfs,2,,\n");
   const auto r = cli({"plot", dir.string(), "--metric", "makespan_s", "--metric", "energy_total_j"});
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -135,15 +131,22 @@ TEST_CASE("plot refuses what it cannot draw, with the file, line and field", "[c
   r = cli({"plot", dir.string()});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("holds no results to plot"));
-  write(dir / "jobs.csv",
-        "id,submit_s,start_s,end_s,status,attempts,devices,profile\na,0,x,5,completed,1,0,p\n");
+  write_file(dir / "jobs.csv",
+             "id,submit_s,start_s,end_s,status,attempts,devices,profile\na,0,x,5,completed,1,0,p\n");
   r = cli({"plot", dir.string()});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("jobs.csv:2: start_s: not a number (got 'x')"));
-  write(dir / "jobs.csv", "id,submit_s\na,0,1\n");
+  write_file(dir / "jobs.csv", "id,submit_s\na,0,1\n");
   r = cli({"plot", dir.string()});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("jobs.csv:2: expected 2 fields as in the header (got 3)"));
+  // A quote left open at the end of the line was read as if closed (and the run plotted); now it is refused.
+  write_file(dir / "jobs.csv",
+             "id,submit_s,start_s,end_s,status,attempts,devices,profile\na,0,1,5,completed,1,0,\"p\n");
+  r = cli({"plot", dir.string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("jobs.csv:2: unterminated quoted field; expected a closing '\"' on the "
+                                      "same line"));
   CHECK(cli({"plot"}).status == 2);
   CHECK(cli({"plot", dir.string(), "--max-devices", "0"}).status == 2);
   fs::remove_all(dir);

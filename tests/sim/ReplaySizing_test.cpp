@@ -21,26 +21,20 @@ using colocsim::test::slurp;
 namespace {
 namespace fs = std::filesystem;
 
-struct Result {
-  int status;
-  std::string out, err; ///< err: also what the run wrote to std::cerr (its warnings)
-};
-
-Result cli(std::vector<std::string> args)
+/// colocsim::test::cli, with what the run wrote to std::cerr (its warnings) added to `err`.
+colocsim::test::CliResult cli(const std::vector<std::string>& args)
 {
   std::ostringstream warnings;
   auto* old = std::cerr.rdbuf(warnings.rdbuf());
-  const auto r = colocsim::test::cli(args);
+  auto r = colocsim::test::cli(args);
   std::cerr.rdbuf(old);
-  return {r.status, r.out, r.err + warnings.str()};
+  r.err += warnings.str();
+  return r;
 }
 
 fs::path fresh_dir(const std::string& name)
 {
-  auto d = fs::temp_directory_path() / ("colocsim-test-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return colocsim::test::fresh_dir("replay-sizing", name);
 }
 
 double summary_value(const fs::path& dir, const std::string& key)

@@ -22,30 +22,18 @@ using colocsim::test::slurp;
 namespace {
 namespace fs = std::filesystem;
 
-struct Result {
-  int status;
-  std::string out, err;
-};
+using colocsim::test::write_file;
 
-Result cli(std::vector<std::string> args)
+/// A sweep's runs are the real binary (sweep spawns colocsim run).
+colocsim::test::CliResult cli(const std::vector<std::string>& args)
 {
   ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1);
-  const auto r = colocsim::test::cli(args);
-  return {r.status, r.out, r.err};
+  return colocsim::test::cli(args);
 }
 
 fs::path fresh_dir(const std::string& name)
 {
-  auto d = fs::temp_directory_path() / ("colocsim-sweep-test-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-void write(const fs::path& file, const std::string& text)
-{
-  std::ofstream f(file);
-  f << text;
+  return colocsim::test::fresh_dir("sweep-test", name);
 }
 
 std::vector<std::vector<std::string>> read_csv(const fs::path& file)
@@ -85,7 +73,7 @@ metrics: [makespan_s, wait_mean_s]
 TEST_CASE("sweep runs every combination of axes and seeds, each exactly as colocsim run", "[cli][sweep]")
 {
   const auto dir = fresh_dir("product");
-  write(dir / "spec.yaml", SPEC);
+  write_file(dir / "spec.yaml", SPEC);
   const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", (dir / "out").string()});
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -136,7 +124,7 @@ TEST_CASE("sweep never overwrites an earlier sweep unless asked, --resume runs o
           "[cli][sweep]")
 {
   const auto dir = fresh_dir("resume");
-  write(dir / "spec.yaml", SPEC);
+  write_file(dir / "spec.yaml", SPEC);
   const auto spec = (dir / "spec.yaml").string(), out = (dir / "out").string();
   REQUIRE(cli({"sweep", spec, "-j", "2", "-o", out, "--quiet"}).status == 0);
   const std::string before = slurp((dir / "out" / "run-0004" / "summary.json").string());
@@ -155,7 +143,7 @@ TEST_CASE("sweep never overwrites an earlier sweep unless asked, --resume runs o
   CHECK(read_csv(dir / "out" / "sweep.csv").size() == 9);
 
   // --resume needs the same spec; --force reruns everything.
-  write(dir / "spec.yaml", std::string(SPEC) + "# changed\n");
+  write_file(dir / "spec.yaml", std::string(SPEC) + "# changed\n");
   const auto other = cli({"sweep", spec, "-o", out, "--resume"});
   CHECK(other.status == 2);
   CHECK_THAT(other.err, ContainsSubstring("different spec"));
@@ -169,11 +157,11 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
 {
   // bad.csv opens fine (the spec check passes) but its second row is wrong: that run fails while it runs.
   const auto dir = fresh_dir("fail");
-  write(dir / "bad.csv",
-        "id,submit_s,duration_s,profile\nj1,0,10,resnet50-infer-bs1\nj2,5,-3,resnet50-infer-bs1\n");
-  write(dir / "spec.yaml",
-        "name: f\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
-        "axes:\n  workload.trace: [builtin:experiments/scenarios/default/jobs.csv, bad.csv]\n");
+  write_file(dir / "bad.csv",
+             "id,submit_s,duration_s,profile\nj1,0,10,resnet50-infer-bs1\nj2,5,-3,resnet50-infer-bs1\n");
+  write_file(dir / "spec.yaml",
+             "name: f\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
+             "axes:\n  workload.trace: [builtin:experiments/scenarios/default/jobs.csv, bad.csv]\n");
   const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, ContainsSubstring("2 runs (1 ok, 1 failed, 0 done earlier)"));
@@ -189,7 +177,7 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
   // A file that does not exist is refused before anything runs, at its place in the spec, naming the file
   // next to the spec (before: the embedded scenario's folder, "builtin:.../missing.csv: no such bundled
   // file").
-  write(dir / "spec.yaml", "name: f\naxes:\n  workload.trace: [missing.csv]\n");
+  write_file(dir / "spec.yaml", "name: f\naxes:\n  workload.trace: [missing.csv]\n");
   const auto missing = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string()});
   CHECK(missing.status == 2);
   CHECK_THAT(missing.err, ContainsSubstring("spec.yaml:3:20: axes.workload.trace:") &&
@@ -202,14 +190,15 @@ TEST_CASE("sweep spec errors name the spec file, line, column and key", "[cli][s
 {
   const auto dir = fresh_dir("errors");
   const auto spec = (dir / "spec.yaml").string();
-  write(spec, "name: e\naxes:\n  platform.sharing: [time-slice, bogus]\n  policy: [first-fit, nosuch]\n");
+  write_file(spec,
+             "name: e\naxes:\n  platform.sharing: [time-slice, bogus]\n  policy: [first-fit, nosuch]\n");
   auto r = cli({"sweep", spec, "--dry-run"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("spec.yaml:3:34: axes.platform.sharing: unknown value (got 'bogus')") &&
                         ContainsSubstring("valid: exclusive, time-slice") &&
                         ContainsSubstring("spec.yaml:4:23: axes.policy: unknown policy 'nosuch'"));
 
-  write(spec, "name: e\ncolour: red\nseeds: [1, x, 1]\naxes:\n  platform.sharing: []\n");
+  write_file(spec, "name: e\ncolour: red\nseeds: [1, x, 1]\naxes:\n  platform.sharing: []\n");
   r = cli({"sweep", spec});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("spec.yaml:2:1: colour: unknown key") &&
@@ -220,19 +209,19 @@ TEST_CASE("sweep spec errors name the spec file, line, column and key", "[cli][s
 
   // Found by scripts/fuzz.sh 10m (sweep harness): an axis key that is a list or map stopped colocsim with a
   // yaml-cpp exception (exit 1, "internal error") instead of naming the key.
-  write(spec, "name: e\naxes:\n  ? [policy, seed]\n  : [first-fit]\n");
+  write_file(spec, "name: e\naxes:\n  ? [policy, seed]\n  : [first-fit]\n");
   r = cli({"sweep", spec, "--dry-run"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err,
              ContainsSubstring("spec.yaml:3:5: axes: expected a scenario key (a plain name) before ':'"));
 
-  write(spec, "metrics: [makespan_s, energy_kwh]\n");
+  write_file(spec, "metrics: [makespan_s, energy_kwh]\n");
   r = cli({"sweep", spec});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("spec.yaml:1:23: metrics: unknown metric 'energy_kwh'") &&
                         ContainsSubstring("energy_total_j"));
 
-  write(spec, "axes: {policy: [first-fit, exclusive-fcfs]}\nseeds: {first: 5, count: 3}\n");
+  write_file(spec, "axes: {policy: [first-fit, exclusive-fcfs]}\nseeds: {first: 5, count: 3}\n");
   r = cli({"sweep", spec, "--dry-run", "-o", "x"});
   CHECK(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("6 runs") && ContainsSubstring("run-0006  colocsim run") &&
@@ -263,10 +252,10 @@ TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactl
   // group — the sweep and its child — gets SIGKILL: no handler runs, nothing is cleaned up. Waiting on
   // files, not on time, keeps the test independent of the machine's speed.
   const auto dir = fresh_dir("sigkill");
-  write(dir / "spec.yaml", "name: killed\n"
-                           "scenario: builtin:experiments/scenarios/bench/scenario.yaml\n"
-                           "set: {workload.synthetic.jobs: 4000, outputs.jobs: true}\n"
-                           "seeds: [1, 2, 3, 4]\n");
+  write_file(dir / "spec.yaml", "name: killed\n"
+                                "scenario: builtin:experiments/scenarios/bench/scenario.yaml\n"
+                                "set: {workload.synthetic.jobs: 4000, outputs.jobs: true}\n"
+                                "seeds: [1, 2, 3, 4]\n");
   const auto out = dir / "out";
   const std::vector<std::string> args{"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "-j", "1"};
   const pid_t pid = colocsim::test::spawn_colocsim(args, dir / "first.log");

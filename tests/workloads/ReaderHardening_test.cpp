@@ -279,3 +279,27 @@ TEST_CASE("device counts beyond 2^20 are refused before they overflow an int", "
   ItpCsvReader k(ok, "k.csv");
   CHECK(drain(k).at(0).devices == 1048576);
 }
+
+TEST_CASE("every trace format words its open errors the same way", "[workloads][errors]")
+{
+  // One file-owning reader (workloads/OwningReader.hpp) opens every format's file, so a missing file and a
+  // directory give the same message whatever the format, naming the path (open_input_file's wording).
+  const auto dir = temp_dir("open-errors");
+  const std::string missing = (dir / "no-such-trace").string();
+  const std::string d = dir.string();
+  REQUIRE(trace_formats().size() >= 6);
+  for (const auto& format : trace_formats()) {
+    INFO("format " << format.name);
+    WorkloadSpec spec;
+    spec.format = format.name;
+    spec.path = missing;
+    CHECK(input_error_of([&] { drain(*open_workload(spec)); }) ==
+          missing + ": cannot open trace file (No such file or directory); expected a readable file");
+    spec.path = d;
+    CHECK(
+        input_error_of([&] { drain(*open_workload(spec)); }) ==
+        d + ": cannot read trace file: the path is a directory; expected a regular file (save a stream to a "
+            "file first)");
+  }
+  fs::remove_all(dir);
+}

@@ -1,0 +1,45 @@
+// The engine tests' one fixture (Engine_test, Mig_test, Dependencies_test, Heterogeneous_test): run a built
+// scenario to the end and keep what the tests check: the run's totals, each job's record by id and every
+// time point.
+#pragma once
+#include "sim/Engine.hpp"
+#include "sim/Scenario.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace colocsim::test {
+
+/// What a run left for the tests to check.
+struct RunOutcome {
+  RunTotals totals;
+  /// Each job's record by job id; JobRecord::job is null (the engine's Job storage is gone after the run).
+  std::map<std::string, JobRecord> jobs;
+  std::vector<TimePoint> points; ///< every time point, as the engine reported them
+};
+
+/// Runs `in` (a scenario built with build_run, its policy possibly replaced) to the end.
+inline RunOutcome run_collect(RunInputs& in)
+{
+  class Collect final : public RunObserver {
+  public:
+    explicit Collect(RunOutcome& o) : o_(o) {}
+    void on_job_end(const JobRecord& r) override
+    {
+      auto& kept = o_.jobs[r.job->id];
+      kept = r;
+      kept.job = nullptr;
+    }
+    void on_timepoint(const TimePoint& p) override { o_.points.push_back(p); }
+
+  private:
+    RunOutcome& o_;
+  };
+  RunOutcome o;
+  Collect c(o);
+  o.totals = run_simulation(in.setup(), c);
+  return o;
+}
+
+} // namespace colocsim::test
