@@ -30,13 +30,62 @@ std::vector<ParamSpec> MigManager::params()
                     .help = "change the instance layout (fission, fusion); false: a static layout, the "
                             "scenario's platform.mig_layout, each job on the smallest empty instance that "
                             "holds its estimate",
+                    .choices = {}},
+          ParamSpec{.name = "sizing",
+                    .type = ParamType::CHOICE,
+                    .default_text = "compute",
+                    .help = "instance size: compute = the smallest that holds the memory estimate and runs "
+                            "the job at most max_slowdown times slower than the whole GPU (predicted); "
+                            "memory = the smallest that holds the memory estimate",
+                    .choices = {"compute", "memory"}},
+          ParamSpec{.name = "max_slowdown",
+                    .type = ParamType::REAL,
+                    .default_text = "1.25",
+                    .help = "sizing=compute: the largest predicted slowdown alone on the instance",
+                    .min = 1.0,
+                    .max = 100.0},
+          ParamSpec{.name = "backfill",
+                    .type = ParamType::BOOL,
+                    .default_text = "true",
+                    .help = "jobs behind a waiting head start where an instance serves them, never "
+                            "delaying the head (EASY: the head reserves the device that drains first)",
                     .choices = {}}};
 }
 
 MigManager::MigManager(const ParamSet& p)
     : growth_(p.real("growth")), early_restart_(p.flag("early_restart")),
-      use_declared_(p.text("memory") == "declared"), reconfigure_(p.flag("reconfigure"))
+      use_declared_(p.text("memory") == "declared"), reconfigure_(p.flag("reconfigure")),
+      size_by_compute_(p.text("sizing") == "compute"), max_slowdown_(p.real("max_slowdown")),
+      backfill_(p.flag("backfill"))
 {
+}
+
+std::size_t MigManager::size_for(const ClusterView& view, JobIndex j, DeviceIndex d, const MigGeometry& geo,
+                                 std::size_t memory_profile) const
+{
+  if (!size_by_compute_) return memory_profile;
+  // Every profile that holds the estimate, smallest first (fewest compute slices, then least memory).
+  const auto& profiles = geo.profiles();
+  const double need = estimate_.at(j);
+  std::vector<std::size_t> holding;
+  for (std::size_t i = 0; i < profiles.size(); ++i)
+    if (profiles[i].memory_bytes >= need) holding.push_back(i);
+  std::stable_sort(holding.begin(), holding.end(), [&](std::size_t a, std::size_t b) {
+    return profiles[a].compute_slices < profiles[b].compute_slices ||
+           (profiles[a].compute_slices == profiles[b].compute_slices &&
+            profiles[a].memory_bytes < profiles[b].memory_bytes);
+  });
+  std::size_t best = memory_profile;
+  double best_slowdown = std::numeric_limits<double>::infinity();
+  for (const std::size_t i : holding) {
+    const double slowdown = view.mig_slowdown_alone(j, d, i);
+    if (slowdown <= max_slowdown_ * (1 + 1e-12)) return i;
+    if (slowdown < best_slowdown * (1 - 1e-12)) {
+      best = i;
+      best_slowdown = slowdown;
+    }
+  }
+  return best; // none within the bound: the least predicted slowdown
 }
 
 std::optional<std::size_t> MigManager::profile_for(const MigGeometry& geo, double bytes)
@@ -73,8 +122,8 @@ bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Dec
     out.push_back(Reject{j, "mig-manager needs devices in mig mode (platform.sharing: mig)"});
     return true;
   }
-  const auto profile = profile_for(*geo, estimate_[j]);
-  if (!profile) {
+  const auto memory_profile = profile_for(*geo, estimate_[j]);
+  if (!memory_profile) {
     out.push_back(Reject{j, "its memory estimate exceeds the largest MIG instance"});
     return true;
   }
@@ -82,7 +131,12 @@ bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Dec
     out.push_back(Reject{j, "mig-manager places single-GPU jobs (one instance each)"});
     return true;
   }
+  // Backfill: not on the device reserved for the head, nor on one whose layout changes in this call (the
+  // view does not show the change yet).
+  std::erase_if(migs, [&](DeviceIndex d) { return (excluded_ && d == *excluded_) || changed_now_.count(d); });
+  if (migs.empty()) return false;
   if (!reconfigure_) return place_static(view, migs, *geo, j, out);
+  const std::optional<std::size_t> profile = size_for(view, j, migs.front(), *geo, *memory_profile);
   // (1) An empty, ready instance of the profile.
   for (DeviceIndex d : migs) {
     const auto slots = view.mig_instances(d);
@@ -151,6 +205,7 @@ bool MigManager::place_static(const ClusterView& view, const std::vector<DeviceI
     }
   }
   if (!any_holds) {
+    if (excluded_) return false; // backfill: the reserved device may hold it
     out.push_back(Reject{j, "no instance of the static MIG layout holds its memory estimate"});
     return true;
   }
@@ -194,12 +249,91 @@ std::vector<Decision> MigManager::decide(const ClusterView& view, std::span<cons
   }
   std::vector<Decision> out;
   taken_now_.clear();
+  changed_now_.clear();
   while (!queue_.empty()) {
     const JobIndex j = queue_.front();
-    if (!place_head(view, j, out)) break; // strict order: the head waits, the rest behind it
+    const std::size_t before = out.size();
+    const bool placed = place_head(view, j, out);
+    note_placed(view, j, out, before);
+    if (!placed) break; // the head waits (with backfill, jobs behind it may start)
     queue_.pop_front();
   }
+  if (backfill_ && queue_.size() > 1) backfill(view, out);
   return out;
+}
+
+void MigManager::note_placed(const ClusterView& view, JobIndex j, const std::vector<Decision>& out,
+                             std::size_t from)
+{
+  for (std::size_t k = from; k < out.size(); ++k) {
+    if (const auto* r = std::get_if<ReconfigureMig>(&out[k])) {
+      changed_for_[r->device] = j;
+      changed_now_.insert(r->device);
+    }
+    if (const auto* p = std::get_if<Place>(&out[k]); p && !p->devices.empty() && !p->instances.empty()) {
+      const DeviceIndex d = p->devices[0];
+      const auto slots = view.mig_instances(d);
+      const double slowdown = view.mig_slowdown_alone(p->job, d, slots.at(p->instances[0]).gi.profile);
+      expected_end_[p->job] = view.now() + view.estimate(p->job) * slowdown / view.device(d).speed;
+    }
+  }
+}
+
+void MigManager::backfill(const ClusterView& view, std::vector<Decision>& out)
+{
+  const JobIndex head = queue_.front();
+  const double now = view.now();
+  // The head's reservation (none while a reconfiguration for it is under way): of the mig devices that
+  // accept it, the one whose jobs end first by their predicted ends (ties: the lowest index).
+  std::optional<DeviceIndex> reserved;
+  double shadow = std::numeric_limits<double>::infinity();
+  const MigGeometry* geo = nullptr;
+  bool head_has_change = false; // a reconfiguration under way for the head: it is tried first when done
+  for (const DeviceIndex d : reconfiguring_)
+    if (const auto it = changed_for_.find(d); it != changed_for_.end() && it->second == head)
+      head_has_change = true;
+  if (!head_has_change) {
+    std::map<DeviceIndex, double> drain; // devices with jobs: their last predicted end
+    for (const auto& [job, where] : running_on_) {
+      const auto e = expected_end_.find(job);
+      double& t = drain.try_emplace(where.first, now).first->second;
+      t = std::max(t, e != expected_end_.end() ? e->second : now);
+    }
+    for (DeviceIndex d = 0; d < view.device_count(); ++d) {
+      const auto* g = view.mig_geometry(d);
+      if (!g || (geo && g != geo) || !view.device(d).available || !view.allows(head, d)) continue;
+      geo = g;
+      const auto it = drain.find(d);
+      const double t = it == drain.end() ? now : std::max(now, it->second);
+      if (t < shadow) {
+        shadow = t;
+        reserved = d;
+      }
+    }
+  }
+  for (auto it = std::next(queue_.begin()); it != queue_.end();) {
+    const JobIndex j = *it;
+    excluded_ = reserved;
+    if (reserved && view.allows(j, *reserved)) {
+      // It may use the reserved device if it ends there before the head could start (after one
+      // reconfiguration, on the instance it would get).
+      if (const auto p = profile_for(*geo, estimate_[j])) {
+        const std::size_t profile = reconfigure_ ? size_for(view, j, *reserved, *geo, *p) : *p;
+        const double end =
+            now + geo->reconfiguration_latency_s() +
+            view.estimate(j) * view.mig_slowdown_alone(j, *reserved, profile) / view.device(*reserved).speed;
+        if (end <= shadow) excluded_.reset();
+      }
+    }
+    const std::size_t before = out.size();
+    const bool done = place_head(view, j, out);
+    excluded_.reset();
+    note_placed(view, j, out, before);
+    if (done)
+      it = queue_.erase(it);
+    else
+      ++it;
+  }
 }
 
 } // namespace colocsim
