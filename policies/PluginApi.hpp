@@ -33,7 +33,8 @@
 /// 4: PolicyInfo::requirements (what the policy needs from the platform, checked before a run).
 /// 5: ClusterView gained estimate() and time_limit() (a longer vtable, which the fingerprint cannot see), and
 /// decide() receives every event of an instant in one call.
-#define COLOCSIM_POLICY_ABI_VERSION 5u
+/// 6: ClusterView gained mig_slowdown_alone() (a longer vtable).
+#define COLOCSIM_POLICY_ABI_VERSION 6u
 
 /// The first 8 bytes of a descriptor: "COLOCPLG" read as a little-endian integer.
 #define COLOCSIM_POLICY_PLUGIN_MAGIC 0x474c50434f4c4f43ull

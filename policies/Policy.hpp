@@ -110,6 +110,12 @@ public:
   /// Seconds after its start at which the engine kills job j if it is still running (its requested time
   /// when the replay uses requested times); infinity if never.
   virtual double time_limit(JobIndex) const { return std::numeric_limits<double>::infinity(); }
+  /// The slowdown job j would run at alone on a GPU instance of `profile` (an index into mig_geometry(d)'s
+  /// profiles) of mig device d, against the whole GPU with MIG off: models/Interference.hpp mig_slowdown
+  /// with the instance's share of the device's SMs and memory slices (a profile's measured `mig_speed`
+  /// where it gives one). 1 where unknown (a device not in mig mode, a view that does not know the device's
+  /// SMs). O(1).
+  virtual double mig_slowdown_alone(JobIndex, DeviceIndex, std::size_t) const { return 1.0; }
 };
 
 // ---- events (engine → policy) ----

@@ -100,13 +100,14 @@ std::vector<PolicyInfo>& registry_storage()
        Heshare::params(), make<Heshare>(),
        "least predicted energy plus priced completion time (time_price_w), within max_slowdown", not_mig()},
       {"mig-manager",
-       "NVIDIA MIG: instance per job by memory estimate, fission and fusion of instances, OOM restart",
+       "NVIDIA MIG: instance per job by memory estimate and predicted slowdown, fission and fusion of "
+       "instances, OOM restart, EASY backfilling behind a waiting head",
        "Saraha et al., Managing Multi Instance GPUs for High Throughput and Energy Savings (arXiv "
        "2508.18556, "
        "2025; reference §3.3), our reading of its abstract",
        MigManager::params(),
        make<MigManager>(),
-       "isolates: one job per MIG instance sized to its memory estimate",
+       "isolates: one job per MIG instance sized to its memory estimate and max_slowdown",
        {{SharingMode::MIG}, {}, "", "it places each job on a MIG instance"}},
       {"power-aware",
        "any placement policy, plus powering idle nodes off and back on for waiting jobs",

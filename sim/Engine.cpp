@@ -154,6 +154,14 @@ public:
   }
   double estimate(JobIndex j) const override;
   double time_limit(JobIndex j) const override { return jobs_.at(j).limit_s; }
+  double mig_slowdown_alone(JobIndex j, DeviceIndex d, std::size_t profile) const override
+  {
+    const auto& t = type(d);
+    if (!t.mig || profile >= t.mig->profiles().size()) return 1.0;
+    const auto& p = t.mig->profiles()[profile];
+    return colocsim::mig_slowdown(*jobs_.at(j).sig, mig_sm_fraction(p, t.spec->compute_units.value),
+                                  mig_memory_fraction(*t.mig, p), p.compute_slices);
+  }
 
 private:
   const DeviceType& type(DeviceIndex d) const { return setup_.platform->type_of(d); }

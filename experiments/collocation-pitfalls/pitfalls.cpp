@@ -59,7 +59,10 @@ const Config MIG_7X1G{"mig-7x1g", "mig-manager:reconfigure=false",
                       "mig",      "1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb,1g.5gb",
                       7,          true};
 const Config MIG_2X3G{"mig-2x3g", "mig-manager:reconfigure=false", "mig", "3g.20gb,3g.20gb", 2, true};
-const Config MIG_MANAGER{"mig-manager", "mig-manager", "mig", "7g.40gb", 7, true};
+// mig-manager as it was when this experiment was written: sized by memory alone, strict queue order (its
+// defaults since, compute sizing and backfilling, are another policy's claim: experiments/repro-mig-manager).
+const Config MIG_MANAGER{"mig-manager", "mig-manager:sizing=memory,backfill=false", "mig", "7g.40gb", 7,
+                         true};
 
 /// Forwards to the policy and measures what the engine does not report itself: the GPU time held by attempts
 /// that ended out of memory, and allocation fragmentation, the time during which some waiting job fits the

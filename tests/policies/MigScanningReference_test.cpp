@@ -7,7 +7,11 @@
 // job on which device and instance, which instances a reconfiguration destroys and creates, which job is
 // rejected, at what time — must be the same, in the same order: on two DGX A100 nodes (16 GPUs) and on
 // 1,250 of them (10,000 GPUs), with fission, fusion, out-of-memory restarts, static layouts and nodes
-// powered off and on by power-aware (devices the indexes hold but that are unavailable).
+// powered off and on by power-aware (devices the indexes hold but that are unavailable). Backfilling
+// (the default) and compute sizing go through the same lookups: the scan finds the head's reservation by
+// listing every running job and device, the policy from its drain order (MigManager::reservation); both
+// are compared with the defaults and with sizing=memory, backfill=false (strict order), and the recorder
+// checks that backfill does overtake waiting heads (and never does with backfill=false).
 #include "tests/CatchCompat.hpp"
 
 #include "models/Params.hpp"
@@ -23,6 +27,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -38,8 +43,17 @@ public:
   explicit Recorder(std::unique_ptr<Policy> inner) : inner_(std::move(inner)) {}
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
   {
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) fresh.insert(s->job);
     auto out = inner_->decide(view, events);
     for (const auto& d : out) {
+      if (const auto* p = std::get_if<Place>(&d)) {
+        // A first start while a job submitted before it (a lower index) has neither started nor been
+        // rejected: it overtook that job, which only backfilling does (restarted jobs have started before).
+        if (fresh.count(p->job) && *fresh.begin() < p->job) ++overtakes;
+        fresh.erase(p->job);
+      }
+      if (const auto* r = std::get_if<Reject>(&d)) fresh.erase(r->job);
       std::ostringstream line;
       line << describe(d);
       if (const auto* r = std::get_if<ReconfigureMig>(&d))
@@ -56,6 +70,8 @@ public:
   std::vector<std::string> log; ///< each decision
   std::vector<double> at;       ///< and when it was made
   std::size_t places = 0, reconfigurations = 0, rejects = 0;
+  std::size_t overtakes = 0; ///< first starts ahead of an earlier-submitted job still waiting
+  std::set<JobIndex> fresh;  ///< submitted, not yet started or rejected
 
 private:
   std::unique_ptr<Policy> inner_;
@@ -69,12 +85,14 @@ struct Quiet final : RunObserver {
 /// declared memory from none to more than any instance holds (rejected), real footprints from 0.86 GB to
 /// 28.6 GB (so under-declared jobs run out of memory and restart larger), one in twenty a 2-GPU job
 /// (rejected: one instance each).
-std::string write_trace(const std::string& name, int jobs, double gap_s, std::uint64_t seed, int whole = 0)
+/// With `users`, a user column (5 users), for workload.estimates=predicted.
+std::string write_trace(const std::string& name, int jobs, double gap_s, std::uint64_t seed, int whole = 0,
+                        bool users = false)
 {
   const auto path = std::filesystem::temp_directory_path() /
                     ("colocsim-mig-scanning-" + name + "-" + std::to_string(::getpid()) + ".csv");
   std::ofstream f(path);
-  f << "id,submit_s,duration_s,devices,mem,profile\n";
+  f << "id,submit_s,duration_s,devices,mem,profile" << (users ? ",user" : "") << "\n";
   const char* const mem[] = {"", "1GB", "2GB", "4GB", "4GB", "8GB", "12GB", "18GB", "30GB", "45GB"};
   const char* const profile[] = {"resnet50-infer-bs1",   "cifar-resnet18-train", "stable-diffusion-infer",
                                  "resnet50-train-bs32",  "resnet50-train-bs128", "bert-base-train-bs32",
@@ -91,7 +109,9 @@ std::string write_trace(const std::string& name, int jobs, double gap_s, std::ui
     t += (i % 50 == 49) ? 2000 : gap_s * static_cast<double>(next() % 100) / 100.0;
     const int devices = next() % 20 == 0 ? 2 : 1;
     f << "j" << i << "," << t << "," << 60 + next() % 1500 << "," << devices << "," << mem[next() % 10] << ","
-      << profile[next() % 9] << "\n";
+      << profile[next() % 9];
+    if (users) f << ",u" << next() % 5;
+    f << "\n";
   }
   return path.string();
 }
@@ -161,7 +181,9 @@ TEST_CASE("mig-manager places and reconfigures exactly as its scanning version o
           "[policies][mig-manager][mig]")
 {
   const std::string trace = write_trace("small", 600, 20, 12345);
-  for (const std::string params : {"", "early_restart=false", "growth=1.5,memory=profile"}) {
+  // The defaults (sizing=compute, backfill=true) and memory sizing in strict order, as before backfill.
+  for (const std::string params : {"", "early_restart=false", "growth=1.5,memory=profile",
+                                   "sizing=memory,backfill=false", "sizing=memory", "backfill=false"}) {
     DYNAMIC_SECTION("mig-manager:" << params)
     {
       const auto now = run(trace, 2, "mig-manager:" + params, {});
@@ -169,22 +191,46 @@ TEST_CASE("mig-manager places and reconfigures exactly as its scanning version o
                               std::make_unique<MigManager>(params_of(params), MigManager::Lookup::SCAN));
       check_same(now, before);
       // The trace reaches every branch: placements, reconfigurations (fission, fusion, creation) and
-      // rejections (2-GPU jobs; 45 GB, more than 7g.40gb holds).
+      // rejections (2-GPU jobs; 45 GB, more than 7g.40gb holds); backfill overtakes waiting heads.
       CHECK(now.places > 500);
       CHECK(now.reconfigurations > 50);
       CHECK(now.rejects > 20);
+      if (params.find("backfill=false") != std::string::npos)
+        CHECK(now.overtakes == 0);
+      else
+        CHECK(now.overtakes > 20);
     }
   }
   SECTION("a static layout (reconfigure=false)")
   {
     const std::vector<std::string> layout{"platform.mig_layout=3g.20gb,2g.10gb,1g.5gb,1g.5gb"};
-    const auto now = run(trace, 2, "mig-manager:reconfigure=false", layout);
-    const auto before =
-        run(trace, 2, "mig-manager:reconfigure=false", layout,
-            std::make_unique<MigManager>(params_of("reconfigure=false"), MigManager::Lookup::SCAN));
-    check_same(now, before);
-    CHECK(now.places > 600);
-    CHECK(now.reconfigurations == 0);
+    for (const std::string params : {"reconfigure=false", "reconfigure=false,backfill=false"}) {
+      INFO(params);
+      const auto now = run(trace, 2, "mig-manager:" + params, layout);
+      const auto before = run(trace, 2, "mig-manager:" + params, layout,
+                              std::make_unique<MigManager>(params_of(params), MigManager::Lookup::SCAN));
+      check_same(now, before);
+      CHECK(now.places > 600);
+      CHECK(now.reconfigurations == 0);
+      CHECK((now.overtakes > 0) == (params.find("backfill=false") == std::string::npos));
+    }
+  }
+  SECTION("predicted run times (workload.estimates=predicted): devices drain before their predicted end")
+  {
+    // A user's next run time is predicted as the mean of their last two, so jobs outlive their predicted
+    // ends and a waiting head's reservation is often a device that has drained by now (by the index of
+    // the devices' drain times) rather than the next to drain.
+    const std::string users = write_trace("users", 600, 20, 9876, 0, true);
+    const std::vector<std::string> predicted{"workload.estimates=predicted"};
+    for (const std::string params : {"", "sizing=memory"}) {
+      INFO(params);
+      const auto now = run(users, 2, "mig-manager:" + params, predicted);
+      const auto before = run(users, 2, "mig-manager:" + params, predicted,
+                              std::make_unique<MigManager>(params_of(params), MigManager::Lookup::SCAN));
+      check_same(now, before);
+      CHECK(now.overtakes > 20);
+    }
+    std::filesystem::remove(users);
   }
   SECTION("inside power-aware, which powers idle nodes off and on")
   {
@@ -195,9 +241,11 @@ TEST_CASE("mig-manager places and reconfigures exactly as its scanning version o
     const auto before = run(sparse, 2, "power-aware:inner=mig-manager-scan,idle_s=120,min_on=0", boot);
     std::filesystem::remove(sparse);
     check_same(now, before);
+    // Measured with the defaults (compute sizing: larger instances, fewer layout changes than memory
+    // sizing's 20+ / 10+): 14 power decisions, 8 reconfigurations.
     CHECK(std::count_if(now.log.begin(), now.log.end(),
-                        [](const std::string& l) { return l.find("power node") != std::string::npos; }) > 20);
-    CHECK(now.reconfigurations > 10);
+                        [](const std::string& l) { return l.find("power node") != std::string::npos; }) > 10);
+    CHECK(now.reconfigurations > 5);
   }
   std::filesystem::remove(trace);
 }
@@ -206,19 +254,24 @@ TEST_CASE("mig-manager places and reconfigures exactly as its scanning version o
           "[policies][mig-manager][mig]")
 {
   // 9,000 jobs on whole GPUs for hours, then 1,500 mixed ones: these fission and fuse instances beyond them
-  // and, as the long jobs end, on the GPUs they leave scattered over the platform. About 4 s of CPU in a
-  // Release build, most of it the scanning run.
+  // and, as the long jobs end, on the GPUs they leave scattered over the platform. About 4 s of CPU per
+  // parameter set in a Release build, most of it the scanning run.
   const std::string trace = write_trace("large", 1500, 2, 777, 9000);
-  const auto now = run(trace, 1250, "mig-manager", {});
-  const auto before = run(trace, 1250, "mig-manager", {},
-                          std::make_unique<MigManager>(params_of(""), MigManager::Lookup::SCAN));
-  check_same(now, before);
-  DeviceIndex highest = 0;
-  for (const auto& l : now.log)
-    if (const auto at = l.find("devices ["); at != std::string::npos)
-      highest = std::max<DeviceIndex>(highest, static_cast<DeviceIndex>(std::stoul(l.substr(at + 9))));
-  CHECK(highest > 9000); // beyond the 9,000 whole-GPU jobs
-  CHECK(now.places > 10000);
-  CHECK(now.reconfigurations > 100);
+  for (const std::string params : {"", "sizing=memory,backfill=false"}) {
+    INFO("mig-manager:" << params);
+    const auto now = run(trace, 1250, "mig-manager:" + params, {});
+    const auto before = run(trace, 1250, "mig-manager:" + params, {},
+                            std::make_unique<MigManager>(params_of(params), MigManager::Lookup::SCAN));
+    check_same(now, before);
+    DeviceIndex highest = 0;
+    for (const auto& l : now.log)
+      if (const auto at = l.find("devices ["); at != std::string::npos)
+        highest = std::max<DeviceIndex>(highest, static_cast<DeviceIndex>(std::stoul(l.substr(at + 9))));
+    CHECK(highest > 9000); // beyond the 9,000 whole-GPU jobs
+    CHECK(now.places > 10000);
+    // Compute sizing gives most mixed jobs a larger instance than their memory needs, so fewer layout
+    // changes (measured: 39 with the defaults).
+    CHECK(now.reconfigurations > (params.empty() ? 30U : 100U));
+  }
   std::filesystem::remove(trace);
 }

@@ -61,8 +61,9 @@ TEST_CASE("mig-manager splits a whole GPU for small jobs and fuses empty instanc
 {
   // t=0: s1..s3 need 1g.5gb; the GPU is one empty 7g.40gb → FISSION into 7 × 1g.5gb, ready at 5 s; each runs
   // 100 s of work at 1.278571 → ends at 132.857 s. t=10: `big` needs 3g.20gb; 1g@4, @5, @6 are empty →
-  // FUSION into 3g.20gb@4, ready at 15 s; 100 s at 2.051429 → ends at 220.143 s.
-  const auto o = run({});
+  // FUSION into 3g.20gb@4, ready at 15 s; 100 s at 2.051429 → ends at 220.143 s. Sizing by memory alone
+  // (sizing=memory): by compute too, `big` would wait for a 7g.40gb (2.05 > max_slowdown 1.25).
+  const auto o = run({}, "mig-manager:sizing=memory");
   for (const char* id : {"s1", "s2", "s3"}) {
     CHECK_THAT(o.jobs.at(id).start_s, WithinAbs(5.0, 1e-6));
     CHECK_THAT(o.jobs.at(id).slowdown, WithinAbs(0.3 * 0.25 * 108 / 14 + 0.7, 1e-9));
@@ -80,7 +81,8 @@ TEST_CASE("mig-manager restarts a job that ran out of memory on a larger instanc
   // `o` declares 4 GB but needs 19.83 GB. 1g.5gb (fission, ready 5 s) → out of memory 60 s later (65 s);
   // estimate 8 GB → 1g.10gb@6 (1g@6 destroyed, ready 70 s) → out of memory at 130 s; estimate 16 GB →
   // 3g.20gb@4 (fusion, ready 135 s) → 100 s at 2.051429 → ends at 340.143 s. Three attempts, two OOM events.
-  const auto o = run({"workload.trace=mig-oom.csv"});
+  // Sizing by memory alone (sizing=memory; by compute too, bert-base training gets a 7g.40gb at once).
+  const auto o = run({"workload.trace=mig-oom.csv"}, "mig-manager:sizing=memory");
   const auto& r = o.jobs.at("o");
   CHECK(r.status == JobStatus::COMPLETED);
   CHECK(r.attempts == 3);
@@ -91,6 +93,70 @@ TEST_CASE("mig-manager restarts a job that ran out of memory on a larger instanc
   // start it would be (340.142857 − 5) / 100 = 3.35.
   CHECK_THAT(r.last_start_s, WithinAbs(135.0, 1e-6));
   CHECK_THAT(r.slowdown, WithinAbs(2.051429, 1e-6));
+}
+
+TEST_CASE("mig-manager sizes an instance by memory and by the job's predicted slowdown on it",
+          "[engine][mig][mig-manager]")
+{
+  // stable-diffusion-infer (5 GB; c = 0.9, b = 0.35, u = 0.6, β = 0.8) and resnet50-train-bs32 (3.94 GB;
+  // c = 0.8, b = 0.35, u = 0.4, β = 0.75), 100 s each, submitted at 0 (mig-sizing.csv). Predicted slowdown
+  // max(β·max(1, c/s) + (1 − β)·max(1, b/m), b/m, u/s, 1) on the profiles that hold their memory, smallest
+  // first (s = SMs/108, m = memory slices/8):
+  //   stable diffusion  1g.5gb  0.8·6.942857 + 0.2·2.8 = 6.114286   1g.10gb 0.8·6.942857 + 0.2·1.4 = 5.834
+  //                     2g.10gb 0.8·3.471429 + 0.2·1.4 = 3.057143   3g.20gb 0.8·2.314286 + 0.2 = 2.051429
+  //                     4g.20gb 0.8·1.735714 + 0.2 = 1.588571       7g.40gb c/s = 0.991837 → 1
+  //   resnet50 bs32     1g.5gb  0.75·6.171429 + 0.25·2.8 = 5.328571 ... 4g.20gb 0.75·1.542857 + 0.25 =
+  //                     1.407143                                    7g.40gb c/s = 0.881633 → 1
+  // Default (max_slowdown 1.25): both get a 7g.40gb. SD takes the GPU's 7g.40gb at 0 (ends 100 s); the
+  // ResNet waits for it and runs [100, 200]. By memory alone both went on 1g.5gb slices (fission, ready at
+  // 5 s) at 6.11× and 5.33×.
+  const auto o = run({"workload.trace=mig-sizing.csv"});
+  CHECK_THAT(o.jobs.at("sd").start_s, WithinAbs(0.0, 1e-6));
+  CHECK_THAT(o.jobs.at("sd").slowdown, WithinAbs(1.0, 1e-9));
+  CHECK_THAT(o.jobs.at("sd").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(o.jobs.at("rn").start_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(o.jobs.at("rn").slowdown, WithinAbs(1.0, 1e-9));
+  CHECK_THAT(o.jobs.at("rn").end_s, WithinAbs(200.0, 1e-6));
+  // max_slowdown 1.5: SD still needs 7g.40gb (4g.20gb: 1.588571); the ResNet takes a 4g.20gb (1.407143):
+  // at 100 s the empty 7g.40gb is split (one 4g.20gb fits), ready at 105 s → ends 105 + 140.714286.
+  const auto b = run({"workload.trace=mig-sizing.csv"}, "mig-manager:max_slowdown=1.5");
+  CHECK_THAT(b.jobs.at("sd").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(b.jobs.at("rn").start_s, WithinAbs(105.0, 1e-6));
+  CHECK_THAT(b.jobs.at("rn").slowdown, WithinAbs(0.75 * 0.8 * 108 / 56 + 0.25, 1e-9));
+  CHECK_THAT(b.jobs.at("rn").end_s, WithinAbs(245.714286, 1e-5));
+  // sizing=memory: the former rule, 1g.5gb for both.
+  const auto m = run({"workload.trace=mig-sizing.csv"}, "mig-manager:sizing=memory");
+  CHECK_THAT(m.jobs.at("sd").slowdown, WithinAbs(0.8 * 0.9 * 108 / 14 + 0.2 * 2.8, 1e-9));
+  CHECK_THAT(m.jobs.at("rn").slowdown, WithinAbs(0.75 * 0.8 * 108 / 14 + 0.25 * 2.8, 1e-9));
+}
+
+TEST_CASE("mig-manager backfills behind a waiting head only what ends before the head could start",
+          "[engine][mig][mig-manager]")
+{
+  // mig-backfill.csv, one A100 starting as one 7g.40gb; resnet50-infer-bs1 (4 GB) runs 1.278571× slower on
+  // 1g.5gb and 1g.10gb (above max_slowdown 1.25) and 1× on 2g.10gb (c/s = 0.964, u/s = 0.579, b/m = 0.32),
+  // so it gets a 2g.10gb; maskrcnn-train (30 GB declared) needs the 7g.40gb (slowdown 1: c/s = 0.771).
+  //   t=0   a (100 s): fission 7g.40gb → 3 × 2g.10gb, ready at 5 s; a runs [5, 105] (expected end 105).
+  //   t=10  big (7g.40gb) cannot be placed: a is busy. It reserves the GPU, which drains at 105 s.
+  //         s (50 s): expected end 10 + 5 (one reconfiguration, counted whatever) + 50 = 65 ≤ 105: it starts
+  //         at once on an empty 2g.10gb, [10, 60]. l (200 s): 10 + 5 + 200 = 215 > 105: it waits.
+  //   t=105 a ends: fusion of the three empty 2g.10gb into 7g.40gb, ready at 110; big runs [110, 210].
+  //   t=210 fission for l, ready at 215; l runs [215, 415].
+  // Without backfill s waits behind big: fission at 210, s runs [215, 265]; big and l are unchanged (the
+  // head is not delayed by backfilling).
+  const auto o = run({"workload.trace=mig-backfill.csv"});
+  CHECK_THAT(o.jobs.at("a").end_s, WithinAbs(105.0, 1e-6));
+  CHECK_THAT(o.jobs.at("s").start_s, WithinAbs(10.0, 1e-6));
+  CHECK_THAT(o.jobs.at("s").end_s, WithinAbs(60.0, 1e-6));
+  CHECK_THAT(o.jobs.at("big").start_s, WithinAbs(110.0, 1e-6));
+  CHECK_THAT(o.jobs.at("big").end_s, WithinAbs(210.0, 1e-6));
+  CHECK_THAT(o.jobs.at("l").start_s, WithinAbs(215.0, 1e-6));
+  CHECK_THAT(o.jobs.at("l").end_s, WithinAbs(415.0, 1e-6));
+  const auto strict = run({"workload.trace=mig-backfill.csv"}, "mig-manager:backfill=false");
+  CHECK_THAT(strict.jobs.at("s").start_s, WithinAbs(215.0, 1e-6));
+  CHECK_THAT(strict.jobs.at("s").end_s, WithinAbs(265.0, 1e-6));
+  CHECK_THAT(strict.jobs.at("big").end_s, WithinAbs(210.0, 1e-6));
+  CHECK_THAT(strict.jobs.at("l").end_s, WithinAbs(415.0, 1e-6));
 }
 
 TEST_CASE("MIG instances are isolated: a job's speed depends only on its own instance", "[engine][mig]")
