@@ -15,7 +15,7 @@ void BestFit::on_device_changed(DeviceIndex d)
   if (d >= key_.size()) return;
   if (!std::isnan(key_[d])) open_.erase({key_[d], d});
   key_[d] = std::numeric_limits<double>::quiet_NaN();
-  if (has_slot(d)) {
+  if (has_slot(d) && powered(d)) {
     key_[d] = mem_free(d);
     open_.insert({key_[d], d});
   }

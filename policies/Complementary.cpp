@@ -90,7 +90,8 @@ std::vector<Decision> Complementary::decide(const ClusterView& view, std::span<c
   // one becomes unavailable only when its node is powered off or it is repartitioned, and is then moved
   // aside when it is met in free_. No decision scans the free devices (it did, O(free devices) per call).
   for (const auto& e : events)
-    if (std::holds_alternative<NodePowered>(e) || std::holds_alternative<DeviceRepartitioned>(e)) {
+    if (const auto* np = std::get_if<NodePowered>(&e);
+        (np && np->on) || std::holds_alternative<DeviceRepartitioned>(e)) {
       restore_available(view);
       break;
     }

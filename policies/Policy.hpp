@@ -7,12 +7,14 @@
 //
 // Who calls what, when: the engine calls decide() once per simulated instant at which something happened,
 // in time order, after it has applied every event of that instant, and hands it all of them in this order:
-// completions and out-of-memory failures by job index (each completion followed by the submissions of the
-// dependents it releases), submissions in trace order, nodes powered on, repartitionings done, dependents
-// released after their think time, wake-ups. The order SimGrid wakes its actors in plays no part. The
-// engine applies the returned decisions in order before time advances (a decision that makes something
-// happen at this same instant, e.g. WakeAt(now), leads to one more call at it). Every decision is checked; an
-// infeasible one raises DecisionError naming the policy and the decision.
+// nodes powered off by earlier decisions (NodePowered{node, false}, one per SetNodePower that switched a
+// node off, reported with the next call; they do not cause a call by themselves), completions and
+// out-of-memory failures by job index (each completion followed by the submissions of the dependents it
+// releases), submissions in trace order, nodes powered on, repartitionings done, dependents released after
+// their think time, wake-ups. The order SimGrid wakes its actors in plays no part. The engine applies the
+// returned decisions in order before time advances (a decision that makes something happen at this same
+// instant, e.g. WakeAt(now), leads to one more call at it). Every decision is checked; an infeasible one
+// raises DecisionError naming the policy and the decision.
 #include "models/DeviceSpec.hpp"
 #include "models/Mig.hpp"
 #include "models/ResourceSignature.hpp"
@@ -142,7 +144,9 @@ struct DeviceRepartitioned {
   DeviceIndex device;
   SharingMode mode;
 };
-/// A node finished powering on (after the boot delay) or was powered off.
+/// A node finished powering on (after the boot delay; `on`), or was powered off by a SetNodePower decision
+/// (`!on`; reported first in the next call, so that a policy wrapped by the one that decided it, e.g.
+/// power-aware's inner policy, can take the node's devices out of its indexes).
 struct NodePowered {
   std::uint32_t node;
   bool on;

@@ -62,6 +62,19 @@ void SlotPolicy::init(const ClusterView& view)
       milli_used_[d] += view.job(r).gpu_milli;
     }
   }
+  node_off_.assign(n, 0);
+  std::size_t nodes = 0;
+  for (DeviceIndex d = 0; d < n; ++d)
+    nodes = std::max<std::size_t>(nodes, view.device(d).node + std::size_t{1});
+  node_start_.assign(nodes + 1, 0);
+  for (DeviceIndex d = 0; d < n; ++d)
+    ++node_start_[view.device(d).node + 1];
+  for (std::size_t k = 0; k < nodes; ++k)
+    node_start_[k + 1] += node_start_[k];
+  node_devices_.resize(n);
+  std::vector<std::size_t> next(node_start_.begin(), node_start_.end() - 1);
+  for (DeviceIndex d = 0; d < n; ++d)
+    node_devices_[next[view.device(d).node]++] = d;
   index_ = FitIndex(n);
   idle_by_type_.assign(type_memory_.size(), FitIndex(n));
   initialised_ = true;
@@ -112,9 +125,22 @@ void SlotPolicy::occupy(const ClusterView& view, JobIndex j, const std::vector<D
 
 void SlotPolicy::device_changed(DeviceIndex d)
 {
-  index_.set(d, has_slot(d) ? mem_free_[d] : FitIndex::UNAVAILABLE);
-  idle_by_type_[type_[d]].set(d, has_slot(d) && idle(d) ? mem_free_[d] : FitIndex::UNAVAILABLE);
+  const bool open = has_slot(d) && powered(d);
+  index_.set(d, open ? mem_free_[d] : FitIndex::UNAVAILABLE);
+  idle_by_type_[type_[d]].set(d, open && idle(d) ? mem_free_[d] : FitIndex::UNAVAILABLE);
   on_device_changed(d);
+}
+
+void SlotPolicy::node_powered(const NodePowered& e)
+{
+  if (e.node + std::size_t{1} >= node_start_.size()) return; // no device of ours
+  for (std::size_t k = node_start_[e.node]; k < node_start_[e.node + 1]; ++k) {
+    const DeviceIndex d = node_devices_[k];
+    const char off = e.on ? 0 : 1;
+    if (node_off_[d] == off) continue;
+    node_off_[d] = off;
+    device_changed(d);
+  }
 }
 
 std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<const Event> events)
@@ -143,6 +169,8 @@ std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<cons
         if (const auto* r = std::get_if<DeviceRepartitioned>(&e)) {
           capacity_[r->device] = capacity_for(r->mode);
           device_changed(r->device);
+        } else if (const auto* np = std::get_if<NodePowered>(&e)) {
+          node_powered(*np);
         }
       });
   // Strict submission order: the queue head blocks the rest (no backfilling), unless it is dropped.

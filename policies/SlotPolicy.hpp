@@ -39,10 +39,11 @@ protected:
   /// A job that no devices fit when it reaches the queue head: false (default) waits there, blocking the
   /// jobs behind it; true rejects it (reason "fits no device at its arrival") and goes on with the next.
   virtual bool drop_if_no_fit() const { return false; }
-  /// The lowest device at or after `from` with a free slot and at least `mem` free, or FitIndex::NONE:
-  /// O(log D).
+  /// The lowest powered() device at or after `from` with a free slot and at least `mem` free, or
+  /// FitIndex::NONE: O(log D).
   std::size_t first_fitting(double mem, std::size_t from = 0) const { return index_.find_first(mem, from); }
-  /// Idle devices: none of this policy's jobs (nor any resident found at start) and a free slot. The lowest
+  /// Idle devices: none of this policy's jobs (nor any resident found at start), a free slot and powered().
+  /// The lowest
   /// idle device of device type `type` at or after `from` with at least `mem` free, or FitIndex::NONE:
   /// O(log D), whatever the number of busy devices before it.
   std::size_t first_idle(double mem, std::uint16_t type, std::size_t from = 0) const
@@ -50,8 +51,8 @@ protected:
     return type < idle_by_type_.size() ? idle_by_type_[type].find_first(mem, from) : FitIndex::NONE;
   }
   /// The lowest available idle device at or after `from` with at least `mem` free whose type job j accepts
-  /// (ClusterView::allows), or FitIndex::NONE: O(T · log D) for T device types, plus one step per
-  /// unavailable idle device passed over.
+  /// (ClusterView::allows), or FitIndex::NONE: O(T · log D) for T device types, plus one step per idle
+  /// device being repartitioned passed over (devices of nodes off or booting are not in the index).
   std::size_t next_idle(const ClusterView& view, JobIndex j, double mem, std::size_t from = 0) const;
   /// Device types of the platform (DeviceView::type is below this) and whether job j accepts type t (false
   /// if the platform has no device of it).
@@ -63,6 +64,12 @@ protected:
   bool idle(DeviceIndex d) const { return slots_[d] == 0; }
 
   bool has_slot(DeviceIndex d) const { return slots_[d] < capacity_[d]; }
+  /// False while device d's node is off or booting (from NodePowered{node, false} until
+  /// NodePowered{node, true}): such devices are out of the fit indexes, so that no decision steps over the
+  /// devices of nodes switched off (it did: O(devices off) per placement attempt while jobs waited).
+  /// Subclasses keeping their own candidate sets leave these devices out too. All nodes are taken to be on
+  /// at the first call (the engine starts them on).
+  bool powered(DeviceIndex d) const { return node_off_[d] == 0; }
   std::uint32_t slots_left(DeviceIndex d) const
   {
     return slots_[d] < capacity_[d] ? capacity_[d] - slots_[d] : 0;
@@ -86,6 +93,7 @@ private:
   std::uint32_t capacity_for(SharingMode mode) const;
   void occupy(const ClusterView& view, JobIndex j, const std::vector<DeviceIndex>& devices, int sign);
   void device_changed(DeviceIndex d);
+  void node_powered(const NodePowered& e);
 
   std::uint32_t max_per_device_;
   MemoryNotion memory_;
@@ -104,9 +112,13 @@ private:
     double memory = -1;     ///< the largest memory of its devices (-1: the platform has none of the type)
   };
   std::vector<TypeMemory> type_memory_; ///< by DeviceView::type
-  FitIndex index_;                      ///< free memory of devices with a free slot
+  FitIndex index_;                      ///< free memory of powered devices with a free slot
   std::vector<std::uint16_t> type_;     ///< each device's DeviceView::type
   std::vector<FitIndex> idle_by_type_;  ///< per device type: free memory of its idle devices
+  std::vector<char> node_off_;          ///< per device: 1 while its node is off or booting
+  std::vector<std::size_t>
+      node_start_; ///< devices of node n: node_devices_[node_start_[n], node_start_[n+1])
+  std::vector<DeviceIndex> node_devices_;
 };
 
 } // namespace colocsim

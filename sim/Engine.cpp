@@ -235,6 +235,9 @@ private:
   double powered_baseline_w_ = 0;                ///< Σ baselines of the nodes ON or BOOTING
   double node_energy_j_ = 0, node_energy_t_ = 0; ///< Σ baselines integrated up to node_energy_t_ (sim time)
   std::set<std::pair<double, std::uint32_t>> boots_; ///< (sim time ready, node)
+  /// Nodes powered off by the policy's decisions, not yet reported (NodePowered{node, false} leads the
+  /// events of the next call; they do not cause a call by themselves).
+  std::vector<std::uint32_t> powered_off_;
   void touch_nodes();
   bool device_available(DeviceIndex d) const
   {
@@ -735,6 +738,15 @@ void Simulation::controller()
       ++totals_.engine_events;
       events.emplace_back(std::in_place_type<Wakeup>, Wakeup{origin_ + at});
     }
+    if (!events.empty() && !powered_off_.empty()) {
+      std::vector<Event> all;
+      all.reserve(powered_off_.size() + events.size());
+      for (const auto node : powered_off_)
+        all.emplace_back(std::in_place_type<NodePowered>, NodePowered{node, false});
+      std::move(events.begin(), events.end(), std::back_inserter(all));
+      events.swap(all);
+      powered_off_.clear();
+    }
     if (!events.empty()) call_policy(std::move(events));
     if (!notices_.empty()) continue; // completions reported while we were deciding
     double next = std::numeric_limits<double>::infinity();
@@ -1103,6 +1115,7 @@ void Simulation::apply(const Decision& decision)
             boots_.insert({sim_now() + setup_.node_boot_s, d.node});
           } else {
             state = NodeState::OFF;
+            powered_off_.push_back(d.node);
             --nodes_powered_;
             powered_baseline_w_ -= setup_.platform->node_baseline_w[d.node];
           }

@@ -600,7 +600,7 @@ TEST_CASE("repartitioning a busy device is refused", "[engine][ccs]")
 
 namespace {
 /// Powers node 1 off at the first call, places jobs on device 0 (node 0), and powers node 1 back on when
-/// the first job completes.
+/// the first job completes. Writes down the NodePowered events: (time, node, on, position in the call).
 class PowerDown final : public Policy {
 public:
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
@@ -610,7 +610,8 @@ public:
       out.push_back(SetNodePower{1, false});
       off_ = true;
     }
-    for (const auto& e : events) {
+    for (std::size_t k = 0; k < events.size(); ++k) {
+      const auto& e = events[k];
       if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {0}});
       if (std::holds_alternative<JobCompleted>(e) && !on_) {
         out.push_back(SetNodePower{1, true});
@@ -618,13 +619,21 @@ public:
       }
       if (const auto* n = std::get_if<NodePowered>(&e)) {
         CHECK(n->node == 1);
-        CHECK(n->on);
-        CHECK(view.device(2).available);
-        ready_at_ = view.now();
+        CHECK(view.device(2).available == n->on);
+        powered.push_back({view.now(), n->on, k});
+        if (n->on) ready_at_ = view.now();
       }
     }
+    ++calls;
     return out;
   }
+  struct Powered {
+    double at;
+    bool on;
+    std::size_t position;
+  };
+  std::vector<Powered> powered;
+  int calls = 0;
   double ready_at_ = -1;
 
 private:
@@ -646,6 +655,15 @@ TEST_CASE("powering a node down saves its baseline and idle power, powering up t
   const RunOutcome o = run_collect(in);
   CHECK_THAT(o.jobs.at("a").end_s, WithinAbs(250.0, 1e-6));
   CHECK_THAT(p->ready_at_, WithinAbs(300.0, 1e-6));
+  // The engine reports both: node 1 off first in the next call (the completions at 250 s: the off event
+  // causes no call of its own at 0 s), then on at 300 s. Calls: 0 s (both submissions), 250 s, 300 s.
+  CHECK(p->calls == 3);
+  REQUIRE(p->powered.size() == 2);
+  CHECK(!p->powered[0].on);
+  CHECK(p->powered[0].position == 0);
+  CHECK_THAT(p->powered[0].at, WithinAbs(250.0, 1e-6));
+  CHECK(p->powered[1].on);
+  CHECK_THAT(p->powered[1].at, WithinAbs(300.0, 1e-6));
   CHECK_THAT(o.totals.t_end_s, WithinAbs(300.0, 1e-6));
   // Node energy: node 0 500 W × 300 s + node 1 500 W × 50 s = 175,000 J.
   CHECK_THAT(o.totals.energy_node_j, WithinRel(175000.0, 1e-9));
