@@ -318,7 +318,8 @@ TEST_CASE("profile catalog: scaling curves fitted to MLPerf Training v4.0", "[wo
   CHECK(catalog.at("gpt2-large-train-bs8", {}).sig.scaling_efficiency(2) == 1.0);
   // mlperf-llama2-70b-lora-train: s = 0.0306, p = 0.783 (experiments/mlperf-scaling). By hand:
   // 63^0.783 = exp(0.783 · ln 63) = exp(3.24407) = 25.6380, e(64) = 1 / (1 + 0.0306 · 25.6380) = 0.560374.
-  const auto& l = ProfileCatalog::load_file(MLPERF_CATALOG).at("mlperf-llama2-70b-lora-train", {}).sig;
+  const auto mlperf = ProfileCatalog::load_file(MLPERF_CATALOG);
+  const auto& l = mlperf.at("mlperf-llama2-70b-lora-train", {}).sig;
   CHECK(l.scaling_exponent == 0.783);
   CHECK_THAT(l.scaling_efficiency(64), WithinAbs(0.560374, 1e-6));
   // Out of range is an error at the value.
