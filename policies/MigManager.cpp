@@ -137,6 +137,9 @@ bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Dec
     if (lookup_ == Lookup::INDEX) refresh(view, slot->first);
     return true;
   }
+  // A job waits for the layout change under way for it (one pending change per job), unless that instance
+  // can no longer serve it (its GPU went off, or its estimate outgrew the profile after a failure).
+  if (waits_for_change(view, j, *geo, profile)) return false;
   // (2)-(4): change the layout of one device (not one already reconfiguring).
   if (auto change = find_change(view, j, *geo, profile)) {
     const DeviceIndex d = change->first;
@@ -144,12 +147,32 @@ bool MigManager::place_head(const ClusterView& view, JobIndex j, std::vector<Dec
     reconfiguring_.insert(d);
     changed_now_.insert(d);
     changed_for_[d] = j;
-    if (lookup_ == Lookup::INDEX) ++changes_for_job_[j];
+    changed_profile_[d] = profile;
+    if (lookup_ == Lookup::INDEX) changes_for_job_[j].insert(d);
     touched_.push_back(d);
     if (lookup_ == Lookup::INDEX) refresh(view, d);
     return false; // the job waits for the new instance (DeviceRepartitioned)
   }
   return false;
+}
+
+bool MigManager::waits_for_change(const ClusterView& view, JobIndex j, const MigGeometry& geo,
+                                  std::size_t profile) const
+{
+  auto serves = [&](DeviceIndex d) {
+    const auto p = changed_profile_.find(d);
+    return view.device(d).available && view.mig_geometry(d) == &geo && view.allows(j, d) &&
+           p != changed_profile_.end() && p->second == profile;
+  };
+  if (lookup_ == Lookup::SCAN) {
+    for (const DeviceIndex d : reconfiguring_)
+      if (const auto it = changed_for_.find(d); it != changed_for_.end() && it->second == j && serves(d))
+        return true;
+    return false;
+  }
+  const auto it = changes_for_job_.find(j);
+  if (it == changes_for_job_.end()) return false;
+  return std::any_of(it->second.begin(), it->second.end(), serves);
 }
 
 bool MigManager::place_static(const ClusterView& view, const MigGeometry& geo, JobIndex j,
@@ -552,7 +575,10 @@ std::vector<Decision> MigManager::decide(const ClusterView& view, std::span<cons
     } else if (const auto* r = std::get_if<DeviceRepartitioned>(&e)) {
       if (reconfiguring_.erase(r->device) && lookup_ == Lookup::INDEX)
         if (const auto it = changed_for_.find(r->device); it != changed_for_.end())
-          if (--changes_for_job_[it->second] == 0) changes_for_job_.erase(it->second);
+          if (const auto jt = changes_for_job_.find(it->second); jt != changes_for_job_.end()) {
+            jt->second.erase(r->device);
+            if (jt->second.empty()) changes_for_job_.erase(jt);
+          }
     }
   }
   taken_now_.clear();

@@ -26,7 +26,10 @@
 //    profile; else (2) create one in free memory slices; else (3) FISSION: split the smallest empty larger
 //    instance into as many instances of the profile as fit; else (4) FUSION: destroy the fewest empty
 //    instances that make room for one (MigGeometry::make_room); else wait for a job to end. One
-//    reconfiguration per device at a time; the job waits for the table's reconfiguration latency;
+//    reconfiguration per device at a time; the job waits for the table's reconfiguration latency, and
+//    a job with a change under way for it waits for that one (one pending partition change per job, our
+//    reading) instead of being given another on a second device at each decision, unless that device
+//    can no longer serve it (its node went off, or its estimate outgrew the profile after a failure);
 //  * static layouts (`reconfigure=false`, for comparison): no fission or fusion; the layout stays the
 //    scenario's `platform.mig_layout` and the head goes to the smallest empty instance that holds its
 //    estimate (rejected if no instance of the platform ever could);
@@ -70,6 +73,11 @@ private:
   std::size_t size_for(const ClusterView& view, JobIndex j, DeviceIndex d, const MigGeometry& geo,
                        std::size_t memory_profile) const;
   bool place_head(const ClusterView& view, JobIndex j, std::vector<Decision>& out);
+  /// Whether a reconfiguration under way for job j will give it a usable instance of `profile` of `geo` (its
+  /// device still available and of that table, the change made for that profile): then j waits for it
+  /// instead of starting another layout change.
+  bool waits_for_change(const ClusterView& view, JobIndex j, const MigGeometry& geo,
+                        std::size_t profile) const;
   bool place_static(const ClusterView& view, const MigGeometry& geo, JobIndex j, std::vector<Decision>& out);
   /// Places j on the instance and records its predicted end (placement time + ClusterView::estimate ×
   /// predicted slowdown alone / device speed) for backfill's reservation.
@@ -164,7 +172,8 @@ private:
   std::map<JobIndex, double> expected_end_;     ///< predicted end of each running job (s)
   std::set<DeviceIndex> changed_now_;           ///< devices given a reconfiguration in this decide() call
   std::map<DeviceIndex, JobIndex> changed_for_; ///< the job each device's last reconfiguration was for
-  std::map<JobIndex, int> changes_for_job_;     ///< INDEX: reconfigurations under way for each job
+  std::map<DeviceIndex, std::size_t> changed_profile_;        ///< the profile it was for
+  std::map<JobIndex, std::set<DeviceIndex>> changes_for_job_; ///< INDEX: reconfigurations under way per job
   /// INDEX: per device, the predicted ends of its running jobs; the devices with running jobs by their
   /// latest predicted end (then index).
   std::vector<std::vector<std::pair<JobIndex, double>>> ends_on_;

@@ -270,8 +270,9 @@ TEST_CASE("mig-manager places and reconfigures exactly as its scanning version o
     CHECK(highest > 9000); // beyond the 9,000 whole-GPU jobs
     CHECK(now.places > 10000);
     // Compute sizing gives most mixed jobs a larger instance than their memory needs, so fewer layout
-    // changes (measured: 39 with the defaults).
-    CHECK(now.reconfigurations > (params.empty() ? 30U : 100U));
+    // changes (measured: 15 with the defaults, 70 with sizing=memory; 39 and over 100 before a waiting job
+    // waited for the change under way for it instead of getting another at each decision).
+    CHECK(now.reconfigurations > (params.empty() ? 10U : 50U));
   }
   std::filesystem::remove(trace);
 }

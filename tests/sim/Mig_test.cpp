@@ -10,6 +10,9 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/EngineTestSupport.hpp"
 
+#include "models/Params.hpp"
+#include "policies/MigManager.hpp"
+#include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
@@ -157,6 +160,56 @@ TEST_CASE("mig-manager backfills behind a waiting head only what ends before the
   CHECK_THAT(strict.jobs.at("s").end_s, WithinAbs(265.0, 1e-6));
   CHECK_THAT(strict.jobs.at("big").end_s, WithinAbs(210.0, 1e-6));
   CHECK_THAT(strict.jobs.at("l").end_s, WithinAbs(415.0, 1e-6));
+}
+
+/// Passes every call to the policy underneath and counts the reconfigurations it asks for, per device.
+class CountChanges final : public Policy {
+public:
+  explicit CountChanges(std::unique_ptr<Policy> inner) : inner_(std::move(inner)) {}
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    auto out = inner_->decide(view, events);
+    for (const auto& d : out)
+      if (const auto* r = std::get_if<ReconfigureMig>(&d)) ++on[r->device];
+    return out;
+  }
+  std::map<DeviceIndex, int> on;
+
+private:
+  std::unique_ptr<Policy> inner_;
+};
+
+TEST_CASE("mig-manager gives a waiting job one layout change, not one more at each decision",
+          "[engine][mig][mig-manager]")
+{
+  // mig-wait.csv on two A100s, each one 7g.40gb; sizing=memory, so s (4 GB) needs a 1g.5gb.
+  //   t=0      s: no 1g.5gb anywhere → fission of GPU 0 into 7 × 1g.5gb, ready at 5 s; s waits for it.
+  //   t=1,2,3  r1..r3 arrive (2-GPU jobs: rejected); each arrival is a decision while GPU 0 reconfigures.
+  //            s's change is under way and will serve it: s waits (before the fix it split GPU 1 at t=1 too,
+  //            a second change for one job, whose instances nobody asked for).
+  //   t=5      GPU 0 ready: s runs on a 1g.5gb, [5, 5 + 100 × 1.278571].
+  // So exactly one ReconfigureMig, on GPU 0, with the indexes and with the scan, with backfill and without.
+  for (const std::string params : {"sizing=memory", "sizing=memory,backfill=false"})
+    for (const auto lookup : {MigManager::Lookup::INDEX, MigManager::Lookup::SCAN}) {
+      DYNAMIC_SECTION(params << (lookup == MigManager::Lookup::SCAN ? " scan" : " index"))
+      {
+        RunInputs in = build_run(load_scenario(
+            DATA + "mig.yaml", {"platform.cards_per_node=2", "workload.trace=mig-wait.csv"}, "mig-manager"));
+        DiagnosticSink sink;
+        const auto given = split_assignments(params, "--policy", sink);
+        const auto p = parse_params(find_policy("mig-manager").params, given, "policy.params", sink);
+        sink.throw_if_any();
+        auto counter = std::make_unique<CountChanges>(std::make_unique<MigManager>(p, lookup));
+        const CountChanges& count = *counter;
+        in.policy = std::move(counter);
+        const auto o = run_collect(in);
+        CHECK(count.on == std::map<DeviceIndex, int>{{0, 1}});
+        CHECK_THAT(o.jobs.at("s").start_s, WithinAbs(5.0, 1e-6));
+        CHECK_THAT(o.jobs.at("s").end_s, WithinAbs(5.0 + 127.857143, 1e-5));
+        for (const char* r : {"r1", "r2", "r3"})
+          CHECK(o.jobs.at(r).status == JobStatus::REJECTED);
+      }
+    }
 }
 
 TEST_CASE("MIG instances are isolated: a job's speed depends only on its own instance", "[engine][mig]")
