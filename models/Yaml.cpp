@@ -11,12 +11,22 @@ namespace {
 /// Nodes visited by check_duplicate_keys() at most: an alias is walked again at each use, so a small file of
 /// nested aliases ("billion laughs") can expand to billions of nodes. The largest bundled file has 773.
 constexpr std::size_t MAX_YAML_NODES = 100000;
+/// Nesting depth check_duplicate_keys() follows at most: an alias may name the node that holds it
+/// (`a: &a [x, *a]`), which yaml-cpp loads as a cycle, and every configuration format needs a handful of
+/// levels (the deepest shipped file has 5). Without the bound the walk exhausts the stack before the node
+/// count above is reached (found by scripts/fuzz.sh, scenario harness).
+constexpr std::size_t MAX_YAML_DEPTH = 64;
 
 /// Reports every key that appears twice in one map (yaml-cpp keeps both entries: node[key] reads the first
 /// while a loop over the map sees the last, so a duplicate would be resolved inconsistently).
 void check_duplicate_keys(const YAML::Node& node, const std::string& file, const std::string& path,
-                          std::size_t& visited, DiagnosticSink& sink)
+                          std::size_t& visited, DiagnosticSink& sink, std::size_t depth = 0)
 {
+  if (depth > MAX_YAML_DEPTH)
+    throw InputError(
+        location_of(node, file), path,
+        "nested deeper than " + std::to_string(MAX_YAML_DEPTH) +
+            " levels (an alias that refers to the node holding it?); expected a configuration file");
   if (++visited > MAX_YAML_NODES)
     throw InputError(location_of(node, file), path,
                      "more than " + std::to_string(MAX_YAML_NODES) +
@@ -24,7 +34,7 @@ void check_duplicate_keys(const YAML::Node& node, const std::string& file, const
   if (node.IsSequence()) {
     std::size_t i = 0;
     for (const auto& item : node)
-      check_duplicate_keys(item, file, path + "[" + std::to_string(i++) + "]", visited, sink);
+      check_duplicate_keys(item, file, path + "[" + std::to_string(i++) + "]", visited, sink, depth + 1);
   } else if (node.IsMap()) {
     std::map<std::string, YAML::Mark> seen;
     for (const auto& kv : node) {
@@ -37,7 +47,7 @@ void check_duplicate_keys(const YAML::Node& node, const std::string& file, const
                    "duplicate key (first at line " + std::to_string(it->second.line + 1) +
                        "); expected each key once in a map");
       }
-      check_duplicate_keys(kv.second, file, kpath, visited, sink);
+      check_duplicate_keys(kv.second, file, kpath, visited, sink, depth + 1);
     }
   }
 }
