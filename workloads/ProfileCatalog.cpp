@@ -113,7 +113,7 @@ YAML::Node read_table(const YAML::Node& node, const char* key, const std::string
     sink.add(location_of(v.IsDefined() ? v : t, file), kpath + ".value", "expected " + what);
     return YAML::Node(YAML::NodeType::Undefined);
   }
-  if (ev && source.IsScalar())
+  if (ev && source.IsDefined() && source.IsScalar())
     provenance = std::string(key) + ": " + std::string(to_string(*ev)) + "; " + source.Scalar();
   return v;
 }

@@ -410,6 +410,10 @@ TEST_CASE("profile catalog: bad batch and MIG speed tables are reported at file:
       ContainsSubstring("c.yaml:11:24: profiles.p.mig_speed.value: expected a map of slice size"));
   REQUIRE_THROWS_WITH(load("    mig_speed: {value: {1g: 0.5}, source: s}\n"),
                       ContainsSubstring("profiles.p.mig_speed.tag: missing or unknown evidence tag"));
+  // A valid tag and no source (found by the fuzz CTest, profiles harness): an input error, where reading the
+  // missing source as a string escaped as a yaml-cpp InvalidNode exception.
+  REQUIRE_THROWS_WITH(load("    mig_speed: {value: {1g: 0.5}, tag: measurement}\n"),
+                      ContainsSubstring("profiles.p.mig_speed.source: missing"));
   REQUIRE_THROWS_WITH(
       load("    mig_speed_by_batch: {value: {1: {1g: 0.5}, 8: {2g: 0.4}}, tag: measurement, source: s}\n"),
       ContainsSubstring("profiles.p.mig_speed_by_batch.value.8: batch 8 names different slice sizes than the "
