@@ -19,6 +19,8 @@
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
+#include "tests/policies/BurstTrace.hpp"
+#include "tests/sim/EngineTestSupport.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -112,36 +114,6 @@ void register_wrapped()
   register_policies(added);
 }
 
-struct Collect final : RunObserver {
-  std::map<std::string, JobRecord> jobs;
-  void on_job_end(const JobRecord& r) override
-  {
-    jobs[r.job->id] = r;
-    jobs[r.job->id].job = nullptr;
-  }
-};
-
-/// Bursts of 20 jobs (gaps under 60 s) separated by 3,000 s of nothing: longer than idle_s, so nodes go off
-/// between bursts and each burst waits for boots (300 s). Single-device jobs and one in ten on 2 devices;
-/// light and compute-bound profiles. An LCG, so no library's random numbers enter the test.
-std::string write_trace()
-{
-  const auto path =
-      std::filesystem::temp_directory_path() / ("colocsim-offscan-" + std::to_string(::getpid()) + ".csv");
-  std::ofstream f(path);
-  f << "id,submit_s,duration_s,devices,profile\n";
-  std::uint64_t x = 424242;
-  auto next = [&] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
-  double t = 0;
-  for (int i = 0; i < 200; ++i) {
-    t += (i % 20 == 19) ? 3000 : static_cast<double>(next() % 60);
-    const int devices = next() % 10 == 0 ? 2 : 1;
-    f << "j" << i << "," << t << "," << 50 + next() % 900 << "," << devices << ","
-      << (next() % 2 ? "light" : "busy") << "\n";
-  }
-  return path.string();
-}
-
 struct Run {
   std::map<std::string, JobRecord> jobs;
   std::uint64_t unavailable_lookups = 0;
@@ -154,11 +126,10 @@ Run run(const std::string& trace, const std::string& policy)
   const std::vector<std::string> sets{"platform.nodes=8", "platform.node_boot=300s",
                                       "workload.trace=" + trace};
   RunInputs in = build_run(load_scenario(std::string(COLOCSIM_TEST_DATA) + "/sim/base.yaml", sets, policy));
-  Collect c;
   g_unavailable_lookups = 0;
   Wrapped::offs_seen = 0;
-  run_simulation(in.setup(), c);
-  return Run{std::move(c.jobs), g_unavailable_lookups, Wrapped::offs_seen};
+  auto outcome = test::run_collect(in);
+  return Run{std::move(outcome.jobs), g_unavailable_lookups, Wrapped::offs_seen};
 }
 
 } // namespace
@@ -168,7 +139,7 @@ TEST_CASE("policies on the fit indexes place as their scanning versions with nod
           "[policies][power-aware][offscan]")
 {
   register_wrapped();
-  const std::string trace = write_trace();
+  const std::string trace = test::write_burst_trace("offscan", 424242, 200);
   for (const auto& inner : INDEXED)
     for (const std::string knobs : {"idle_s=600,min_on=1", "idle_s=120,min_on=2,max_boots=1"}) {
       DYNAMIC_SECTION(inner << " in power-aware:" << knobs)

@@ -14,6 +14,8 @@
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
+#include "tests/policies/BurstTrace.hpp"
+#include "tests/sim/EngineTestSupport.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -407,35 +409,6 @@ using namespace colocsim;
 
 namespace {
 
-struct Collect final : RunObserver {
-  std::map<std::string, JobRecord> jobs;
-  void on_job_end(const JobRecord& r) override
-  {
-    jobs[r.job->id] = r;
-    jobs[r.job->id].job = nullptr;
-  }
-};
-
-/// A deterministic trace of bursts separated by idle gaps longer than idle_s: light and compute-bound
-/// single-device jobs and a few 2-device ones (an LCG, so no library's random numbers enter the test).
-std::string write_trace()
-{
-  const auto path =
-      std::filesystem::temp_directory_path() / ("colocsim-scanning-" + std::to_string(::getpid()) + ".csv");
-  std::ofstream f(path);
-  f << "id,submit_s,duration_s,devices,profile\n";
-  std::uint64_t x = 12345;
-  auto next = [&] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
-  double t = 0;
-  for (int i = 0; i < 160; ++i) {
-    t += (i % 20 == 19) ? 3000 : static_cast<double>(next() % 60);
-    const int devices = next() % 10 == 0 ? 2 : 1;
-    f << "j" << i << "," << t << "," << 50 + next() % 900 << "," << devices << ","
-      << (next() % 2 ? "light" : "busy") << "\n";
-  }
-  return path.string();
-}
-
 std::map<std::string, JobRecord> run(const std::string& trace, const std::string& policy,
                                      std::unique_ptr<Policy> replace = nullptr)
 {
@@ -443,9 +416,7 @@ std::map<std::string, JobRecord> run(const std::string& trace, const std::string
                                       "workload.trace=" + trace};
   RunInputs in = build_run(load_scenario(std::string(COLOCSIM_TEST_DATA) + "/sim/base.yaml", sets, policy));
   if (replace) in.policy = std::move(replace);
-  Collect c;
-  run_simulation(in.setup(), c);
-  return c.jobs;
+  return test::run_collect(in).jobs;
 }
 
 ParamSet params_of(const std::string& name, const std::string& text)
@@ -476,7 +447,7 @@ void check_same(const std::map<std::string, JobRecord>& a, const std::map<std::s
 TEST_CASE("complementary and power-aware place exactly as their scanning versions did",
           "[policies][power-aware][complementary]")
 {
-  const std::string trace = write_trace();
+  const std::string trace = test::write_burst_trace("scanning", 12345, 160);
   for (const std::string inner : {"first-fit", "complementary", "exclusive-fcfs"})
     for (const std::string knobs :
          {"idle_s=600,min_on=1", "idle_s=0,min_on=0", "idle_s=120,min_on=2,max_boots=1"}) {
