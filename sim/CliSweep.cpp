@@ -56,6 +56,16 @@ options:
   --resume           DIR holds an unfinished sweep of the same SPEC: run only the runs without results
   --force            DIR holds an earlier sweep: run everything again and overwrite its results
   --dry-run          check SPEC and every run's scenario, print the runs and their commands, run nothing
+  --slurm            run nothing here: check SPEC, prepare DIR and write DIR/slurm/ (a Slurm job array,
+                     a collect job and submit.sh, which submits both); docs/sweeps.md
+  --partition P      (with --slurm) the Slurm partition of the tasks
+  --time T           (with --slurm) each task's time limit, in Slurm's form (MM, HH:MM:SS, D-HH:MM, ...)
+  --array-max N      (with --slurm) at most N tasks of the array at a time (sbatch --array=...%N)
+  --runs-per-task K  (with --slurm) K runs one after the other in each task (default 1; raised so that the
+                     array has at most 1000 tasks, Slurm's default MaxArraySize - 1)
+  --collect DIR      gather the finished runs of a sweep prepared with --slurm into DIR/sweep.csv and print
+                     the table; runs nothing. SPEC may be left out (DIR/slurm/spec-path names it). Again
+                     after more runs finished: each run is read once, from its run-NNNN/summary.json
   --quiet            no table on stdout (progress still goes to stderr)
   --policy-plugin F  load policies from a plugin built out of tree (repeatable; passed on to every run)
   --allow-plugins    load the policy plugins the spec's scenario names (passed on to every run); loading
@@ -63,7 +73,8 @@ options:
                      sweep (--dry-run too) whose scenario names plugins stops with exit 2 and lists them
                      with their sha256. --dry-run loads only the plugins given with --policy-plugin
 
-exit status: 0 all runs succeeded, 1 some run failed (see DIR/run-NNNN/log.txt), 2 bad SPEC or usage.
+exit status: 0 all runs succeeded, 1 some run failed (see DIR/run-NNNN/log.txt) or, with --collect, has
+not finished yet, 2 bad SPEC or usage.
 )";
 
 struct Axis {
@@ -448,6 +459,7 @@ std::pair<std::string, std::string> read_summary_plugins(const fs::path& file)
 
 struct Outcome {
   bool done = false, ok = false, skipped = false;
+  bool missing = false; ///< --collect: the run has not run (no run-NNNN/ directory)
   double wall_s = 0;
   std::string message;
   std::vector<std::pair<std::string, double>> numbers;
@@ -460,7 +472,49 @@ struct SweepArgs {
   long long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   bool help = false, resume = false, force = false, dry_run = false, quiet = false, allow_plugins = false;
   std::vector<std::string> plugins;
+  bool jobs_given = false;
+  // --slurm and its options; --collect
+  bool slurm = false;
+  std::optional<std::string> partition, time_limit, collect_dir;
+  std::optional<long long> array_max, runs_per_task;
 };
+
+/// A positive whole number option in [1, max], or UsageError naming the option.
+long long count_option(const std::string& option, const std::string& v, long long max,
+                       const std::string& what)
+{
+  const auto x = parse_double(v);
+  if (!x || *x < 1 || *x != std::floor(*x) || *x > static_cast<double>(max))
+    throw UsageError("option " + option + " expects " + what + ", 1.." + std::to_string(max) + " (got '" + v +
+                     "')");
+  return static_cast<long long>(*x);
+}
+
+/// Slurm's time forms (sbatch --time): MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED.
+bool is_slurm_time(const std::string& t)
+{
+  if (t == "UNLIMITED" || t == "INFINITE") return true;
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t start = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9')
+      ++i;
+    return i > start && i - start <= 6;
+  };
+  if (!digits()) return false;
+  int fields = 1;
+  const bool days = i < t.size() && t[i] == '-';
+  if (days) {
+    ++i;
+    if (!digits()) return false;
+  }
+  while (i < t.size() && t[i] == ':') {
+    ++i;
+    if (!digits()) return false;
+    ++fields;
+  }
+  return i == t.size() && fields <= 3 && !(days && fields > 3);
+}
 
 /// UsageError for an unknown option, a bad -j, a missing or second SPEC, --resume with --force.
 SweepArgs parse_sweep_args(const std::vector<std::string>& args)
@@ -480,7 +534,30 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
       if (!x || *x < 1 || *x != std::floor(*x) || *x > 1024)
         throw UsageError("option " + a + " expects a number of runs at a time, 1..1024 (got '" + v + "')");
       s.jobs = static_cast<long long>(*x);
-    } else if (a == "--resume")
+      s.jobs_given = true;
+    } else if (a == "--slurm")
+      s.slurm = true;
+    else if (a == "--partition") {
+      s.partition = next_arg(args, i);
+      if (s.partition->empty() ||
+          s.partition->find_first_not_of(
+              "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,") != std::string::npos)
+        throw UsageError("option --partition expects a Slurm partition name (letters, digits, - _ . and , "
+                         "between names; got '" +
+                         *s.partition + "')");
+    } else if (a == "--time") {
+      s.time_limit = next_arg(args, i);
+      if (!is_slurm_time(*s.time_limit))
+        throw UsageError("option --time expects a Slurm time limit: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
+                         "D-HH:MM:SS or UNLIMITED (got '" +
+                         *s.time_limit + "')");
+    } else if (a == "--array-max")
+      s.array_max = count_option(a, next_arg(args, i), 100000, "a number of tasks at a time");
+    else if (a == "--runs-per-task")
+      s.runs_per_task = count_option(a, next_arg(args, i), 1000000, "a number of runs per task");
+    else if (a == "--collect")
+      s.collect_dir = next_arg(args, i);
+    else if (a == "--resume")
       s.resume = true;
     else if (a == "--force")
       s.force = true;
@@ -499,8 +576,27 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
     else
       s.spec_file = a;
   }
+  if (s.collect_dir) {
+    for (const auto& [given, name] : {std::pair{s.slurm, "--slurm"},
+                                      {s.resume, "--resume"},
+                                      {s.force, "--force"},
+                                      {s.dry_run, "--dry-run"},
+                                      {s.jobs_given, "-j"},
+                                      {s.out_dir.has_value(), "-o"}})
+      if (given)
+        throw UsageError(std::string("--collect runs nothing and writes only DIR/sweep.csv: drop ") + name);
+    return s;
+  }
   if (!s.spec_file) throw UsageError("sweep needs a SPEC file (see colocsim sweep --help)");
   if (s.resume && s.force) throw UsageError("--resume and --force exclude each other");
+  if (s.slurm && s.dry_run)
+    throw UsageError("--slurm runs nothing already (it writes scripts): drop --dry-run");
+  if (!s.slurm)
+    for (const auto& [given, name] : {std::pair{s.partition.has_value(), "--partition"},
+                                      {s.time_limit.has_value(), "--time"},
+                                      {s.array_max.has_value(), "--array-max"},
+                                      {s.runs_per_task.has_value(), "--runs-per-task"}})
+      if (given) throw UsageError(std::string(name) + " is an option of --slurm");
   return s;
 }
 
@@ -694,7 +790,7 @@ void write_sweep_csv(const SweepSpec& spec, const std::vector<RunSpec>& runs, co
     csv << "," << c;
   csv << "\n";
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    csv << runs[i].id() << "," << (outcomes[i].ok ? "ok" : "failed");
+    csv << runs[i].id() << "," << (outcomes[i].ok ? "ok" : outcomes[i].missing ? "missing" : "failed");
     for (std::size_t a = 0; a < spec.axes.size(); ++a)
       csv << "," << csv_field(spec.axes[a].labels[runs[i].choice[a]]);
     csv << "," << runs[i].seed;
@@ -729,19 +825,20 @@ std::string mean_cell(const std::vector<double>& xs)
 }
 
 /// The table: one row per combination, the mean over its successful seeds (± sample sd with 2+ seeds).
+/// `how` ends the first line: how the runs ran ("12.3 s with -j 2", "collected").
 void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vector<RunSpec>& runs,
-                       const std::vector<Outcome>& outcomes, const fs::path& dir, double wall_s,
-                       long long jobs)
+                       const std::vector<Outcome>& outcomes, const fs::path& dir, const std::string& how)
 {
   const std::size_t per_combo = spec.seeds.empty() ? 1 : spec.seeds.size();
-  std::size_t failed = 0, skipped = 0;
+  std::size_t failed = 0, skipped = 0, missing = 0;
   for (const auto& o : outcomes) {
-    failed += o.ok ? 0 : 1;
+    failed += o.ok || o.missing ? 0 : 1;
     skipped += o.skipped ? 1 : 0;
+    missing += o.missing ? 1 : 0;
   }
-  out << "sweep '" << spec.name << "': " << runs.size() << " runs (" << runs.size() - failed << " ok, "
-      << failed << " failed, " << skipped << " done earlier), " << std::fixed << std::setprecision(1)
-      << wall_s << " s with -j " << jobs << std::defaultfloat << "\n";
+  out << "sweep '" << spec.name << "': " << runs.size() << " runs (" << runs.size() - failed - missing
+      << " ok, " << failed << " failed, " << (missing > 0 ? std::to_string(missing) + " not run yet, " : "")
+      << skipped << " done earlier), " << how << "\n";
   std::vector<std::vector<std::string>> table;
   std::vector<std::string> head;
   for (const auto& a : spec.axes)
@@ -781,6 +878,218 @@ void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vect
   out << "  results in " << dir.string() << "/ (sweep.csv, runs.txt, run-NNNN/)\n";
 }
 
+/// Exit status 1 and the list of the runs that are not ok on stderr (failed, or not run yet), else 0.
+int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>& outcomes,
+                    const std::string& hint)
+{
+  const auto failed = static_cast<std::size_t>(
+      std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.ok; }));
+  if (failed == 0) return 0;
+  std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed or did not run:";
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (!outcomes[i].ok) std::cerr << " " << runs[i].id() << (outcomes[i].missing ? " (not run)" : "");
+  std::cerr << " (their log.txt says why; " << hint << ")\n";
+  return 1;
+}
+
+// ---- Slurm: `--slurm` writes a job array and a collect job; `--collect` gathers the runs they finished.
+// ----
+
+/// The file in DIR/slurm/ that names the spec, so that `--collect DIR` finds it.
+fs::path spec_path_file(const fs::path& dir)
+{
+  return dir / "slurm" / "spec-path";
+}
+
+/// Slurm's default MaxArraySize is 1001: task ids 0..1000. 1000 tasks at most, so that the default holds.
+constexpr long long MAX_ARRAY_TASKS = 1000;
+
+/// Writes `text` to `file` (mode 0755 when `executable`), or InputError naming the file.
+void write_script(const fs::path& file, const std::string& text, bool executable)
+{
+  std::ofstream f(file, std::ios::binary | std::ios::trunc);
+  f << text;
+  f.close();
+  if (!f)
+    throw InputError(SourceLocation{file.string()}, "",
+                     "cannot write the file (disk full, or no permission)");
+  if (executable) {
+    std::error_code ec;
+    fs::permissions(file,
+                    fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                        fs::perms::others_read | fs::perms::others_exec,
+                    ec);
+  }
+}
+
+/// The #SBATCH lines both scripts share: job name, partition and time limit.
+std::string sbatch_common(const std::string& job_name, const SweepArgs& a)
+{
+  std::string h = "#SBATCH --job-name=" + job_name + "\n";
+  if (a.partition) h += "#SBATCH --partition=" + *a.partition + "\n";
+  if (a.time_limit) h += "#SBATCH --time=" + *a.time_limit + "\n";
+  return h;
+}
+
+/// Writes DIR/slurm/array.sh (task i runs the runs of chunk i, each exactly as `colocsim sweep` runs it:
+/// `colocsim run ... -o DIR/run-NNNN` with its output in run-NNNN/log.txt, skipping a run whose summary.json
+/// exists, so that a resubmitted array runs only what is left), collect.sh (`colocsim sweep --collect DIR`),
+/// submit.sh (submits the array, then collect.sh after it: --dependency=afterany) and spec-path.
+void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir_given,
+                         const std::string& exe, const SweepArgs& a, const PluginConsent& consent,
+                         std::ostream& out)
+{
+  const fs::path dir = fs::absolute(dir_given).lexically_normal();
+  const fs::path sdir = dir / "slurm";
+  // #SBATCH lines are not shell: a path there cannot be quoted.
+  if (dir.string().find_first_of(" \t\n'\"\\$`%") != std::string::npos)
+    throw InputError(
+        SourceLocation{dir.string()}, "",
+        "--slurm needs an output directory whose path has no spaces, quotes, '$', '`', '%' or '\\' "
+        "(it is written into #SBATCH lines): choose another with -o DIR");
+  std::error_code ec;
+  fs::create_directories(sdir, ec);
+  if (ec) throw InputError(SourceLocation{sdir.string()}, "", "cannot create the directory: " + ec.message());
+  const auto n = static_cast<long long>(runs.size());
+  long long per_task = a.runs_per_task.value_or(1);
+  per_task = std::max(per_task, (n + MAX_ARRAY_TASKS - 1) / MAX_ARRAY_TASKS);
+  const long long tasks = (n + per_task - 1) / per_task;
+  const std::string job = "colocsim-" + spec.name;
+  const std::string cwd = fs::current_path().string();
+
+  std::ostringstream arr;
+  arr << "#!/bin/bash\n"
+      << "# Written by `colocsim sweep " << shell_quote(spec.file) << " --slurm`.\n# The " << n
+      << " runs of sweep '" << spec.name << "' as a Slurm job array of " << tasks << " task(s), " << per_task
+      << " run(s) per task.\n# Task i runs its runs one after the other, each exactly as `colocsim sweep` "
+         "runs it\n"
+      << "# (the command of DIR/runs.txt, its output in run-NNNN/log.txt); a run whose summary.json exists "
+         "is\n"
+      << "# done and is skipped, so submitting the array again runs only what is left. Submit with "
+         "submit.sh.\n"
+      << sbatch_common(job, a) << "#SBATCH --array=0-" << tasks - 1
+      << (a.array_max ? "%" + std::to_string(*a.array_max) : "") << "\n"
+      << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
+      << "#SBATCH --output=" << (sdir / "task-%A_%a.out").string() << "\n"
+      << "set -u\n"
+      << "COLOCSIM=${COLOCSIM:-" << shell_quote(exe) << "}\n"
+      << "DIR=" << shell_quote(dir.string()) << "\n"
+      << "cd " << shell_quote(cwd)
+      << " || exit 2  # where the sweep was prepared: the runs' paths are relative to it\n"
+      << "failed=0\n"
+      << "run() { # run ID ARGS...\n"
+      << "  local id=$1; shift\n"
+      << "  if [ -e \"$DIR/$id/summary.json\" ]; then echo \"$id: done earlier\"; return 0; fi\n"
+      << "  rm -rf \"$DIR/.$id.partial-\"*  # the staging directory of a run killed earlier\n"
+      << "  mkdir -p \"$DIR/$id\" || { failed=1; return 0; }\n"
+      << "  if \"$COLOCSIM\" \"$@\" </dev/null >\"$DIR/$id/log.txt\" 2>&1; then echo \"$id: ok\"\n"
+      << "  else echo \"$id: FAILED (exit status $?, see $DIR/$id/log.txt)\"; failed=1; fi\n"
+      << "}\n"
+      << "case \"${SLURM_ARRAY_TASK_ID:?this script is a Slurm job array: submit it with sbatch "
+         "(submit.sh)}\" in\n";
+  for (long long t = 0; t < tasks; ++t) {
+    arr << t << ")\n";
+    for (long long i = t * per_task; i < std::min(n, (t + 1) * per_task); ++i) {
+      const RunSpec& r = runs[static_cast<std::size_t>(i)];
+      arr << "  run " << r.id();
+      for (const auto& arg : run_args(spec, r, dir / r.id(), consent))
+        arr << " " << shell_quote(arg);
+      arr << "\n";
+    }
+    arr << "  ;;\n";
+  }
+  arr << "*) echo \"colocsim: no task $SLURM_ARRAY_TASK_ID in this array (0-" << tasks - 1
+      << ")\" >&2; exit 2 ;;\n"
+      << "esac\nexit $failed\n";
+  write_script(sdir / "array.sh", arr.str(), true);
+
+  std::ostringstream col;
+  col << "#!/bin/bash\n"
+      << "# Written by `colocsim sweep --slurm`: gathers the finished runs into sweep.csv once the array is "
+         "over.\n"
+      << sbatch_common(job + "-collect", a) << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
+      << "#SBATCH --output=" << (sdir / "collect-%j.out").string() << "\n"
+      << "COLOCSIM=${COLOCSIM:-" << shell_quote(exe) << "}\n"
+      << "cd " << shell_quote(cwd) << " || exit 2\n"
+      << "exec \"$COLOCSIM\" sweep --collect " << shell_quote(dir.string()) << "\n";
+  write_script(sdir / "collect.sh", col.str(), true);
+
+  std::ostringstream sub;
+  sub << "#!/bin/bash\n"
+      << "# Submits the sweep's job array, then the collect job to run when every task has ended (afterany: "
+         "the\n"
+      << "# collect job also runs when a task failed, and lists what is missing). Run it again to resubmit: "
+         "the\n"
+      << "# tasks skip the runs that are done. Extra arguments go to both sbatch calls (e.g. --account=A).\n"
+      << "set -euo pipefail\n"
+      << "cd " << shell_quote(sdir.string()) << "\n"
+      << "array=$(sbatch --parsable \"$@\" array.sh)\n"
+      << "array=${array%%;*}  # --parsable prints JOBID[;CLUSTER]\n"
+      << "collect=$(sbatch --parsable \"$@\" --dependency=afterany:$array collect.sh)\n"
+      << "collect=${collect%%;*}\n"
+      << "echo \"submitted job array $array (" << tasks << " task(s)) and collect job $collect\"\n"
+      << "echo \"results: " << dir.string()
+      << "/sweep.csv once job $collect has run (or: colocsim sweep --collect " << shell_quote(dir.string())
+      << ")\"\n";
+  write_script(sdir / "submit.sh", sub.str(), true);
+  write_script(spec_path_file(dir), fs::absolute(spec.file).lexically_normal().string() + "\n", false);
+
+  out << "sweep '" << spec.name << "': " << n << " runs → " << tasks << " Slurm array task(s), " << per_task
+      << " run(s) per task"
+      << (a.runs_per_task && per_task != *a.runs_per_task ? " (raised: at most 1000 tasks)" : "") << "\n  "
+      << (sdir / "array.sh").string() << "    the job array\n  " << (sdir / "collect.sh").string()
+      << "  gathers sweep.csv after it\n  submit:  bash " << shell_quote((sdir / "submit.sh").string())
+      << "\n  collect by hand: colocsim sweep --collect " << shell_quote(dir.string()) << "\n";
+}
+
+/// `colocsim sweep [SPEC] --collect DIR`: every run's outcome from its directory (summary.json: ok; a
+/// directory without it: failed, with the last line of its log.txt; no directory: not run yet), then
+/// sweep.csv and the table, as a local sweep writes them. Runs nothing.
+int collect_sweep(const SweepArgs& a, std::ostream& out)
+{
+  const fs::path dir = *a.collect_dir;
+  std::error_code ec;
+  if (!fs::exists(dir / "sweep.yaml", ec))
+    throw InputError(
+        SourceLocation{dir.string()}, "",
+        "holds no sweep (no sweep.yaml): --collect needs the directory of `colocsim sweep SPEC --slurm`");
+  std::string spec_file;
+  if (a.spec_file)
+    spec_file = *a.spec_file;
+  else {
+    if (!fs::exists(spec_path_file(dir), ec))
+      throw InputError(SourceLocation{spec_path_file(dir).string()}, "",
+                       "missing: name the spec, `colocsim sweep SPEC --collect DIR`");
+    spec_file = last_line(spec_path_file(dir));
+  }
+  if (!fs::exists(spec_file, ec) && spec_file.rfind("builtin:", 0) != 0)
+    throw InputError(
+        SourceLocation{spec_file}, "",
+        "the sweep's spec is no longer there (moved?): name it, `colocsim sweep SPEC --collect DIR`");
+  const SweepSpec spec = load_spec(spec_file);
+  if (read_text_file((dir / "sweep.yaml").string()).text != spec.text)
+    throw InputError(SourceLocation{dir.string()}, "",
+                     "holds a sweep of a different spec (sweep.yaml differs from " + spec.file + ")");
+  // Nothing is loaded or run: a scenario naming plugins is read only for its seed.
+  const PluginConsent consent{true, a.plugins, false};
+  const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy, consent);
+  const std::vector<RunSpec> runs = expand(spec, base.seed);
+  std::vector<Outcome> outcomes(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const fs::path rdir = dir / runs[i].id();
+    Outcome& o = outcomes[i];
+    o.done = fs::exists(rdir, ec);
+    o.ok = fs::exists(rdir / "summary.json", ec);
+    o.missing = !o.done;
+    if (!o.ok && o.done) o.message = last_line(rdir / "log.txt");
+  }
+  write_sweep_csv(spec, runs, dir, outcomes);
+  if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, "collected");
+  return report_failures(runs, outcomes,
+                         "submit " + (dir / "slurm" / "submit.sh").string() +
+                             " again to run only them, then collect again");
+}
+
 } // namespace
 
 int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
@@ -790,6 +1099,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     out << SWEEP_HELP;
     return 0;
   }
+  if (a.collect_dir) return collect_sweep(a, out);
   load_plugins(a.plugins);
   const SweepSpec spec = load_spec(*a.spec_file);
   // Plugins the scenario names need consent; --dry-run loads only those of the command line.
@@ -813,21 +1123,18 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   }
   const std::string exe = self_exe();
   prepare_sweep_dir(spec, runs, dir, a, consent);
+  if (a.slurm) {
+    write_slurm_scripts(spec, runs, dir, exe, a, consent, out);
+    return 0;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<Outcome> outcomes = run_sweep(spec, runs, dir, exe, a, consent);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_sweep_csv(spec, runs, dir, outcomes);
-  if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, wall, a.jobs);
-  const auto failed = static_cast<std::size_t>(
-      std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.ok; }));
-  if (failed > 0) {
-    std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed:";
-    for (std::size_t i = 0; i < runs.size(); ++i)
-      if (!outcomes[i].ok) std::cerr << " " << runs[i].id();
-    std::cerr << " (their log.txt says why; --resume reruns only them)\n";
-    return 1;
-  }
-  return 0;
+  std::ostringstream how;
+  how << std::fixed << std::setprecision(1) << wall << " s with -j " << a.jobs;
+  if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, how.str());
+  return report_failures(runs, outcomes, "--resume reruns only them");
 }
 
 } // namespace colocsim
