@@ -180,7 +180,8 @@ void check_number(const Runs& runs, const std::string& expr, const Written& w, C
 
 /// Every marked number of ANSWERS.md against the runs: `<!--= [hand:] EXPR -->NUMBER`, and tables after
 /// `<!-- check-table: SPEC... -->` with one SPEC per column: `run` (the column naming the row's RUN), `-`
-/// (not checked) or FIELD[|UNIT] (EXPR `RUN:FIELD[|UNIT]`).
+/// (not checked) or FIELD[|UNIT] (EXPR `RUN:FIELD[|UNIT]`; `RUN:JOB.FIELD` where the run column says
+/// RUN:JOB).
 Checked check_answers(const std::string& lab, const Runs& runs)
 {
   const std::string answers = read_source_file("experiments/labs/" + lab + "/ANSWERS.md");
@@ -221,7 +222,8 @@ Checked check_answers(const std::string& lab, const Runs& runs)
         const auto w = parse_written(cells[i], 0);
         INFO(lab << "/ANSWERS.md: no number in the cell '" << cells[i] << "' of " << run);
         REQUIRE(w.has_value());
-        check_number(runs, run + ":" + spec[i], *w, c);
+        // RUN, or RUN:JOB for a table of jobs (the column's FIELD then is a jobs.csv column)
+        check_number(runs, run + (run.find(':') == std::string::npos ? ":" : ".") + spec[i], *w, c);
       }
       ++rows;
     }
@@ -314,5 +316,14 @@ TEST_CASE("01-exclusive-vs-shared: the handout's commands give ANSWERS.md's numb
             Approx(slowdown_sum / static_cast<double>(trace.size())).epsilon(1e-6));
     }
   }
+  fs::remove_all(out);
+}
+
+TEST_CASE("02-choosing-partners: the handout's commands give ANSWERS.md's numbers", "[labs]")
+{
+  const std::string lab = "02-choosing-partners";
+  const auto out = lab_out(lab);
+  run_handout(lab, "lab2-out", out);
+  check_handout_keeps_answers(lab, check_answers(lab, Runs(out)));
   fs::remove_all(out);
 }
