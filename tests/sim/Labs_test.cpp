@@ -54,8 +54,8 @@ std::vector<std::vector<std::string>> handout_commands(const std::string& readme
   return commands;
 }
 
-/// Runs a lab's handout commands from the repository root's point of view: `experiments/...` paths become
-/// absolute, the lab's output folder `out_name` becomes `out`, and each `from` word of `replace` its `to`.
+/// Runs a lab's handout commands from the repository root's point of view: `experiments/...` paths (also
+/// after `KEY=`) become absolute, the lab's output folder `out_name` becomes `out`, and each `from` word of `replace` its `to`.
 void run_handout(const std::string& lab, const std::string& out_name, const fs::path& out,
                  const std::map<std::string, std::string>& replace = {})
 {
@@ -68,6 +68,8 @@ void run_handout(const std::string& lab, const std::string& out_name, const fs::
         a = r->second;
       else if (a.rfind("experiments/", 0) == 0)
         a = std::string(COLOCSIM_SOURCE_DIR) + "/" + a;
+      else if (const auto eq = a.find("=experiments/"); eq != std::string::npos) // --set KEY=experiments/...
+        a = a.substr(0, eq + 1) + COLOCSIM_SOURCE_DIR + "/" + a.substr(eq + 1);
       else if (a == out_name || a.rfind(out_name + "/", 0) == 0)
         a = out.string() + a.substr(out_name.size());
     }
@@ -134,7 +136,7 @@ public:
     return std::stod(summary.substr(at + key.size(), 40));
   }
 
-  /// EXPR = TERM [(/ or −) TERM] [|UNIT], UNIT kWh (÷ 3.6e6), MJ (÷ 1e6), kW (÷ 1e3), h (÷ 3600) or pct
+  /// EXPR = TERM [(/ or −) TERM] [|UNIT], UNIT kWh (÷ 3.6e6), MJ (÷ 1e6), kJ (÷ 1e3), kW (÷ 1e3), h (÷ 3600) or pct
   /// (100 × (x − 1), for a ratio).
   double eval(const std::string& expr) const
   {
@@ -153,6 +155,7 @@ public:
     if (unit.empty()) return v;
     if (unit == "kWh") return v / 3.6e6;
     if (unit == "MJ") return v / 1e6;
+    if (unit == "kJ") return v / 1e3;
     if (unit == "kW") return v / 1e3;
     if (unit == "h") return v / 3600;
     if (unit == "pct") return 100 * (v - 1);
@@ -316,6 +319,15 @@ TEST_CASE("01-exclusive-vs-shared: the handout's commands give ANSWERS.md's numb
             Approx(slowdown_sum / static_cast<double>(trace.size())).epsilon(1e-6));
     }
   }
+  fs::remove_all(out);
+}
+
+TEST_CASE("03-energy: the handout's commands give ANSWERS.md's numbers", "[labs]")
+{
+  const std::string lab = "03-energy";
+  const auto out = lab_out(lab);
+  run_handout(lab, "lab3-out", out);
+  check_handout_keeps_answers(lab, check_answers(lab, Runs(out)));
   fs::remove_all(out);
 }
 
