@@ -18,6 +18,7 @@
 #include <optional>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 using colocsim::test::read_source_file;
@@ -55,7 +56,8 @@ std::vector<std::vector<std::string>> handout_commands(const std::string& readme
 }
 
 /// Runs a lab's handout commands from the repository root's point of view: `experiments/...` paths (also
-/// after `KEY=`) become absolute, the lab's output folder `out_name` becomes `out`, and each `from` word of `replace` its `to`.
+/// after `KEY=`) become absolute, the lab's output folder `out_name` becomes `out`, and each `from` word of
+/// `replace` its `to`.
 void run_handout(const std::string& lab, const std::string& out_name, const fs::path& out,
                  const std::map<std::string, std::string>& replace = {})
 {
@@ -136,8 +138,8 @@ public:
     return std::stod(summary.substr(at + key.size(), 40));
   }
 
-  /// EXPR = TERM [(/ or −) TERM] [|UNIT], UNIT kWh (÷ 3.6e6), MJ (÷ 1e6), kJ (÷ 1e3), kW (÷ 1e3), h (÷ 3600) or pct
-  /// (100 × (x − 1), for a ratio).
+  /// EXPR = TERM [(/ or −) TERM] [|UNIT], UNIT kWh (÷ 3.6e6), MJ (÷ 1e6), kJ (÷ 1e3), kW (÷ 1e3), h (÷ 3600)
+  /// or pct (100 × (x − 1), for a ratio).
   double eval(const std::string& expr) const
   {
     std::string e = expr, unit;
@@ -252,13 +254,14 @@ void check_handout_keeps_answers(const std::string& lab, const Checked& c)
     if (digits < 2) continue;
     for (auto at = readme.find(text); at != std::string::npos; at = readme.find(text, at + 1)) {
       const auto after = at + text.size();
-      const bool left = at > 0 && (is_digit(readme[at - 1]) || readme[at - 1] == '.' || readme[at - 1] == ',');
-      const bool right = after < readme.size() &&
-                         (is_digit(readme[after]) ||
-                          ((readme[after] == '.' || readme[after] == ',') && after + 1 < readme.size() &&
-                           is_digit(readme[after + 1])));
-      INFO(lab << "/README.md (the handout) shows the answer " << text << " at: "
-               << readme.substr(at > 40 ? at - 40 : 0, 80));
+      const bool left =
+          at > 0 && (is_digit(readme[at - 1]) || readme[at - 1] == '.' || readme[at - 1] == ',');
+      const bool right =
+          after < readme.size() &&
+          (is_digit(readme[after]) || ((readme[after] == '.' || readme[after] == ',') &&
+                                       after + 1 < readme.size() && is_digit(readme[after + 1])));
+      INFO(lab << "/README.md (the handout) shows the answer " << text
+               << " at: " << readme.substr(at > 40 ? at - 40 : 0, 80));
       CHECK((left || right));
     }
   }
@@ -290,8 +293,8 @@ TEST_CASE("01-exclusive-vs-shared: the handout's commands give ANSWERS.md's numb
                                                            "/workloads/profiles/default.yaml");
   int run_number = 1; // run-0001..: light before heavy, then time-slice, ccs-2, ccs-4, exclusive first
   for (const std::string mix : {"light", "heavy"}) {
-    const auto trace = colocsim::experiments::read_csv_rows(std::string(COLOCSIM_SOURCE_DIR) + "/experiments/labs/" +
-                                                            lab + "/" + mix + ".csv");
+    const auto trace = colocsim::experiments::read_csv_rows(std::string(COLOCSIM_SOURCE_DIR) +
+                                                            "/experiments/labs/" + lab + "/" + mix + ".csv");
     REQUIRE(!trace.empty());
     for (const double k : {1.0, 2.0, 4.0}) {
       std::vector<colocsim::experiments::FcfsJob> jobs;
@@ -337,5 +340,44 @@ TEST_CASE("02-choosing-partners: the handout's commands give ANSWERS.md's number
   const auto out = lab_out(lab);
   run_handout(lab, "lab2-out", out);
   check_handout_keeps_answers(lab, check_answers(lab, Runs(out)));
+  fs::remove_all(out);
+}
+
+TEST_CASE("04-write-a-policy: the solution gives ANSWERS.md's numbers, the starter strict FCFS", "[labs]")
+{
+  const std::string lab = "04-write-a-policy";
+  const auto out = lab_out(lab);
+  // The handout's commands with the instructor's solution, built from solution/GoodPartners.cpp as the
+  // lab's CMakeLists.txt builds the students' file (tests/sim/CMakeLists.txt).
+  run_handout(lab, "lab4-out", out, {{"lab4-build/libgood_partners.so", LAB4_SOLUTION}});
+  check_handout_keeps_answers(lab, check_answers(lab, Runs(out)));
+
+  // The starter as shipped (no TODO done) never shares: on the tiny case and on the stream it gives strict
+  // FCFS on whole GPUs, worked out without the engine (experiments::fcfs_exclusive; alone on an mps GPU a
+  // job runs its duration).
+  const auto starter = out / "starter";
+  const std::string dir = std::string(COLOCSIM_SOURCE_DIR) + "/experiments/labs/";
+  for (const auto& [name, scenario, trace, gpus] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::size_t>>{
+           {"tiny", dir + lab + "/tiny.yaml", dir + lab + "/tiny.csv", 1},
+           {"stream", dir + "02-choosing-partners/pairs.yaml", dir + "02-choosing-partners/stream.csv", 4}}) {
+    // In the real binary: this process has the solution's good-partners registered already.
+    const std::string command =
+        std::string(COLOCSIM_BINARY) + " run " + scenario + " --set workload.trace=" + trace +
+        " --set platform.cards_per_node=" + std::to_string(gpus) + " --policy-plugin " + LAB4_STARTER +
+        " --policy good-partners -o " + (starter / name).string() + " --quiet";
+    INFO(command);
+    REQUIRE(colocsim::test::shell(command) == 0);
+    std::vector<colocsim::experiments::FcfsJob> jobs;
+    for (const auto& row : colocsim::experiments::read_csv_rows(trace))
+      jobs.push_back({std::stod(row.at("submit_s")), std::stod(row.at("duration_s")), 1});
+    const auto brute = colocsim::experiments::fcfs_exclusive(jobs, gpus);
+    const Runs runs(starter);
+    INFO("the starter on " << name << " against strict FCFS on " << gpus << " GPUs");
+    CHECK(runs.term(name + ":makespan_s") == Approx(brute.makespan_s).epsilon(1e-9));
+    CHECK(runs.term(name + ":wait_mean_s") == Approx(brute.wait_mean_s).epsilon(1e-9));
+    CHECK(runs.term(name + ":jct_mean_s") == Approx(brute.jct_mean_s).epsilon(1e-9));
+    CHECK(runs.term(name + ":corun_slowdown_mean") == Approx(1.0).epsilon(1e-9));
+  }
   fs::remove_all(out);
 }
