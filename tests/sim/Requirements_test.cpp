@@ -158,6 +158,7 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       "experiments/compare-policies/scenario.yaml",     "experiments/repro-costa-sscad25/scenario.yaml",
       "experiments/repro-heshare/scenario.yaml",        "experiments/repro-mig-manager/scenario.yaml",
       "experiments/collocation-pitfalls/scenario.yaml", "experiments/mlperf-scaling/scenario.yaml",
+      "experiments/labs/03-energy/scenario.yaml",
   };
   std::size_t found = 0;
   for (const auto& e : fs::recursive_directory_iterator(source("experiments")))
