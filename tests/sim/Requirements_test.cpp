@@ -158,6 +158,7 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       "experiments/compare-policies/scenario.yaml",     "experiments/repro-costa-sscad25/scenario.yaml",
       "experiments/repro-heshare/scenario.yaml",        "experiments/repro-mig-manager/scenario.yaml",
       "experiments/collocation-pitfalls/scenario.yaml", "experiments/mlperf-scaling/scenario.yaml",
+      "experiments/labs/03-energy/scenario.yaml",
   };
   std::size_t found = 0;
   for (const auto& e : fs::recursive_directory_iterator(source("experiments")))
@@ -197,7 +198,7 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       fs::remove_all(dir);
     }
   }
-  // 7 scenarios without MIG run every policy but mig-manager, which they refuse; the MIG one the reverse.
-  CHECK(ran == 7 * (colocsim::policy_registry().size() - 1) + 1);
-  CHECK(refused == 7 + colocsim::policy_registry().size() - 1);
+  // 8 scenarios without MIG run every policy but mig-manager, which they refuse; the MIG one the reverse.
+  CHECK(ran == 8 * (colocsim::policy_registry().size() - 1) + 1);
+  CHECK(refused == 8 + colocsim::policy_registry().size() - 1);
 }
