@@ -89,22 +89,22 @@ DvfsFit fit_dvfs(std::span<const double> freq_ratio, std::span<const double> tim
   std::set<double> distinct(freq_ratio.begin(), freq_ratio.end());
   if (distinct.size() < 2) throw std::invalid_argument("fit_dvfs: needs at least two distinct frequencies");
   const auto n = static_cast<Eigen::Index>(time_s.size());
-  Eigen::MatrixXd X(n, 2);
+  Eigen::MatrixXd xm(n, 2);
   Eigen::VectorXd y(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!(freq_ratio[static_cast<std::size_t>(i)] > 0))
       throw std::invalid_argument("fit_dvfs: frequency ratio <= 0");
-    X(i, 0) = 1.0 / freq_ratio[static_cast<std::size_t>(i)]; // f_max / f
-    X(i, 1) = 1.0;
+    xm(i, 0) = 1.0 / freq_ratio[static_cast<std::size_t>(i)]; // f_max / f
+    xm(i, 1) = 1.0;
     y(i) = time_s[static_cast<std::size_t>(i)];
   }
-  const Eigen::VectorXd c = X.colPivHouseholderQr().solve(y); // t = a·f_max/f + b
+  const Eigen::VectorXd c = xm.colPivHouseholderQr().solve(y); // t = a·f_max/f + b
   DvfsFit fit;
   fit.t_fmax_s = c(0) + c(1);
   fit.beta = c(0) / fit.t_fmax_s;
   std::vector<double> yv(time_s.begin(), time_s.end()), yhat;
   for (Eigen::Index i = 0; i < n; ++i) {
-    yhat.push_back(X.row(i).dot(c));
+    yhat.push_back(xm.row(i).dot(c));
     fit.residuals_s.push_back(y(i) - yhat.back());
   }
   fit.stats = stats_of(yv, yhat);
@@ -145,25 +145,25 @@ PowerFit fit_power(std::span<const PowerSample> samples, double gamma_prior)
   for (Eigen::Index i = 0; i < n; ++i)
     y(i) = samples[static_cast<std::size_t>(i)].power_w;
   auto design = [&](double gamma) {
-    Eigen::MatrixXd X(n, p);
+    Eigen::MatrixXd xm(n, p);
     for (Eigen::Index i = 0; i < n; ++i) {
       const auto& s = samples[static_cast<std::size_t>(i)];
       int c = 0;
-      X(i, c++) = 1.0;
-      if (use_ctx) X(i, c++) = s.context ? 1.0 : 0.0;
-      if (use_vec) X(i, c++) = std::pow(s.freq_ratio, gamma) * s.u_vec;
-      if (use_bw) X(i, c++) = s.u_bw;
+      xm(i, c++) = 1.0;
+      if (use_ctx) xm(i, c++) = s.context ? 1.0 : 0.0;
+      if (use_vec) xm(i, c++) = std::pow(s.freq_ratio, gamma) * s.u_vec;
+      if (use_bw) xm(i, c++) = s.u_bw;
     }
-    return X;
+    return xm;
   };
   auto rss = [&](double gamma) {
-    const Eigen::MatrixXd X = design(gamma);
-    const Eigen::VectorXd c = X.colPivHouseholderQr().solve(y);
-    return (X * c - y).squaredNorm();
+    const Eigen::MatrixXd xm = design(gamma);
+    const Eigen::VectorXd c = xm.colPivHouseholderQr().solve(y);
+    return (xm * c - y).squaredNorm();
   };
   const double gamma = fit_gamma ? minimise_1d(rss, 0.5, 4.0, 70) : gamma_prior;
-  const Eigen::MatrixXd X = design(gamma);
-  const auto qr = X.colPivHouseholderQr();
+  const Eigen::MatrixXd xm = design(gamma);
+  const auto qr = xm.colPivHouseholderQr();
   if (qr.rank() < p) {
     fit.notes.push_back("the runs do not separate the activities (rank " + std::to_string(qr.rank()) + " < " +
                         std::to_string(p) + "): only the constant is reported");
@@ -181,7 +181,7 @@ PowerFit fit_power(std::span<const PowerSample> samples, double gamma_prior)
   std::vector<double> yv, yhat;
   for (Eigen::Index i = 0; i < n; ++i) {
     yv.push_back(y(i));
-    yhat.push_back(X.row(i).dot(c));
+    yhat.push_back(xm.row(i).dot(c));
     fit.residuals_w.push_back(y(i) - yhat.back());
   }
   fit.stats = stats_of(yv, yhat);

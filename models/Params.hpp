@@ -57,9 +57,9 @@ public:
   bool flag(const std::string& name) const;
   const std::string& text(const std::string& name) const;
   /// The text value, or `fallback` for an optional parameter that was not given and has no default.
-  std::string text_or(const std::string& name, std::string fallback) const
+  std::string text_or(const std::string& name, const std::string& fallback) const
   {
-    return has(name) ? text(name) : std::move(fallback);
+    return has(name) ? text(name) : fallback;
   }
   const std::map<std::string, ParamValue>& values() const { return values_; }
   /// "k=v,k=v" in declaration order, for recording in outputs.

@@ -34,8 +34,8 @@ void Sha256::block(const unsigned char* p)
 {
   std::uint32_t w[64];
   for (int t = 0; t < 16; ++t)
-    w[t] = std::uint32_t(p[4 * t]) << 24 | std::uint32_t(p[4 * t + 1]) << 16 |
-           std::uint32_t(p[4 * t + 2]) << 8 | std::uint32_t(p[4 * t + 3]);
+    w[t] = std::uint32_t(p[4 * std::ptrdiff_t{t}]) << 24 | std::uint32_t(p[4 * std::ptrdiff_t{t} + 1]) << 16 |
+           std::uint32_t(p[4 * std::ptrdiff_t{t} + 2]) << 8 | std::uint32_t(p[4 * std::ptrdiff_t{t} + 3]);
   for (int t = 16; t < 64; ++t) {
     const std::uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
     const std::uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);

@@ -44,6 +44,7 @@ protected:
     int free_milli = 0;         ///< unallocated share of the devices, 1..1000
     bool last_slot = false;     ///< the next job placed there takes the device's last slot
     std::uint8_t node_tags = 0; ///< task types running on the device's node (0 unless node_tags)
+    // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 flags the 0 of the synthesised comparison
     auto operator<=>(const BucketKey&) const = default;
   };
   struct Bucket {

@@ -48,7 +48,7 @@ public:
     for (int a = 0; a < static_cast<int>(head_.size()); ++a)
       arcs_from_[static_cast<std::size_t>(tail(a))].push_back(a);
 
-    const auto slots = static_cast<std::size_t>(2 * n);
+    const auto slots = 2 * static_cast<std::size_t>(n);
     mate_arc_.assign(static_cast<std::size_t>(n), NONE);
     top_.resize(static_cast<std::size_t>(n));
     for (int v = 0; v < n; ++v)

@@ -93,8 +93,8 @@ int cmd_pack(const std::vector<std::string>& args, std::ostream& out)
                 r.placed, r.dropped, r.curve.empty() ? 0.0 : r.curve.back().allocated, r.unallocated_gpus());
   out << line;
   for (const double at : {0.5, 0.8, 0.9}) {
-    std::snprintf(line, sizeof line, "fragmentation_at_%d_pct=%.4f\n", static_cast<int>(at * 100 + 0.5),
-                  r.fragmentation_at(at));
+    std::snprintf(line, sizeof line, "fragmentation_at_%d_pct=%.4f\n",
+                  static_cast<int>(std::lround(at * 100)), r.fragmentation_at(at));
     out << line;
   }
   for (const auto& [reason, n] : r.drops)

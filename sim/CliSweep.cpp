@@ -169,7 +169,7 @@ SweepSpec load_spec(const std::string& path)
     if (!n.IsScalar() || n.Scalar().empty())
       sink.add(location_of(n, f), "scenario", "expected a scenario file path (or 'default')");
     else if (n.Scalar() != "default") {
-      const std::string v = n.Scalar();
+      const std::string& v = n.Scalar();
       if (v.rfind("builtin:", 0) == 0 || fs::path(v).is_absolute() || f.rfind("builtin:", 0) == 0)
         s.scenario = v;
       else

@@ -63,7 +63,8 @@ protected:
 
 class WindowReader final : public Decorator {
 public:
-  WindowReader(std::unique_ptr<JobReader> inner, TransformChain::Step s) : Decorator(std::move(inner)), s_(s)
+  WindowReader(std::unique_ptr<JobReader> inner, TransformChain::Step s)
+      : Decorator(std::move(inner)), s_(std::move(s))
   {
   }
   std::optional<Job> next() override

@@ -283,7 +283,7 @@ std::string JsonStream::scalar_text()
   case Kind::STRING:
     return string_value();
   case Kind::NUMBER: {
-    const std::string text = number_text();
+    std::string text = number_text();
     if (!parse_double(text)) fail("expected a number (got '" + text + "')");
     return text;
   }

@@ -128,19 +128,19 @@ ParamSpec declare(const char* name, ParamType type, const char* default_text, co
 
 const std::vector<ParamSpec>& synthetic_param_specs()
 {
-  constexpr double inf = std::numeric_limits<double>::infinity();
+  constexpr double INF = std::numeric_limits<double>::infinity();
   static const std::vector<ParamSpec> specs{
       declare("jobs", ParamType::INT, "1000", "number of jobs", 1),
       declare("arrival_rate_per_s", ParamType::REAL, "1", "Poisson arrival rate, jobs per second (> 0)", 0),
       declare("duration_mean", ParamType::REAL, "600s", "mean job duration, > 0 (lognormal mean, not median)",
-              0, inf, Unit::SECONDS),
+              0, INF, Unit::SECONDS),
       declare("duration_sigma", ParamType::REAL, "1",
               "lognormal sigma of durations; 0 = all jobs last duration_mean", 0, 10),
       declare("profile_mix", ParamType::STRING, "",
               "profile:weight,... (empty: every catalog profile, weight 1)"),
       declare("devices_mix", ParamType::STRING, "1:1", "gang size:weight,..."),
       declare("mem_request", ParamType::REAL, "0",
-              "memory each job declares per device; 0 = the profile's footprint", 0, inf, Unit::BYTES),
+              "memory each job declares per device; 0 = the profile's footprint", 0, INF, Unit::BYTES),
       declare("seed", ParamType::INT, "1", "random seed", 0),
   };
   return specs;

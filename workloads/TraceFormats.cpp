@@ -356,7 +356,7 @@ std::string describe_workload(const WorkloadSpec& spec)
 }
 
 std::unique_ptr<JobReader> open_workload(const WorkloadSpec& spec,
-                                         std::function<std::unique_ptr<JobReader>()> base)
+                                         const std::function<std::unique_ptr<JobReader>()>& base)
 {
   const TraceFormat& format = find_trace_format(spec.format, spec.where);
   DiagnosticSink sink;

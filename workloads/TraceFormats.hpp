@@ -64,6 +64,6 @@ std::string describe_workload(const WorkloadSpec& spec);
 /// synthetic source); it must make a fresh reader on every call (inflate reads twice). Throws InputError for
 /// an unknown format, bad options, transforms or map, all found problems at once.
 std::unique_ptr<JobReader> open_workload(const WorkloadSpec& spec,
-                                         std::function<std::unique_ptr<JobReader>()> base = {});
+                                         const std::function<std::unique_ptr<JobReader>()>& base = {});
 
 } // namespace colocsim

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# clang-tidy (the checks and naming of .clang-tidy) over the sources of the libraries and the CLI: models/,
+# workloads/, policies/, sim/, calibration/. Exits non-zero on any finding (.clang-tidy: WarningsAsErrors).
+# Tests and experiments are left out: Catch2's macros and the drivers' tables are not what the checks are for.
+#   scripts/tidy.sh                 every source file (about 90; 10-15 min on 2 cores)
+#   scripts/tidy.sh sim/Engine.cpp  the files given (a regular expression each, as run-clang-tidy takes them)
+# COLOCSIM_JOBS=N sets the parallelism (default: the number of cores). The compile commands come from
+# build-tidy/ (configured here when missing; nothing is built).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jobs="${COLOCSIM_JOBS:-$(nproc)}"
+tidy=$(command -v run-clang-tidy-14 || command -v run-clang-tidy || true)
+[[ -n "$tidy" ]] || { echo "scripts/tidy.sh: run-clang-tidy not found (Debian package clang-tidy)" >&2; exit 3; }
+if [[ ! -f "$root/build-tidy/compile_commands.json" ]]; then
+  cmake -S "$root" -B "$root/build-tidy" -DCMAKE_BUILD_TYPE=Release -DCOLOCSIM_TESTS=ON >/dev/null
+fi
+if [[ $# -eq 0 ]]; then
+  set -- "$root/(models|workloads|policies|sim|calibration)/"
+fi
+exec "$tidy" -p "$root/build-tidy" -quiet -j "$jobs" "$@"
