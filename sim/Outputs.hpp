@@ -21,6 +21,7 @@ struct OutputOptions {
   bool force = false;
   bool jobs = true;
   bool timeseries = true;
+  std::filesystem::path events; ///< the event log (--log-events FILE; sim/EventLog.hpp); empty: none
 };
 
 /// A write that failed (disk full, I/O error, ...): the message names the file and the OS error.
