@@ -366,7 +366,10 @@ EventLogFile::EventLogFile(const std::filesystem::path& file, bool force) : targ
       throw InputError(SourceLocation{target_.string()}, "--log-events",
                        "already exists; pass --force to overwrite it or name another file");
   }
-  const fs::path abs = fs::absolute(target_, ec).lexically_normal();
+  // A link to a regular file: the file is replaced, never the link (as an editor saves through a link).
+  fs::path abs = fs::absolute(target_, ec).lexically_normal();
+  if (fs::is_symlink(fs::symlink_status(target_, ec)) && fs::exists(status)) abs = fs::canonical(target_, ec);
+  place_ = abs;
   fs::create_directories(abs.parent_path(), ec);
   if (ec)
     throw InputError(SourceLocation{target_.string()}, "--log-events",
@@ -393,16 +396,15 @@ EventLogFile::~EventLogFile()
 
 void EventLogFile::commit()
 {
-  const auto& written = staging_.empty() ? target_ : staging_;
-  errno = 0;
+  errno = 0; // errors name the file asked for, not the staging file
   out_->flush();
-  check_written(*out_, written);
+  check_written(*out_, target_);
   out_->close();
-  check_written(*out_, written);
+  check_written(*out_, target_);
   committed_ = true;
   if (staging_.empty()) return;
   std::error_code ec;
-  std::filesystem::rename(staging_, target_, ec);
+  std::filesystem::rename(staging_, place_, ec);
   if (ec) {
     committed_ = false;
     throw OutputError("cannot move " + staging_.string() + " to " + target_.string() + ": " + ec.message());

@@ -69,6 +69,7 @@ public:
 
 private:
   std::filesystem::path target_, staging_;
+  std::filesystem::path place_; ///< where the staged file goes: target_, or the regular file it links to
   std::unique_ptr<std::ofstream> out_;
   bool committed_ = false;
 };

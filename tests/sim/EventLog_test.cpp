@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -439,5 +440,125 @@ TEST_CASE("event log: a run that fails keeps the log up to the failure, with an 
   CHECK(lines[3].kind == "error");
   CHECK_THAT(lines[3].get("message"), ContainsSubstring("bad.csv:3"));
   CHECK_THAT(lines[3].get("message"), ContainsSubstring("nosuch"));
+  fs::remove_all(dir);
+}
+
+namespace {
+const std::vector<Expected> MIG_LINES = {
+    // mig.yaml: one A100-40GB in mig mode, one 7g.40gb instance; mig-manager sizing by memory (Mig_test,
+    // "splits a whole GPU ... fuses empty instances"): s1..s3 (4 GB) need 1g.5gb: fission of the 7g.40gb
+    // into 7 × 1g.5gb at 0, ready after the 5 s reconfiguration; big (18 GB) at 10 needs 3g.20gb: fusion of
+    // the empty 1g@4..6, ready at 15. s1..s3 run 100 s at slowdown 0.3·0.25·108/14 + 0.7 = 1.278571: end at
+    // 5 + 127.857143; big at 0.8·0.9·108/42 + 0.2 = 2.051429: ends at 15 + 205.142857.
+    {0, "reconfigure_mig devices=[0] destroy=[7g.40gb@0] "
+        "create=[1g.5gb@0,1g.5gb@1,1g.5gb@2,1g.5gb@3,1g.5gb@4,1g.5gb@5,1g.5gb@6]"},
+    {5, "device_ready devices=[0] mode=mig"},
+    {5, "place job=s1 devices=[0] instances=[1g.5gb@0] waiting=3 overtakes=0"},
+    {5, "place job=s2 devices=[0] instances=[1g.5gb@1] waiting=2 overtakes=0"},
+    {5, "place job=s3 devices=[0] instances=[1g.5gb@2] waiting=1 overtakes=0"},
+    {10, "reconfigure_mig devices=[0] destroy=[1g.5gb@4,1g.5gb@5,1g.5gb@6] create=[3g.20gb@4]"},
+    {15, "device_ready devices=[0] mode=mig"},
+    {15, "place job=big devices=[0] instances=[3g.20gb@4] waiting=1 overtakes=0"},
+    {5 + 127.857143, "complete job=s1 devices=[0]"},
+    {5 + 127.857143, "complete job=s2 devices=[0]"},
+    {5 + 127.857143, "complete job=s3 devices=[0]"},
+    {15 + 205.142857, "complete job=big devices=[0]"},
+};
+
+const std::vector<Expected> POWER_LINES = {
+    // power-burst.csv on 2 nodes of 2 tiles, power-aware over exclusive-fcfs, idle_s 600, min_on 1, boot
+    // 300 s (PoliciesEngine_test, power-aware): a runs [0, 100] on tile 0; node 1, idle since 0, is powered
+    // off at 600 (the policy's wake-up); the node stays on for min_on. At 2000 the four 1000 s jobs come:
+    // node 1's power-off is reported first, b1 and b2 take node 0's tiles, node 1 is powered on and boots
+    // until 2300, when b3 and b4 take its tiles 2 and 3. Node 0 is idle from 3000 and powered off at 3600.
+    {0, "place job=a devices=[0] waiting=1 overtakes=0"},
+    {0, "wake_at at=600"},
+    {600, "wakeup"},
+    {600, "power_off node=1"},
+    {2000, "node_off node=1"},
+    {2000, "place job=b1 devices=[0] waiting=4 overtakes=0"},
+    {2000, "place job=b2 devices=[1] waiting=3 overtakes=0"},
+    {2000, "power_on node=1"},
+    {2300, "node_on node=1"},
+    {2300, "place job=b3 devices=[2] waiting=2 overtakes=0"},
+    {2300, "place job=b4 devices=[3] waiting=1 overtakes=0"},
+    {3000, "wake_at at=3600"},
+    {3600, "wakeup"},
+    {3600, "power_off node=0"},
+};
+
+/// The lines of a log of the given kinds, in order.
+std::vector<Line> only(const std::vector<Line>& lines, const std::vector<std::string>& kinds)
+{
+  std::vector<Line> out;
+  for (const auto& l : lines)
+    if (std::find(kinds.begin(), kinds.end(), l.kind) != kinds.end()) out.push_back(l);
+  return out;
+}
+} // namespace
+
+TEST_CASE("event log: MIG fission and fusion, power-off and boot, worked out by hand", "[eventlog][mig]")
+{
+  const auto dir = fresh_dir("eventlog", "mig-power");
+  SECTION("mig-manager")
+  {
+    REQUIRE(cli({"run", DATA + "mig.yaml", "--policy", "mig-manager:sizing=memory", "-o",
+                 (dir / "mig").string(), "--log-events", (dir / "mig.jsonl").string(), "--quiet"})
+                .status == 0);
+    check_log(only(read_log(dir / "mig.jsonl"), {"reconfigure_mig", "device_ready", "place", "complete"}),
+              MIG_LINES);
+  }
+  SECTION("power-aware")
+  {
+    REQUIRE(run_logged("power-burst.csv", "power-aware:inner=exclusive-fcfs,idle_s=600,min_on=1", dir / "pw",
+                       dir / "power.jsonl", {"--set", "platform.nodes=2", "--set", "platform.node_boot=300s"})
+                .status == 0);
+    check_log(only(read_log(dir / "power.jsonl"),
+                   {"place", "wake_at", "wakeup", "power_off", "power_on", "node_off", "node_on"}),
+              POWER_LINES);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("event log: outputs.md documents every kind and field the logs hold", "[eventlog][docs]")
+{
+  const auto dir = fresh_dir("eventlog", "docs");
+  std::vector<fs::path> logs;
+  auto logged = [&](const std::string& name) {
+    logs.push_back(dir / (name + ".jsonl"));
+    return logs.back();
+  };
+  REQUIRE(run_logged("three-exclusive.csv", "", dir / "a", logged("ff")).status == 0);
+  REQUIRE(run_logged("oom.csv", "", dir / "b", logged("oom")).status == 0);
+  REQUIRE(run_logged("deps-cancel.csv", "", dir / "c", logged("deps")).status == 0);
+  REQUIRE(run_logged("power-burst.csv", "power-aware:inner=exclusive-fcfs,idle_s=600,min_on=1", dir / "d",
+                     logged("power"), {"--set", "platform.nodes=2"})
+              .status == 0);
+  REQUIRE(cli({"run", DATA + "mig.yaml", "-o", (dir / "e").string(), "--log-events", logged("mig").string(),
+               "--quiet"})
+              .status == 0);
+  colocsim::test::write_file(dir / "bad.csv", "id,submit_s,duration_s,profile\na,0,100,nosuch\n");
+  REQUIRE(
+      run_logged("", "", dir / "f", logged("bad"), {"--set", "workload.trace=" + (dir / "bad.csv").string()})
+          .status == 2);
+  const std::string page = slurp(colocsim::test::source("docs/formats/outputs.md"));
+  const auto section = page.substr(page.find("## Event log"));
+  std::set<std::string> kinds, keys;
+  for (const auto& log : logs)
+    for (const auto& l : read_log(log)) {
+      kinds.insert(l.kind);
+      for (const auto& [k, v] : l.members)
+        keys.insert(k);
+    }
+  // Every kind of line these runs wrote, and every field, is named in the section.
+  CHECK(kinds.size() >= 16);
+  for (const auto& k : kinds) {
+    INFO("kind " << k);
+    CHECK(section.find("`" + k + "`") != std::string::npos);
+  }
+  for (const auto& k : keys) {
+    INFO("field " << k);
+    CHECK(section.find("`" + k + "`") != std::string::npos);
+  }
   fs::remove_all(dir);
 }
