@@ -562,3 +562,40 @@ TEST_CASE("event log: outputs.md documents every kind and field the logs hold", 
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("event log: replay writes it too, under the same file rules", "[eventlog][replay]")
+{
+  // three-exclusive.csv replayed on one Aurora node with the test profiles: each job is submitted, placed
+  // and completed once, whatever the calibration makes of their times.
+  const auto dir = fresh_dir("eventlog", "replay");
+  const std::vector<std::string> args{"replay",
+                                      DATA + "three-exclusive.csv",
+                                      "--format",
+                                      "native",
+                                      "--platform",
+                                      "aurora-node",
+                                      "--set",
+                                      "workload.profiles=" + DATA + "profiles-test.yaml",
+                                      "--quiet",
+                                      "--log-events",
+                                      (dir / "replay.jsonl").string()};
+  auto with_output = [&](const std::string& out, std::vector<std::string> more = {}) {
+    auto a = args;
+    a.push_back("-o");
+    a.push_back((dir / out).string());
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  REQUIRE(cli(with_output("a")).status == 0);
+  std::map<std::string, int> count;
+  for (const auto& l : read_log(dir / "replay.jsonl"))
+    ++count[l.kind];
+  CHECK(count["submit"] == 3);
+  CHECK(count["place"] == 3);
+  CHECK(count["complete"] == 3);
+  const auto again = cli(with_output("b"));
+  CHECK(again.status == 2);
+  CHECK_THAT(again.err, ContainsSubstring("replay.jsonl: --log-events: already exists; pass --force"));
+  CHECK(cli(with_output("c", {"--force"})).status == 0);
+  fs::remove_all(dir);
+}
