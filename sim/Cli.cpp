@@ -282,7 +282,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   scenario.set_on_command_line = assignment_keys(a.sets); // their paths: relative to the current directory
   add_command_line_plugins(scenario, a.plugins);
   if (a.output) scenario.outputs.dir = *a.output;
-  if (a.events) scenario.outputs.events = *a.events;
+  if (a.events) scenario.outputs.events_file = *a.events;
   scenario.outputs.force = a.force;
   return execute_run(scenario, a.quiet, out);
 }
@@ -354,12 +354,16 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
   for (const auto& w : scenario.warnings)
     std::cerr << "colocsim: warning: " << w << "\n";
-  // The event log: refused now if it exists (without --force), staged like the results.
+  // The event log: --log-events FILE (refused now if it exists, without --force; staged like the results,
+  // and kept if the run fails), or events.jsonl among the results (outputs.events).
   std::optional<EventLogFile> log_file;
   std::optional<EventLog> log;
-  if (!scenario.outputs.events.empty()) {
-    log_file.emplace(scenario.outputs.events, scenario.outputs.force);
-    log.emplace(log_file->stream(), scenario.outputs.events.string(), scenario.policy);
+  const auto& events_file = scenario.outputs.events_file;
+  const bool own_log_file = !events_file.empty();
+  const auto log_shown = own_log_file ? events_file : scenario.outputs.dir / "events.jsonl";
+  if (own_log_file || scenario.outputs.events) {
+    log_file.emplace(own_log_file ? events_file : stage.dir() / "events.jsonl", scenario.outputs.force);
+    log.emplace(log_file->stream(), log_shown.string(), scenario.policy);
   }
   RunInputs inputs = build_run(scenario);
 
@@ -381,7 +385,7 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   } catch (const std::exception& e) {
     // A run that failed (an infeasible decision, a bad trace row): the event log up to the failure is what
     // explains it, so it is kept, ending with an "error" line. A failure to write it hides nothing.
-    if (log) {
+    if (log && own_log_file) {
       try {
         log->error(e.what());
         log_file->commit();
@@ -462,8 +466,9 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json"
         << (scenario.outputs.jobs ? ", jobs.csv" : "")
-        << (scenario.outputs.timeseries ? ", timeseries.csv" : "") << ")\n";
-    if (log_file) out << "  event log in " << log_file->path().string() << "\n";
+        << (scenario.outputs.timeseries ? ", timeseries.csv" : "")
+        << (log && !own_log_file ? ", events.jsonl" : "") << ")\n";
+    if (own_log_file) out << "  event log in " << log_shown.string() << "\n";
   }
   return 0;
 }

@@ -247,7 +247,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   scenario.set_on_command_line = assignment_keys(run_sets); // paths relative to the current directory
   scenario.outputs.dir = outputs.dir;
   scenario.outputs.force = force;
-  scenario.outputs.events = events;
+  scenario.outputs.events_file = events;
   if (!quiet) {
     WorkloadSpec w;
     w.format = scenario.trace_format;

@@ -599,3 +599,30 @@ TEST_CASE("event log: replay writes it too, under the same file rules", "[eventl
   CHECK(cli(with_output("c", {"--force"})).status == 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("event log: outputs.events writes events.jsonl with the results", "[eventlog]")
+{
+  const auto dir = fresh_dir("eventlog", "in-dir");
+  const auto out = dir / "out";
+  REQUIRE(run_logged("three-exclusive.csv", "", out, {}, {"--set", "outputs.events=true"}).status == 0);
+  check_log(read_log(out / "events.jsonl"), FIRST_FIT);
+  // It counts among the results: a second run into the directory needs --force, and one with --force that
+  // writes no log removes the earlier run's, as it does a jobs.csv it does not write.
+  const auto again = run_logged("three-exclusive.csv", "", out, {}, {"--set", "outputs.events=true"});
+  CHECK(again.status == 2);
+  colocsim::test::write_file(dir / "jobs-only.csv", slurp(out / "jobs.csv"));
+  fs::remove(out / "summary.json");
+  fs::remove(out / "jobs.csv");
+  fs::remove(out / "timeseries.csv");
+  CHECK(run_logged("three-exclusive.csv", "", out, {}).status == 2); // events.jsonl alone: results
+  REQUIRE(run_logged("three-exclusive.csv", "", out, {}, {"--force"}).status == 0);
+  CHECK(!fs::exists(out / "events.jsonl"));
+  CHECK(slurp(out / "jobs.csv") == slurp(dir / "jobs-only.csv"));
+  // --log-events FILE takes precedence: the log goes there, not into the directory.
+  REQUIRE(run_logged("three-exclusive.csv", "", dir / "out2", dir / "elsewhere.jsonl",
+                     {"--set", "outputs.events=true"})
+              .status == 0);
+  CHECK(!fs::exists(dir / "out2" / "events.jsonl"));
+  check_log(read_log(dir / "elsewhere.jsonl"), FIRST_FIT);
+  fs::remove_all(dir);
+}
