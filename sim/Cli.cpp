@@ -416,8 +416,17 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   if (caught_signal != 0)
     throw RunInterrupted(caught_signal,
                          std::string(signal_name(caught_signal)) + " after the simulation" + where);
-  if (log_file) log_file->commit();
+  // The log's writes are checked before the results appear. Among the results (outputs.events) it moves
+  // with them; a file of its own is moved into place after them, so that --force, which clears earlier
+  // results this run does not write (events.jsonl among them), never removes it.
+  if (log_file) {
+    if (own_log_file)
+      log_file->close();
+    else
+      log_file->commit();
+  }
   stage.commit();
+  if (log_file && own_log_file) log_file->commit();
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
   if (!inputs.user_supplied.empty())

@@ -394,13 +394,20 @@ EventLogFile::~EventLogFile()
   std::filesystem::remove(staging_, ec);
 }
 
-void EventLogFile::commit()
+void EventLogFile::close()
 {
+  if (closed_) return;
   errno = 0; // errors name the file asked for, not the staging file
   out_->flush();
   check_written(*out_, target_);
   out_->close();
   check_written(*out_, target_);
+  closed_ = true;
+}
+
+void EventLogFile::commit()
+{
+  close();
   committed_ = true;
   if (staging_.empty()) return;
   std::error_code ec;

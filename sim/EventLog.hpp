@@ -63,15 +63,16 @@ public:
   EventLogFile& operator=(const EventLogFile&) = delete;
   std::ostream& stream() { return *out_; }
   const std::filesystem::path& path() const { return target_; }
-  /// Flushes and closes the stream (OutputError naming the file if anything failed), then moves the file
-  /// into place.
+  /// Flushes and closes the stream: OutputError naming the file if anything failed.
+  void close();
+  /// close(), then moves the file into place.
   void commit();
 
 private:
   std::filesystem::path target_, staging_;
   std::filesystem::path place_; ///< where the staged file goes: target_, or the regular file it links to
   std::unique_ptr<std::ofstream> out_;
-  bool committed_ = false;
+  bool closed_ = false, committed_ = false;
 };
 
 } // namespace colocsim

@@ -626,3 +626,19 @@ TEST_CASE("event log: outputs.events writes events.jsonl with the results", "[ev
   check_log(read_log(dir / "elsewhere.jsonl"), FIRST_FIT);
   fs::remove_all(dir);
 }
+
+TEST_CASE("event log: --log-events DIR/events.jsonl survives --force into the same directory", "[eventlog]")
+{
+  // events.jsonl is one of the results --force clears when a run does not write it (outputs.events): a log
+  // asked for by name at that place is this run's, and stays.
+  const auto dir = fresh_dir("eventlog", "same-place");
+  const auto out = dir / "out";
+  REQUIRE(run_logged("three-exclusive.csv", "", out, out / "events.jsonl").status == 0);
+  check_log(read_log(out / "events.jsonl"), FIRST_FIT);
+  REQUIRE(
+      run_logged("three-exclusive.csv", "exclusive-fcfs", out, out / "events.jsonl", {"--force"}).status ==
+      0);
+  REQUIRE(fs::exists(out / "events.jsonl"));
+  check_log(read_log(out / "events.jsonl"), FCFS);
+  fs::remove_all(dir);
+}
