@@ -5,6 +5,7 @@
 
 #include "policies/PluginLoader.hpp"
 #include "sim/Engine.hpp"
+#include "sim/EventLog.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
@@ -69,7 +70,9 @@ scenario: one Aurora node (6 Max 1550 cards, 12 tiles) and a mix of inference an
 
 options:
   -o, --output DIR        output directory (default: the scenario's outputs.dir, colocsim-out)
-  --force                 overwrite the results of an earlier run in DIR
+  --force                 overwrite the results of an earlier run in DIR (and the --log-events FILE)
+  --log-events FILE       write one JSON line per engine event, policy call and decision to FILE
+                          (docs/formats/outputs.md, Event log; never overwritten without --force)
   --set KEY=VALUE         override a scenario key, e.g. --set policy=exclusive-fcfs,
                           --set platform.nodes=4, --set policy.params.max_per_device=3 (repeatable)
   --policy NAME[:K=V,..]  choose the policy and its parameters, e.g. --policy first-fit:max_per_device=3
@@ -222,6 +225,7 @@ struct ScenarioArgs {
   std::vector<std::string> plugins;
   std::string policy;
   std::optional<std::string> output;
+  std::optional<std::string> events; ///< --log-events
   bool force = false, quiet = false;
   bool allow_plugins = false; ///< --allow-plugins
   PluginConsent consent(bool load) const { return PluginConsent{allow_plugins, plugins, load}; }
@@ -244,6 +248,8 @@ ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allo
       a.allow_plugins = true;
     else if (allow_outputs && (s == "-o" || s == "--output"))
       a.output = next_arg(args, i);
+    else if (allow_outputs && s == "--log-events")
+      a.events = next_arg(args, i);
     else if (allow_outputs && s == "--force")
       a.force = true;
     else if (allow_outputs && s == "--quiet")
@@ -276,6 +282,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   scenario.set_on_command_line = assignment_keys(a.sets); // their paths: relative to the current directory
   add_command_line_plugins(scenario, a.plugins);
   if (a.output) scenario.outputs.dir = *a.output;
+  if (a.events) scenario.outputs.events_file = *a.events;
   scenario.outputs.force = a.force;
   return execute_run(scenario, a.quiet, out);
 }
@@ -347,6 +354,17 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
   for (const auto& w : scenario.warnings)
     std::cerr << "colocsim: warning: " << w << "\n";
+  // The event log: --log-events FILE (refused now if it exists, without --force; staged like the results,
+  // and kept if the run fails), or events.jsonl among the results (outputs.events).
+  std::optional<EventLogFile> log_file;
+  std::optional<EventLog> log;
+  const auto& events_file = scenario.outputs.events_file;
+  const bool own_log_file = !events_file.empty();
+  const auto log_shown = own_log_file ? events_file : scenario.outputs.dir / "events.jsonl";
+  if (own_log_file || scenario.outputs.events) {
+    log_file.emplace(own_log_file ? events_file : stage.dir() / "events.jsonl", scenario.outputs.force);
+    log.emplace(log_file->stream(), log_shown.string(), scenario.policy);
+  }
   RunInputs inputs = build_run(scenario);
 
   const auto wall0 = std::chrono::steady_clock::now();
@@ -358,9 +376,24 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
     RunSetup setup = inputs.setup();
     setup.stop = InterruptGuard::flag();
     setup.after_engine_created = &InterruptGuard::reinstall;
+    if (log) setup.trace = &*log;
     totals = run_simulation(setup, writer);
   } catch (const RunInterrupted& e) {
     throw RunInterrupted(e.signal, std::string(signal_name(e.signal)) + ", " + e.what() + where);
+  } catch (const OutputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    // A run that failed (an infeasible decision, a bad trace row): the event log up to the failure is what
+    // explains it, so it is kept, ending with an "error" line. A failure to write it hides nothing.
+    if (log && own_log_file) {
+      try {
+        log->error(e.what());
+        log_file->commit();
+        std::cerr << "colocsim: the event log up to the failure is in " << log_file->path().string() << "\n";
+      } catch (const OutputError&) {
+      }
+    }
+    throw;
   }
   writer.finish();
   Summary s = metrics.summarize(totals, scenario.pue);
@@ -383,7 +416,17 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   if (caught_signal != 0)
     throw RunInterrupted(caught_signal,
                          std::string(signal_name(caught_signal)) + " after the simulation" + where);
+  // The log's writes are checked before the results appear. Among the results (outputs.events) it moves
+  // with them; a file of its own is moved into place after them, so that --force, which clears earlier
+  // results this run does not write (events.jsonl among them), never removes it.
+  if (log_file) {
+    if (own_log_file)
+      log_file->close();
+    else
+      log_file->commit();
+  }
   stage.commit();
+  if (log_file && own_log_file) log_file->commit();
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
   if (!inputs.user_supplied.empty())
@@ -432,7 +475,9 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json"
         << (scenario.outputs.jobs ? ", jobs.csv" : "")
-        << (scenario.outputs.timeseries ? ", timeseries.csv" : "") << ")\n";
+        << (scenario.outputs.timeseries ? ", timeseries.csv" : "")
+        << (log && !own_log_file ? ", events.jsonl" : "") << ")\n";
+    if (own_log_file) out << "  event log in " << log_shown.string() << "\n";
   }
   return 0;
 }
@@ -735,6 +780,10 @@ int run_cli(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   } catch (const RunInterrupted& e) {
     err << "colocsim: interrupted by " << e.what() << "\n";
     return 128 + e.signal; // as a shell reports a process ended by that signal: 130 for SIGINT, 143 SIGTERM
+  } catch (const OutputError& e) {
+    // A write that failed (full disk, I/O error): the message names the file and the OS error.
+    err << "colocsim: " << e.what() << "\n";
+    return 1;
   } catch (const std::filesystem::filesystem_error& e) {
     // A path the user gave that the file system refuses (too long, no permission): the argument's fault.
     err << "colocsim: " << e.path1().string() << ": " << e.code().message()

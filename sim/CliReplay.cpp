@@ -48,7 +48,9 @@ options:
   --seed N                seed of the profile draw, sampling and inflation (default 1)
   --set KEY=VALUE         any other scenario key (repeatable)
   -o, --output DIR        output directory (default colocsim-out)
-  --force                 overwrite an earlier run's results in DIR
+  --force                 overwrite an earlier run's results in DIR (and the --log-events FILE)
+  --log-events FILE       write one JSON line per engine event, policy call and decision to FILE
+                          (docs/formats/outputs.md, Event log; never overwritten without --force)
   --quiet                 no summary table
 )";
 
@@ -124,7 +126,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
 {
   std::string trace, format, platform, sharing = "time-slice", policy = "first-fit",
                                        profile = "resnet50-train-bs32", profile_map, output = "colocsim-out",
-                                       nodes, procs = "1", seed = "1";
+                                       nodes, events, procs = "1", seed = "1";
   std::vector<std::string> sets, options, transforms, plugins;
   bool force = false, quiet = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -161,6 +163,8 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
       sets.push_back(next_arg(args, i));
     else if (a == "-o" || a == "--output")
       output = next_arg(args, i);
+    else if (a == "--log-events")
+      events = next_arg(args, i);
     else if (a == "--force")
       force = true;
     else if (a == "--quiet")
@@ -243,6 +247,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   scenario.set_on_command_line = assignment_keys(run_sets); // paths relative to the current directory
   scenario.outputs.dir = outputs.dir;
   scenario.outputs.force = force;
+  scenario.outputs.events_file = events;
   if (!quiet) {
     WorkloadSpec w;
     w.format = scenario.trace_format;

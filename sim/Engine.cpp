@@ -1014,9 +1014,12 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
 
 void Simulation::call_policy(std::vector<Event> events)
 {
+  if (setup_.trace) setup_.trace->on_events(*this, events, waiting_, running_);
   const auto decisions = setup_.policy->decide(*this, events);
-  for (const auto& d : decisions)
+  for (const auto& d : decisions) {
+    if (setup_.trace) setup_.trace->on_decision(*this, d, waiting_);
     apply(d);
+  }
   emit_timepoint();
 }
 
@@ -1567,6 +1570,7 @@ void Simulation::record_end(JobIndex j)
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   observer_.on_job_end(r);
+  if (setup_.trace) setup_.trace->on_job_end(*this, r);
 }
 
 void Simulation::emit_timepoint()

@@ -51,6 +51,8 @@ enum class EstimateSource {
   PREDICTED, ///< Tsafrir et al. 2007: the mean of the user's last two run times, capped by the request
 };
 
+class RunTrace;
+
 /// What a run needs. The models of each device type (power, time-slice, interference, MIG table, speed) are
 /// in platform->types.
 struct RunSetup {
@@ -77,6 +79,9 @@ struct RunSetup {
   bool durations_include_scaling = false;
   EstimateSource estimates = EstimateSource::EXACT;
   bool record_timeseries = true;
+  /// Follows every event and decision (the event log, --log-events; sim/EventLog.hpp). Null: off, which
+  /// costs a pointer test per policy call, per decision and per job end.
+  RunTrace* trace = nullptr;
   double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
   /// When set to a signal number (by a signal handler), the run stops at its next event: run_simulation
   /// throws RunInterrupted. Null: never.
@@ -132,6 +137,23 @@ public:
   virtual ~RunObserver() = default;
   virtual void on_job_end(const JobRecord&) {}
   virtual void on_timepoint(const TimePoint&) {}
+};
+
+/// Follows a run as the engine processes it, for the event log (RunSetup::trace). The view is the engine's,
+/// valid during the call only.
+class RunTrace {
+public:
+  virtual ~RunTrace() = default;
+  /// A policy call: the events of the instant, in the order the policy gets them, before it decides;
+  /// `waiting` and `running` jobs after the engine has applied them.
+  virtual void on_events(const ClusterView& view, std::span<const Event> events, std::uint32_t waiting,
+                         std::uint32_t running) = 0;
+  /// One decision of that call, in the policy's order, just before the engine applies it (an infeasible
+  /// decision is the last thing traced); `waiting` jobs at that moment.
+  virtual void on_decision(const ClusterView& view, const Decision& decision, std::uint32_t waiting) = 0;
+  /// A job ended (the record jobs.csv gets), when the engine ends it: its completion or failure is also
+  /// an event of the next policy call, a rejection by the policy follows its Reject decision.
+  virtual void on_job_end(const ClusterView& view, const JobRecord& record) = 0;
 };
 
 struct RunTotals {

@@ -28,7 +28,7 @@ std::string json_number(double v)
 }
 
 namespace {
-const char* const RESULT_FILES[] = {"summary.json", "jobs.csv", "timeseries.csv"};
+const char* const RESULT_FILES[] = {"summary.json", "jobs.csv", "timeseries.csv", "events.jsonl"};
 
 std::string json_string(const std::string& s)
 {

@@ -21,6 +21,10 @@ struct OutputOptions {
   bool force = false;
   bool jobs = true;
   bool timeseries = true;
+  /// The event log (sim/EventLog.hpp): `events_file` (--log-events FILE), else DIR/events.jsonl if `events`
+  /// (scenario key outputs.events); neither: none.
+  bool events = false;
+  std::filesystem::path events_file;
 };
 
 /// A write that failed (disk full, I/O error, ...): the message names the file and the OS error.

@@ -255,6 +255,10 @@ const std::vector<ParamSpec>& output_specs()
        .help = "output directory (-o)"},
       {.name = "jobs", .type = ParamType::BOOL, .default_text = "true", .help = "write jobs.csv"},
       {.name = "timeseries", .type = ParamType::BOOL, .default_text = "true", .help = "write timeseries.csv"},
+      {.name = "events",
+       .type = ParamType::BOOL,
+       .default_text = "false",
+       .help = "write events.jsonl, the event log (--log-events FILE writes it elsewhere)"},
   };
   return specs;
 }
@@ -427,6 +431,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.outputs.dir = outputs.text("dir");
   s.outputs.jobs = outputs.flag("jobs");
   s.outputs.timeseries = outputs.flag("timeseries");
+  s.outputs.events = outputs.flag("events");
 
   if (const YAML::Node syn = workload_node["synthetic"]; syn.IsDefined()) {
     const auto params = read_params(syn, synthetic_param_specs(), f, "workload.synthetic", sink);
