@@ -10,6 +10,7 @@
 #include "models/Csv.hpp"
 #include "models/Errors.hpp"
 #include "models/Units.hpp"
+#include "sim/Svg.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -96,71 +97,11 @@ Table read_table(const fs::path& path)
   return t;
 }
 
-std::string xml(const std::string& s)
-{
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string num(double v, int precision = 2)
-{
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(precision) << v;
-  std::string s = os.str();
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0')
-      s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s == "-0" ? "0" : s;
-}
-
-/// A value with few digits and a unit prefix for axis labels: 12,500 → "12.5k".
-std::string short_number(double v)
-{
-  const double a = std::fabs(v);
-  if (a >= 1e9) return num(v / 1e9, 2) + "G";
-  if (a >= 1e6) return num(v / 1e6, 2) + "M";
-  if (a >= 1e4) return num(v / 1e3, 1) + "k";
-  return num(v, a >= 100 ? 0 : 2);
-}
-
-/// Round tick step for a range: 1, 2 or 5 × 10^k giving about `target` ticks.
-double tick_step(double range, int target = 8)
-{
-  if (!(range > 0)) return 1;
-  const double raw = range / target;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (raw <= m * mag) return m * mag;
-  return 10 * mag;
-}
-
-/// Colour-blind-safe palette (Okabe–Ito), then a few more distinct hues; cycles beyond.
-const char* colour(std::size_t i)
-{
-  static const char* const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
-                                        "#F0E442", "#000000", "#8C564B", "#7F7F7F", "#BCBD22", "#17BECF"};
-  return palette[i % (sizeof palette / sizeof palette[0])];
-}
+using svg::colour;
+using svg::num;
+using svg::short_number;
+using svg::tick_step;
+using svg::xml;
 
 struct Svg {
   std::ostringstream body;
