@@ -2,14 +2,16 @@
 // drawn from the files a run or a sweep wrote — so they can be redrawn at any time without simulating again:
 //   a run   (jobs.csv, timeseries.csv) → gantt.svg: one row per device, one bar per job, co-located jobs
 //           stacked in lanes; power.svg: device, node and total power, running and waiting jobs over time;
-//   a sweep (sweep.csv)               → sweep-<metric>.svg: the metric per combination of axis values (mean
-//           over seeds, with the min–max range).
+//   a sweep (sweep.csv)               → sweep-<metric>.svg: the metric against the sweep's axes, mean over
+//           seeds with the min–max range (sim/SweepChart.cpp).
 // Plain SVG 1.1 text, no dependency; deterministic bytes for the same input files.
 #include "sim/CliCommands.hpp"
 
 #include "models/Csv.hpp"
 #include "models/Errors.hpp"
 #include "models/Units.hpp"
+#include "sim/Svg.hpp"
+#include "sim/SweepChart.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -32,12 +34,18 @@ Draws SVG figures from results colocsim wrote, without simulating again:
                                                                  share a device stacked; colour = profile
                                                → DIR/power.svg   device, node and total power; running and
                                                                  waiting jobs over time
-  DIR holds a sweep (sweep.csv)                → DIR/sweep-METRIC.svg  METRIC per combination of the axes
-                                                                 (mean over seeds, bar = min..max)
+  DIR holds a sweep (sweep.csv)                → DIR/sweep-METRIC.svg  METRIC against one axis of the sweep,
+                                                                 a colour per value of another: a point at
+                                                                 the mean over seeds, a bar from min to max;
+                                                                 in kWh, h, % ... (docs/formats/outputs.md)
 
 options:
   -o, --output DIR     where to write the SVG files (default: DIR itself)
-  --metric NAME        sweep: the summary.json number to draw (default makespan_s; repeatable)
+  --metrics A,B        sweep: the summary.json numbers to draw, one chart each (default makespan_s);
+                       --metric NAME adds one
+  --x AXIS             sweep: the axis along x (default: the first numeric axis other than the colour one)
+  --colour AXIS        sweep: the axis in colour (default: policy if it is an axis, else the first axis
+                       whose values are not numbers); --color is the same
   --max-devices N      gantt: draw the first N devices only (default 64; the title says how many were left out)
   --force              overwrite SVG files of an earlier plot
 )";
@@ -96,71 +104,11 @@ Table read_table(const fs::path& path)
   return t;
 }
 
-std::string xml(const std::string& s)
-{
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string num(double v, int precision = 2)
-{
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(precision) << v;
-  std::string s = os.str();
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0')
-      s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s == "-0" ? "0" : s;
-}
-
-/// A value with few digits and a unit prefix for axis labels: 12,500 → "12.5k".
-std::string short_number(double v)
-{
-  const double a = std::fabs(v);
-  if (a >= 1e9) return num(v / 1e9, 2) + "G";
-  if (a >= 1e6) return num(v / 1e6, 2) + "M";
-  if (a >= 1e4) return num(v / 1e3, 1) + "k";
-  return num(v, a >= 100 ? 0 : 2);
-}
-
-/// Round tick step for a range: 1, 2 or 5 × 10^k giving about `target` ticks.
-double tick_step(double range, int target = 8)
-{
-  if (!(range > 0)) return 1;
-  const double raw = range / target;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (raw <= m * mag) return m * mag;
-  return 10 * mag;
-}
-
-/// Colour-blind-safe palette (Okabe–Ito), then a few more distinct hues; cycles beyond.
-const char* colour(std::size_t i)
-{
-  static const char* const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
-                                        "#F0E442", "#000000", "#8C564B", "#7F7F7F", "#BCBD22", "#17BECF"};
-  return palette[i % (sizeof palette / sizeof palette[0])];
-}
+using svg::colour;
+using svg::num;
+using svg::short_number;
+using svg::tick_step;
+using svg::xml;
 
 struct Svg {
   std::ostringstream body;
@@ -402,97 +350,13 @@ std::string power(const Table& series)
   return svg.str();
 }
 
-std::string sweep_chart(const Table& sweep, const std::string& metric)
-{
-  const auto c_run = sweep.column("run"), c_status = sweep.column("status"), c_seed = sweep.column("seed");
-  const auto c_metric = sweep.column(metric);
-  // Axis columns: between `status` and `seed`.
-  std::vector<std::size_t> axes;
-  for (std::size_t c = c_status + 1; c < c_seed; ++c)
-    axes.push_back(c);
-  struct Group {
-    std::string label;
-    std::vector<double> values;
-    std::size_t failed = 0;
-  };
-  std::vector<Group> groups;
-  std::map<std::string, std::size_t> index;
-  for (std::size_t r = 0; r < sweep.rows.size(); ++r) {
-    std::string label;
-    for (auto c : axes)
-      label += (label.empty() ? "" : ", ") + sweep.rows[r][c];
-    if (label.empty()) label = sweep.rows[r][c_run];
-    auto [it, fresh] = index.emplace(label, groups.size());
-    if (fresh) groups.push_back({label, {}, 0});
-    auto& g = groups[it->second];
-    if (sweep.rows[r][c_status] != "ok" || sweep.rows[r][c_metric].empty())
-      ++g.failed;
-    else
-      g.values.push_back(sweep.number(r, c_metric));
-  }
-  double vmax = 0;
-  for (const auto& g : groups)
-    for (double v : g.values)
-      vmax = std::max(vmax, v);
-  if (!(vmax > 0)) vmax = 1;
-  vmax *= 1.05;
-  std::size_t label_chars = 10;
-  for (const auto& g : groups)
-    label_chars = std::max(label_chars, g.label.size());
-  const double left = std::min(420.0, 20 + 6.5 * static_cast<double>(label_chars)), plot_w = 640, bar_h = 18,
-               top = 50;
-  const double bottom = top + bar_h * 1.4 * static_cast<double>(groups.size());
-  Svg svg(left + plot_w + 120, bottom + 50);
-  std::string axis_names;
-  for (auto c : axes)
-    axis_names += (axis_names.empty() ? "" : ", ") + sweep.header[c];
-  svg.text(left, 22, metric + " per " + (axis_names.empty() ? std::string("run") : axis_names), "start", 14,
-           " font-weight=\"bold\"");
-  svg.text(left, 38, "bar: mean over seeds; whisker: min–max", "start", 11);
-  const double step = tick_step(vmax, 6);
-  for (double v = 0; v <= vmax; v += step) {
-    const double x = left + v / vmax * plot_w;
-    svg.line(x, top, x, bottom, "#eeeeee");
-    svg.text(x, bottom + 14, short_number(v), "middle", 11);
-  }
-  svg.text(left + plot_w / 2, bottom + 32, metric, "middle", 12);
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    const auto& g = groups[i];
-    const double y = top + bar_h * 1.4 * static_cast<double>(i) + bar_h * 0.2;
-    svg.text(left - 8, y + bar_h * 0.75, g.label, "end", 11);
-    if (g.values.empty()) {
-      svg.text(left + 4, y + bar_h * 0.75, "failed", "start", 11, " fill=\"#c00\"");
-      continue;
-    }
-    double mean = 0, lo = g.values.front(), hi = lo;
-    for (double v : g.values) {
-      mean += v;
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    mean /= static_cast<double>(g.values.size());
-    svg.body << "<rect x=\"" << num(left) << "\" y=\"" << num(y) << "\" width=\"" << num(mean / vmax * plot_w)
-             << "\" height=\"" << num(bar_h) << "\" fill=\"" << colour(0) << "\"><title>" << xml(g.label)
-             << ": " << xml(num(mean, 4)) << " (" << g.values.size() << " run(s)"
-             << (g.failed ? ", " + std::to_string(g.failed) + " failed" : "") << ")</title></rect>\n";
-    if (hi > lo) {
-      const double ym = y + bar_h / 2;
-      svg.line(left + lo / vmax * plot_w, ym, left + hi / vmax * plot_w, ym, "#000", 1.2);
-      svg.line(left + lo / vmax * plot_w, ym - 4, left + lo / vmax * plot_w, ym + 4, "#000", 1.2);
-      svg.line(left + hi / vmax * plot_w, ym - 4, left + hi / vmax * plot_w, ym + 4, "#000", 1.2);
-    }
-    svg.text(left + mean / vmax * plot_w + 6, y + bar_h * 0.75, short_number(mean) + (g.failed ? " (!)" : ""),
-             "start", 11);
-  }
-  return svg.str();
-}
-
 } // namespace
 
 int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
 {
   std::optional<std::string> dir, output;
   std::vector<std::string> metrics;
+  SweepChartOptions chart;
   std::size_t max_devices = 64;
   bool force = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -505,6 +369,19 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
       output = next_arg(args, i);
     else if (a == "--metric")
       metrics.push_back(next_arg(args, i));
+    else if (a == "--metrics") {
+      const auto v = next_arg(args, i);
+      std::stringstream list(v);
+      for (std::string m; std::getline(list, m, ',');)
+        if (!m.empty()) metrics.push_back(m);
+      if (v.empty() || v.back() == ',' || v.front() == ',' || v.find(",,") != std::string::npos)
+        throw UsageError("option --metrics expects metric names separated by commas, e.g. "
+                         "makespan_s,energy_total_j (got '" +
+                         v + "')");
+    } else if (a == "--x")
+      chart.x = next_arg(args, i);
+    else if (a == "--colour" || a == "--color")
+      chart.colour = next_arg(args, i);
     else if (a == "--max-devices") {
       const auto v = next_arg(args, i);
       const auto x = parse_int(v);
@@ -532,14 +409,20 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     throw InputError(
         SourceLocation{in.string()}, "",
         "holds no results to plot; expected jobs.csv and/or timeseries.csv (a run) or sweep.csv (a sweep)");
-  if (!metrics.empty() && !is_sweep) throw UsageError("--metric is for sweep directories (sweep.csv)");
+  if ((!metrics.empty() || !chart.x.empty() || !chart.colour.empty()) && !is_sweep)
+    throw UsageError("--metrics, --x and --colour are for sweep directories (sweep.csv)");
   fs::create_directories(to, ec);
   std::vector<fs::path> written;
   if (is_sweep) {
-    const Table sweep = read_table(in / "sweep.csv");
+    Table table = read_table(in / "sweep.csv");
+    const SweepTable sweep{table.file, std::move(table.header), std::move(table.rows),
+                           std::move(table.lines)};
     if (metrics.empty()) metrics.push_back("makespan_s");
+    std::vector<std::string> charts; // every chart drawn (and every option checked) before any is written
     for (const auto& m : metrics)
-      write_file(to / ("sweep-" + m + ".svg"), sweep_chart(sweep, m), force, written);
+      charts.push_back(sweep_chart(sweep, m, chart));
+    for (std::size_t k = 0; k < metrics.size(); ++k)
+      write_file(to / ("sweep-" + metrics[k] + ".svg"), charts[k], force, written);
   }
   if (fs::exists(in / "jobs.csv", ec))
     write_file(to / "gantt.svg", gantt(read_table(in / "jobs.csv"), max_devices), force, written);

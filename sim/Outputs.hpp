@@ -85,10 +85,14 @@ private:
 /// What a field of summary.json holds: text, a list, a map of counts, or a number (a JSON number or null).
 enum class SummaryFieldKind { TEXT, LIST, MAP, NUMBER };
 
-/// One top-level field of summary.json: its name, kind and its value as JSON text.
+/// One top-level field of summary.json: its name, kind, its name for people and its unit (the unit column
+/// of docs/formats/outputs.md: "s", "J", "J·s", "fraction" (0..1), "ratio", "count", "jobs", "jobs/h",
+/// "device-s", or "—" for none; figures draw from them, `colocsim plot`), and its value as JSON text.
 struct SummaryField {
   const char* name;
   SummaryFieldKind kind;
+  const char* label;
+  const char* unit;
   std::string (*json)(const Summary&);
 };
 
@@ -98,6 +102,9 @@ const std::vector<SummaryField>& summary_fields();
 
 /// The names of the NUMBER fields of summary.json, in file order: what a sweep's `metrics` may name.
 std::vector<std::string> summary_number_names();
+
+/// The field of summary.json called `name`; nullptr if there is none.
+const SummaryField* find_summary_field(const std::string& name);
 
 /// Writes summary.json (flushed, closed and checked: OutputError if a write failed).
 void write_summary_json(const Summary& s, const std::filesystem::path& file);

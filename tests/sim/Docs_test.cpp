@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -245,6 +246,27 @@ TEST_CASE("outputs.md documents every field a run writes", "[docs]")
     declared.emplace_back(field.name);
   }
   CHECK(declared.size() >= 30);
+  // Each field's unit in the code (what `colocsim plot` converts for its axes) is the unit column of the
+  // page's summary.json table: the row whose first cell names the field.
+  {
+    const auto from = page.find("## summary.json"), to = page.find("\n## ", from + 1);
+    std::istringstream table(page.substr(from, to - from));
+    std::map<std::string, std::string> documented_unit;
+    for (std::string row; std::getline(table, row);) {
+      if (row.rfind("| `", 0) != 0) continue;
+      const auto a = row.find(" | "), b = row.find(" | ", a + 3);
+      REQUIRE(b != std::string::npos);
+      const std::string keys = row.substr(0, a), unit = row.substr(a + 3, b - a - 3);
+      const std::regex key_re("`([a-z0-9_]+)`");
+      for (std::sregex_iterator k(keys.begin(), keys.end(), key_re), end; k != end; ++k)
+        documented_unit[(*k)[1].str()] = unit;
+    }
+    for (const auto& field : summary_fields()) {
+      INFO(field.name);
+      CHECK(documented_unit[field.name] == field.unit);
+      CHECK(std::string(field.label).size() > 1);
+    }
+  }
   std::istringstream summary(slurp(dir + "/summary.json"));
   const std::regex key("^  \"([a-z0-9_]+)\":.*");
   std::vector<std::string> written;
