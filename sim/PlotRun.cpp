@@ -389,7 +389,7 @@ std::pair<double, double> series_window(const Series& s, const RunPlotOptions& o
 
 std::size_t rows_in(const std::vector<double>& t, double t0, double t1)
 {
-  return static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), t1) -
+  return static_cast<std::size_t>(std::upper_bound(t.begin(), t.end(), t1) -
                                   std::lower_bound(t.begin(), t.end(), t0));
 }
 
