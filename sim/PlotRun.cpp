@@ -555,6 +555,63 @@ std::string utilisation_svg(const Series& s, std::optional<double> devices, cons
   return c.str();
 }
 
+Density density(const std::vector<JobRow>& jobs, double t0, double t1, std::size_t first_device,
+                std::size_t last_device, std::size_t cols)
+{
+  Density out;
+  if (last_device < first_device || cols == 0 || !(t1 > t0)) return out;
+  const std::size_t nd = last_device - first_device + 1, g = nd <= 600 ? 1 : (nd + 599) / 600;
+  out.group = g;
+  out.rows = (nd + g - 1) / g;
+  out.cols = cols;
+  const std::size_t rows = out.rows;
+  auto& value = out.value;
+  value.assign(rows * cols, 0.0);
+  std::vector<double> full(rows * (cols + 1), 0.0); // whole columns a job covers, as differences
+  const double nb = static_cast<double>(cols);
+  auto edge = [&](std::size_t i) { return i >= cols ? t1 : t0 + (t1 - t0) * static_cast<double>(i) / nb; };
+  auto bin_of = [&](double x) {
+    const double f = (x - t0) / (t1 - t0) * nb;
+    std::size_t i = f <= 0 ? 0 : std::min(cols - 1, static_cast<std::size_t>(f));
+    while (i > 0 && edge(i) > x)
+      --i;
+    while (i + 1 < cols && edge(i + 1) <= x)
+      ++i;
+    return i;
+  };
+  for (const auto& j : jobs) {
+    if (!j.start || !j.end) continue;
+    const double s = std::max(*j.start, t0), e = std::min(*j.end, t1);
+    if (!(e > s)) continue;
+    const std::size_t first = bin_of(s);
+    std::size_t last = bin_of(e);
+    if (last > first && edge(last) >= e) --last;
+    for (auto d : j.devices) {
+      if (d < first_device || d > last_device) continue;
+      const std::size_t r = (d - first_device) / g;
+      if (first == last) {
+        value[r * cols + first] += e - s;
+        continue;
+      }
+      value[r * cols + first] += edge(first + 1) - s;
+      value[r * cols + last] += e - edge(last);
+      full[r * (cols + 1) + first + 1] += 1; // whole columns first+1 .. last-1
+      full[r * (cols + 1) + last] -= 1;
+    }
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    const double devices_in_row = static_cast<double>(std::min(g, nd - r * g));
+    double whole = 0;
+    for (std::size_t i = 0; i < cols; ++i) {
+      whole += full[r * (cols + 1) + i];
+      const double width = edge(i + 1) - edge(i);
+      auto& v = value[r * cols + i];
+      v = (v + whole * width) / (width * devices_in_row);
+    }
+  }
+  return out;
+}
+
 std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
 {
   // The run's extent: first submission to last end; the devices jobs.csv names.
@@ -601,9 +658,9 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
   std::size_t a = 0, b = std::min(last_device, o.max_devices - 1);
   if (o.devices) a = o.devices->first, b = std::min(o.devices->second, last_device);
   auto placed = select(a, b);
-  bool density =
+  bool dense =
       o.view == GanttView::density || (o.view == GanttView::automatic && placed.size() > GANTT_MAX_BARS);
-  if (density && !o.devices && b < last_device) {
+  if (dense && !o.devices && b < last_device) {
     b = last_device; // the density view is bounded whatever the devices: all of them
     placed = select(a, b);
   }
@@ -615,60 +672,24 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
   std::string title = "Jobs on devices " + std::to_string(a) + "–" + std::to_string(b) + ", " +
                       time_text(t0, u) + " to " + time_text(t1, u) + " (" + std::to_string(job_set.size()) +
                       " jobs";
-  title += density ? ")" : ", " + std::to_string(placed.size()) + " bars)";
+  title += dense ? ")" : ", " + std::to_string(placed.size()) + " bars)";
   std::string subtitle;
-  if (!o.devices && !density && b < last_device)
+  if (!o.devices && !dense && b < last_device)
     subtitle =
         "first " + std::to_string(nd) + " of " + std::to_string(device_count) + " devices (--devices A-B); ";
   Canvas c;
   const double top = 56;
   c.width = LEFT + PLOT_W + RIGHT;
 
-  if (density) {
-    // One image row per device (per g devices beyond 600), one column per pixel column of time; a cell is
-    // the mean number of jobs on its devices over its time bin (1 = busy the whole bin with one job).
-    const std::size_t g = nd <= 600 ? 1 : (nd + 599) / 600, rows = (nd + g - 1) / g, cols = PLOT_COLUMNS;
+  if (dense) {
+    const Density grid = density(jobs, t0, t1, a, b, PLOT_COLUMNS);
+    const std::size_t g = grid.group, rows = grid.rows, cols = grid.cols;
+    const auto& value = grid.value;
     const double row_px = std::clamp(std::floor(600.0 / static_cast<double>(rows)), 1.0, 22.0);
     const double h = row_px * static_cast<double>(rows);
-    std::vector<double> value(rows * cols, 0.0), full((rows) * (cols + 1), 0.0);
-    const double nb = static_cast<double>(cols);
-    auto edge = [&](std::size_t i) { return i >= cols ? t1 : t0 + (t1 - t0) * static_cast<double>(i) / nb; };
-    auto bin_of = [&](double x) {
-      const double f = (x - t0) / (t1 - t0) * nb;
-      std::size_t i = f <= 0 ? 0 : std::min(cols - 1, static_cast<std::size_t>(f));
-      while (i > 0 && edge(i) > x)
-        --i;
-      while (i + 1 < cols && edge(i + 1) <= x)
-        ++i;
-      return i;
-    };
-    for (const auto& p : placed) {
-      const double s = std::max(*jobs[p.job].start, t0), e = std::min(*jobs[p.job].end, t1);
-      if (!(e > s)) continue;
-      const std::size_t r = (p.device - a) / g, first = bin_of(s);
-      std::size_t last = bin_of(e);
-      if (last > first && edge(last) >= e) --last;
-      if (first == last) {
-        value[r * cols + first] += e - s;
-        continue;
-      }
-      value[r * cols + first] += edge(first + 1) - s;
-      value[r * cols + last] += e - edge(last);
-      full[r * (cols + 1) + first + 1] += 1; // whole bins first+1 .. last-1
-      full[r * (cols + 1) + last] -= 1;
-    }
     double vmax = 0;
-    for (std::size_t r = 0; r < rows; ++r) {
-      const double devices_in_row = static_cast<double>(std::min(g, nd - r * g));
-      double whole = 0;
-      for (std::size_t i = 0; i < cols; ++i) {
-        whole += full[r * (cols + 1) + i];
-        const double width = edge(i + 1) - edge(i);
-        auto& v = value[r * cols + i];
-        v = (v + whole * width) / (width * devices_in_row);
-        vmax = std::max(vmax, v);
-      }
-    }
+    for (double v : value)
+      vmax = std::max(vmax, v);
     const double scale = std::max(1.0, vmax);
     // 64 levels and white (idle): a byte a pixel, so the image is at most 900 × 600 bytes before zlib.
     const int levels = 64;

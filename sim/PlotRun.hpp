@@ -62,6 +62,17 @@ struct RunPlotOptions {
   GanttColour colour = GanttColour::job;
 };
 
+/// The density view's cells: devices first_device..last_device (a row each, or a row per `group`
+/// consecutive devices beyond 600) × `cols` equal time columns of [t0, t1]; a cell (value[row × cols +
+/// column]) is the mean number of jobs per device of the row over the column: job-seconds ÷ (column width ×
+/// devices of the row), exact from the jobs' start and end (1 = one job all the time, 0 = idle).
+struct Density {
+  std::size_t rows = 0, cols = 0, group = 1;
+  std::vector<double> value;
+};
+Density density(const std::vector<JobRow>& jobs, double t0, double t1, std::size_t first_device,
+                std::size_t last_device, std::size_t cols);
+
 /// The Gantt chart; throws UsageError for a window or device range outside the run.
 std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& options);
 std::string power_svg(const Series& series, const RunPlotOptions& options);

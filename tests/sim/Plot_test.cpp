@@ -162,6 +162,14 @@ TEST_CASE("plot refuses what it cannot draw, with the file, line and field", "[c
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("jobs.csv:2: unterminated quoted field; expected a closing '\"' on the "
                                       "same line"));
+  // Rows out of time order would draw a wrong step function: refused at the row.
+  fs::remove(dir / "jobs.csv");
+  write_file(dir / "timeseries.csv",
+             "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs\n"
+             "0,1,1,2,0,0,0\n10,1,1,2,0,0,0\n5,1,1,2,0,0,0\n");
+  r = cli({"plot", dir.string()});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("timeseries.csv:4: t_s: goes back in time (5 after 10)"));
   CHECK(cli({"plot"}).status == 2);
   CHECK(cli({"plot", dir.string(), "--max-devices", "0"}).status == 2);
   fs::remove_all(dir);
@@ -336,6 +344,55 @@ TEST_CASE("plot --from/--to/--devices select exactly the jobs that run in the wi
   CHECK(count(g, "<title>") == 0);
   CHECK_THAT(g, ContainsSubstring("density view (--view density)"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("plot density view: mean jobs per device and time column, worked out by hand", "[plot]")
+{
+  // WINDOW_JOBS as rows: a 0-100 d0, b 10-60 d0, c 20-80 d1, e 120-150 d2, f 90-130 d1;d2, g 200-260 d3.
+  std::vector<colocsim::plot::JobRow> jobs;
+  auto job = [&](const char* id, double start, double end, std::vector<std::size_t> devices) {
+    colocsim::plot::JobRow j;
+    j.id = id;
+    j.start = start;
+    j.end = end;
+    j.devices = std::move(devices);
+    jobs.push_back(j);
+  };
+  job("a", 0, 100, {0});
+  job("b", 10, 60, {0});
+  job("c", 20, 80, {1});
+  job("e", 120, 150, {2});
+  job("f", 90, 130, {1, 2});
+  job("g", 200, 260, {3});
+  colocsim::plot::JobRow never; // never started: not drawn
+  never.id = "h";
+  jobs.push_back(never);
+  // Columns of 100 s over [0, 300]:
+  //   d0: a 100 s + b 50 s in [0,100) → 1.5; nothing after (a ends at 100)
+  //   d1: c 60 s + f 10 s → 0.7; f 30 s in [100,200) → 0.3
+  //   d2: f 10 s → 0.1; e 30 s + f 30 s → 0.6
+  //   d3: g 60 s in [200,300] → 0.6
+  auto d = colocsim::plot::density(jobs, 0, 300, 0, 3, 3);
+  REQUIRE(d.rows == 4);
+  REQUIRE(d.cols == 3);
+  CHECK(d.group == 1);
+  const double expect[4][3] = {{1.5, 0, 0}, {0.7, 0.3, 0}, {0.1, 0.6, 0}, {0, 0, 0.6}};
+  for (std::size_t r = 0; r < 4; ++r)
+    for (std::size_t c = 0; c < 3; ++c) {
+      INFO("d" << r << " column " << c);
+      CHECK_THAT(d.value[r * 3 + c], WithinAbs(expect[r][c], 1e-12));
+    }
+  // Columns of 10 s over [0, 60] on d0 only: a covers every column whole, b [10, 60) columns 1-5 whole.
+  d = colocsim::plot::density(jobs, 0, 60, 0, 0, 6);
+  REQUIRE(d.rows == 1);
+  const double d0[6] = {1, 2, 2, 2, 2, 2};
+  for (std::size_t c = 0; c < 6; ++c)
+    CHECK_THAT(d.value[c], WithinAbs(d0[c], 1e-12));
+  // Rows of several devices beyond 600: devices 0-1199 in rows of 2; a on d0 alone is half of row 0.
+  d = colocsim::plot::density(jobs, 0, 100, 0, 1199, 1);
+  CHECK(d.group == 2);
+  CHECK(d.rows == 600);
+  CHECK_THAT(d.value[0], WithinAbs((100.0 + 50.0 + 60.0 + 10.0) / (100 * 2), 1e-12)); // d0 and d1
 }
 
 TEST_CASE("plot refuses bad windows, device ranges, views and colours, writing nothing", "[cli][plot]")
