@@ -625,17 +625,20 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
       device_count = std::max(device_count, d + 1);
   }
   if (!(run1 >= run0)) run0 = 0, run1 = 1;
-  if (o.from && *o.from >= run1 && o.from != o.to)
+  if (o.from && *o.from >= run1)
     throw UsageError("--from " + fmt(*o.from, 3) + " is at or after the last job's end in jobs.csv (" +
                      fmt(run1, 3) + " s)");
   if (o.to && *o.to <= run0)
     throw UsageError("--to " + fmt(*o.to, 3) + " is at or before the first submission in jobs.csv (" +
                      fmt(run0, 3) + " s)");
   const double t0 = o.from.value_or(run0), t1 = std::max(o.to.value_or(run1), t0 + 1e-9);
-  if (o.devices && device_count > 0 && o.devices->first >= device_count)
-    throw UsageError("--devices " + std::to_string(o.devices->first) + "-" +
-                     std::to_string(o.devices->second) + ": jobs.csv places jobs on devices 0-" +
-                     std::to_string(device_count - 1) + " only");
+  if (o.devices && o.devices->first >= device_count) {
+    std::string range = "--devices " + std::to_string(o.devices->first);
+    range += "-" + std::to_string(o.devices->second);
+    throw UsageError(range + (device_count == 0 ? std::string(": jobs.csv places no job on any device")
+                                                : ": jobs.csv places jobs on devices 0-" +
+                                                      std::to_string(device_count - 1) + " only"));
+  }
   const std::size_t last_device = device_count > 0 ? device_count - 1 : 0;
 
   // The bars in a device range: a started job's placement on each of its devices in the range, if it runs
@@ -696,17 +699,23 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
     std::vector<Rgb> palette{{255, 255, 255}};
     for (int i = 0; i < levels; ++i)
       palette.push_back(viridis(1 - (i + 0.5) / levels));
-    std::vector<unsigned char> index(rows * cols, 0);
+    // At the figure's own pixels (a row repeated row_px times; h ≤ 600), so no renderer blurs the rows.
+    const auto px = static_cast<std::size_t>(row_px);
+    std::vector<unsigned char> index(rows * px * cols, 0);
     for (std::size_t i = 0; i < rows * cols; ++i)
-      if (value[i] > 0)
-        index[i] =
+      if (value[i] > 0) {
+        const auto level =
             static_cast<unsigned char>(1 + std::min(levels - 1, static_cast<int>(value[i] / scale * levels)));
+        for (std::size_t k = 0; k < px; ++k)
+          index[((i / cols) * px + k) * cols + i % cols] = level;
+      }
     c.height = top + h + 46;
     const TimeAxis axis{t0, t1, LEFT, LEFT + PLOT_W};
     axis.draw(c, top, top + h);
     c.body << "<image x=\"" << fmt(LEFT) << "\" y=\"" << fmt(top) << "\" width=\"" << fmt(PLOT_W)
            << "\" height=\"" << fmt(h) << "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
-           << "xlink:href=\"data:image/png;base64," << base64(png(cols, rows, index, palette)) << "\"/>\n";
+           << "xlink:href=\"data:image/png;base64," << base64(png(cols, rows * px, index, palette))
+           << "\"/>\n";
     const double dstep = std::max(1.0, round_step(static_cast<double>(nd), 8));
     for (double k = 0; k < static_cast<double>(nd); k += dstep) {
       const double y = top + (k + 0.5) / static_cast<double>(nd) * h;

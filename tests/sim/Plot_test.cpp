@@ -427,6 +427,15 @@ TEST_CASE("plot refuses bad windows, device ranges, views and colours, writing n
     CHECK_FALSE(fs::exists(dir / "gantt.svg"));
     CHECK_FALSE(fs::exists(dir / "power.svg"));
   }
+  // No job ever started: no device to show.
+  const auto idle = dir / "idle";
+  fs::create_directories(idle);
+  write_file(idle / "jobs.csv", "id,submit_s,start_s,end_s,status,attempts,devices,profile\n"
+                                "h,5,,,never-started,0,,p2\n");
+  auto r0 = cli({"plot", idle.string(), "--devices", "3-5"});
+  CHECK(r0.status == 2);
+  CHECK_THAT(r0.err, ContainsSubstring("--devices 3-5: jobs.csv places no job on any device"));
+  CHECK(cli({"plot", idle.string()}).status == 0);
   const auto sweep = dir / "sweep";
   fs::create_directories(sweep);
   write_file(sweep / "sweep.csv", "run,status,policy,seed,makespan_s\nrun-0001,ok,first-fit,1,100\n");
