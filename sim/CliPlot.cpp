@@ -1,11 +1,12 @@
-// `colocsim plot DIR`: SVG figures people would rather look at than read (docs/architecture.md, Scenarios),
+// `colocsim plot`: SVG figures people would rather look at than read (docs/architecture.md, Scenarios),
 // drawn from the files a run or a sweep wrote — so they can be redrawn at any time without simulating again:
-//   a run   (jobs.csv, timeseries.csv) → gantt.svg: one row per device, one bar per job, co-located jobs
-//           stacked in lanes; power.svg: device, node and total power, running and waiting jobs over time;
+//   a run   (jobs.csv, timeseries.csv) → gantt.svg, power.svg, utilisation.svg (drawn by sim/PlotRun.cpp, in
+//           a size bounded by their pixels: bars or a density view, exact steps or per-pixel envelopes);
 //   a sweep (sweep.csv)               → sweep-<metric>.svg: the metric against the sweep's axes, mean over
 //           seeds with the min–max range (sim/SweepChart.cpp).
 // Plain SVG 1.1 text, no dependency; deterministic bytes for the same input files.
 #include "sim/CliCommands.hpp"
+#include "sim/PlotRun.hpp"
 
 #include "models/Csv.hpp"
 #include "models/Errors.hpp"
@@ -30,14 +31,19 @@ namespace fs = std::filesystem;
 const char* const PLOT_HELP = R"(usage: colocsim plot DIR [options]
 
 Draws SVG figures from results colocsim wrote, without simulating again:
-  DIR holds a run (jobs.csv, timeseries.csv)   → DIR/gantt.svg   one row per device, a bar per job, jobs that
-                                                                 share a device stacked; colour = profile
-                                               → DIR/power.svg   device, node and total power; running and
-                                                                 waiting jobs over time
-  DIR holds a sweep (sweep.csv)                → DIR/sweep-METRIC.svg  METRIC against one axis of the sweep,
-                                                                 a colour per value of another: a point at
-                                                                 the mean over seeds, a bar from min to max;
-                                                                 in kWh, h, % ... (docs/formats/outputs.md)
+  DIR holds a run (jobs.csv, timeseries.csv)
+    → DIR/gantt.svg        jobs on devices over time: a bar per job on each of its devices, jobs that share
+                           a device stacked; with more than 2000 bars in the window, a density view (a heat
+                           map of jobs per device, device × time, at pixel resolution)
+    → DIR/power.svg        total, device and node power over time (kW/MW)
+    → DIR/utilisation.svg  utilisation (busy devices ÷ devices, %; the device count from summary.json),
+                           running and waiting jobs (queue length) over time
+    Series with more steps than the figure has pixel columns (900) are drawn per pixel column: the min–max
+    envelope of the steps (a step shorter than a column counts) and the exact mean, so a figure's size does
+    not grow with the run.
+  DIR holds a sweep (sweep.csv)
+    → DIR/sweep-METRIC.svg METRIC against one axis of the sweep, a colour per value of another: a point at
+                           the mean over seeds, a bar from min to max; in kWh, h, % ... (docs/formats/outputs.md)
 
 options:
   -o, --output DIR     where to write the SVG files (default: DIR itself)
@@ -46,7 +52,13 @@ options:
   --x AXIS             sweep: the axis along x (default: the first numeric axis other than the colour one)
   --colour AXIS        sweep: the axis in colour (default: policy if it is an axis, else the first axis
                        whose values are not numbers); --color is the same
-  --max-devices N      gantt: draw the first N devices only (default 64; the title says how many were left out)
+  --colour C           run: the gantt bars' colour: job (default: a colour per job), profile, or slowdown
+                       (a colour scale from 1 to the largest slowdown drawn, with its legend)
+  --from T, --to T     run: the time window to draw, in seconds or with a unit (90s, 30min, 2h; default:
+                       the whole run), on the trace's clock
+  --devices A-B        gantt: devices A to B (or one device A; default: the first --max-devices)
+  --max-devices N      gantt bars: without --devices, the first N devices (default 64)
+  --view V             gantt: auto (default: bars up to 2000 bars, else density), bars or density
   --force              overwrite SVG files of an earlier plot
 )";
 
@@ -137,23 +149,6 @@ struct Svg {
   }
 };
 
-/// Time axis in seconds, labelled in s or h; draws ticks and vertical grid lines from y0 to y1.
-struct TimeAxis {
-  double t0, t1, x0, x1;
-  double x(double t) const { return x0 + (t - t0) / (t1 - t0) * (x1 - x0); }
-  void draw(Svg& svg, double y0, double y1) const
-  {
-    const bool hours = t1 - t0 >= 4 * 3600;
-    const double unit = hours ? 3600 : 1;
-    const double step = tick_step((t1 - t0) / unit) * unit;
-    for (double t = std::ceil(t0 / step) * step; t <= t1 + 1e-9 * step; t += step) {
-      svg.line(x(t), y0, x(t), y1, "#e0e0e0");
-      svg.text(x(t), y1 + 14, short_number(t / unit), "middle", 11);
-    }
-    svg.text((x0 + x1) / 2, y1 + 30, hours ? "time (h)" : "time (s)", "middle", 12);
-  }
-};
-
 void write_file(const fs::path& path, const std::string& text, bool force, std::vector<fs::path>& written)
 {
   std::error_code ec;
@@ -166,188 +161,101 @@ void write_file(const fs::path& path, const std::string& text, bool force, std::
   written.push_back(path);
 }
 
-std::string gantt(const Table& jobs, std::size_t max_devices)
+/// jobs.csv for the Gantt chart: columns by name, numbers checked (file:line: column: not a number).
+std::vector<plot::JobRow> job_rows(const Table& jobs)
 {
   const auto c_id = jobs.column("id"), c_start = jobs.column("start_s"), c_end = jobs.column("end_s"),
              c_status = jobs.column("status"), c_devices = jobs.column("devices"),
              c_profile = jobs.column("profile"), c_submit = jobs.column("submit_s"),
              c_attempts = jobs.column("attempts");
-  struct Bar {
-    std::size_t row;
-    double start, end;
-  };
-  std::vector<Bar> bars;
-  std::map<std::string, std::size_t> profiles; // name → colour index, in name order
-  std::size_t devices = 0;
-  double t0 = std::numeric_limits<double>::infinity(), t1 = -t0;
+  std::optional<std::size_t> c_slowdown;
+  if (std::find(jobs.header.begin(), jobs.header.end(), "slowdown") != jobs.header.end())
+    c_slowdown = jobs.column("slowdown");
+  std::vector<plot::JobRow> out;
+  out.reserve(jobs.rows.size());
   for (std::size_t r = 0; r < jobs.rows.size(); ++r) {
-    t0 = std::min(t0, jobs.number(r, c_submit));
-    if (jobs.rows[r][c_start].empty() || jobs.rows[r][c_end].empty()) continue; // never started
-    profiles.emplace(jobs.rows[r][c_profile], 0);
-    bars.push_back({r, jobs.number(r, c_start), jobs.number(r, c_end)});
-    t1 = std::max(t1, bars.back().end);
-    std::stringstream ds(jobs.rows[r][c_devices]);
-    for (std::string d; std::getline(ds, d, ';');)
-      if (const auto v = parse_int(d)) devices = std::max(devices, static_cast<std::size_t>(*v) + 1);
-  }
-  std::size_t next_colour = 0;
-  for (auto& [name, c] : profiles)
-    c = next_colour++;
-  if (bars.empty()) t0 = 0, t1 = 1;
-  if (!(t1 > t0)) t1 = t0 + 1;
-  const std::size_t shown = std::min(devices, max_devices);
-
-  // Lanes: on each device, a job takes the lowest lane free at its start (interval partitioning).
-  struct Placed {
-    std::size_t bar, device, lane;
-  };
-  std::vector<Placed> placed;
-  std::vector<std::size_t> lanes(shown, 1);
-  {
-    std::vector<std::vector<std::pair<double, double>>> busy(
-        shown); // per device: (start, end) per lane's last
-    std::vector<std::size_t> order(bars.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](auto a, auto b) { return bars[a].start < bars[b].start; });
-    for (auto i : order) {
-      std::stringstream ds(jobs.rows[bars[i].row][c_devices]);
-      for (std::string d; std::getline(ds, d, ';');) {
-        const auto v = parse_int(d);
-        if (!v || static_cast<std::size_t>(*v) >= shown) continue;
-        auto& lane_end = busy[static_cast<std::size_t>(*v)];
-        std::size_t lane = 0;
-        while (lane < lane_end.size() && lane_end[lane].second > bars[i].start + 1e-9)
-          ++lane;
-        if (lane == lane_end.size()) lane_end.emplace_back();
-        lane_end[lane] = {bars[i].start, bars[i].end};
-        placed.push_back({i, static_cast<std::size_t>(*v), lane});
-      }
+    const auto& row = jobs.rows[r];
+    plot::JobRow j;
+    j.id = row[c_id];
+    j.profile = row[c_profile];
+    j.status = row[c_status];
+    j.attempts = row[c_attempts];
+    j.submit = jobs.number(r, c_submit);
+    if (!row[c_start].empty() && !row[c_end].empty()) {
+      j.start = jobs.number(r, c_start);
+      j.end = jobs.number(r, c_end);
     }
-    for (std::size_t d = 0; d < shown; ++d)
-      lanes[d] = std::max<std::size_t>(1, busy[d].size());
+    if (c_slowdown && !row[*c_slowdown].empty()) j.slowdown = jobs.number(r, *c_slowdown);
+    std::stringstream ds(row[c_devices]);
+    for (std::string d; std::getline(ds, d, ';');) {
+      const auto v = parse_int(d);
+      if (!v || *v < 0)
+        throw InputError(SourceLocation{jobs.file, jobs.lines[r]}, "devices",
+                         "expected device indices separated by ';' (got '" + row[c_devices] + "')");
+      j.devices.push_back(static_cast<std::size_t>(*v));
+    }
+    out.push_back(std::move(j));
   }
-
-  const double row_h = 22, left = 60, right = 220, top = 40, plot_w = 900;
-  std::vector<double> row_y(shown + 1, top);
-  for (std::size_t d = 0; d < shown; ++d)
-    row_y[d + 1] = row_y[d] + row_h * static_cast<double>(std::min<std::size_t>(lanes[d], 4));
-  const double bottom = row_y[shown];
-  Svg svg(left + plot_w + right, bottom + 50);
-  const TimeAxis axis{t0, t1, left, left + plot_w};
-  std::string title = "Jobs on devices (" + std::to_string(bars.size()) + " jobs started";
-  if (shown < devices)
-    title += "; first " + std::to_string(shown) + " of " + std::to_string(devices) + " devices";
-  svg.text(left, 22, title + ")", "start", 14, " font-weight=\"bold\"");
-  axis.draw(svg, top, bottom);
-  for (std::size_t d = 0; d < shown; ++d) {
-    svg.line(left, row_y[d], left + plot_w, row_y[d], "#cccccc");
-    svg.text(left - 6, (row_y[d] + row_y[d + 1]) / 2 + 4, "d" + std::to_string(d), "end", 11);
-  }
-  svg.line(left, bottom, left + plot_w, bottom, "#666");
-  for (const auto& p : placed) {
-    const auto& b = bars[p.bar];
-    const auto& row = jobs.rows[b.row];
-    const double lane_h = (row_y[p.device + 1] - row_y[p.device]) / static_cast<double>(lanes[p.device]);
-    const double y = row_y[p.device] + lane_h * static_cast<double>(p.lane);
-    const double x = axis.x(b.start), w = std::max(0.5, axis.x(b.end) - x);
-    const bool failed = row[c_status] != "completed";
-    svg.body << "<rect x=\"" << num(x) << "\" y=\"" << num(y + 1) << "\" width=\"" << num(w) << "\" height=\""
-             << num(std::max(1.0, lane_h - 2)) << "\" fill=\"" << colour(profiles[row[c_profile]]) << "\""
-             << (failed ? " fill-opacity=\"0.35\" stroke=\"#c00\"" : "")
-             << (row[c_attempts] != "1" && row[c_attempts] != "0"
-                     ? " stroke-dasharray=\"3,2\" stroke=\"#000\""
-                     : "")
-             << "><title>"
-             << xml(row[c_id] + " (" + row[c_profile] + "): " + num(b.start, 1) + "–" + num(b.end, 1) +
-                    " s, " + row[c_status] + ", attempts " + row[c_attempts])
-             << "</title></rect>\n";
-  }
-  double ly = top;
-  svg.text(left + plot_w + 16, ly, "profile", "start", 12, " font-weight=\"bold\"");
-  for (const auto& [name, c] : profiles) {
-    ly += 18;
-    svg.body << "<rect x=\"" << num(left + plot_w + 16) << "\" y=\"" << num(ly - 10)
-             << "\" width=\"12\" height=\"12\" fill=\"" << colour(c) << "\"/>\n";
-    svg.text(left + plot_w + 34, ly, name.empty() ? "(none)" : name, "start", 11);
-  }
-  ly += 24;
-  svg.text(left + plot_w + 16, ly, "pale, red edge: failed", "start", 10);
-  svg.text(left + plot_w + 16, ly + 14, "dashed edge: retried after OOM", "start", 10);
-  svg.text(left + plot_w + 16, ly + 28, "(bar: first start to end,", "start", 10);
-  svg.text(left + plot_w + 16, ly + 42, " on the last attempt's devices)", "start", 10);
-  return svg.str();
+  return out;
 }
 
-std::string power(const Table& series)
+/// timeseries.csv by column (columns by name; others, as an interval mode may add, are left alone).
+plot::Series series_of(const Table& series)
 {
   const auto c_t = series.column("t_s"), c_dev = series.column("device_power_w"),
              c_node = series.column("node_power_w"), c_total = series.column("total_power_w"),
-             c_run = series.column("running_jobs"), c_wait = series.column("waiting_jobs");
-  const std::size_t n = series.rows.size();
-  double t0 = 0, t1 = 1, pmax = 1, jmax = 1;
-  if (n > 0) {
-    t0 = series.number(0, c_t);
-    t1 = std::max(t0 + 1, series.number(n - 1, c_t));
+             c_busy = series.column("busy_devices"), c_run = series.column("running_jobs"),
+             c_wait = series.column("waiting_jobs");
+  plot::Series s;
+  for (std::size_t r = 0; r < series.rows.size(); ++r) {
+    s.t.push_back(series.number(r, c_t));
+    if (r > 0 && s.t[r] < s.t[r - 1])
+      throw InputError(SourceLocation{series.file, series.lines[r]}, "t_s",
+                       "goes back in time (" + series.rows[r][c_t] + " after " + series.rows[r - 1][c_t] +
+                           "); expected rows in time order");
+    s.device_w.push_back(series.number(r, c_dev));
+    s.node_w.push_back(series.number(r, c_node));
+    s.total_w.push_back(series.number(r, c_total));
+    s.busy.push_back(series.number(r, c_busy));
+    s.running.push_back(series.number(r, c_run));
+    s.waiting.push_back(series.number(r, c_wait));
   }
-  for (std::size_t r = 0; r < n; ++r) {
-    pmax = std::max(pmax, series.number(r, c_total));
-    jmax = std::max({jmax, series.number(r, c_run), series.number(r, c_wait)});
+  return s;
+}
+
+/// The platform's device count for the utilisation figure, from summary.json next to the series:
+/// utilization = busy device-time / (devices × makespan), and busy device-time is the integral of
+/// busy_devices over the series, so devices = that integral / (utilization × makespan), rounded. Nothing
+/// when it cannot be known (no summary.json, no job ran).
+std::optional<double> device_count(const fs::path& summary, const plot::Series& s)
+{
+  std::error_code ec;
+  if (!fs::exists(summary, ec) || s.t.size() < 2) return std::nullopt;
+  std::ifstream in(summary);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto value = [&](const std::string& key) -> std::optional<double> {
+    const std::string json = text.str(), quoted = "\"" + key + "\":";
+    const auto p = json.find(quoted);
+    if (p == std::string::npos) return std::nullopt;
+    std::size_t b = p + quoted.size();
+    while (b < json.size() && json[b] == ' ')
+      ++b;
+    std::size_t e = b;
+    while (e < json.size() && json[e] != ',' && json[e] != '\n' && json[e] != '}')
+      ++e;
+    return parse_double(json.substr(b, e - b));
+  };
+  const auto utilization = value("utilization"), makespan = value("makespan_s");
+  if (!utilization || !makespan || !(*utilization > 0) || !(*makespan > 0)) return std::nullopt;
+  double busy_s = 0, busy_max = 0;
+  for (std::size_t k = 0; k + 1 < s.t.size(); ++k) {
+    busy_s += s.busy[k] * (s.t[k + 1] - s.t[k]);
+    busy_max = std::max(busy_max, s.busy[k]);
   }
-  const double left = 70, right = 170, plot_w = 900, top1 = 40, h1 = 260, gap = 60, h2 = 140;
-  const double top2 = top1 + h1 + gap;
-  Svg svg(left + plot_w + right, top2 + h2 + 50);
-  const TimeAxis axis{t0, t1, left, left + plot_w};
-  svg.text(left, 22, "Power and jobs over time (piecewise constant between events)", "start", 14,
-           " font-weight=\"bold\"");
-  auto panel = [&](double top, double h, double ymax, const std::string& label) {
-    const double step = tick_step(ymax, 5);
-    for (double v = 0; v <= ymax * 1.0001; v += step) {
-      const double y = top + h - v / ymax * h;
-      svg.line(left, y, left + plot_w, y, "#eeeeee");
-      svg.text(left - 6, y + 4, short_number(v), "end", 11);
-    }
-    svg.line(left, top + h, left + plot_w, top + h, "#666");
-    svg.text(18, top + h / 2, label, "middle", 12,
-             (" transform=\"rotate(-90 18 " + num(top + h / 2) + ")\"").c_str());
-  };
-  pmax *= 1.05;
-  jmax = std::ceil(jmax * 1.05);
-  panel(top1, h1, pmax, "power (W)");
-  panel(top2, h2, jmax, "jobs");
-  axis.draw(svg, top1, top1 + h1);
-  axis.draw(svg, top2, top2 + h2);
-  auto step_path = [&](std::size_t col, double top, double h, double ymax, const char* stroke) {
-    if (n == 0) return;
-    std::ostringstream d;
-    for (std::size_t r = 0; r < n; ++r) {
-      const double x = axis.x(series.number(r, c_t));
-      const double y = top + h - series.number(r, col) / ymax * h;
-      if (r == 0)
-        d << "M" << num(x) << "," << num(y);
-      else
-        d << " H" << num(x) << " V" << num(y);
-    }
-    d << " H" << num(axis.x(t1));
-    svg.body << "<path d=\"" << d.str() << "\" fill=\"none\" stroke=\"" << stroke
-             << "\" stroke-width=\"1.5\"/>\n";
-  };
-  step_path(c_total, top1, h1, pmax, colour(0));
-  step_path(c_dev, top1, h1, pmax, colour(1));
-  step_path(c_node, top1, h1, pmax, colour(2));
-  step_path(c_run, top2, h2, jmax, colour(3));
-  step_path(c_wait, top2, h2, jmax, colour(4));
-  auto legend = [&](double y, std::size_t c, const std::string& s) {
-    svg.line(left + plot_w + 14, y - 4, left + plot_w + 34, y - 4, colour(c), 2);
-    svg.text(left + plot_w + 40, y, s, "start", 11);
-  };
-  legend(top1 + 10, 0, "total");
-  legend(top1 + 28, 1, "devices");
-  legend(top1 + 46, 2, "node baseline");
-  legend(top2 + 10, 3, "running");
-  legend(top2 + 28, 4, "waiting");
-  return svg.str();
+  const double devices = std::round(busy_s / (*utilization * *makespan));
+  if (!(devices >= 1) || devices < busy_max) return std::nullopt;
+  return devices;
 }
 
 } // namespace
@@ -357,8 +265,17 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
   std::optional<std::string> dir, output;
   std::vector<std::string> metrics;
   SweepChartOptions chart;
-  std::size_t max_devices = 64;
-  bool force = false;
+  std::optional<std::string> colour; // --colour: an axis of a sweep, or the gantt bars' colouring of a run
+  plot::RunPlotOptions run;
+  bool force = false, run_options = false;
+  auto time_option = [&](const std::string& name, const std::string& v) {
+    const auto x = parse_quantity(v, Unit::SECONDS);
+    if (!x || *x < 0)
+      throw UsageError("option " + name + " expects a time, seconds or with a unit (90s, 30min, 2h) (got '" +
+                       v + "')");
+    run_options = true;
+    return *x;
+  };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -381,13 +298,39 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     } else if (a == "--x")
       chart.x = next_arg(args, i);
     else if (a == "--colour" || a == "--color")
-      chart.colour = next_arg(args, i);
+      colour = next_arg(args, i);
     else if (a == "--max-devices") {
       const auto v = next_arg(args, i);
       const auto x = parse_int(v);
       if (!x || *x < 1 || *x > 100000)
         throw UsageError("option --max-devices expects a number of devices, 1..100000 (got '" + v + "')");
-      max_devices = static_cast<std::size_t>(*x);
+      run.max_devices = static_cast<std::size_t>(*x);
+    } else if (a == "--from")
+      run.from = time_option(a, next_arg(args, i));
+    else if (a == "--to")
+      run.to = time_option(a, next_arg(args, i));
+    else if (a == "--devices") {
+      const auto v = next_arg(args, i);
+      const auto dash = v.find('-');
+      const auto lo = parse_int(v.substr(0, dash));
+      const auto hi = dash == std::string::npos ? lo : parse_int(v.substr(dash + 1));
+      if (!lo || !hi || *lo < 0 || *hi < *lo)
+        throw UsageError(
+            "option --devices expects a device range A-B with 0 <= A <= B, or one device A (got '" + v +
+            "')");
+      run.devices = {static_cast<std::size_t>(*lo), static_cast<std::size_t>(*hi)};
+      run_options = true;
+    } else if (a == "--view") {
+      const auto v = next_arg(args, i);
+      if (v == "auto")
+        run.view = plot::GanttView::automatic;
+      else if (v == "bars")
+        run.view = plot::GanttView::bars;
+      else if (v == "density")
+        run.view = plot::GanttView::density;
+      else
+        throw UsageError("option --view expects auto, bars or density (got '" + v + "')");
+      run_options = true;
     } else if (a == "--force")
       force = true;
     else if (!a.empty() && a[0] == '-')
@@ -409,8 +352,25 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     throw InputError(
         SourceLocation{in.string()}, "",
         "holds no results to plot; expected jobs.csv and/or timeseries.csv (a run) or sweep.csv (a sweep)");
-  if ((!metrics.empty() || !chart.x.empty() || !chart.colour.empty()) && !is_sweep)
-    throw UsageError("--metrics, --x and --colour are for sweep directories (sweep.csv)");
+  if ((!metrics.empty() || !chart.x.empty()) && !is_sweep)
+    throw UsageError("--metrics and --x are for sweep directories (sweep.csv)");
+  if (run_options && !is_run)
+    throw UsageError("--from, --to, --devices and --view are for run directories (jobs.csv, timeseries.csv)");
+  if (colour) {
+    // --colour names an axis of a sweep, or how a run's gantt bars are coloured.
+    if (is_sweep)
+      chart.colour = *colour;
+    else if (*colour == "job")
+      run.colour = plot::GanttColour::job;
+    else if (*colour == "profile")
+      run.colour = plot::GanttColour::profile;
+    else if (*colour == "slowdown")
+      run.colour = plot::GanttColour::slowdown;
+    else
+      throw UsageError("option --colour expects job, profile or slowdown for a run (got '" + *colour + "')");
+  }
+  if (run.from && run.to && !(*run.from < *run.to))
+    throw UsageError("--from " + num(*run.from, 3) + " s must be before --to " + num(*run.to, 3) + " s");
   fs::create_directories(to, ec);
   std::vector<fs::path> written;
   if (is_sweep) {
@@ -424,10 +384,18 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     for (std::size_t k = 0; k < metrics.size(); ++k)
       write_file(to / ("sweep-" + metrics[k] + ".svg"), charts[k], force, written);
   }
+  // Every figure is drawn before any is written, so that a bad option or file writes none of them.
+  std::vector<std::pair<fs::path, std::string>> figures;
   if (fs::exists(in / "jobs.csv", ec))
-    write_file(to / "gantt.svg", gantt(read_table(in / "jobs.csv"), max_devices), force, written);
-  if (fs::exists(in / "timeseries.csv", ec))
-    write_file(to / "power.svg", power(read_table(in / "timeseries.csv")), force, written);
+    figures.emplace_back(to / "gantt.svg", plot::gantt_svg(job_rows(read_table(in / "jobs.csv")), run));
+  if (fs::exists(in / "timeseries.csv", ec)) {
+    const auto series = series_of(read_table(in / "timeseries.csv"));
+    figures.emplace_back(to / "power.svg", plot::power_svg(series, run));
+    figures.emplace_back(to / "utilisation.svg",
+                         plot::utilisation_svg(series, device_count(in / "summary.json", series), run));
+  }
+  for (const auto& [path, text] : figures)
+    write_file(path, text, force, written);
   for (const auto& p : written)
     out << "wrote " << p.string() << "\n";
   return 0;
