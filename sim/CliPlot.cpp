@@ -9,6 +9,7 @@
 
 #include "models/Csv.hpp"
 #include "models/Errors.hpp"
+#include "models/Gzip.hpp"
 #include "models/Units.hpp"
 
 #include <algorithm>
@@ -66,10 +67,18 @@ struct Table {
   }
 };
 
+/// `dir`/`name`, or `dir`/`name`.gz when only the gzip-compressed file is there (outputs.compress).
+fs::path result_file(const fs::path& dir, const std::string& name)
+{
+  std::error_code ec;
+  if (!fs::exists(dir / name, ec) && fs::exists(dir / (name + ".gz"), ec)) return dir / (name + ".gz");
+  return dir / name;
+}
+
 Table read_table(const fs::path& path)
 {
-  std::ifstream in(path);
-  if (!in) throw InputError(SourceLocation{path.string()}, "", "cannot open for reading");
+  GzipIfstream in(path.string()); // a plain file or a gzip-compressed one (jobs.csv.gz)
+  if (!in.is_open()) throw InputError(SourceLocation{path.string()}, "", "cannot open for reading");
   Table t;
   t.file = path.string();
   std::string line;
@@ -92,6 +101,7 @@ Table read_table(const fs::path& path)
     t.rows.push_back(std::move(fields));
     t.lines.push_back(n);
   }
+  if (in.bad()) throw InputError(SourceLocation{t.file, n}, "", "cannot read the gzip data: " + in.error());
   if (t.header.empty()) throw InputError(SourceLocation{t.file}, "", "empty file; expected a header row");
   return t;
 }
@@ -527,7 +537,8 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     throw InputError(SourceLocation{in.string()}, "",
                      "not a directory; expected a run's or a sweep's output directory");
   const bool is_sweep = fs::exists(in / "sweep.csv", ec);
-  const bool is_run = fs::exists(in / "jobs.csv", ec) || fs::exists(in / "timeseries.csv", ec);
+  const fs::path jobs_file = result_file(in, "jobs.csv"), series_file = result_file(in, "timeseries.csv");
+  const bool is_run = fs::exists(jobs_file, ec) || fs::exists(series_file, ec);
   if (!is_sweep && !is_run)
     throw InputError(
         SourceLocation{in.string()}, "",
@@ -541,10 +552,10 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     for (const auto& m : metrics)
       write_file(to / ("sweep-" + m + ".svg"), sweep_chart(sweep, m), force, written);
   }
-  if (fs::exists(in / "jobs.csv", ec))
-    write_file(to / "gantt.svg", gantt(read_table(in / "jobs.csv"), max_devices), force, written);
-  if (fs::exists(in / "timeseries.csv", ec))
-    write_file(to / "power.svg", power(read_table(in / "timeseries.csv")), force, written);
+  if (fs::exists(jobs_file, ec))
+    write_file(to / "gantt.svg", gantt(read_table(jobs_file), max_devices), force, written);
+  if (fs::exists(series_file, ec))
+    write_file(to / "power.svg", power(read_table(series_file)), force, written);
   for (const auto& p : written)
     out << "wrote " << p.string() << "\n";
   return 0;

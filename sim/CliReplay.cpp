@@ -49,7 +49,7 @@ options:
   --set KEY=VALUE         any other scenario key (repeatable)
   -o, --output DIR        output directory (default colocsim-out)
   --force                 overwrite an earlier run's results in DIR
-  --quiet                 no summary table
+  --quiet                 no summary table, no progress line (see colocsim run --help)
 )";
 
 std::string yaml_quote(const std::string& s)
