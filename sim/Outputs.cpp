@@ -225,6 +225,11 @@ void IntervalSeries::add(const TimePoint& p, std::string& rows)
     // Every sample time up to this instant closes a row; a state that begins exactly at a sample time
     // belongs to the next row.
     while (next_t_ <= p.t_s) {
+      if (next_t_ <= row_t_) { // an interval below the clock's resolution at this time: no row
+        ++k_;
+        next_t_ = t0_ + static_cast<double>(k_ + 1) * interval_s_;
+        continue;
+      }
       advance(next_t_);
       append_interval_row(next_t_, rows);
       row_t_ = next_t_;

@@ -424,3 +424,26 @@ TEST_CASE("progress lines on stderr name jobs, simulated time, wall time and wha
   CHECK(summary_without_wall(with) == summary_without_wall(without));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a sweep takes the timeseries modes and compression as axes and fixed keys", "[cli][outputs]")
+{
+  const auto dir = fresh_dir("sweep-modes");
+  write_file(dir / "spec.yaml", "name: modes\nscenario: default\nset:\n  outputs.compress: gzip\n"
+                                "axes:\n  outputs.timeseries: [every-event, 10min, \"off\"]\n");
+  const auto out = dir / "out";
+  const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  // run-0001: a row per event, run-0002: one per 10 minutes (with energy_j), run-0003: none; all gzip.
+  CHECK_THAT(gunzip(out / "run-0001" / "timeseries.csv.gz"),
+             ContainsSubstring("t_s,device_power_w,node_power_w,total_power_w,busy_devices,"));
+  CHECK_THAT(gunzip(out / "run-0002" / "timeseries.csv.gz"),
+             ContainsSubstring("t_s,device_power_w,node_power_w,total_power_w,energy_j,"));
+  CHECK_FALSE(fs::exists(out / "run-0003" / "timeseries.csv.gz"));
+  for (const char* run : {"run-0001", "run-0002", "run-0003"}) {
+    INFO(run);
+    CHECK(fs::exists(out / run / "jobs.csv.gz"));
+    CHECK_FALSE(fs::exists(out / run / "jobs.csv"));
+  }
+  fs::remove_all(dir);
+}
