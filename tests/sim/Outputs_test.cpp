@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -431,6 +432,7 @@ TEST_CASE("a sweep takes the timeseries modes and compression as axes and fixed 
   write_file(dir / "spec.yaml", "name: modes\nscenario: default\nset:\n  outputs.compress: gzip\n"
                                 "axes:\n  outputs.timeseries: [every-event, 10min, \"off\"]\n");
   const auto out = dir / "out";
+  ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1); // the sweep's runs: the colocsim binary, not this test
   const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "--quiet"});
   INFO(r.err);
   REQUIRE(r.status == 0);
