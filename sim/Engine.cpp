@@ -629,7 +629,10 @@ RunTotals Simulation::run()
     }
   });
   sg4::Engine::get_instance()->run();
-  if (error_) std::rethrow_exception(error_);
+  if (error_) {
+    if (setup_.progress_tty && progress_shown_) std::fputc('\n', stderr); // the error on a line of its own
+    std::rethrow_exception(error_);
+  }
   const double end = sim_now();
   for (DeviceIndex d = 0; d < devices_.size(); ++d)
     touch(d);
