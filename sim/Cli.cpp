@@ -14,10 +14,12 @@
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iomanip>
@@ -80,10 +82,16 @@ options:
   --allow-plugins         load the policy plugins SCENARIO names (loading runs their code: without this
                           option or the same file given with --policy-plugin, a scenario that names
                           plugins stops with exit 2 and lists them with their sha256)
-  --quiet                 no summary table on stdout
+  --quiet                 no summary table on stdout, no progress line on stderr
   --help-scenario         list every scenario key with its type, default and help
 
-outputs (in DIR): summary.json, jobs.csv, timeseries.csv (docs/formats/outputs.md)
+outputs (in DIR): summary.json, jobs.csv, timeseries.csv (docs/formats/outputs.md; outputs.timeseries:
+every-event, off, an interval such as 60s, or auto; outputs.compress: gzip writes jobs.csv.gz and
+timeseries.csv.gz, auto does so for a file of more than 100000 rows)
+
+progress: a long run reports on stderr the jobs read (of the total, when known), ended, the simulated time,
+the wall time and an estimate of what is left: on a terminal one line rewritten every 0.5 s, otherwise a
+line every 10 s; COLOCSIM_PROGRESS=SECONDS sets the interval (plain lines; 0: none)
 )";
 
 const char* const VALIDATE_HELP =
@@ -345,6 +353,23 @@ void InterruptGuard::throw_if_caught(const std::string& what)
   if (caught_signal != 0) throw RunInterrupted(caught_signal, what);
 }
 
+/// The progress line's interval and whether it overwrites itself: none with --quiet; COLOCSIM_PROGRESS=S
+/// (seconds; 0: none) forces plain lines every S seconds; else on a terminal a line that overwrites itself
+/// every PROGRESS_TTY_S, elsewhere (a log file) a plain line every PROGRESS_LOG_S.
+static std::pair<double, bool> progress_settings(bool quiet)
+{
+  if (quiet) return {0.0, false};
+  if (const char* env = std::getenv("COLOCSIM_PROGRESS"); env != nullptr && *env != '\0') {
+    const auto s = parse_double(env);
+    if (!s || *s < 0)
+      throw UsageError("COLOCSIM_PROGRESS expects the seconds between progress lines, a number >= 0 (got '" +
+                       std::string(env) + "')");
+    return {*s, false};
+  }
+  if (isatty(STDERR_FILENO) != 0) return {PROGRESS_TTY_S, true};
+  return {PROGRESS_LOG_S, false};
+}
+
 int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage,
                 Summary* summary)
 {
@@ -374,6 +399,10 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   try {
     InterruptGuard::throw_if_caught("before the simulation started");
     RunSetup setup = inputs.setup();
+    const auto progress = progress_settings(quiet);
+    setup.progress_interval_s = progress.first;
+    setup.progress_tty = progress.second;
+    if (scenario.synthetic) setup.jobs_total = scenario.synthetic->jobs;
     setup.stop = InterruptGuard::flag();
     setup.after_engine_created = &InterruptGuard::reinstall;
     if (log) setup.trace = &*log;
@@ -427,6 +456,8 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   }
   stage.commit();
   if (log_file && own_log_file) log_file->commit();
+  for (const auto& n : writer.notes())
+    std::cerr << "colocsim: note: " << n << "\n";
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
   if (!inputs.user_supplied.empty())
@@ -473,10 +504,10 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
                  "head that does not fit)\n";
   if (!quiet) {
     print_summary(s, out);
-    out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json"
-        << (scenario.outputs.jobs ? ", jobs.csv" : "")
-        << (scenario.outputs.timeseries ? ", timeseries.csv" : "")
-        << (log && !own_log_file ? ", events.jsonl" : "") << ")\n";
+    out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json";
+    for (const auto& f : writer.files())
+      out << ", " << f;
+    out << (log && !own_log_file ? ", events.jsonl" : "") << ")\n";
     if (own_log_file) out << "  event log in " << log_shown.string() << "\n";
   }
   return 0;

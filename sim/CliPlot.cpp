@@ -10,6 +10,7 @@
 
 #include "models/Csv.hpp"
 #include "models/Errors.hpp"
+#include "models/Gzip.hpp"
 #include "models/Units.hpp"
 #include "sim/Svg.hpp"
 #include "sim/SweepChart.hpp"
@@ -86,10 +87,18 @@ struct Table {
   }
 };
 
+/// `dir`/`name`, or `dir`/`name`.gz when only the gzip-compressed file is there (outputs.compress).
+fs::path result_file(const fs::path& dir, const std::string& name)
+{
+  std::error_code ec;
+  if (!fs::exists(dir / name, ec) && fs::exists(dir / (name + ".gz"), ec)) return dir / (name + ".gz");
+  return dir / name;
+}
+
 Table read_table(const fs::path& path)
 {
-  std::ifstream in(path);
-  if (!in) throw InputError(SourceLocation{path.string()}, "", "cannot open for reading");
+  GzipIfstream in(path.string()); // a plain file or a gzip-compressed one (jobs.csv.gz)
+  if (!in.is_open()) throw InputError(SourceLocation{path.string()}, "", "cannot open for reading");
   Table t;
   t.file = path.string();
   std::string line;
@@ -112,6 +121,7 @@ Table read_table(const fs::path& path)
     t.rows.push_back(std::move(fields));
     t.lines.push_back(n);
   }
+  if (in.bad()) throw InputError(SourceLocation{t.file, n}, "", "cannot read the gzip data: " + in.error());
   if (t.header.empty()) throw InputError(SourceLocation{t.file}, "", "empty file; expected a header row");
   return t;
 }
@@ -347,7 +357,8 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     throw InputError(SourceLocation{in.string()}, "",
                      "not a directory; expected a run's or a sweep's output directory");
   const bool is_sweep = fs::exists(in / "sweep.csv", ec);
-  const bool is_run = fs::exists(in / "jobs.csv", ec) || fs::exists(in / "timeseries.csv", ec);
+  const fs::path jobs_file = result_file(in, "jobs.csv"), series_file = result_file(in, "timeseries.csv");
+  const bool is_run = fs::exists(jobs_file, ec) || fs::exists(series_file, ec);
   if (!is_sweep && !is_run)
     throw InputError(
         SourceLocation{in.string()}, "",
@@ -386,10 +397,10 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
   }
   // Every figure is drawn before any is written, so that a bad option or file writes none of them.
   std::vector<std::pair<fs::path, std::string>> figures;
-  if (fs::exists(in / "jobs.csv", ec))
-    figures.emplace_back(to / "gantt.svg", plot::gantt_svg(job_rows(read_table(in / "jobs.csv")), run));
-  if (fs::exists(in / "timeseries.csv", ec)) {
-    const auto series = series_of(read_table(in / "timeseries.csv"));
+  if (fs::exists(jobs_file, ec))
+    figures.emplace_back(to / "gantt.svg", plot::gantt_svg(job_rows(read_table(jobs_file)), run));
+  if (fs::exists(series_file, ec)) {
+    const auto series = series_of(read_table(series_file));
     figures.emplace_back(to / "power.svg", plot::power_svg(series, run));
     figures.emplace_back(to / "utilisation.svg",
                          plot::utilisation_svg(series, device_count(in / "summary.json", series), run));

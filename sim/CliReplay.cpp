@@ -51,7 +51,7 @@ options:
   --force                 overwrite an earlier run's results in DIR (and the --log-events FILE)
   --log-events FILE       write one JSON line per engine event, policy call and decision to FILE
                           (docs/formats/outputs.md, Event log; never overwritten without --force)
-  --quiet                 no summary table
+  --quiet                 no summary table, no progress line (see colocsim run --help)
 )";
 
 std::string yaml_quote(const std::string& s)

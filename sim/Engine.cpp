@@ -328,6 +328,8 @@ private:
   std::exception_ptr error_;
   RunTotals totals_;
   std::chrono::steady_clock::time_point wall_start_, last_progress_;
+  std::uint64_t progress_rounds_ = 0; ///< scheduling rounds since the clock was last read
+  bool progress_shown_ = false;       ///< a progress line was written (a terminal's needs its newline)
   // scratch buffers, reused to keep the per-event path allocation-free
   std::vector<const ResourceSignature*> sigs_;
   std::vector<double> slowdowns_;
@@ -627,7 +629,10 @@ RunTotals Simulation::run()
     }
   });
   sg4::Engine::get_instance()->run();
-  if (error_) std::rethrow_exception(error_);
+  if (error_) {
+    if (setup_.progress_tty && progress_shown_) std::fputc('\n', stderr); // the error on a line of its own
+    std::rethrow_exception(error_);
+  }
   const double end = sim_now();
   for (DeviceIndex d = 0; d < devices_.size(); ++d)
     touch(d);
@@ -1586,20 +1591,44 @@ void Simulation::emit_timepoint()
   observer_.on_timepoint(p);
 }
 
+std::string progress_line(std::uint64_t read, std::uint64_t total, std::uint64_t ended, double sim_t_s,
+                          double wall_s)
+{
+  char buf[256];
+  std::string jobs = std::to_string(read) + (total > 0 ? " of " + std::to_string(total) : std::string());
+  std::string left = "remaining unknown";
+  if (total > 0 && ended > 0) {
+    const double rest =
+        wall_s * static_cast<double>(total > ended ? total - ended : 0) / static_cast<double>(ended);
+    std::snprintf(buf, sizeof buf, "about %.0f s left", rest);
+    left = buf;
+  }
+  std::snprintf(buf, sizeof buf, "colocsim: %s jobs read, %llu ended, t=%.0f s simulated, %.1f s wall, %s",
+                jobs.c_str(), static_cast<unsigned long long>(ended), sim_t_s, wall_s, left.c_str());
+  return buf;
+}
+
 void Simulation::progress(bool force)
 {
   if (setup_.progress_interval_s <= 0) return;
+  // Reading the clock costs little, but not nothing: once every PROGRESS_CHECK_EVERY rounds.
+  if (!force && ++progress_rounds_ < PROGRESS_CHECK_EVERY) return;
+  progress_rounds_ = 0;
   const auto wall = std::chrono::steady_clock::now();
   const double since = std::chrono::duration<double>(wall - last_progress_).count();
   const double total = std::chrono::duration<double>(wall - wall_start_).count();
   if (!force && since < setup_.progress_interval_s) return;
-  if (force && total < setup_.progress_interval_s) return; // short runs stay quiet
+  if (force && total < setup_.progress_interval_s && !progress_shown_) return; // short runs stay quiet
   last_progress_ = wall;
-  std::fprintf(
-      stderr,
-      "colocsim: t=%.0f s simulated, %llu jobs read, %llu completed, %u running, %u waiting (%.1f s wall)\n",
-      now(), static_cast<unsigned long long>(totals_.jobs_read),
-      static_cast<unsigned long long>(totals_.completed), running_, waiting_, total);
+  const std::uint64_t ended = totals_.completed + totals_.failed + totals_.rejected + totals_.never_started +
+                              totals_.cancelled + totals_.killed;
+  const std::string line = progress_line(totals_.jobs_read, setup_.jobs_total, ended, now(), total);
+  if (setup_.progress_tty)
+    std::fprintf(stderr, "\r%s\033[K%s", line.c_str(), force ? "\n" : "");
+  else
+    std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
+  progress_shown_ = true;
 }
 
 /// A fresh SimGrid Engine for each run: 3.32 allows one at a time, and a new one after the previous is

@@ -82,7 +82,12 @@ struct RunSetup {
   /// Follows every event and decision (the event log, --log-events; sim/EventLog.hpp). Null: off, which
   /// costs a pointer test per policy call, per decision and per job end.
   RunTrace* trace = nullptr;
-  double progress_interval_s = 2.0; ///< wall seconds between progress lines on stderr; <= 0: never
+  /// Wall seconds between progress lines on stderr; <= 0: never. The clock is read once every
+  /// PROGRESS_CHECK_EVERY scheduling rounds, so a line may come a little later.
+  double progress_interval_s = 2.0;
+  /// Progress on a terminal: one line that overwrites itself ("\r"), ended by a newline at the end.
+  bool progress_tty = false;
+  std::uint64_t jobs_total = 0; ///< jobs the workload will give, for the progress estimate; 0: not known
   /// When set to a signal number (by a signal handler), the run stops at its next event: run_simulation
   /// throws RunInterrupted. Null: never.
   const volatile std::sig_atomic_t* stop = nullptr;
@@ -90,6 +95,19 @@ struct RunSetup {
   /// internal state and exits), which the command line replaces with its own.
   void (*after_engine_created)() = nullptr;
 };
+
+/// Seconds between progress lines: on a terminal (one line overwritten), and in a log (stderr not a
+/// terminal).
+inline constexpr double PROGRESS_TTY_S = 0.5;
+inline constexpr double PROGRESS_LOG_S = 10.0;
+
+/// Scheduling rounds between two reads of the wall clock for the progress line.
+inline constexpr std::uint64_t PROGRESS_CHECK_EVERY = 64;
+
+/// The progress line: jobs read (of the total when known), ended, simulated time, wall time and the
+/// estimated remaining wall time (wall × jobs not yet ended / jobs ended, when the total is known).
+std::string progress_line(std::uint64_t read, std::uint64_t total, std::uint64_t ended, double sim_t_s,
+                          double wall_s);
 
 /// A run stopped by RunSetup::stop (Ctrl-C, SIGTERM).
 struct RunInterrupted : std::runtime_error {

@@ -1,6 +1,7 @@
 #include "sim/Outputs.hpp"
 
 #include "models/Csv.hpp"
+#include "models/Gzip.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -28,7 +29,8 @@ std::string json_number(double v)
 }
 
 namespace {
-const char* const RESULT_FILES[] = {"summary.json", "jobs.csv", "timeseries.csv", "events.jsonl"};
+const char* const RESULT_FILES[] = {"summary.json",   "jobs.csv",         "timeseries.csv",
+                                    "jobs.csv.gz",    "timeseries.csv.gz", "events.jsonl"};
 
 std::string json_string(const std::string& s)
 {
@@ -78,10 +80,27 @@ std::unique_ptr<std::ofstream> open_for_writing(const std::filesystem::path& fil
   return f;
 }
 
+/// Opens `file` for gzip writing (truncating it); OutputError naming it if it cannot be.
+std::unique_ptr<GzipOfstream> open_gzip_for_writing(const std::filesystem::path& file)
+{
+  errno = 0;
+  auto f = std::make_unique<GzipOfstream>(file.string());
+  if (!f->is_open())
+    throw OutputError("cannot open " + file.string() + " for writing: " +
+                      (errno != 0 ? std::generic_category().message(errno) : std::string("open failed")));
+  return f;
+}
+
 /// Flushes and closes `s` (a file stream) and checks that every write reached the file.
 void close_checked(std::ostream& s, const std::filesystem::path& file)
 {
   errno = 0;
+  if (auto* g = dynamic_cast<GzipOfstream*>(&s)) {
+    // The compressed data reach the file in blocks, the last ones only when it is closed: a full disk
+    // shows here, with zlib's reason.
+    if (!g->close()) throw OutputError("cannot write " + file.string() + ": " + g->error());
+    return;
+  }
   s.flush();
   check_written(s, file);
   if (auto* f = dynamic_cast<std::ofstream*>(&s)) {
@@ -169,41 +188,164 @@ void OutputStage::commit()
   committed_ = true;
 }
 
+const char* IntervalSeries::header()
+{
+  return "t_s,device_power_w,node_power_w,total_power_w,energy_j,busy_devices,running_jobs,waiting_jobs\n";
+}
+
+void IntervalSeries::advance(double t)
+{
+  if (t <= last_t_) return;
+  const double dev = cur_.device_power_w * (t - last_t_), node = cur_.node_power_w * (t - last_t_);
+  e_dev_ += dev;
+  e_node_ += node;
+  row_e_dev_ += dev;
+  row_e_node_ += node;
+  last_t_ = t;
+}
+
+void IntervalSeries::append_interval_row(double end_t, std::string& rows)
+{
+  // Mean powers: the interval's energy (summed over its pieces of constant power) over its length.
+  const double dt = end_t - row_t_;
+  rows += format_double(row_t_) + ',' + format_double(row_e_dev_ / dt) + ',' +
+          format_double(row_e_node_ / dt) + ',' + format_double((row_e_dev_ + row_e_node_) / dt) + ',' +
+          format_double(row_start_e_) + ',' + std::to_string(max_busy_) + ',' + std::to_string(max_running_) +
+          ',' + std::to_string(max_waiting_) + '\n';
+}
+
+void IntervalSeries::add(const TimePoint& p, std::string& rows)
+{
+  if (!started_) {
+    started_ = true;
+    t0_ = row_t_ = last_t_ = p.t_s;
+    k_ = 0;
+    next_t_ = t0_ + interval_s_;
+  } else {
+    // Every sample time up to this instant closes a row; a state that begins exactly at a sample time
+    // belongs to the next row.
+    while (next_t_ <= p.t_s) {
+      if (next_t_ <= row_t_) { // an interval below the clock's resolution at this time: no row
+        ++k_;
+        next_t_ = t0_ + static_cast<double>(k_ + 1) * interval_s_;
+        continue;
+      }
+      advance(next_t_);
+      append_interval_row(next_t_, rows);
+      row_t_ = next_t_;
+      row_start_e_ = e_dev_ + e_node_;
+      row_e_dev_ = row_e_node_ = 0;
+      max_busy_ = cur_.busy_devices;
+      max_running_ = cur_.running_jobs;
+      max_waiting_ = cur_.waiting_jobs;
+      ++k_;
+      next_t_ = t0_ + static_cast<double>(k_ + 1) * interval_s_; // no drift from repeated additions
+    }
+    advance(p.t_s);
+  }
+  cur_ = p;
+  max_busy_ = std::max(max_busy_, p.busy_devices);
+  max_running_ = std::max(max_running_, p.running_jobs);
+  max_waiting_ = std::max(max_waiting_, p.waiting_jobs);
+}
+
+void IntervalSeries::finish(std::string& rows)
+{
+  if (!started_) return;
+  if (last_t_ > row_t_) append_interval_row(last_t_, rows);
+  rows += format_double(last_t_) + ',' + format_double(cur_.device_power_w) + ',' +
+          format_double(cur_.node_power_w) + ',' + format_double(cur_.device_power_w + cur_.node_power_w) +
+          ',' + format_double(e_dev_ + e_node_) + ',' + std::to_string(cur_.busy_devices) + ',' +
+          std::to_string(cur_.running_jobs) + ',' + std::to_string(cur_.waiting_jobs) + '\n';
+  started_ = false;
+}
+
+namespace {
+const char* const EVENT_HEADER =
+    "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs\n";
+const char* const JOBS_HEADER = "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,"
+                                "jct_s,wait_s,reason,gpu_milli,gpu_types\n";
+} // namespace
+
 OutputWriter::OutputWriter(const OutputOptions& options, const std::filesystem::path& dir,
                            MetricsCollector& metrics)
-    : metrics_(metrics)
+    : metrics_(metrics), options_(options), from_files_(true)
 {
+  const std::string ext = options.compress == Compression::GZIP ? ".gz" : "";
+  auto open = [&](const std::filesystem::path& file) -> std::unique_ptr<std::ostream> {
+    if (options.compress == Compression::GZIP) return open_gzip_for_writing(file);
+    return open_for_writing(file);
+  };
   if (options.jobs) {
-    jobs_name_ = (dir / "jobs.csv").string();
-    jobs_ = open_for_writing(dir / "jobs.csv");
+    jobs_name_ = (dir / ("jobs.csv" + ext)).string();
+    jobs_ = open(jobs_name_);
+    *jobs_ << JOBS_HEADER;
+    check_written(*jobs_, jobs_name_);
   }
   if (options.timeseries) {
-    series_name_ = (dir / "timeseries.csv").string();
-    series_ = open_for_writing(dir / "timeseries.csv");
+    series_name_ = (dir / ("timeseries.csv" + ext)).string();
+    series_ = open(series_name_);
   }
-  write_headers();
+  if (series_) {
+    holding_ = options.timeseries_auto_rows > 0;
+    if (holding_) {
+      held_.reserve(1024);
+    } else if (options.timeseries_interval_s > 0) {
+      interval_.emplace(options.timeseries_interval_s);
+      write_series_rows(IntervalSeries::header());
+    } else {
+      write_series_rows(EVENT_HEADER);
+    }
+  }
 }
 
 OutputWriter::OutputWriter(std::unique_ptr<std::ostream> jobs, std::string jobs_name,
                            std::unique_ptr<std::ostream> series, std::string series_name,
-                           MetricsCollector& metrics)
-    : metrics_(metrics), jobs_(std::move(jobs)), series_(std::move(series)), jobs_name_(std::move(jobs_name)),
-      series_name_(std::move(series_name))
-{
-  write_headers();
-}
-
-void OutputWriter::write_headers()
+                           MetricsCollector& metrics, const OutputOptions& options)
+    : metrics_(metrics), options_(options), jobs_(std::move(jobs)), series_(std::move(series)),
+      jobs_name_(std::move(jobs_name)), series_name_(std::move(series_name))
 {
   if (jobs_) {
-    *jobs_ << "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,jct_s,wait_s,"
-              "reason,gpu_milli,gpu_types\n";
+    *jobs_ << JOBS_HEADER;
     check_written(*jobs_, jobs_name_);
   }
   if (series_) {
-    *series_ << "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs\n";
-    check_written(*series_, series_name_);
+    holding_ = options.timeseries_auto_rows > 0;
+    if (holding_) {
+    } else if (options.timeseries_interval_s > 0) {
+      interval_.emplace(options.timeseries_interval_s);
+      write_series_rows(IntervalSeries::header());
+    } else {
+      write_series_rows(EVENT_HEADER);
+    }
   }
+}
+
+OutputWriter::~OutputWriter() = default;
+
+void OutputWriter::maybe_gzip(std::unique_ptr<std::ostream>& stream, std::string& name, std::uint64_t rows)
+{
+  // compress: auto: a file that passes the threshold is gzipped from here on, the rows so far included
+  // (copied once from the plain file, which is then removed).
+  if (!from_files_ || options_.compress != Compression::AUTO || rows <= options_.auto_gzip_rows) return;
+  if (dynamic_cast<GzipOfstream*>(stream.get())) return;
+  const std::string plain = name, gz = name + ".gz";
+  close_checked(*stream, plain);
+  stream.reset();
+  auto out = open_gzip_for_writing(gz);
+  {
+    std::ifstream in(plain, std::ios::binary);
+    if (!in) throw OutputError("cannot read back " + plain + " to compress it");
+    *out << in.rdbuf();
+    check_written(*out, gz);
+  }
+  std::error_code ec;
+  std::filesystem::remove(plain, ec);
+  notes_.push_back(std::filesystem::path(gz).filename().string() + ": more than " +
+                   std::to_string(options_.auto_gzip_rows) +
+                   " rows, so written gzip-compressed (outputs.compress: auto; none keeps it plain)");
+  stream = std::move(out);
+  name = gz;
 }
 
 void OutputWriter::on_job_end(const JobRecord& r)
@@ -223,6 +365,7 @@ void OutputWriter::on_job_end(const JobRecord& r)
          << (started ? format_double(r.start_s - r.submit_s) : "") << ',' << csv_field(r.reason) << ','
          << r.job->gpu_milli << ',' << csv_field(r.job->gpu_types) << '\n';
   check_written(*jobs_, jobs_name_);
+  maybe_gzip(jobs_, jobs_name_, ++job_rows_);
 }
 
 void OutputWriter::on_timepoint(const TimePoint& p)
@@ -232,22 +375,87 @@ void OutputWriter::on_timepoint(const TimePoint& p)
   pending_ = p; // several events at one instant: keep the state after the last one
 }
 
+void OutputWriter::write_series_rows(const std::string& rows)
+{
+  if (rows.empty()) return;
+  *series_ << rows;
+  check_written(*series_, series_name_);
+}
+
+void OutputWriter::switch_to_interval()
+{
+  // auto, past its row limit: the whole file becomes interval rows, those of the held states first.
+  holding_ = false;
+  interval_.emplace(options_.timeseries_interval_s);
+  buffer_ = IntervalSeries::header();
+  for (const auto& q : held_) {
+    interval_->add(q, buffer_);
+    if (buffer_.size() > (1u << 16)) {
+      write_series_rows(buffer_);
+      buffer_.clear();
+    }
+  }
+  write_series_rows(buffer_);
+  buffer_.clear();
+  held_.clear();
+  held_.shrink_to_fit();
+  notes_.push_back(std::filesystem::path(series_name_).filename().string() + ": more than " +
+                   std::to_string(options_.timeseries_auto_rows) + " events, so one row per " +
+                   format_double(options_.timeseries_interval_s) +
+                   " s of simulated time (outputs.timeseries: auto; every-event keeps a row per event)");
+}
+
 void OutputWriter::write_point(const TimePoint& p)
 {
-  *series_ << format_double(p.t_s) << ',' << format_double(p.device_power_w) << ','
-           << format_double(p.node_power_w) << ',' << format_double(p.device_power_w + p.node_power_w) << ','
-           << p.busy_devices << ',' << p.running_jobs << ',' << p.waiting_jobs << '\n';
-  check_written(*series_, series_name_);
+  if (holding_) {
+    held_.push_back(p);
+    if (held_.size() > options_.timeseries_auto_rows) switch_to_interval();
+    return;
+  }
+  if (interval_) {
+    buffer_.clear();
+    interval_->add(p, buffer_);
+    if (buffer_.empty()) return;
+    write_series_rows(buffer_);
+    series_rows_ += static_cast<std::uint64_t>(std::count(buffer_.begin(), buffer_.end(), '\n'));
+  } else {
+    *series_ << format_double(p.t_s) << ',' << format_double(p.device_power_w) << ','
+             << format_double(p.node_power_w) << ',' << format_double(p.device_power_w + p.node_power_w)
+             << ',' << p.busy_devices << ',' << p.running_jobs << ',' << p.waiting_jobs << '\n';
+    check_written(*series_, series_name_);
+    ++series_rows_;
+  }
+  maybe_gzip(series_, series_name_, series_rows_);
 }
 
 void OutputWriter::finish()
 {
   if (pending_ && series_) write_point(*pending_);
   pending_.reset();
+  if (series_ && holding_) { // auto within its limit: a row per event, as every-event writes them
+    holding_ = false;
+    write_series_rows(EVENT_HEADER);
+    for (const auto& q : held_)
+      write_point(q);
+    held_.clear();
+  }
+  if (series_ && interval_) {
+    buffer_.clear();
+    interval_->finish(buffer_);
+    write_series_rows(buffer_);
+  }
   if (jobs_) close_checked(*jobs_, jobs_name_);
   if (series_) close_checked(*series_, series_name_);
   jobs_.reset();
   series_.reset();
+}
+
+std::vector<std::string> OutputWriter::files() const
+{
+  std::vector<std::string> names;
+  if (!jobs_name_.empty()) names.push_back(std::filesystem::path(jobs_name_).filename().string());
+  if (!series_name_.empty()) names.push_back(std::filesystem::path(series_name_).filename().string());
+  return names;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include "sim/Engine.hpp"
 #include "sim/Metrics.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -16,15 +17,36 @@
 
 namespace colocsim {
 
+/// outputs.compress: how jobs.csv and timeseries.csv are written.
+enum class Compression {
+  NONE, ///< plain jobs.csv, timeseries.csv
+  GZIP, ///< jobs.csv.gz, timeseries.csv.gz
+  AUTO, ///< plain, and gzip for a file once it passes OutputOptions::auto_gzip_rows rows
+};
+
+/// outputs.timeseries: auto's thresholds (docs/formats/outputs.md gives the measured sizes behind them).
+inline constexpr std::uint64_t AUTO_SERIES_ROWS = 100000; ///< auto: every event up to this many rows
+inline constexpr double AUTO_SERIES_INTERVAL_S = 60;      ///< auto: then one row per minute
+inline constexpr std::uint64_t AUTO_GZIP_ROWS = 100000;   ///< compress auto: gzip past this many rows
+
 struct OutputOptions {
   std::filesystem::path dir = "colocsim-out";
   bool force = false;
   bool jobs = true;
-  bool timeseries = true;
+  bool timeseries = true; ///< false: outputs.timeseries off
   /// The event log (sim/EventLog.hpp): `events_file` (--log-events FILE), else DIR/events.jsonl if `events`
   /// (scenario key outputs.events); neither: none.
   bool events = false;
   std::filesystem::path events_file;
+  /// > 0: one timeseries row per this many seconds of simulated time (interval mode); 0: one per event.
+  double timeseries_interval_s = 0;
+  /// > 0 (outputs.timeseries auto): a row per event while the run has at most this many, else interval
+  /// rows of timeseries_interval_s (the whole file: the rows are held until the choice is made).
+  std::uint64_t timeseries_auto_rows = 0;
+  Compression compress = Compression::NONE;
+  std::uint64_t auto_gzip_rows = AUTO_GZIP_ROWS; ///< Compression::AUTO's threshold
+  /// The outputs.timeseries text as given ("auto", "every-event", "60s", ...), for messages.
+  std::string timeseries_text = "every-event";
 };
 
 /// A write that failed (disk full, I/O error, ...): the message names the file and the OS error.
@@ -58,6 +80,35 @@ private:
   bool force_ = false, committed_ = false;
 };
 
+/// Interval rows of timeseries.csv (outputs.timeseries: DURATION): fed the cluster state after each
+/// instant, it writes one row per `interval_s` of simulated time from the first state's time t0: row k at
+/// t0 + k·interval with the mean device, node and total power over [t_k, t_k+1) (energy / time, the energy
+/// integrated exactly from the piecewise-constant power), the cumulative energy up to t_k, and the largest
+/// busy-device, running and waiting counts in force during [t_k, t_k+1); then one last row at the end of
+/// the run with the state there and the whole run's energy (docs/formats/outputs.md).
+class IntervalSeries {
+public:
+  explicit IntervalSeries(double interval_s) : interval_s_(interval_s) {}
+  static const char* header();
+  /// The state after the last event of an instant (instants in increasing order); appends finished rows.
+  void add(const TimePoint& p, std::string& rows);
+  /// Appends the row of the interval that the end of the run cuts short, and the last row.
+  void finish(std::string& rows);
+
+private:
+  void advance(double t); ///< integrates the current power from last_t_ to t
+  void append_interval_row(double end_t, std::string& rows);
+  double interval_s_;
+  bool started_ = false;
+  double t0_ = 0, row_t_ = 0, last_t_ = 0, next_t_ = 0;
+  std::uint64_t k_ = 0;                   ///< index of the row being accumulated
+  double e_dev_ = 0, e_node_ = 0;         ///< cumulative energy up to last_t_
+  double row_e_dev_ = 0, row_e_node_ = 0; ///< energy from row_t_ to last_t_
+  double row_start_e_ = 0;                ///< cumulative (device + node) energy up to row_t_
+  TimePoint cur_;                         ///< the state in force since last_t_
+  std::uint32_t max_busy_ = 0, max_running_ = 0, max_waiting_ = 0;
+};
+
 /// Streams jobs.csv and timeseries.csv while the engine runs, and feeds the metrics. Every row is checked:
 /// a failed write throws OutputError (with the file and the OS error) at once.
 class OutputWriter final : public RunObserver {
@@ -65,21 +116,38 @@ public:
   /// Writes into `dir` the files `options` asks for.
   OutputWriter(const OutputOptions& options, const std::filesystem::path& dir, MetricsCollector& metrics);
   /// Writes to the given streams (null: that file is not written); `jobs_name` and `series_name` name
-  /// them in errors. For tests that inject failing streams.
+  /// them in errors. For tests that inject failing streams. `options` gives the timeseries mode (its
+  /// compression is not applied: the streams are written as they are).
   OutputWriter(std::unique_ptr<std::ostream> jobs, std::string jobs_name,
-               std::unique_ptr<std::ostream> series, std::string series_name, MetricsCollector& metrics);
+               std::unique_ptr<std::ostream> series, std::string series_name, MetricsCollector& metrics,
+               const OutputOptions& options = {});
+  ~OutputWriter() override;
   void on_job_end(const JobRecord& r) override;
   void on_timepoint(const TimePoint& p) override;
   /// Writes the last time point, flushes and closes the files; OutputError if anything failed.
   void finish();
+  /// The file names written (jobs.csv or jobs.csv.gz, ...), after finish().
+  std::vector<std::string> files() const;
+  /// What an `auto` setting chose for a large run (a line each, for stderr), after finish().
+  const std::vector<std::string>& notes() const { return notes_; }
 
 private:
   void write_point(const TimePoint& p);
-  void write_headers();
+  void write_series_rows(const std::string& rows);
+  void switch_to_interval();
+  void maybe_gzip(std::unique_ptr<std::ostream>& stream, std::string& name, std::uint64_t rows);
   MetricsCollector& metrics_;
+  OutputOptions options_;
   std::unique_ptr<std::ostream> jobs_, series_;
   std::string jobs_name_, series_name_;
   std::optional<TimePoint> pending_;
+  bool from_files_ = false;                ///< the first constructor: auto may gzip the files
+  std::optional<IntervalSeries> interval_; ///< interval mode, or auto after its switch
+  std::vector<TimePoint> held_;            ///< auto before its choice: the rows so far
+  bool holding_ = false;                   ///< auto, choice not made yet
+  std::uint64_t job_rows_ = 0, series_rows_ = 0;
+  std::string buffer_;
+  std::vector<std::string> notes_;
 };
 
 /// What a field of summary.json holds: text, a list, a map of counts, or a number (a JSON number or null).

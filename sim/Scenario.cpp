@@ -14,6 +14,7 @@
 #include "workloads/TraceFormats.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -254,7 +255,19 @@ const std::vector<ParamSpec>& output_specs()
        .default_text = "colocsim-out",
        .help = "output directory (-o)"},
       {.name = "jobs", .type = ParamType::BOOL, .default_text = "true", .help = "write jobs.csv"},
-      {.name = "timeseries", .type = ParamType::BOOL, .default_text = "true", .help = "write timeseries.csv"},
+      {.name = "timeseries",
+       .type = ParamType::STRING,
+       .default_text = "auto",
+       .help =
+           "timeseries.csv rows: every-event (true: the same), off (false), a duration (60s, 5min: one row "
+           "per interval of simulated time, with exact mean powers and cumulative energy), or auto: every "
+           "event up to 100000 rows, else one row per 60s"},
+      {.name = "compress",
+       .type = ParamType::CHOICE,
+       .default_text = "auto",
+       .help = "none: jobs.csv and timeseries.csv; gzip: jobs.csv.gz and timeseries.csv.gz; auto: plain, "
+               "and gzip for a file of more than 100000 rows",
+       .choices = {"none", "gzip", "auto"}},
       {.name = "events",
        .type = ParamType::BOOL,
        .default_text = "false",
@@ -430,7 +443,36 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.pue = power.real("pue");
   s.outputs.dir = outputs.text("dir");
   s.outputs.jobs = outputs.flag("jobs");
-  s.outputs.timeseries = outputs.flag("timeseries");
+  {
+    // outputs.timeseries: a mode name, a boolean (the form before modes), or an interval as a duration.
+    const std::string mode = outputs.text("timeseries");
+    s.outputs.timeseries_text = mode;
+    s.outputs.timeseries = true;
+    s.outputs.timeseries_interval_s = 0;
+    s.outputs.timeseries_auto_rows = 0;
+    if (mode == "off" || mode == "false") {
+      s.outputs.timeseries = false;
+    } else if (mode == "auto") {
+      s.outputs.timeseries_auto_rows = AUTO_SERIES_ROWS;
+      s.outputs.timeseries_interval_s = AUTO_SERIES_INTERVAL_S;
+    } else if (mode != "every-event" && mode != "true") {
+      const auto interval = parse_quantity(mode, Unit::SECONDS);
+      if (interval && *interval > 0 && std::isfinite(*interval)) {
+        s.outputs.timeseries_interval_s = *interval;
+      } else {
+        YAML::Node n = root["outputs"];
+        if (n.IsMap() && n["timeseries"].IsDefined()) n = n["timeseries"];
+        sink.add(location_of(n.IsDefined() ? n : root, f), "outputs.timeseries",
+                 "expected every-event, off, auto, true, false or an interval as a duration > 0 (e.g. 60s, "
+                 "5min; a bare number is seconds) (got '" +
+                     mode + "')");
+      }
+    }
+    const std::string compress = outputs.text("compress");
+    s.outputs.compress = compress == "gzip"   ? Compression::GZIP
+                         : compress == "none" ? Compression::NONE
+                                              : Compression::AUTO;
+  }
   s.outputs.events = outputs.flag("events");
 
   if (const YAML::Node syn = workload_node["synthetic"]; syn.IsDefined()) {

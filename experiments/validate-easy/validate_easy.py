@@ -15,6 +15,7 @@ results.csv beside this script; none with --quick).
 """
 import argparse
 import csv
+import gzip
 import os
 import subprocess
 import sys
@@ -56,7 +57,10 @@ def run_colocsim(binary, trace, procs, load, mode, out):
     if done.returncode != 0:
         sys.exit(f"validate-easy: {' '.join(cmd)} failed ({done.returncode}):\n{done.stderr}")
     rows = {}
-    with open(os.path.join(out, "jobs.csv")) as f:
+    # jobs.csv, or jobs.csv.gz when the run compressed it (outputs.compress, docs/formats/outputs.md).
+    path = os.path.join(out, "jobs.csv")
+    opener = (lambda: open(path)) if os.path.exists(path) else (lambda: gzip.open(path + ".gz", "rt"))
+    with opener() as f:
         for r in csv.DictReader(f):
             if r["start_s"]:
                 rows[int(r["id"])] = (float(r["submit_s"]), float(r["start_s"]), float(r["end_s"]),

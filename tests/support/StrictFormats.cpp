@@ -1,6 +1,8 @@
 // Strict JSON (RFC 8259) and CSV (RFC 4180) checks of colocsim's outputs; the rules are in the header.
 #include "tests/support/StrictFormats.hpp"
 
+#include "models/Gzip.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -509,8 +511,24 @@ std::vector<std::string> check_csv_output(std::string_view text, const std::stri
   return check_csv(text, name, numeric_columns(file_name, header));
 }
 
+namespace {
+/// jobs.csv.gz, timeseries.csv.gz (outputs.compress): checked as the CSV file they hold.
+bool is_gzip_csv(const fs::path& file)
+{
+  return file.extension() == ".gz" && file.stem().extension() == ".csv";
+}
+} // namespace
+
 std::vector<std::string> check_output_file(const fs::path& file)
 {
+  if (is_gzip_csv(file)) {
+    colocsim::GzipIfstream gz(file.string());
+    if (!gz.is_open()) return {file.string() + ": cannot be read"};
+    std::ostringstream ss;
+    ss << gz.rdbuf();
+    if (!gz.error().empty()) return {file.string() + ": not a complete gzip file: " + gz.error()};
+    return check_csv_output(ss.str(), file.string(), file.stem().string());
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) return {file.string() + ": cannot be read"};
   std::ostringstream ss;
@@ -533,7 +551,8 @@ std::vector<std::string> check_output_tree(const fs::path& path, std::size_t* ch
     std::vector<fs::path> files;
     for (auto it = fs::recursive_directory_iterator(path, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (it->is_regular_file() && (it->path().extension() == ".json" || it->path().extension() == ".csv"))
+      if (it->is_regular_file() &&
+          (it->path().extension() == ".json" || it->path().extension() == ".csv" || is_gzip_csv(it->path())))
         files.push_back(it->path());
     if (ec) problems.push_back(path.string() + ": cannot list: " + ec.message());
     std::sort(files.begin(), files.end());
@@ -545,7 +564,7 @@ std::vector<std::string> check_output_tree(const fs::path& path, std::size_t* ch
   } else {
     problems = check_output_file(path);
     const auto ext = path.extension();
-    if (ext == ".json" || ext == ".csv") ++n;
+    if (ext == ".json" || ext == ".csv" || is_gzip_csv(path)) ++n;
   }
   if (checked != nullptr) *checked = n;
   return problems;
