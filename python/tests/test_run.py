@@ -75,3 +75,16 @@ def test_bad_input_raises_input_error_naming_the_key(tmp_path):
     with pytest.raises(TypeError):
         colocsim.run(policy=3)
     assert not (tmp_path / "x").exists()
+
+
+def test_runs_after_the_first_in_one_process_write_what_the_command_line_writes(tmp_path, cli):
+    # SimGrid's clock used to carry over from one simulation to the next in a process, offsetting every time
+    # and changing jobs.csv in the last bits from the second run on; the engine now sets it back to 0.
+    c = cli("run", "-o", tmp_path / "cli", "--quiet")
+    assert c.returncode == 0, c.stderr
+    code = "import sys, colocsim\nfor k in range(3):\n    colocsim.run(out=f'{sys.argv[1]}/run{k}')\n"
+    p = in_fresh_process(code, tmp_path)
+    assert p.returncode == 0, p.stderr
+    for k in range(3):
+        for f in ("jobs.csv", "timeseries.csv"):
+            assert read(tmp_path / f"run{k}" / f) == read(tmp_path / "cli" / f), (k, f)
