@@ -82,6 +82,9 @@ options:
   --allow-plugins         load the policy plugins SCENARIO names (loading runs their code: without this
                           option or the same file given with --policy-plugin, a scenario that names
                           plugins stops with exit 2 and lists them with their sha256)
+  --policy-python FILE.py:CLASS
+                          run the policy CLASS (a subclass of colocsim.Policy) written in Python in
+                          FILE.py (python/README.md; needs the Python package built)
   --quiet                 no summary table on stdout, no progress line on stderr
   --help-scenario         list every scenario key with its type, default and help
 
@@ -127,6 +130,8 @@ options:
                   GPUs in MIG mode, each starting as one 7g.40gb instance, no interference model: for
                   mig-manager, the one policy that places on MIG instances)
   --policy NAME   placement policy (default first-fit), NAME[:K=V,..] for parameters
+  --policy-plugin FILE         load policies from a plugin (policies/README.md)
+  --policy-python FILE.py:CLASS  a policy written in Python (python/README.md)
   --load X        offered load: arrival rate = X × tiles / mean duration (default 1.0)
   --duration S    mean job duration in seconds (default 1800)
   --seed N        random seed (default 1)
@@ -232,12 +237,64 @@ struct ScenarioArgs {
   std::vector<std::string> sets;
   std::vector<std::string> plugins;
   std::string policy;
+  std::string python_policy; ///< --policy-python FILE.py:CLASS
   std::optional<std::string> output;
   std::optional<std::string> events; ///< --log-events
   bool force = false, quiet = false;
   bool allow_plugins = false; ///< --allow-plugins
   PluginConsent consent(bool load) const { return PluginConsent{allow_plugins, plugins, load}; }
 };
+
+/// The Python bridge (python/Bridge.cpp), a policy plugin: $COLOCSIM_PYTHON_BRIDGE, else where cmake
+/// --install put it next to this executable (PREFIX/bin/colocsim → PREFIX/lib/python3.X/...), else the build
+/// tree's. Empty when this colocsim was built without the Python package.
+std::string python_bridge_path()
+{
+  if (const char* env = std::getenv("COLOCSIM_PYTHON_BRIDGE"); env && *env) return env;
+#if defined(COLOCSIM_PYTHON_BRIDGE) && defined(COLOCSIM_PYTHON_BRIDGE_INSTALLED)
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / COLOCSIM_PYTHON_BRIDGE_INSTALLED;
+    if (std::filesystem::exists(installed, ec)) return installed.string();
+  }
+  return COLOCSIM_PYTHON_BRIDGE;
+#else
+  return {};
+#endif
+}
+
+/// --policy-python FILE.py:CLASS: load the bridge like --policy-plugin and choose its policy `python` with
+/// the file (absolute: it was typed here) and the class as parameters.
+void use_python_policy(ScenarioArgs& a)
+{
+  const auto colon = a.python_policy.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == a.python_policy.size())
+    throw UsageError("--policy-python needs FILE.py:CLASS (a Python file and the name of a colocsim.Policy "
+                     "subclass it defines), not '" +
+                     a.python_policy + "'");
+  if (!a.policy.empty()) throw UsageError("--policy-python and --policy both choose the policy; give one");
+  const SourceLocation where{"command line --policy-python"};
+  const std::string bridge = python_bridge_path();
+  std::error_code ec;
+  if (bridge.empty() || !std::filesystem::exists(bridge, ec))
+    throw InputError(where, "policy-python",
+                     bridge.empty()
+                         ? "this colocsim was built without the Python package (the configure summary "
+                           "says why: pybind11-dev or python3-dev missing); expected a build with it"
+                         : "the Python bridge " + bridge +
+                               " is missing; expected the Python package built (cmake --build) or "
+                               "installed (cmake --install), or COLOCSIM_PYTHON_BRIDGE naming it");
+  const std::string file = std::filesystem::absolute(a.python_policy.substr(0, colon)).string();
+  if (!std::filesystem::exists(file, ec))
+    throw InputError(where, "policy-python",
+                     file + ": no such file; expected a Python file defining class " +
+                         a.python_policy.substr(colon + 1));
+  a.plugins.push_back(bridge);
+  a.sets.push_back("policy=python");
+  a.sets.push_back("policy.params.file=" + file);
+  a.sets.push_back("policy.params.class=" + a.python_policy.substr(colon + 1));
+}
 
 ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allow_outputs)
 {
@@ -254,6 +311,8 @@ ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allo
       a.plugins.push_back(next_arg(args, i));
     else if (s == "--allow-plugins")
       a.allow_plugins = true;
+    else if (allow_outputs && s == "--policy-python")
+      a.python_policy = next_arg(args, i);
     else if (allow_outputs && (s == "-o" || s == "--output"))
       a.output = next_arg(args, i);
     else if (allow_outputs && s == "--log-events")
@@ -269,6 +328,7 @@ ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allo
     else
       a.file = s;
   }
+  if (!a.python_policy.empty()) use_python_policy(a);
   load_plugins(a.plugins);
   return a;
 }
@@ -588,6 +648,7 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   long long jobs = 100000, tiles = 1000, seed = 1;
   double load = 1.0, duration = 1800;
   std::string policy = "first-fit", platform = "max1550";
+  ScenarioArgs plugin_args; // --policy-plugin, --policy-python
   auto number = [](const std::string& opt, const std::string& v) {
     auto x = parse_double(v);
     if (!x || *x <= 0) throw UsageError("option " + opt + " expects a positive number (got '" + v + "')");
@@ -611,6 +672,10 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
       duration = number(s, next_arg(args, i));
     else if (s == "--policy")
       policy = next_arg(args, i);
+    else if (s == "--policy-plugin")
+      plugin_args.plugins.push_back(next_arg(args, i));
+    else if (s == "--policy-python")
+      plugin_args.python_policy = next_arg(args, i);
     else if (s == "--platform") {
       platform = next_arg(args, i);
       if (platform != "max1550" && platform != "dgx-a100")
@@ -619,6 +684,14 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
       throw UsageError("unknown option '" + s + "' (see colocsim bench --help)");
   }
   std::vector<std::string> sets{"outputs.jobs=false", "outputs.timeseries=false"};
+  if (!plugin_args.python_policy.empty()) {
+    if (policy != "first-fit")
+      throw UsageError("--policy-python and --policy both choose the policy; give one");
+    use_python_policy(plugin_args);
+    policy.clear();
+    sets.insert(sets.end(), plugin_args.sets.begin(), plugin_args.sets.end());
+  }
+  load_plugins(plugin_args.plugins);
   long long devices = 0;
   if (platform == "dgx-a100") {
     // DGX A100 nodes of 8 GPUs in MIG mode; the bundled A100 calibration; MIG instances are isolated, so no

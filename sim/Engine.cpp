@@ -1631,10 +1631,24 @@ void Simulation::progress(bool force)
   progress_shown_ = true;
 }
 
+} // namespace
+} // namespace colocsim
+
+// SimGrid 3.32 keeps its clock in the static member simgrid::kernel::EngineImpl::now_ (src/kernel/
+// EngineImpl.cpp), which neither a new Engine nor the old one's destruction resets; libsimgrid.so exports it
+// (nm -D: a B symbol), no public API sets it. Declared here by its mangled name.
+extern double colocsim_simgrid_clock asm("_ZN7simgrid6kernel10EngineImpl4now_E");
+
+namespace colocsim {
+namespace {
+
 /// A fresh SimGrid Engine for each run: 3.32 allows one at a time, and a new one after the previous is
-/// destroyed (probed; the clock carries over, so the simulation keeps its own time base).
+/// destroyed (probed). Its clock is set back to 0 first: carried over from an earlier simulation of the same
+/// process, it offset every time by a large value and changed results in the last bits (a second
+/// colocsim.run() in one Python process differed from `colocsim run`; python/tests/test_run.py).
 std::unique_ptr<sg4::Engine> make_engine()
 {
+  colocsim_simgrid_clock = 0;
   // Small stacks for the many job actors (they only start, wait and notify; 8 KiB is valgrind-clean in
   // Release and Debug builds, and 12 % faster with 35 % less memory than 16 KiB); the controller gets its own
   // stack. Guard pages off: at ~32k live actors they exhaust vm.max_map_count (docs/architecture.md). These

@@ -1,0 +1,498 @@
+// colocsim._core (python/README.md): the policy API of policies/Policy.hpp exposed as it is (the view, the
+// events, the decisions, the Policy base class a Python policy subclasses), and a run: the same
+// load_scenario + execute_run as `colocsim run` (sim/Cli.cpp), into an output directory the package then
+// reads (python/colocsim/results.py).
+#include "policies/Policy.hpp"
+#include "policies/PolicyRegistry.hpp"
+#include "sim/CliCommands.hpp"
+#include "sim/Engine.hpp"
+#include "sim/Scenario.hpp"
+
+#include <pybind11/functional.h>
+#include <pybind11/operators.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <iostream>
+#include <sstream>
+
+namespace py = pybind11;
+using namespace colocsim;
+
+namespace {
+
+/// Where a Python exception came from and what it says: the innermost frame of its traceback (file, line)
+/// and the traceback's last line ("ZeroDivisionError: division by zero").
+struct PythonErrorText {
+  SourceLocation where;
+  std::string last_line;
+};
+
+PythonErrorText describe_python_error(py::error_already_set& e)
+{
+  PythonErrorText t;
+  try {
+    auto traceback = py::module_::import("traceback");
+    py::list lines = traceback.attr("format_exception_only")(e.type(), e.value());
+    if (!lines.empty()) {
+      std::string last = py::str(lines[py::len(lines) - 1]);
+      while (!last.empty() && (last.back() == '\n' || last.back() == ' '))
+        last.pop_back();
+      t.last_line = last;
+    }
+    py::object tb = e.trace();
+    while (!tb.is_none() && !tb.attr("tb_next").is_none())
+      tb = tb.attr("tb_next");
+    if (!tb.is_none()) {
+      t.where.file = py::str(tb.attr("tb_frame").attr("f_code").attr("co_filename"));
+      t.where.line = tb.attr("tb_lineno").cast<int>();
+    }
+  } catch (const std::exception&) {
+    t.last_line = e.what();
+  }
+  if (t.where.file.empty()) t.where.file = "python policy";
+  return t;
+}
+
+std::string type_name(py::handle o)
+{
+  return py::str(py::type::handle_of(o).attr("__name__"));
+}
+
+std::string class_name(py::handle self)
+{
+  return py::str(py::type::handle_of(self).attr("__qualname__"));
+}
+
+/// "<place job 3 on devices [1, 2]>": describe() of policies/Policy.hpp.
+template <class D> std::string repr_of(const D& d)
+{
+  std::string s = "<"; // not "<" + describe(..): GCC 12's -Wrestrict false positive on it
+  s += describe(Decision{d});
+  s += '>';
+  return s;
+}
+
+/// The C++ side of colocsim.Policy: decide() calls the Python subclass's decide(view, events) and converts
+/// what it returns to decisions. A Python exception, a missing decide or a result that is not a list of
+/// decisions becomes an InputError naming the class, the file and line and the traceback's last line (exit 2
+/// from the command line, colocsim.InputError in Python).
+class PyPolicy : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    py::gil_scoped_acquire gil;
+    py::function f = py::get_override(static_cast<const Policy*>(this), "decide");
+    py::handle self = py::cast(static_cast<Policy*>(this), py::return_value_policy::reference);
+    const std::string cls = class_name(self);
+    if (!f)
+      throw InputError(SourceLocation{"python policy " + cls}, "policy-python",
+                       cls + " defines no decide(self, view, events); expected a method returning a list of "
+                             "decisions (colocsim.Place, colocsim.Reject, colocsim.WakeAt, ...)");
+    py::object result;
+    try {
+      py::list evs(events.size());
+      for (std::size_t i = 0; i < events.size(); ++i)
+        evs[i] = py::cast(events[i]);
+      result = f(py::cast(&view, py::return_value_policy::reference), evs);
+    } catch (py::error_already_set& e) {
+      const auto t = describe_python_error(e);
+      throw InputError(t.where, "policy-python", cls + ".decide raised " + t.last_line);
+    }
+    std::vector<Decision> out;
+    if (result.is_none()) return out;
+    if (!py::isinstance<py::list>(result) && !py::isinstance<py::tuple>(result))
+      throw InputError(
+          SourceLocation{"python policy " + cls}, "policy-python",
+          cls + ".decide returned a " + type_name(result) +
+              "; expected a list of decisions (colocsim.Place, colocsim.Reject, colocsim.WakeAt, "
+              "colocsim.SetFrequency, colocsim.Repartition, colocsim.SetNodePower, "
+              "colocsim.ReconfigureMig)");
+    const auto seq = py::reinterpret_borrow<py::sequence>(result);
+    out.reserve(seq.size());
+    for (std::size_t i = 0; i < seq.size(); ++i) {
+      py::object item = seq[i];
+      try {
+        out.push_back(item.cast<Decision>());
+      } catch (const py::cast_error&) {
+        throw InputError(SourceLocation{"python policy " + cls}, "policy-python",
+                         cls + ".decide returned a list whose element " + std::to_string(i) + " is a " +
+                             type_name(item) +
+                             "; expected a decision (colocsim.Place, colocsim.Reject, colocsim.WakeAt, "
+                             "colocsim.SetFrequency, colocsim.Repartition, colocsim.SetNodePower, "
+                             "colocsim.ReconfigureMig)");
+      }
+    }
+    return out;
+  }
+};
+
+/// What the engine owns for a Python policy: the Python object (kept alive) and its C++ base.
+class PythonPolicyHandle final : public Policy {
+public:
+  explicit PythonPolicyHandle(py::object obj) : obj_(std::move(obj)), impl_(obj_.cast<Policy*>()) {}
+  ~PythonPolicyHandle() override
+  {
+    py::gil_scoped_acquire gil;
+    obj_ = py::object();
+  }
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    return impl_->decide(view, events);
+  }
+
+private:
+  py::object obj_;
+  Policy* impl_;
+};
+
+/// A Policy object from FILE.py:Class, through the package's loader (colocsim._load_policy). Python errors
+/// become InputError at the file.
+std::unique_ptr<Policy> load_python_policy(const std::string& file, const std::string& cls)
+{
+  py::gil_scoped_acquire gil;
+  try {
+    py::object obj = py::module_::import("colocsim").attr("_load_policy")(file, cls);
+    return std::make_unique<PythonPolicyHandle>(std::move(obj));
+  } catch (py::error_already_set& e) {
+    const auto t = describe_python_error(e);
+    throw InputError(SourceLocation{file}, "policy-python",
+                     "cannot make a policy of " + file + ":" + cls + ": " + t.last_line + " (at " +
+                         t.where.to_string() + ")");
+  }
+}
+
+/// The policy object colocsim.run(policy=obj) hands to the engine (null: load from the parameters).
+py::object* current_policy_object = nullptr;
+
+std::vector<ParamSpec> python_policy_params()
+{
+  return {ParamSpec{.name = "file",
+                    .type = ParamType::STRING,
+                    .default_text = "",
+                    .help = "the Python file that defines the policy class"},
+          ParamSpec{.name = "class",
+                    .type = ParamType::STRING,
+                    .help = "the class (a subclass of colocsim.Policy), constructed without arguments",
+                    .required = true}};
+}
+
+/// Registers the policy `python` in this process, once.
+void register_python_policy()
+{
+  for (const auto& p : policy_registry())
+    if (p.name == "python") return;
+  static const std::vector<ParamSpec> params = python_policy_params();
+  register_policies(
+      {PolicyInfo{"python", "a policy written in Python: a subclass of colocsim.Policy (python/README.md)",
+                  "the user's Python class", params,
+                  [](const ParamSet& p) -> std::unique_ptr<Policy> {
+                    if (current_policy_object) {
+                      py::gil_scoped_acquire gil;
+                      return std::make_unique<PythonPolicyHandle>(*current_policy_object);
+                    }
+                    return load_python_policy(p.text("file"), p.text("class"));
+                  },
+                  "whatever the Python class decides"}});
+}
+
+/// colocsim.run's engine: `colocsim run [SCENARIO] --set ... --policy P -o OUT [--force]`, in this process.
+py::dict run_scenario(const std::optional<std::string>& scenario_file, const std::vector<std::string>& sets,
+                      const std::string& policy, py::object policy_object, const std::string& out, bool force,
+                      bool quiet)
+{
+  std::vector<std::string> all_sets = sets;
+  py::object keep = policy_object;
+  if (!policy_object.is_none()) {
+    if (!py::isinstance<Policy>(policy_object))
+      throw py::type_error("policy must be a policy name (str) or a colocsim.Policy object, not a " +
+                           type_name(policy_object));
+    register_python_policy();
+    py::handle type = py::type::handle_of(policy_object);
+    all_sets.push_back("policy=python");
+    all_sets.push_back("policy.params.class=" + std::string(py::str(type.attr("__module__"))) + "." +
+                       std::string(py::str(type.attr("__qualname__"))));
+  } else if (policy.rfind("python", 0) == 0) {
+    register_python_policy();
+  }
+  struct Restore {
+    ~Restore() { current_policy_object = nullptr; }
+  } restore;
+  current_policy_object = policy_object.is_none() ? nullptr : &keep;
+
+  Scenario scenario = load_scenario(scenario_file.value_or(DEFAULT_SCENARIO), all_sets,
+                                    policy_object.is_none() ? policy : std::string(), PluginConsent{});
+  scenario.set_on_command_line = assignment_keys(sets); // as typed: relative to the current directory
+  scenario.outputs.dir = out;
+  scenario.outputs.force = force;
+  std::ostringstream printed;
+  Summary summary;
+  execute_run(scenario, quiet, printed, nullptr, &summary);
+  if (!quiet) py::print(printed.str(), py::arg("end") = "");
+  py::dict d;
+  d["dir"] = scenario.outputs.dir.string();
+  return d;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_core, m)
+{
+  m.doc() = "colocsim's simulator and policy API (python/README.md); use the package colocsim";
+
+  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
+  static py::exception<DecisionError> decision_error(m, "DecisionError", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      input_error(e.what());
+    } catch (const DecisionError& e) {
+      decision_error(e.what());
+    } catch (const RunInterrupted& e) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+    }
+  });
+
+  py::enum_<SharingMode>(m, "SharingMode")
+      .value("EXCLUSIVE", SharingMode::EXCLUSIVE)
+      .value("TIME_SLICE", SharingMode::TIME_SLICE)
+      .value("CCS_2", SharingMode::CCS_2)
+      .value("CCS_4", SharingMode::CCS_4)
+      .value("MPS", SharingMode::MPS)
+      .value("MIG", SharingMode::MIG);
+  m.def("max_residents", &max_residents, py::arg("mode"),
+        "most jobs a sharing mode lets share one device (0: no limit of its own; models/DeviceSpec.hpp)");
+  py::enum_<JobClass>(m, "JobClass")
+      .value("C", JobClass::C)
+      .value("X", JobClass::X)
+      .value("M", JobClass::M)
+      .value("MS", JobClass::MS)
+      .value("L", JobClass::L);
+
+  py::class_<Job>(m, "Job", "a job as the trace gave it (workloads/Job.hpp); read-only")
+      .def_readonly("id", &Job::id)
+      .def_readonly("submit_s", &Job::submit_s)
+      .def_readonly("duration_s", &Job::duration_s)
+      .def_readonly("devices", &Job::devices)
+      .def_readonly("gpu_milli", &Job::gpu_milli)
+      .def_readonly("mem_request_bytes", &Job::mem_request_bytes)
+      .def_readonly("profile", &Job::profile)
+      .def_readonly("qos", &Job::qos)
+      .def_readonly("gpu_types", &Job::gpu_types)
+      .def_readonly("depends_on", &Job::depends_on)
+      .def_readonly("think_time_s", &Job::think_time_s)
+      .def_readonly("user", &Job::user)
+      .def_readonly("trace_status", &Job::trace_status)
+      .def_readonly("cpus", &Job::cpus)
+      .def_readonly("host_mem_bytes", &Job::host_mem_bytes)
+      .def_readonly("trace_class", &Job::trace_class)
+      .def_readonly("requested_s", &Job::requested_s)
+      .def_readonly("batch_size", &Job::batch_size);
+
+  py::class_<ResourceSignature>(m, "ResourceSignature", "a job's behaviour from its profile; read-only")
+      .def_readonly("job_class", &ResourceSignature::job_class)
+      .def_readonly("duty_cycle", &ResourceSignature::duty_cycle)
+      .def_readonly("vec_util", &ResourceSignature::vec_util)
+      .def_readonly("xmx_util", &ResourceSignature::xmx_util)
+      .def_readonly("bw_util", &ResourceSignature::bw_util)
+      .def_readonly("mem_bytes", &ResourceSignature::mem_bytes)
+      .def_readonly("freq_sensitive", &ResourceSignature::freq_sensitive)
+      .def_readonly("compute_share", &ResourceSignature::compute_share)
+      .def_readonly("scaling_serial", &ResourceSignature::scaling_serial)
+      .def_readonly("scaling_exponent", &ResourceSignature::scaling_exponent)
+      .def_readonly("mig_speed", &ResourceSignature::mig_speed)
+      .def("scaling_efficiency", &ResourceSignature::scaling_efficiency, py::arg("n"));
+
+  py::class_<DeviceView>(m, "DeviceView", "a device as policies see it (a copy)")
+      .def_readonly("index", &DeviceView::index)
+      .def_readonly("node", &DeviceView::node)
+      .def_readonly("card", &DeviceView::card)
+      .def_readonly("mode", &DeviceView::mode)
+      .def_readonly("memory_bytes", &DeviceView::memory_bytes)
+      .def_readonly("residents", &DeviceView::residents)
+      .def_readonly("power_w", &DeviceView::power_w)
+      .def_readonly("freq_hz", &DeviceView::freq_hz)
+      .def_readonly("available", &DeviceView::available)
+      .def_readonly("freq_min_hz", &DeviceView::freq_min_hz)
+      .def_readonly("freq_max_hz", &DeviceView::freq_max_hz)
+      .def_readonly("type", &DeviceView::type)
+      .def_readonly("speed", &DeviceView::speed);
+
+  py::class_<MigInstance>(m, "MigInstance", "a GPU instance: a profile index at a start memory slice")
+      .def(py::init<std::size_t, unsigned>(), py::arg("profile"), py::arg("start"))
+      .def_readwrite("profile", &MigInstance::profile)
+      .def_readwrite("start", &MigInstance::start)
+      .def(py::self == py::self);
+  py::class_<MigChange>(m, "MigChange", "destroy these instances (indices), create those")
+      .def(py::init([](std::vector<std::size_t> destroy, std::vector<MigInstance> create) {
+             return MigChange{std::move(destroy), std::move(create)};
+           }),
+           py::arg("destroy") = std::vector<std::size_t>{}, py::arg("create") = std::vector<MigInstance>{})
+      .def_readwrite("destroy", &MigChange::destroy)
+      .def_readwrite("create", &MigChange::create);
+  py::class_<MigProfile>(m, "MigProfile")
+      .def_readonly("name", &MigProfile::name)
+      .def_readonly("id", &MigProfile::id)
+      .def_readonly("compute_slices", &MigProfile::compute_slices)
+      .def_readonly("memory_slices", &MigProfile::memory_slices)
+      .def_readonly("sms", &MigProfile::sms)
+      .def_readonly("max_instances", &MigProfile::max_instances)
+      .def_readonly("memory_bytes", &MigProfile::memory_bytes)
+      .def_readonly("starts", &MigProfile::starts);
+  py::class_<MigGeometry>(m, "MigGeometry", "a GPU's MIG geometry (models/Mig.hpp)")
+      .def_property_readonly("name", &MigGeometry::name)
+      .def_property_readonly("compute_slices", &MigGeometry::compute_slices)
+      .def_property_readonly("memory_slices", &MigGeometry::memory_slices)
+      .def_property_readonly("max_gpu_instances", &MigGeometry::max_gpu_instances)
+      .def_property_readonly("reconfiguration_latency_s", &MigGeometry::reconfiguration_latency_s)
+      .def_property_readonly("profiles", &MigGeometry::profiles)
+      .def("profile_index", &MigGeometry::profile_index, py::arg("name"))
+      .def("lowest_start", &MigGeometry::lowest_start, py::arg("current"), py::arg("profile"));
+  py::class_<MigSlot>(m, "MigSlot")
+      .def_readonly("gi", &MigSlot::gi)
+      .def_readonly("job", &MigSlot::job)
+      .def_readonly("ready", &MigSlot::ready);
+
+  py::class_<PlacementPrediction>(m, "PlacementPrediction")
+      .def_readonly("job_slowdown", &PlacementPrediction::job_slowdown)
+      .def_readonly("max_corunner_slowdown", &PlacementPrediction::max_corunner_slowdown)
+      .def_readonly("job_interference", &PlacementPrediction::job_interference)
+      .def_readonly("max_corunner_interference", &PlacementPrediction::max_corunner_interference)
+      .def_readonly("added_power_w", &PlacementPrediction::added_power_w)
+      .def_readonly("job_rate", &PlacementPrediction::job_rate)
+      .def_readonly("fits_memory", &PlacementPrediction::fits_memory);
+
+  // The view is valid only during the decide() call it is passed to.
+  py::class_<ClusterView>(m, "ClusterView", "read-only view of the cluster, valid during one decide() call")
+      .def("now", &ClusterView::now)
+      .def("device_count", &ClusterView::device_count)
+      .def("device", &ClusterView::device, py::arg("d"))
+      .def("job", &ClusterView::job, py::arg("j"), py::return_value_policy::reference_internal)
+      .def(
+          "residents",
+          [](const ClusterView& v, DeviceIndex d) {
+            const auto r = v.residents(d);
+            return std::vector<JobIndex>(r.begin(), r.end());
+          },
+          py::arg("d"))
+      .def("signature", &ClusterView::signature, py::arg("j"), py::return_value_policy::reference_internal)
+      .def(
+          "predict",
+          [](const ClusterView& v, JobIndex j, const std::vector<DeviceIndex>& devices,
+             const std::vector<JobIndex>& also) { return v.predict(j, devices, also); },
+          py::arg("j"), py::arg("devices"), py::arg("also") = std::vector<JobIndex>{})
+      .def("mig_geometry", &ClusterView::mig_geometry, py::arg("d"),
+           py::return_value_policy::reference_internal)
+      .def("mig_instances", &ClusterView::mig_instances, py::arg("d"))
+      .def("allows", &ClusterView::allows, py::arg("j"), py::arg("d"))
+      .def("estimate", &ClusterView::estimate, py::arg("j"))
+      .def("time_limit", &ClusterView::time_limit, py::arg("j"))
+      .def("mig_slowdown_alone", &ClusterView::mig_slowdown_alone, py::arg("j"), py::arg("d"),
+           py::arg("profile"));
+
+  // Events (engine → policy).
+  py::class_<JobSubmitted>(m, "JobSubmitted")
+      .def(py::init<JobIndex>(), py::arg("job"))
+      .def_readonly("job", &JobSubmitted::job)
+      .def("__repr__",
+           [](const JobSubmitted& e) { return "JobSubmitted(job=" + std::to_string(e.job) + ")"; });
+  py::class_<JobCompleted>(m, "JobCompleted")
+      .def(py::init([](JobIndex j, std::vector<DeviceIndex> d) {
+             return JobCompleted{j, std::move(d)};
+           }),
+           py::arg("job"), py::arg("devices"))
+      .def_readonly("job", &JobCompleted::job)
+      .def_readonly("devices", &JobCompleted::devices)
+      .def("__repr__",
+           [](const JobCompleted& e) { return "JobCompleted(job=" + std::to_string(e.job) + ")"; });
+  py::class_<JobFailed>(m, "JobFailed")
+      .def(py::init([](JobIndex j, std::vector<DeviceIndex> d, std::string reason, bool requeued) {
+             return JobFailed{j, std::move(d), std::move(reason), requeued};
+           }),
+           py::arg("job"), py::arg("devices"), py::arg("reason") = "", py::arg("requeued") = false)
+      .def_readonly("job", &JobFailed::job)
+      .def_readonly("devices", &JobFailed::devices)
+      .def_readonly("reason", &JobFailed::reason)
+      .def_readonly("requeued", &JobFailed::requeued)
+      .def("__repr__", [](const JobFailed& e) { return "JobFailed(job=" + std::to_string(e.job) + ")"; });
+  py::class_<Wakeup>(m, "Wakeup")
+      .def(py::init<double>(), py::arg("at_s"))
+      .def_readonly("at_s", &Wakeup::at_s);
+  py::class_<DeviceRepartitioned>(m, "DeviceRepartitioned")
+      .def(py::init<DeviceIndex, SharingMode>(), py::arg("device"), py::arg("mode"))
+      .def_readonly("device", &DeviceRepartitioned::device)
+      .def_readonly("mode", &DeviceRepartitioned::mode);
+  py::class_<NodePowered>(m, "NodePowered")
+      .def(py::init<std::uint32_t, bool>(), py::arg("node"), py::arg("on"))
+      .def_readonly("node", &NodePowered::node)
+      .def_readonly("on", &NodePowered::on);
+
+  // Decisions (policy → engine); repr: describe() of policies/Policy.hpp.
+  py::class_<Place>(m, "Place", "start a waiting job on these devices")
+      .def(py::init([](JobIndex j, std::vector<DeviceIndex> d, double share, std::vector<std::uint32_t> gis) {
+             return Place{j, std::move(d), share, std::move(gis)};
+           }),
+           py::arg("job"), py::arg("devices"), py::arg("thread_share") = 1.0,
+           py::arg("instances") = std::vector<std::uint32_t>{})
+      .def_readwrite("job", &Place::job)
+      .def_readwrite("devices", &Place::devices)
+      .def_readwrite("thread_share", &Place::thread_share)
+      .def_readwrite("instances", &Place::instances)
+      .def("__repr__", &repr_of<Place>);
+  py::class_<Reject>(m, "Reject", "refuse a waiting job for good")
+      .def(py::init([](JobIndex j, std::string why) {
+             return Reject{j, std::move(why)};
+           }),
+           py::arg("job"), py::arg("reason"))
+      .def_readwrite("job", &Reject::job)
+      .def_readwrite("reason", &Reject::reason)
+      .def("__repr__", &repr_of<Reject>);
+  py::class_<WakeAt>(m, "WakeAt", "call decide() again at this simulated time")
+      .def(py::init<double>(), py::arg("at_s"))
+      .def_readwrite("at_s", &WakeAt::at_s)
+      .def("__repr__", &repr_of<WakeAt>);
+  py::class_<SetFrequency>(m, "SetFrequency")
+      .def(py::init<DeviceIndex, double>(), py::arg("device"), py::arg("freq_hz"))
+      .def_readwrite("device", &SetFrequency::device)
+      .def_readwrite("freq_hz", &SetFrequency::freq_hz)
+      .def("__repr__", &repr_of<SetFrequency>);
+  py::class_<Repartition>(m, "Repartition")
+      .def(py::init<DeviceIndex, SharingMode>(), py::arg("device"), py::arg("mode"))
+      .def_readwrite("device", &Repartition::device)
+      .def_readwrite("mode", &Repartition::mode)
+      .def("__repr__", &repr_of<Repartition>);
+  py::class_<SetNodePower>(m, "SetNodePower")
+      .def(py::init<std::uint32_t, bool>(), py::arg("node"), py::arg("on"))
+      .def_readwrite("node", &SetNodePower::node)
+      .def_readwrite("on", &SetNodePower::on)
+      .def("__repr__", &repr_of<SetNodePower>);
+  py::class_<ReconfigureMig>(m, "ReconfigureMig")
+      .def(py::init([](DeviceIndex d, MigChange c) {
+             return ReconfigureMig{d, std::move(c)};
+           }),
+           py::arg("device"), py::arg("change"))
+      .def_readwrite("device", &ReconfigureMig::device)
+      .def_readwrite("change", &ReconfigureMig::change)
+      .def("__repr__", &repr_of<ReconfigureMig>);
+
+  py::class_<Policy, PyPolicy>(
+      m, "Policy",
+      "base class of policies written in Python: implement decide(self, view, events) "
+      "returning a list of decisions (policies/Policy.hpp)")
+      .def(py::init<>())
+      .def("decide", [](Policy&, const ClusterView&, py::list) -> py::list {
+        throw py::type_error("colocsim.Policy.decide is abstract: define decide(self, view, events) in the "
+                             "subclass");
+      });
+
+  m.def("run", &run_scenario, py::arg("scenario"), py::arg("sets"), py::arg("policy"),
+        py::arg("policy_object"), py::arg("out"), py::arg("force"), py::arg("quiet"));
+  m.def(
+      "_policy_for_plugin",
+      [](const std::string& file, const std::string& cls) {
+        // For the bridge (python/Bridge.cpp): a heap Policy whose ownership passes to the caller.
+        return py::capsule(load_python_policy(file, cls).release(), "colocsim.Policy");
+      },
+      py::arg("file"), py::arg("cls"));
+}
