@@ -40,16 +40,20 @@ struct Row {
 struct Tolerances {
   double alloc, f50, f80;
 };
-constexpr Tolerances FULL_TOL{0.006, 0.02, 0.03};    // allocation 0.6 point = 37 GPUs
-constexpr Tolerances REDUCED_TOL{0.008, 0.02, 0.04}; // 2-seed means: README.md, "Tolerances"
+// Full: every 10-seed mean of the 17 lists lies within 0.53 point, 0.008 and 0.022 of the paper's. Reduced:
+// the largest distance of a 2-seed mean (any of the 45 pairs of seeds 1-10) from the paper's over the 17
+// lists x 6 policies (runs.csv): 1.44 points, 0.021, 0.058, rounded up.
+constexpr Tolerances FULL_TOL{0.006, 0.02, 0.03};     // allocation 0.6 point = 37 GPUs
+constexpr Tolerances REDUCED_TOL{0.015, 0.025, 0.06}; // 1.5 points = 93 GPUs
 
 // The 17 pod lists of the paper (paper_reference.csv), in its order.
 const std::vector<std::string> ALL_TRACES{
     "default",    "cpu050",     "cpu100",      "cpu200",     "cpu250",    "gpushare40",
     "gpushare60", "gpushare80", "gpushare100", "gpuspec10",  "gpuspec20", "gpuspec25",
     "gpuspec33",  "multigpu20", "multigpu30",  "multigpu40", "multigpu50"};
-// The CTest's subset: one list of each family the paper varies, 2 seeds (README.md).
-const std::vector<std::string> REDUCED_TRACES{"cpu250", "gpushare100", "multigpu50"};
+// The CTest's subset (README.md): the list where we differ most from the paper (cpu250: the most CPU-only
+// pods) and the request-only 5-column variant with the most multi-GPU pods, 2 seeds each.
+const std::vector<std::string> REDUCED_TRACES{"cpu250", "multigpu50"};
 constexpr int REDUCED_SEEDS = 2;
 
 struct Args {
