@@ -24,7 +24,7 @@ fragmentation ratio at 50/80/90 % arrived and the dropped pods by reason (experi
 
 options:
   --nodes FILE       openb node table (sn,cpu_milli,memory_mib,gpu,model)
-  --pods FILE        openb pod list (11 columns, or the 5-column multigpu variant)
+  --pods FILE        openb pod list (11 columns, or the 5-column multigpu variant), plain or .csv.gz
   --policy NAME      random, dot-product, gpu-clustering, gpu-packing, best-fit or fgd (default fgd)
   --seed N           seed of the tuning draws, the shuffle, the tie order and random (default 1)
   --tune X           inflate (or deflate) the pods to X times the GPUs (default 0: as listed; FGD: 1.3)

@@ -1,12 +1,13 @@
 #include "workloads/OpenbReader.hpp"
 
+#include "models/Gzip.hpp"
 #include "workloads/CsvLines.hpp"
-#include "workloads/OwningReader.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace colocsim {
@@ -192,9 +193,60 @@ std::vector<std::string> OpenbPodReader::warnings() const
   return w;
 }
 
+namespace {
+
+/// The file-owning openb reader: a pod list read through GzipIfstream, so that a gzip-compressed list
+/// (`openb_pod_list_*.csv.gz`, the FGD experiment's bundled data) and a plain one read alike. zlib reports a
+/// gzip stream cut short or corrupt only when the reading stops (the lines before it are intact): any error
+/// then, or at the end of the file, becomes an InputError naming the file, never a shorter pod list.
+class GzipOpenbReader final : public JobReader {
+public:
+  GzipOpenbReader(const std::string& path, OpenbOptions options) : path_(path)
+  {
+    open_input_file(path, "trace file"); // the common wording for a missing file, a directory or a FIFO
+    if (!in_.open(path))
+      throw InputError(SourceLocation{path}, "", "cannot open trace file; expected a readable file");
+    try {
+      reader_.emplace(in_, path, std::move(options));
+    } catch (const InputError&) {
+      check_stream();
+      throw;
+    }
+  }
+  std::optional<Job> next() override
+  {
+    std::optional<Job> job;
+    try {
+      job = reader_->next();
+    } catch (const InputError&) {
+      check_stream(); // a line cut short by a damaged gzip stream: report the cause, not the line
+      throw;
+    }
+    if (!job) check_stream();
+    return job;
+  }
+  std::vector<std::string> warnings() const override { return reader_->warnings(); }
+  std::string describe() const override { return reader_->describe(); }
+  bool may_have_dependencies() const override { return reader_->may_have_dependencies(); }
+
+private:
+  void check_stream() const
+  {
+    if (!in_.error().empty())
+      throw InputError(SourceLocation{path_}, "",
+                       "gzip data cut short or corrupt (zlib: " + in_.error() +
+                           "); expected a complete gzip file (gzip -t checks one) or a plain CSV file");
+  }
+  std::string path_;
+  GzipIfstream in_; // declared before reader_, which keeps a reference to it
+  std::optional<OpenbPodReader> reader_;
+};
+
+} // namespace
+
 std::unique_ptr<JobReader> open_openb(const std::string& path, OpenbOptions options)
 {
-  return std::make_unique<OwningReader<OpenbPodReader>>(path, std::move(options));
+  return std::make_unique<GzipOpenbReader>(path, std::move(options));
 }
 
 } // namespace colocsim

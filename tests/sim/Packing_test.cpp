@@ -304,6 +304,53 @@ TEST_CASE("on an openb slice no two of the six policies place every pod alike", 
     }
 }
 
+TEST_CASE("a gzip-compressed pod list gives exactly the pods of the plain file", "[packing][gzip]")
+{
+  // default-head100.csv.gz is `gzip -9 -n default-head100.csv` (tests/data/workloads/openb/NOTICE.md).
+  const std::string slice = std::string(COLOCSIM_TEST_DATA) + "/workloads/openb/default-head100.csv";
+  const auto plain = load_openb_pods(slice);
+  const auto gz = load_openb_pods(slice + ".gz");
+  REQUIRE(plain.size() == 100);
+  REQUIRE(gz.size() == plain.size());
+  auto same = [](const Pod& a, const Pod& b) {
+    return a.id == b.id && a.cpu == b.cpu && a.mem == b.mem && a.gpus == b.gpus && a.milli == b.milli &&
+           a.types == b.types;
+  };
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    INFO("pod " << i);
+    CHECK(same(gz[i], plain[i]));
+  }
+
+  // The FGD experiment's bundled list, gzip-compressed: its first 100 pods are the slice's (both are cut from
+  // openb_pod_list_default.csv), and its totals are those of the uncompressed original, summed with Python's
+  // csv module over its rows (not with this reader): 8,152 pods, 1,088 CPU-only, 3,078 sharing a GPU
+  // (0 < gpu_milli < 1000), Σ num_gpu × gpu_milli = 6,086,800, Σ cpu_milli = 85,436,012,
+  // Σ memory_mib = 303,546,211; the last row is openb-pod-8151,3152,5600,1,590.
+  const auto list = load_openb_pods(std::string(COLOCSIM_SOURCE_DIR) +
+                                    "/experiments/repro-fgd-atc23/data/openb_pod_list_default.csv.gz");
+  REQUIRE(list.size() == 8152);
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    INFO("pod " << i);
+    CHECK(same(list[i], plain[i]));
+  }
+  long long cpu_only = 0, sharing = 0, milli = 0, cpu = 0, mem = 0;
+  for (const auto& p : list) {
+    cpu_only += p.gpus == 0;
+    sharing += p.gpus > 0 && p.milli < MILLI;
+    milli += p.total_milli();
+    cpu += p.cpu;
+    mem += p.mem;
+  }
+  CHECK(cpu_only == 1088);
+  CHECK(sharing == 3078);
+  CHECK(milli == 6086800);
+  CHECK(cpu == 85436012);
+  CHECK(mem == 303546211);
+  CHECK(list.back().id == "openb-pod-8151");
+  CHECK((list.back().cpu == 3152 && list.back().mem == 5600 && list.back().gpus == 1 &&
+         list.back().milli == 590));
+}
+
 TEST_CASE("an unknown packing policy is an input error naming the valid ones", "[packing]")
 {
   Options o;

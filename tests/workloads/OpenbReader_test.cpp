@@ -5,6 +5,7 @@
 #include "workloads/NodeInventory.hpp"
 #include "workloads/OpenbReader.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <numeric>
@@ -242,4 +243,49 @@ TEST_CASE("PAI machine table: the inventory reader", "[workloads][pai][inventory
   std::istringstream bad("m1,P100,64,512,two\n");
   CHECK_THAT(error_of([&] { read_pai_machines(bad, "spec.csv"); }),
              ContainsSubstring("spec.csv:1:16: cap_gpu: not a number (got 'two')"));
+}
+
+TEST_CASE("openb: a gzip-compressed pod list reads as the plain file, a damaged one is an input error",
+          "[workloads][openb][gzip]")
+{
+  // default-head100.csv.gz is `gzip -9 -n default-head100.csv` (NOTICE.md): every job and warning alike.
+  auto plain_reader = open_openb(OPENB + "default-head100.csv");
+  auto gz_reader = open_openb(OPENB + "default-head100.csv.gz");
+  const auto plain = read_all(*plain_reader);
+  const auto gz = read_all(*gz_reader);
+  REQUIRE(plain.size() == 89); // as in "the default slice maps pods onto jobs"
+  REQUIRE(gz.size() == plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    INFO("job " << i);
+    CHECK(gz[i].id == plain[i].id);
+    CHECK(gz[i].submit_s == plain[i].submit_s);
+    CHECK(gz[i].duration_s == plain[i].duration_s);
+    CHECK(gz[i].devices == plain[i].devices);
+    CHECK(gz[i].gpu_milli == plain[i].gpu_milli);
+    CHECK(gz[i].gpu_types == plain[i].gpu_types);
+    CHECK(gz[i].qos == plain[i].qos);
+    CHECK(gz[i].cpus == plain[i].cpus);
+    CHECK(gz[i].host_mem_bytes == plain[i].host_mem_bytes);
+    CHECK(gz[i].origin.line == plain[i].origin.line);
+  }
+  CHECK(gz_reader->warnings().size() == plain_reader->warnings().size());
+
+  // Cut short (the first half of the bytes) and corrupt (bytes in the middle of the deflate data changed):
+  // zlib's error at the end of the readable part becomes an InputError naming the file, never fewer pods.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "colocsim-openb-gzip-test";
+  fs::create_directories(dir);
+  const std::string whole = colocsim::test::slurp(OPENB + "default-head100.csv.gz");
+  const std::string cut = (dir / "cut.csv.gz").string(), bad = (dir / "corrupt.csv.gz").string();
+  std::ofstream(cut, std::ios::binary) << whole.substr(0, whole.size() / 2);
+  std::string corrupt = whole;
+  for (std::size_t i = corrupt.size() / 2; i < corrupt.size() / 2 + 16; ++i)
+    corrupt[i] = static_cast<char>(corrupt[i] ^ 0x5a);
+  std::ofstream(bad, std::ios::binary) << corrupt;
+  for (const auto& path : {cut, bad}) {
+    INFO(path);
+    CHECK_THAT(error_of([&] { read_all(*open_openb(path)); }),
+               ContainsSubstring(path) && ContainsSubstring("gzip data cut short or corrupt (zlib: "));
+  }
+  fs::remove_all(dir);
 }
