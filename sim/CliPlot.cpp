@@ -233,38 +233,28 @@ plot::Series series_of(const Table& series)
   return s;
 }
 
-/// The platform's device count for the utilisation figure, from summary.json next to the series:
-/// utilization = busy device-time / (devices × makespan), and busy device-time is the integral of
-/// busy_devices over the series, so devices = that integral / (utilization × makespan), rounded. Nothing
-/// when it cannot be known (no summary.json, no job ran).
-std::optional<double> device_count(const fs::path& summary, const plot::Series& s)
+/// The platform's device count for the utilisation figure: summary.json's `devices` next to the series.
+/// Nothing when it is not there (a run directory without summary.json, or written before the field was):
+/// the figure then shows busy devices as a count. (Deriving it from the series, as ∫busy dt ÷ (utilization ×
+/// makespan), holds for every-event rows only: interval rows carry each interval's largest count.)
+std::optional<double> device_count(const fs::path& summary)
 {
   std::error_code ec;
-  if (!fs::exists(summary, ec) || s.t.size() < 2) return std::nullopt;
+  if (!fs::exists(summary, ec)) return std::nullopt;
   std::ifstream in(summary);
   std::stringstream text;
   text << in.rdbuf();
-  auto value = [&](const std::string& key) -> std::optional<double> {
-    const std::string json = text.str(), quoted = "\"" + key + "\":";
-    const auto p = json.find(quoted);
-    if (p == std::string::npos) return std::nullopt;
-    std::size_t b = p + quoted.size();
-    while (b < json.size() && json[b] == ' ')
-      ++b;
-    std::size_t e = b;
-    while (e < json.size() && json[e] != ',' && json[e] != '\n' && json[e] != '}')
-      ++e;
-    return parse_double(json.substr(b, e - b));
-  };
-  const auto utilization = value("utilization"), makespan = value("makespan_s");
-  if (!utilization || !makespan || !(*utilization > 0) || !(*makespan > 0)) return std::nullopt;
-  double busy_s = 0, busy_max = 0;
-  for (std::size_t k = 0; k + 1 < s.t.size(); ++k) {
-    busy_s += s.busy[k] * (s.t[k + 1] - s.t[k]);
-    busy_max = std::max(busy_max, s.busy[k]);
-  }
-  const double devices = std::round(busy_s / (*utilization * *makespan));
-  if (!(devices >= 1) || devices < busy_max) return std::nullopt;
+  const std::string json = text.str(), quoted = "\"devices\":";
+  const auto p = json.find(quoted);
+  if (p == std::string::npos) return std::nullopt;
+  std::size_t b = p + quoted.size();
+  while (b < json.size() && json[b] == ' ')
+    ++b;
+  std::size_t e = b;
+  while (e < json.size() && json[e] != ',' && json[e] != '\n' && json[e] != '}')
+    ++e;
+  const auto devices = parse_double(json.substr(b, e - b));
+  if (!devices || !(*devices >= 1)) return std::nullopt;
   return devices;
 }
 
@@ -378,7 +368,8 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     else if (*colour == "slowdown")
       run.colour = plot::GanttColour::slowdown;
     else
-      throw UsageError("option --colour expects job, profile or slowdown for a run (got '" + *colour + "')");
+      throw UsageError("option --colour expects job, profile or slowdown (got '" + *colour +
+                       "'); for a sweep directory, one of its axes");
   }
   if (run.from && run.to && !(*run.from < *run.to))
     throw UsageError("--from " + num(*run.from, 3) + " s must be before --to " + num(*run.to, 3) + " s");
@@ -403,7 +394,7 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     const auto series = series_of(read_table(series_file));
     figures.emplace_back(to / "power.svg", plot::power_svg(series, run));
     figures.emplace_back(to / "utilisation.svg",
-                         plot::utilisation_svg(series, device_count(in / "summary.json", series), run));
+                         plot::utilisation_svg(series, device_count(in / "summary.json"), run));
   }
   for (const auto& [path, text] : figures)
     write_file(path, text, force, written);

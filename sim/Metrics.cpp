@@ -59,6 +59,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
     s.solo_bounded_slowdown_mean = solo_bsld_sum_ / static_cast<double>(jct_.size());
     s.corun_slowdown_mean = slowdown_sum_ / static_cast<double>(jct_.size());
   }
+  s.devices = static_cast<std::uint64_t>(t.device_count);
   if (s.makespan_s > 0 && t.device_count > 0) {
     s.utilization = t.busy_device_s / (t.device_count * s.makespan_s);
     s.allocation_mean = t.allocated_device_s / (t.device_count * s.makespan_s);

@@ -48,6 +48,7 @@ struct Summary {
   double bounded_slowdown_mean = 0;      ///< Feitelson's, with the job's actual runtime
   double solo_bounded_slowdown_mean = 0; ///< the same against the job's solo duration
   double corun_slowdown_mean = 0;        ///< mean over completed jobs of runtime / duration
+  std::uint64_t devices = 0; ///< the platform's devices (GPUs, tiles), the denominator of utilization
   double utilization = 0, colocation_mean = 0;
   double allocation_mean = 0, fragmented_mean = 0;
   double idle_while_waiting_s = 0; ///< device-seconds idle while a waiting job could have run there

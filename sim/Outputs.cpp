@@ -543,6 +543,7 @@ const std::vector<SummaryField>& summary_fields()
        [](S s) { return json_number(s.solo_bounded_slowdown_mean); }},
       {"corun_slowdown_mean", K::NUMBER, "mean co-run slowdown", "ratio",
        [](S s) { return json_number(s.corun_slowdown_mean); }},
+      {"devices", K::NUMBER, "devices", "count", [](S s) { return json_count(s.devices); }},
       {"utilization", K::NUMBER, "utilisation", "fraction", [](S s) { return json_number(s.utilization); }},
       {"colocation_mean", K::NUMBER, "jobs per busy device", "jobs",
        [](S s) { return json_number(s.colocation_mean); }},

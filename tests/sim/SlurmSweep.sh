@@ -1,16 +1,18 @@
 #!/bin/bash
 # `colocsim sweep --slurm` and `--collect` (docs/sweeps.md), two modes:
-#   SlurmSweep.sh script COLOCSIM WORK  the generated scripts, run task by task by bash as Slurm would run them
+#   SlurmSweep.sh script COLOCSIM WORK CHECK_OUTPUTS  the generated scripts, run task by task by bash as Slurm would run them
 #                                       (SLURM_ARRAY_TASK_ID set), collected at every stage; always runs
-#   SlurmSweep.sh real COLOCSIM WORK    a private single-node Slurm (slurmctld + slurmd + munged) on localhost:
+#   SlurmSweep.sh real COLOCSIM WORK CHECK_OUTPUTS    a private single-node Slurm (slurmctld + slurmd + munged) on localhost:
 #                                       submit.sh, wait, and the collected sweep.csv; prints SLURM-SKIPPED and
 #                                       the reason where that Slurm cannot start (not root, not installed)
 # In both, the collected sweep.csv must equal the one of the same sweep run by `colocsim sweep -j 2`, byte for
-# byte but for the wall_s column (the one column that differs between two runs of the same sweep).
+# byte but for the wall_s column (the one column that differs between two runs of the same sweep); and every
+# file the runs wrote passes the strict output checker (CHECK_OUTPUTS: tests/support/check_outputs.cpp).
 set -u
 mode=$1
 COLOCSIM=$2
 WORK=$3
+CHECK_OUTPUTS=$4
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -93,6 +95,7 @@ if [ "$mode" = script ]; then
   cp out/sweep.csv first.csv
   expect_rc 0 "collect with SPEC" "$COLOCSIM" sweep spec.yaml --collect out
   cmp -s first.csv out/sweep.csv || fail "a second collect changed sweep.csv"
+  "$CHECK_OUTPUTS" out/run-000[1-4] >check.out 2>&1 || { fail "the runs' files do not pass the checker"; cat check.out; }
 
   # Bad command lines and directories: exit 2 with a message.
   expect_rc 2 "--time bogus" "$COLOCSIM" sweep spec.yaml --slurm -o bad1 --time 10min
@@ -187,4 +190,5 @@ cat out/slurm/collect-"$collect".out 2>/dev/null
 grep -q "4 ok, 0 failed" out/slurm/collect-"$collect".out 2>/dev/null || fail "collect job: expected 4 ok"
 [ "$(ls out/slurm/task-*.out 2>/dev/null | wc -l)" = 4 ] || fail "expected 4 task outputs"
 [ "$(strip_wall out/sweep.csv 2>/dev/null)" = "$(strip_wall local/sweep.csv)" ] || fail "Slurm's sweep.csv differs from the local sweep's"
+"$CHECK_OUTPUTS" out/run-000[1-4] >check.out 2>&1 || { fail "the runs' files do not pass the checker"; cat check.out; }
 [ "$fails" = 0 ] && echo "PASS: submitted to a real Slurm, collected, equal to the local sweep" || exit 1
