@@ -1,5 +1,5 @@
 // colocsim generate: a seeded synthetic trace in the native CSV format (workloads/SyntheticGenerator.hpp).
-#include "sim/CliCommands.hpp"
+#include "sim/cli/CliCommands.hpp"
 #include "sim/Resources.hpp"
 #include "workloads/NativeCsv.hpp"
 #include "workloads/ProfileCatalog.hpp"

@@ -5,7 +5,7 @@
 //   a sweep (sweep.csv)               → sweep-<metric>.svg: the metric per combination of axis values (mean
 //           over seeds, with the min–max range).
 // Plain SVG 1.1 text, no dependency; deterministic bytes for the same input files.
-#include "sim/CliCommands.hpp"
+#include "sim/cli/CliCommands.hpp"
 
 #include "models/Csv.hpp"
 #include "models/Errors.hpp"

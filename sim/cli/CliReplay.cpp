@@ -2,7 +2,7 @@
 // saved as OUTDIR/scenario.yaml, so the run can be repeated (or edited) with `colocsim run`.
 #include "models/PowerModel.hpp"
 #include "policies/PluginLoader.hpp"
-#include "sim/CliCommands.hpp"
+#include "sim/cli/CliCommands.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"

@@ -5,7 +5,7 @@
 #include "tests/sim/CliTestSupport.hpp"
 #include "tests/sim/EngineTestSupport.hpp"
 
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 #include "workloads/SwfReader.hpp"

@@ -6,7 +6,7 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "calibration/InterferenceRegistry.hpp"
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"

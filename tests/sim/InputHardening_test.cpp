@@ -3,7 +3,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 #include "sim/Outputs.hpp"
 
 #include <filesystem>

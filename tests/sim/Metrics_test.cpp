@@ -9,7 +9,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Scenario.hpp"
 

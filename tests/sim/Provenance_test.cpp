@@ -6,7 +6,7 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "models/DeviceSpec.hpp"
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <cstdlib>
 #include <filesystem>

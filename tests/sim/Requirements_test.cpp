@@ -7,7 +7,7 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "policies/PolicyRegistry.hpp"
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 #include "sim/Platform.hpp"
 
 #include <filesystem>
