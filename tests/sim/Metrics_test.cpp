@@ -9,9 +9,9 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/cli/Cli.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Scenario.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -7,8 +7,8 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "policies/PolicyRegistry.hpp"
-#include "sim/cli/Cli.hpp"
 #include "sim/Platform.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <filesystem>
 #include <fstream>
