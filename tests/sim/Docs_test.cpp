@@ -169,7 +169,7 @@ TEST_CASE("no file of the repository refers to documents outside it", "[docs]")
 
 TEST_CASE("scenario.md shows the bundled default scenario verbatim", "[docs]")
 {
-  const std::string file = "experiments/scenarios/default/scenario.yaml";
+  const std::string file = "sim/scenarios/default/scenario.yaml";
   CHECK(doc_example("docs/formats/scenario.md", file) == read_source_file(file));
 }
 

@@ -44,11 +44,11 @@ TEST_CASE("mig-manager on the default Max 1550 platform is refused by run, valid
   CHECK_FALSE(fs::exists(dir / "run" / "summary.json")); // nothing was simulated
 
   const auto validate =
-      cli({"validate", source("experiments/scenarios/default/scenario.yaml"), "--policy", "mig-manager"});
+      cli({"validate", source("sim/scenarios/default/scenario.yaml"), "--policy", "mig-manager"});
   CHECK(validate.status == 2);
   CHECK_THAT(validate.err, ContainsSubstring("policy 'mig-manager' needs platform.sharing mig"));
 
-  const auto replay = cli({"replay", source("experiments/scenarios/default/jobs.csv"), "--format", "native",
+  const auto replay = cli({"replay", source("sim/scenarios/default/jobs.csv"), "--format", "native",
                            "--policy", "mig-manager", "-o", (dir / "replay").string(), "--quiet"});
   CHECK(replay.status == 2);
   CHECK_THAT(replay.err,
@@ -98,7 +98,7 @@ TEST_CASE("sweep --dry-run refuses a policy its platform cannot serve", "[requir
   const auto dir = fresh_dir("sweep");
   fs::create_directories(dir);
   const auto spec = dir / "spec.yaml";
-  std::ofstream(spec) << "name: reqs\nscenario: " << source("experiments/scenarios/default/scenario.yaml")
+  std::ofstream(spec) << "name: reqs\nscenario: " << source("sim/scenarios/default/scenario.yaml")
                       << "\nset:\n  platform.preset: dgx-a100\naxes:\n  policy: [first-fit, mig-manager]\n";
   const auto r = cli({"sweep", spec.string(), "--dry-run", "-o", (dir / "out").string()});
   CHECK(r.status == 2);
@@ -154,10 +154,14 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
 {
   // The shipped scenarios (every scenario.yaml under experiments/ is listed: a new one must join the loop).
   const std::vector<std::string> scenarios{
-      "experiments/scenarios/default/scenario.yaml",    "experiments/scenarios/bench/scenario.yaml",
-      "experiments/compare-policies/scenario.yaml",     "experiments/repro-costa-sscad25/scenario.yaml",
-      "experiments/repro-heshare/scenario.yaml",        "experiments/repro-mig-manager/scenario.yaml",
-      "experiments/collocation-pitfalls/scenario.yaml", "experiments/mlperf-scaling/scenario.yaml",
+      "sim/scenarios/default/scenario.yaml",
+      "sim/scenarios/bench/scenario.yaml",
+      "experiments/compare-policies/scenario.yaml",
+      "experiments/repro-costa-sscad25/scenario.yaml",
+      "experiments/repro-heshare/scenario.yaml",
+      "experiments/repro-mig-manager/scenario.yaml",
+      "experiments/collocation-pitfalls/scenario.yaml",
+      "experiments/mlperf-scaling/scenario.yaml",
   };
   std::size_t found = 0;
   for (const auto& e : fs::recursive_directory_iterator(source("experiments")))
