@@ -152,7 +152,8 @@ TEST_CASE("requirements: every device type must be one the policy names, and inn
 TEST_CASE("every built-in policy runs on every shipped scenario it declares compatible, and only there",
           "[requirements]")
 {
-  // The shipped scenarios (every scenario.yaml under experiments/ is listed: a new one must join the loop).
+  // The shipped scenarios (every scenario.yaml under experiments/ and sim/scenarios/ is listed: a new one
+  // must join the loop).
   const std::vector<std::string> scenarios{
       "sim/scenarios/default/scenario.yaml",
       "sim/scenarios/bench/scenario.yaml",
@@ -164,13 +165,14 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       "experiments/mlperf-scaling/scenario.yaml",
   };
   std::size_t found = 0;
-  for (const auto& e : fs::recursive_directory_iterator(source("experiments")))
-    if (e.path().filename() == "scenario.yaml") {
-      ++found;
-      const auto rel = fs::relative(e.path(), COLOCSIM_SOURCE_DIR).string();
-      INFO(rel);
-      CHECK(std::find(scenarios.begin(), scenarios.end(), rel) != scenarios.end());
-    }
+  for (const char* dir : {"experiments", "sim/scenarios"})
+    for (const auto& e : fs::recursive_directory_iterator(source(dir)))
+      if (e.path().filename() == "scenario.yaml") {
+        ++found;
+        const auto rel = fs::relative(e.path(), COLOCSIM_SOURCE_DIR).string();
+        INFO(rel);
+        CHECK(std::find(scenarios.begin(), scenarios.end(), rel) != scenarios.end());
+      }
   CHECK(found == scenarios.size());
 
   std::size_t ran = 0, refused = 0;
