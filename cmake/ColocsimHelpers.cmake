@@ -54,10 +54,44 @@ endfunction()
 # the engine, told its own folder (COLOCSIM_EXPERIMENT_DIR), and run with --check as CTest `experiments/<test-name>`.
 function(colocsim_add_experiment target test_name)
   add_executable(${target} ${ARGN})
-  target_link_libraries(${target} PRIVATE colocsim_sim)
+  target_link_libraries(${target} PRIVATE colocsim_sim colocsim_experiment_driver)
   target_compile_definitions(${target} PRIVATE COLOCSIM_EXPERIMENT_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
   colocsim_warnings(${target})
   if(COLOCSIM_TESTS)
     add_test(NAME experiments/${test_name} COMMAND ${target} --check)
+  endif()
+endfunction()
+
+# colocsim_include_root(<target> <folder> [HEADERS <header>...] [EXCLUDE <header>...])
+# The layering, enforced (docs/architecture.md, Layering): a library publishes its headers through an include
+# root of its own in the build tree, include-roots/<target>/<folder>/, which holds a symbolic link to each
+# header it publishes (every *.hpp directly in <folder>, or only HEADERS, less EXCLUDE); the repository root is
+# on no library's include path. `#include "<folder>/X.hpp"` keeps its spelling, and a library sees exactly the
+# headers of the libraries it links (usage requirements follow target_link_libraries), so an include that
+# crosses the layering fails to compile with "No such file". The glob is re-checked at build time
+# (CONFIGURE_DEPENDS): a new header is published by the next build.
+function(colocsim_include_root target folder)
+  cmake_parse_arguments(ARG "" "" "HEADERS;EXCLUDE" ${ARGN})
+  set(root "${PROJECT_BINARY_DIR}/include-roots/${target}")
+  set(headers ${ARG_HEADERS})
+  if(NOT headers)
+    file(GLOB headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}/${folder}" "${PROJECT_SOURCE_DIR}/${folder}/*.hpp")
+  endif()
+  if(ARG_EXCLUDE)
+    list(REMOVE_ITEM headers ${ARG_EXCLUDE})
+  endif()
+  file(REMOVE_RECURSE "${root}")
+  file(MAKE_DIRECTORY "${root}/${folder}")
+  foreach(header IN LISTS headers)
+    if(NOT EXISTS "${PROJECT_SOURCE_DIR}/${folder}/${header}")
+      message(FATAL_ERROR "colocsim_include_root(${target}): ${folder}/${header} does not exist")
+    endif()
+    file(CREATE_LINK "${PROJECT_SOURCE_DIR}/${folder}/${header}" "${root}/${folder}/${header}" SYMBOLIC)
+  endforeach()
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "INTERFACE_LIBRARY")
+    target_include_directories(${target} INTERFACE "$<BUILD_INTERFACE:${root}>")
+  else()
+    target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${root}>")
   endif()
 endfunction()

@@ -16,9 +16,9 @@
 // instant, e.g. WakeAt(now), leads to one more call at it). Every decision is checked; an infeasible one
 // raises DecisionError naming the policy and the decision.
 #include "models/DeviceSpec.hpp"
+#include "models/Job.hpp"
 #include "models/Mig.hpp"
 #include "models/ResourceSignature.hpp"
-#include "workloads/Job.hpp"
 
 #include <cstdint>
 #include <limits>

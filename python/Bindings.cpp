@@ -4,7 +4,7 @@
 // reads (python/colocsim/results.py).
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
-#include "sim/CliCommands.hpp"
+#include "sim/cli/CliCommands.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
@@ -270,7 +270,7 @@ PYBIND11_MODULE(_core, m)
       .value("MS", JobClass::MS)
       .value("L", JobClass::L);
 
-  py::class_<Job>(m, "Job", "a job as the trace gave it (workloads/Job.hpp); read-only")
+  py::class_<Job>(m, "Job", "a job as the trace gave it (models/Job.hpp); read-only")
       .def_readonly("id", &Job::id)
       .def_readonly("submit_s", &Job::submit_s)
       .def_readonly("duration_s", &Job::duration_s)

@@ -14,7 +14,7 @@
 //
 // Units as in the trace: milli-CPU, MiB, milli-GPU (1000 = one GPU).
 #include "models/Errors.hpp"
-#include "workloads/Job.hpp"
+#include "models/Job.hpp"
 #include "workloads/NodeInventory.hpp"
 
 #include <cstdint>

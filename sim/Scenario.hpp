@@ -97,7 +97,7 @@ struct Scenario {
 };
 
 /// Where the embedded default scenario lives.
-inline constexpr const char* DEFAULT_SCENARIO = "builtin:experiments/scenarios/default/scenario.yaml";
+inline constexpr const char* DEFAULT_SCENARIO = "builtin:sim/scenarios/default/scenario.yaml";
 
 /// The keys of "key=value" assignments: {"workload.trace"} for {"workload.trace=mine.csv"}.
 std::vector<std::string> assignment_keys(const std::vector<std::string>& assignments);

@@ -3,7 +3,7 @@
 // machine, and low enough that every sum and product the engine and the metrics form (end = submit +
 // duration, energy = power x time, energy-delay product) stays a finite double. A job outside them is
 // refused when read, with the bound in the message, instead of producing inf in the results.
-#include "workloads/Job.hpp"
+#include "models/Job.hpp"
 
 namespace colocsim {
 

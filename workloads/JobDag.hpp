@@ -7,7 +7,7 @@
 // A replay reads the trace as a stream, so it can only honour a dependency on an EARLIER job; a cycle needs
 // a dependency on a later one. validate reports both (the replay ignores such dependencies, with a
 // warning). Memory: O(jobs) — used only for traces whose reader may have dependencies.
-#include "workloads/Job.hpp"
+#include "models/Job.hpp"
 
 #include <cstddef>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Streaming source of jobs in submit order. Readers hold O(1) jobs in memory whatever the trace length.
-#include "workloads/Job.hpp"
+#include "models/Job.hpp"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 // SWF, the re-sampled Alibaba openb variants, Batsim workloads, PAI tables). Readers push rows until the
 // window is full, then hand out the earliest; memory is O(window) whatever the trace length. A row that is
 // older than a job already handed out (out of order by more than the window) is an error naming its line.
-#include "workloads/Job.hpp"
+#include "models/Job.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -17,7 +17,7 @@ def sweep_dir(tmp_path_factory, colocsim_bin):
     d = tmp_path_factory.mktemp("sweep")
     spec = d / "spec.yaml"
     spec.write_text(
-        "scenario: builtin:experiments/scenarios/default/scenario.yaml\n"
+        "scenario: builtin:sim/scenarios/default/scenario.yaml\n"
         "axes:\n"
         "  policy: [first-fit, \"first-fit:max_per_device=3\", exclusive-fcfs]\n"
         "seeds: [1, 2]\n"

@@ -36,7 +36,7 @@ cat > "$work/scenario.yaml" <<YAML
 name: plugin-scenario
 plugins: [libsjf.so]
 platform: {preset: aurora-node}
-workload: {trace: $src/experiments/scenarios/default/jobs.csv}
+workload: {trace: $src/sim/scenarios/default/jobs.csv}
 policy: shortest-first
 YAML
 # ...loaded only with consent: without --allow-plugins the run stops (exit 2) before loading it.

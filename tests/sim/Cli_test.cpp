@@ -2,8 +2,8 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/Cli.hpp"
 #include "sim/Outputs.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -83,8 +83,7 @@ TEST_CASE("the same scenario and seed give identical outputs", "[cli]")
 
 TEST_CASE("validate, policies, devices and help", "[cli]")
 {
-  const auto v =
-      cli({"validate", std::string(COLOCSIM_SOURCE_DIR) + "/experiments/scenarios/default/scenario.yaml"});
+  const auto v = cli({"validate", std::string(COLOCSIM_SOURCE_DIR) + "/sim/scenarios/default/scenario.yaml"});
   INFO(v.err);
   CHECK(v.status == 0);
   CHECK_THAT(v.out,
@@ -375,10 +374,10 @@ TEST_CASE("Ctrl-C or SIGTERM stops a run: exit 130 or 143, one line, no output d
   for (const auto& [sig, code] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {
     INFO("SIG" << sig);
     const auto err = dir / ("err-" + sig);
-    const int status = shell(
-        "timeout --foreground --preserve-status -s " + sig + " 3 " + bin +
-        " run builtin:experiments/scenarios/bench/scenario.yaml --set workload.synthetic.jobs=3000000 -o " +
-        (dir / "out").string() + " > /dev/null 2> " + err.string());
+    const int status =
+        shell("timeout --foreground --preserve-status -s " + sig + " 3 " + bin +
+              " run builtin:sim/scenarios/bench/scenario.yaml --set workload.synthetic.jobs=3000000 -o " +
+              (dir / "out").string() + " > /dev/null 2> " + err.string());
     const std::string text = slurp(err.string());
     INFO(text);
     CHECK(status == code);

@@ -6,10 +6,10 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "calibration/InterferenceRegistry.hpp"
-#include "sim/Cli.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -170,7 +170,7 @@ TEST_CASE("no file of the repository refers to documents outside it", "[docs]")
 
 TEST_CASE("scenario.md shows the bundled default scenario verbatim", "[docs]")
 {
-  const std::string file = "experiments/scenarios/default/scenario.yaml";
+  const std::string file = "sim/scenarios/default/scenario.yaml";
   CHECK(doc_example("docs/formats/scenario.md", file) == read_source_file(file));
 }
 

@@ -6,7 +6,7 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "experiments/Driver.hpp"
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 #include "workloads/ProfileCatalog.hpp"
 
 #include <algorithm>

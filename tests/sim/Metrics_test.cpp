@@ -9,9 +9,9 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/Cli.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Scenario.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -470,15 +470,17 @@ TEST_CASE("a job that never starts, and one held by it, carry their reasons", "[
 
 TEST_CASE("every shipped scenario runs, and its outputs add up", "[metrics][scenarios]")
 {
-  // Every experiments/**/scenario.yaml, with both CSV files on; the synthetic bench workload cut to 300 jobs
-  // (the traces are at most 200 jobs). Checked on each: every job is accounted for once, in the summary and
-  // in jobs.csv; the energy of the time series equals the summary's; total = (GPU + node) × PUE; ratios in
-  // their ranges; percentiles in order.
-  const auto root = fs::path(COLOCSIM_SOURCE_DIR) / "experiments";
+  // Every experiments/**/scenario.yaml and sim/scenarios/**/scenario.yaml, with both CSV files on; the
+  // synthetic bench workload cut to 300 jobs (the traces are at most 200 jobs). Checked on each: every job is
+  // accounted for once, in the summary and in jobs.csv; the energy of the time series equals the summary's;
+  // total = (GPU + node) × PUE; ratios in their ranges; percentiles in order.
+  std::vector<fs::path> shipped;
+  for (const char* folder : {"experiments", "sim/scenarios"})
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(COLOCSIM_SOURCE_DIR) / folder))
+      if (entry.path().filename() == "scenario.yaml") shipped.push_back(entry.path());
   int n = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
-    if (entry.path().filename() != "scenario.yaml") continue;
-    const auto file = entry.path().string();
+  for (const auto& path : shipped) {
+    const auto file = path.string();
     INFO(file);
     const auto dir = fs::temp_directory_path() / ("colocsim-shipped-" + std::to_string(::getpid()));
     fs::remove_all(dir);
@@ -538,7 +540,7 @@ TEST_CASE("every shipped scenario runs, and its outputs add up", "[metrics][scen
     CHECK_THAT(r.field("throughput_jobs_per_h"),
                WithinRel(r.field("jobs_completed") / makespan * 3600, 1e-12));
   }
-  CHECK(n >= 6);
+  CHECK(n >= 8); // 6 under experiments/, the default and bench scenarios in sim/scenarios/
 }
 
 TEST_CASE("idle while waiting: device-seconds a free device that fits a waiting job sat idle", "[metrics]")

@@ -5,7 +5,7 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "models/Gzip.hpp"
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 #include "sim/Outputs.hpp"
 
 #include <algorithm>

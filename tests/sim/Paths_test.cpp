@@ -5,7 +5,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -42,7 +42,7 @@ struct InScratchDir {
 /// The first `jobs` jobs of the default scenario's trace (native CSV: a header, then one job a line).
 void write_trace(const fs::path& file, std::size_t jobs)
 {
-  std::istringstream in(slurp(source("experiments/scenarios/default/jobs.csv")));
+  std::istringstream in(slurp(source("sim/scenarios/default/jobs.csv")));
   std::ofstream out(file);
   std::string line;
   for (std::size_t n = 0; std::getline(in, line);) {
@@ -58,8 +58,7 @@ void write_trace(const fs::path& file, std::size_t jobs)
 /// A copy of the default scenario in sub/ (it names workload.trace: jobs.csv, resolved in sub/).
 void write_scenario()
 {
-  std::ofstream(fs::path("sub") / "scenario.yaml")
-      << slurp(source("experiments/scenarios/default/scenario.yaml"));
+  std::ofstream(fs::path("sub") / "scenario.yaml") << slurp(source("sim/scenarios/default/scenario.yaml"));
 }
 
 /// A one-node platform file of `cards` Max 1550 cards (2 tiles each).
@@ -96,7 +95,7 @@ TEST_CASE(
   CHECK(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("2 devices") && ContainsSubstring("5 jobs"));
 
-  // The same on the embedded default scenario (before: "builtin:experiments/scenarios/default/mine.csv: no
+  // The same on the embedded default scenario (before: "builtin:sim/scenarios/default/mine.csv: no
   // such bundled file").
   r = cli({"run", "--set", "workload.trace=mine.csv", "-o", "out", "--quiet"});
   INFO(r.err);
@@ -105,7 +104,7 @@ TEST_CASE(
 
   // A path written in the scenario stays relative to the scenario's folder.
   {
-    std::string text = slurp(source("experiments/scenarios/default/scenario.yaml"));
+    std::string text = slurp(source("sim/scenarios/default/scenario.yaml"));
     const std::string from = "preset: aurora-node";
     REQUIRE(text.find(from) != std::string::npos);
     std::ofstream(fs::path("sub") / "scenario.yaml")

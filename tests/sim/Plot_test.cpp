@@ -3,8 +3,8 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/Cli.hpp"
-#include "sim/PlotRun.hpp"
+#include "sim/cli/Cli.hpp"
+#include "sim/cli/PlotRun.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -181,7 +181,7 @@ TEST_CASE("plot refuses what it cannot draw, with the file, line and field", "[c
   fs::remove_all(dir);
 }
 
-// --- figures in a size bounded by pixels (sim/PlotRun.hpp)
+// --- figures in a size bounded by pixels (sim/cli/PlotRun.hpp)
 // ---------------------------------------------------
 
 namespace {

@@ -52,7 +52,7 @@ struct Fixture {
     std::ofstream(dir / file) << "name: consent\nplugins: " << plugins
                               << "\nplatform: {preset: aurora-node}\nworkload: {trace: "
                               << COLOCSIM_SOURCE_DIR
-                              << "/experiments/scenarios/default/jobs.csv}\npolicy: test-marker\n"
+                              << "/sim/scenarios/default/jobs.csv}\npolicy: test-marker\n"
                                  "outputs: {timeseries: false}\n";
   }
 
@@ -190,7 +190,7 @@ TEST_CASE("a saved scenario whose plugin changed since warns with the old and th
   // replay records the plugin with its sha256 in the scenario it saves; rerunning that scenario needs
   // consent like any other.
   const auto rp = f.colocsim("replay " + std::string(COLOCSIM_SOURCE_DIR) +
-                             "/experiments/scenarios/default/jobs.csv --format native --platform aurora-node "
+                             "/sim/scenarios/default/jobs.csv --format native --platform aurora-node "
                              "--policy-plugin libmarker.so --policy test-marker -o replay --quiet");
   INFO(rp.err);
   REQUIRE(rp.status == 0);

@@ -6,7 +6,7 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "models/DeviceSpec.hpp"
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -57,8 +57,8 @@ TEST_CASE("a user's platform file may give plain numbers, which the run records 
       << "nodes: 2\ncards_per_node: 3\n";
   const auto platform = (dir / "my-lab.yaml").string();
   // 2 nodes × 3 cards × 2 tiles = 12 devices.
-  const auto v = cli({"validate", source("experiments/scenarios/default/scenario.yaml"), "--set",
-                      "platform.preset=" + platform});
+  const auto v = cli(
+      {"validate", source("sim/scenarios/default/scenario.yaml"), "--set", "platform.preset=" + platform});
   INFO(v.err);
   REQUIRE(v.status == 0);
   CHECK_THAT(v.out, ContainsSubstring("12 devices (2 nodes of max1550-aurora-tile)"));
@@ -83,7 +83,7 @@ TEST_CASE("a user's platform file may give plain numbers, which the run records 
   // A value out of range is still refused, plain or not.
   std::ofstream(dir / "bad.yaml") << "format: colocsim-platform/1\nname: bad\ndevice: max1550-aurora-tile\n"
                                   << "nodes: 0\ncards_per_node: 3\n";
-  const auto bad = cli({"validate", source("experiments/scenarios/default/scenario.yaml"), "--set",
+  const auto bad = cli({"validate", source("sim/scenarios/default/scenario.yaml"), "--set",
                         "platform.preset=" + (dir / "bad.yaml").string()});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, ContainsSubstring("bad.yaml:4:8: nodes: out of range (got '0')"));

@@ -7,8 +7,8 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "policies/PolicyRegistry.hpp"
-#include "sim/Cli.hpp"
 #include "sim/Platform.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -44,11 +44,11 @@ TEST_CASE("mig-manager on the default Max 1550 platform is refused by run, valid
   CHECK_FALSE(fs::exists(dir / "run" / "summary.json")); // nothing was simulated
 
   const auto validate =
-      cli({"validate", source("experiments/scenarios/default/scenario.yaml"), "--policy", "mig-manager"});
+      cli({"validate", source("sim/scenarios/default/scenario.yaml"), "--policy", "mig-manager"});
   CHECK(validate.status == 2);
   CHECK_THAT(validate.err, ContainsSubstring("policy 'mig-manager' needs platform.sharing mig"));
 
-  const auto replay = cli({"replay", source("experiments/scenarios/default/jobs.csv"), "--format", "native",
+  const auto replay = cli({"replay", source("sim/scenarios/default/jobs.csv"), "--format", "native",
                            "--policy", "mig-manager", "-o", (dir / "replay").string(), "--quiet"});
   CHECK(replay.status == 2);
   CHECK_THAT(replay.err,
@@ -98,7 +98,7 @@ TEST_CASE("sweep --dry-run refuses a policy its platform cannot serve", "[requir
   const auto dir = fresh_dir("sweep");
   fs::create_directories(dir);
   const auto spec = dir / "spec.yaml";
-  std::ofstream(spec) << "name: reqs\nscenario: " << source("experiments/scenarios/default/scenario.yaml")
+  std::ofstream(spec) << "name: reqs\nscenario: " << source("sim/scenarios/default/scenario.yaml")
                       << "\nset:\n  platform.preset: dgx-a100\naxes:\n  policy: [first-fit, mig-manager]\n";
   const auto r = cli({"sweep", spec.string(), "--dry-run", "-o", (dir / "out").string()});
   CHECK(r.status == 2);
@@ -152,22 +152,28 @@ TEST_CASE("requirements: every device type must be one the policy names, and inn
 TEST_CASE("every built-in policy runs on every shipped scenario it declares compatible, and only there",
           "[requirements]")
 {
-  // The shipped scenarios (every scenario.yaml under experiments/ is listed: a new one must join the loop).
+  // The shipped scenarios (every scenario.yaml under experiments/ and sim/scenarios/ is listed: a new one
+  // must join the loop).
   const std::vector<std::string> scenarios{
-      "experiments/scenarios/default/scenario.yaml",    "experiments/scenarios/bench/scenario.yaml",
-      "experiments/compare-policies/scenario.yaml",     "experiments/repro-costa-sscad25/scenario.yaml",
-      "experiments/repro-heshare/scenario.yaml",        "experiments/repro-mig-manager/scenario.yaml",
-      "experiments/collocation-pitfalls/scenario.yaml", "experiments/mlperf-scaling/scenario.yaml",
+      "sim/scenarios/default/scenario.yaml",
+      "sim/scenarios/bench/scenario.yaml",
+      "experiments/compare-policies/scenario.yaml",
+      "experiments/repro-costa-sscad25/scenario.yaml",
+      "experiments/repro-heshare/scenario.yaml",
+      "experiments/repro-mig-manager/scenario.yaml",
+      "experiments/collocation-pitfalls/scenario.yaml",
+      "experiments/mlperf-scaling/scenario.yaml",
       "experiments/labs/03-energy/scenario.yaml",
   };
   std::size_t found = 0;
-  for (const auto& e : fs::recursive_directory_iterator(source("experiments")))
-    if (e.path().filename() == "scenario.yaml") {
-      ++found;
-      const auto rel = fs::relative(e.path(), COLOCSIM_SOURCE_DIR).string();
-      INFO(rel);
-      CHECK(std::find(scenarios.begin(), scenarios.end(), rel) != scenarios.end());
-    }
+  for (const char* dir : {"experiments", "sim/scenarios"})
+    for (const auto& e : fs::recursive_directory_iterator(source(dir)))
+      if (e.path().filename() == "scenario.yaml") {
+        ++found;
+        const auto rel = fs::relative(e.path(), COLOCSIM_SOURCE_DIR).string();
+        INFO(rel);
+        CHECK(std::find(scenarios.begin(), scenarios.end(), rel) != scenarios.end());
+      }
   CHECK(found == scenarios.size());
 
   std::size_t ran = 0, refused = 0;

@@ -131,8 +131,7 @@ TEST_CASE("bundled files are addressed by name, paths relative to the scenario",
   CHECK(std::find(cals.begin(), cals.end(), "max1550-aurora-default") != cals.end());
   const auto presets = bundled_names("sim/platforms");
   CHECK(std::find(presets.begin(), presets.end(), "aurora") != presets.end());
-  CHECK(parent_dir("builtin:experiments/scenarios/default/scenario.yaml") ==
-        "builtin:experiments/scenarios/default");
+  CHECK(parent_dir("builtin:sim/scenarios/default/scenario.yaml") == "builtin:sim/scenarios/default");
   CHECK(parent_dir("a/b/c.yaml") == "a/b");
   CHECK(parent_dir("c.yaml") == ".");
 }

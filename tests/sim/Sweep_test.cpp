@@ -4,7 +4,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -116,7 +116,7 @@ TEST_CASE("sweep runs every combination of axes and seeds, each exactly as coloc
   CHECK(rows[1][m] != rows[5][m]);
   CHECK(rows[1][m] == rows[2][m]); // a trace-driven scenario: the seed changes nothing here
   CHECK_THAT(slurp((dir / "out" / "runs.txt").string()),
-             ContainsSubstring("run-0007  colocsim run builtin:experiments/scenarios/default/scenario.yaml"));
+             ContainsSubstring("run-0007  colocsim run builtin:sim/scenarios/default/scenario.yaml"));
   fs::remove_all(dir);
 }
 
@@ -161,7 +161,7 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
              "id,submit_s,duration_s,profile\nj1,0,10,resnet50-infer-bs1\nj2,5,-3,resnet50-infer-bs1\n");
   write_file(dir / "spec.yaml",
              "name: f\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
-             "axes:\n  workload.trace: [builtin:experiments/scenarios/default/jobs.csv, bad.csv]\n");
+             "axes:\n  workload.trace: [builtin:sim/scenarios/default/jobs.csv, bad.csv]\n");
   const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, ContainsSubstring("2 runs (1 ok, 1 failed, 0 done earlier)"));
@@ -253,7 +253,7 @@ TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactl
   // files, not on time, keeps the test independent of the machine's speed.
   const auto dir = fresh_dir("sigkill");
   write_file(dir / "spec.yaml", "name: killed\n"
-                                "scenario: builtin:experiments/scenarios/bench/scenario.yaml\n"
+                                "scenario: builtin:sim/scenarios/bench/scenario.yaml\n"
                                 "set: {workload.synthetic.jobs: 4000, outputs.jobs: true}\n"
                                 "seeds: [1, 2, 3, 4]\n");
   const auto out = dir / "out";

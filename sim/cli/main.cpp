@@ -1,5 +1,5 @@
 // colocsim: see sim/Cli.cpp and README.md.
-#include "sim/Cli.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <iostream>
 

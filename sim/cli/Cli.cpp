@@ -1,7 +1,7 @@
 // The colocsim command line: one binary, subcommands, --help everywhere (docs/architecture.md, Scenarios,
 // command line and outputs).
-#include "sim/Cli.hpp"
-#include "sim/CliCommands.hpp"
+#include "sim/cli/Cli.hpp"
+#include "sim/cli/CliCommands.hpp"
 
 #include "policies/PluginLoader.hpp"
 #include "sim/Engine.hpp"
@@ -711,7 +711,7 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   }
   const auto setup0 = std::chrono::steady_clock::now();
   const double setup0_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
-  Scenario scenario = load_scenario("builtin:experiments/scenarios/bench/scenario.yaml", sets, policy);
+  Scenario scenario = load_scenario("builtin:sim/scenarios/bench/scenario.yaml", sets, policy);
   auto& syn = *scenario.synthetic;
   syn.jobs = static_cast<std::size_t>(jobs);
   syn.duration_mean_s = duration;

@@ -1,9 +1,9 @@
-// The run figures of `colocsim plot` (sim/PlotRun.hpp): a Gantt chart (bars or a density heat map), power
+// The run figures of `colocsim plot` (sim/cli/PlotRun.hpp): a Gantt chart (bars or a density heat map), power
 // and utilisation over time as exact steps or per-pixel-column envelopes. Plain SVG 1.1 text; the heat map
 // is a PNG (written here with zlib) inside the SVG, so that its size is bounded by its pixels.
-#include "sim/PlotRun.hpp"
+#include "sim/cli/PlotRun.hpp"
 
-#include "sim/CliCommands.hpp"
+#include "sim/cli/CliCommands.hpp"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "sim/Svg.hpp"
+#include "sim/cli/Svg.hpp"
 
 #include <cmath>
 #include <iomanip>

@@ -2,11 +2,11 @@
 // saved as OUTDIR/scenario.yaml, so the run can be repeated (or edited) with `colocsim run`.
 #include "models/PowerModel.hpp"
 #include "policies/PluginLoader.hpp"
-#include "sim/CliCommands.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"
+#include "sim/cli/CliCommands.hpp"
 #include "workloads/TraceFormats.hpp"
 
 #include <algorithm>
