@@ -349,8 +349,16 @@ TEST_CASE("04-write-a-policy: the solution gives ANSWERS.md's numbers, the start
   const auto out = lab_out(lab);
   // The handout's commands with the instructor's solution, built from solution/GoodPartners.cpp as the
   // lab's CMakeLists.txt builds the students' file (tests/sim/CMakeLists.txt).
-  run_handout(lab, "lab4-out", out, {{"lab4-build/libgood_partners.so", LAB4_SOLUTION}});
+  // Part B's Python starter is replaced by the Python solution (solution/good_partners.py).
+  const std::string py = std::string(COLOCSIM_SOURCE_DIR) + "/experiments/labs/" + lab;
+  run_handout(lab, "lab4-out", out,
+              {{"lab4-build/libgood_partners.so", LAB4_SOLUTION},
+               {"experiments/labs/04-write-a-policy/good_partners.py:GoodPartners",
+                py + "/solution/good_partners.py:GoodPartners"}});
   check_handout_keeps_answers(lab, check_answers(lab, Runs(out)));
+  // Part B: the Python solution's schedule is the C++ solution's, byte for byte.
+  CHECK(colocsim::test::slurp((out / "tiny-python" / "jobs.csv").string()) ==
+        colocsim::test::slurp((out / "tiny" / "jobs.csv").string()));
 
   // The starter as shipped (no TODO done) never shares: on the tiny case and on the stream it gives strict
   // FCFS on whole GPUs, worked out without the engine (experiments::fcfs_exclusive; alone on an mps GPU a
