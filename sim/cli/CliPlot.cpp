@@ -323,11 +323,11 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     } else if (a == "--view") {
       const auto v = next_arg(args, i);
       if (v == "auto")
-        run.view = plot::GanttView::automatic;
+        run.view = plot::GanttView::AUTOMATIC;
       else if (v == "bars")
-        run.view = plot::GanttView::bars;
+        run.view = plot::GanttView::BARS;
       else if (v == "density")
-        run.view = plot::GanttView::density;
+        run.view = plot::GanttView::DENSITY;
       else
         throw UsageError("option --view expects auto, bars or density (got '" + v + "')");
       run_options = true;
@@ -362,11 +362,11 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
     if (is_sweep)
       chart.colour = *colour;
     else if (*colour == "job")
-      run.colour = plot::GanttColour::job;
+      run.colour = plot::GanttColour::JOB;
     else if (*colour == "profile")
-      run.colour = plot::GanttColour::profile;
+      run.colour = plot::GanttColour::PROFILE;
     else if (*colour == "slowdown")
-      run.colour = plot::GanttColour::slowdown;
+      run.colour = plot::GanttColour::SLOWDOWN;
     else
       throw UsageError("option --colour expects job, profile or slowdown (got '" + *colour +
                        "'); for a sweep directory, one of its axes");

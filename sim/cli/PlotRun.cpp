@@ -662,7 +662,7 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
   if (o.devices) a = o.devices->first, b = std::min(o.devices->second, last_device);
   auto placed = select(a, b);
   bool dense =
-      o.view == GanttView::density || (o.view == GanttView::automatic && placed.size() > GANTT_MAX_BARS);
+      o.view == GanttView::DENSITY || (o.view == GanttView::AUTOMATIC && placed.size() > GANTT_MAX_BARS);
   if (dense && !o.devices && b < last_device) {
     b = last_device; // the density view is bounded whatever the devices: all of them
     placed = select(a, b);
@@ -728,7 +728,7 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
     c.text(LEFT + PLOT_W + 16, top + 264,
            g > 1 ? "a row: " + std::to_string(g) + " devices" : "a row: a device", "start", 10);
     c.title(LEFT, title,
-            subtitle + (o.view == GanttView::density
+            subtitle + (o.view == GanttView::DENSITY
                             ? std::string("density view (--view density)")
                             : "density view: " + std::to_string(placed.size()) + " bars > " +
                                   std::to_string(GANTT_MAX_BARS) +
@@ -769,9 +769,9 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
   auto fill = [&](std::size_t job) -> std::string {
     const auto& j = jobs[job];
     switch (o.colour) {
-    case GanttColour::profile:
+    case GanttColour::PROFILE:
       return category_colour(profiles[j.profile]);
-    case GanttColour::slowdown:
+    case GanttColour::SLOWDOWN:
       return j.slowdown ? hex(viridis((*j.slowdown - 1) / (smax - 1))) : "#bbbbbb";
     default:
       return job_colour(job);
@@ -811,7 +811,7 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
   }
   const double lx = LEFT + PLOT_W + 16;
   double ly = top;
-  if (o.colour == GanttColour::profile) {
+  if (o.colour == GanttColour::PROFILE) {
     c.text(lx, ly, "profile", "start", 12, " font-weight=\"bold\"");
     for (const auto& [name, i] : profiles) {
       ly += 18;
@@ -819,7 +819,7 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
       c.text(lx + 18, ly, name.empty() ? "(none)" : name, "start", 11);
     }
     ly += 24;
-  } else if (o.colour == GanttColour::slowdown) {
+  } else if (o.colour == GanttColour::SLOWDOWN) {
     colour_scale(c, lx, ly + 24, 160, 1, smax, false, "slowdown");
     ly += 200;
     c.rect(lx, ly - 10, 12, 12, "#bbbbbb");
@@ -836,7 +836,7 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
   c.text(lx, ly + 42, " on the last attempt's devices)", "start", 10);
   c.title(LEFT, title,
           subtitle + "bars: hover one for its job" +
-              (o.view == GanttView::bars && placed.size() > GANTT_MAX_BARS ? " (--view bars)" : ""));
+              (o.view == GanttView::BARS && placed.size() > GANTT_MAX_BARS ? " (--view bars)" : ""));
   return c.str();
 }
 

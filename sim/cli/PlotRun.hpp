@@ -51,15 +51,15 @@ struct JobRow {
   std::vector<std::size_t> devices;
 };
 
-enum class GanttView { automatic, bars, density };
-enum class GanttColour { job, profile, slowdown };
+enum class GanttView { AUTOMATIC, BARS, DENSITY };
+enum class GanttColour { JOB, PROFILE, SLOWDOWN };
 
 struct RunPlotOptions {
   std::optional<double> from, to;                             ///< time window (s); default: the whole run
   std::optional<std::pair<std::size_t, std::size_t>> devices; ///< device range A..B, inclusive
   std::size_t max_devices = 64; ///< bars view without --devices: the first N devices
-  GanttView view = GanttView::automatic;
-  GanttColour colour = GanttColour::job;
+  GanttView view = GanttView::AUTOMATIC;
+  GanttColour colour = GanttColour::JOB;
 };
 
 /// The density view's cells: devices first_device..last_device (a row each, or a row per `group`
