@@ -164,6 +164,7 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       "experiments/collocation-pitfalls/scenario.yaml",
       "experiments/mlperf-scaling/scenario.yaml",
       "experiments/labs/03-energy/scenario.yaml",
+      "experiments/notebooks/scenario.yaml",
   };
   std::size_t found = 0;
   for (const char* dir : {"experiments", "sim/scenarios"})
@@ -204,7 +205,7 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       fs::remove_all(dir);
     }
   }
-  // 8 scenarios without MIG run every policy but mig-manager, which they refuse; the MIG one the reverse.
-  CHECK(ran == 8 * (colocsim::policy_registry().size() - 1) + 1);
-  CHECK(refused == 8 + colocsim::policy_registry().size() - 1);
+  // 9 scenarios without MIG run every policy but mig-manager, which they refuse; the MIG one the reverse.
+  CHECK(ran == 9 * (colocsim::policy_registry().size() - 1) + 1);
+  CHECK(refused == 9 + colocsim::policy_registry().size() - 1);
 }
