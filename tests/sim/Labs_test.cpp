@@ -65,6 +65,11 @@ void run_handout(const std::string& lab, const std::string& out_name, const fs::
   const auto commands = handout_commands(read_source_file("experiments/labs/" + lab + "/README.md"));
   REQUIRE(!commands.empty());
   for (auto args : commands) {
+#ifndef LABS_PYTHON
+    // Built without the Python package (the dev preset: the system interpreter cannot load sanitized code):
+    // the Python parts of the handouts are left out, and so are their answers (python_run below).
+    if (std::find(args.begin(), args.end(), "--policy-python") != args.end()) continue;
+#endif
     for (auto& a : args) {
       if (const auto r = replace.find(a); r != replace.end())
         a = r->second;
@@ -197,6 +202,9 @@ Checked check_answers(const std::string& lab, const Runs& runs)
     std::string expr = trim(answers.substr(at + 5, end - at - 5));
     const bool by_hand = expr.rfind("hand:", 0) == 0;
     if (by_hand) expr = trim(expr.substr(5));
+#ifndef LABS_PYTHON
+    if (expr.find("-python:") != std::string::npos) continue; // a run of a Python part (run_handout)
+#endif
     const auto w = parse_written(answers, end + 3);
     INFO(lab << "/ANSWERS.md: no number after <!--= " << expr << " -->");
     REQUIRE(w.has_value());
@@ -356,9 +364,11 @@ TEST_CASE("04-write-a-policy: the solution gives ANSWERS.md's numbers, the start
                {"experiments/labs/04-write-a-policy/good_partners.py:GoodPartners",
                 py + "/solution/good_partners.py:GoodPartners"}});
   check_handout_keeps_answers(lab, check_answers(lab, Runs(out)));
+#ifdef LABS_PYTHON
   // Part B: the Python solution's schedule is the C++ solution's, byte for byte.
   CHECK(colocsim::test::slurp((out / "tiny-python" / "jobs.csv").string()) ==
         colocsim::test::slurp((out / "tiny" / "jobs.csv").string()));
+#endif
 
   // The starter as shipped (no TODO done) never shares: on the tiny case and on the stream it gives strict
   // FCFS on whole GPUs, worked out without the engine (experiments::fcfs_exclusive; alone on an mps GPU a
