@@ -4,9 +4,9 @@
 // reads (python/colocsim/results.py).
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
-#include "sim/cli/CliCommands.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
+#include "sim/cli/CliCommands.hpp"
 
 #include <pybind11/functional.h>
 #include <pybind11/operators.h>

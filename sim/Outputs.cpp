@@ -29,8 +29,8 @@ std::string json_number(double v)
 }
 
 namespace {
-const char* const RESULT_FILES[] = {"summary.json",   "jobs.csv",         "timeseries.csv",
-                                    "jobs.csv.gz",    "timeseries.csv.gz", "events.jsonl"};
+const char* const RESULT_FILES[] = {"summary.json", "jobs.csv",          "timeseries.csv",
+                                    "jobs.csv.gz",  "timeseries.csv.gz", "events.jsonl"};
 
 std::string json_string(const std::string& s)
 {

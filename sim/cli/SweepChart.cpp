@@ -5,8 +5,8 @@
 
 #include "models/Errors.hpp"
 #include "models/Units.hpp"
-#include "sim/cli/CliCommands.hpp"
 #include "sim/Outputs.hpp"
+#include "sim/cli/CliCommands.hpp"
 #include "sim/cli/Svg.hpp"
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "models/Gzip.hpp"
-#include "sim/cli/Cli.hpp"
 #include "sim/Outputs.hpp"
+#include "sim/cli/Cli.hpp"
 
 #include <algorithm>
 #include <cmath>
