@@ -13,33 +13,6 @@ namespace colocsim {
 
 namespace {
 
-void append_string(std::string& out, std::string_view s)
-{
-  out += '"';
-  for (const char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        out += buf;
-      } else {
-        out += c;
-      }
-    }
-  }
-  out += '"';
-}
-
 /// Starts a line: {"t":T,"kind":"K"
 void begin(std::string& line, double t, std::string_view kind)
 {
@@ -47,20 +20,20 @@ void begin(std::string& line, double t, std::string_view kind)
   line += "{\"t\":";
   line += json_number(t);
   line += ",\"kind\":";
-  append_string(line, kind);
+  append_json_string(line, kind);
 }
 
 void field(std::string& line, std::string_view key)
 {
   line += ',';
-  append_string(line, key);
+  append_json_string(line, key);
   line += ':';
 }
 
 void text(std::string& line, std::string_view key, std::string_view value)
 {
   field(line, key);
-  append_string(line, value);
+  append_json_string(line, value);
 }
 
 void number(std::string& line, std::string_view key, double value)
@@ -205,8 +178,9 @@ void EventLog::log_decision(const ClusterView& view, const Decision& decision, s
             line += '[';
             for (std::size_t i = 0; i < x.instances.size(); ++i) {
               if (i) line += ',';
-              append_string(line, i < x.devices.size() ? instance_text(view, x.devices[i], x.instances[i])
-                                                       : std::to_string(x.instances[i]));
+              append_json_string(line, i < x.devices.size()
+                                           ? instance_text(view, x.devices[i], x.instances[i])
+                                           : std::to_string(x.instances[i]));
             }
             line += ']';
           }
@@ -243,7 +217,7 @@ void EventLog::log_decision(const ClusterView& view, const Decision& decision, s
           line += '[';
           for (std::size_t i = 0; i < x.change.destroy.size(); ++i) {
             if (i) line += ',';
-            append_string(line, instance_text(view, x.device, x.change.destroy[i]));
+            append_json_string(line, instance_text(view, x.device, x.change.destroy[i]));
           }
           line += "]";
           field(line, "create");
@@ -251,8 +225,8 @@ void EventLog::log_decision(const ClusterView& view, const Decision& decision, s
           const auto* geo = view.mig_geometry(x.device);
           for (std::size_t i = 0; i < x.change.create.size(); ++i) {
             if (i) line += ',';
-            append_string(line, geo ? geo->describe(x.change.create[i])
-                                    : std::to_string(x.change.create[i].profile));
+            append_json_string(line, geo ? geo->describe(x.change.create[i])
+                                         : std::to_string(x.change.create[i].profile));
           }
           line += "]";
         }

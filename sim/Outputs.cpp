@@ -28,14 +28,10 @@ std::string json_number(double v)
   return std::isfinite(v) ? format_double(v) : std::string("null");
 }
 
-namespace {
-const char* const RESULT_FILES[] = {"summary.json", "jobs.csv",          "timeseries.csv",
-                                    "jobs.csv.gz",  "timeseries.csv.gz", "events.jsonl"};
-
-std::string json_string(const std::string& s)
+void append_json_string(std::string& out, std::string_view s)
 {
-  std::string out = "\"";
-  for (char c : s) {
+  out += '"';
+  for (const char c : s) {
     switch (c) {
     case '"':
       out += "\\\"";
@@ -49,14 +45,25 @@ std::string json_string(const std::string& s)
     default:
       if (static_cast<unsigned char>(c) < 0x20) {
         char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
         out += buf;
       } else {
         out += c;
       }
     }
   }
-  return out + "\"";
+  out += '"';
+}
+
+namespace {
+const char* const RESULT_FILES[] = {"summary.json", "jobs.csv",          "timeseries.csv",
+                                    "jobs.csv.gz",  "timeseries.csv.gz", "events.jsonl"};
+
+std::string json_string(const std::string& s)
+{
+  std::string out;
+  append_json_string(out, s);
+  return out;
 }
 } // namespace
 
