@@ -4,6 +4,7 @@
 #include "sim/cli/PlotRun.hpp"
 
 #include "sim/cli/CliCommands.hpp"
+#include "sim/cli/Svg.hpp"
 
 #include <zlib.h>
 
@@ -20,69 +21,7 @@ namespace colocsim::plot {
 
 namespace {
 
-// --- text -------------------------------------------------------------------------------------------------
-
-/// A number with at most `precision` decimals, trailing zeros dropped ("12.5", "3", never "-0").
-std::string fmt(double v, int precision = 2)
-{
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(precision) << v;
-  std::string s = os.str();
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0')
-      s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s == "-0" ? "0" : s;
-}
-
-std::string escape(const std::string& s)
-{
-  std::string out;
-  for (char c : s) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
-}
-
-/// Round step for a range: 1, 2 or 5 × 10^k giving about `target` ticks.
-double round_step(double range, int target)
-{
-  if (!(range > 0)) return 1;
-  const double raw = range / target;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0})
-    if (raw <= m * mag) return m * mag;
-  return 10 * mag;
-}
-
-/// A tick label: few digits, thousands as "k" (12,500 → "12.5k").
-std::string tick_label(double v)
-{
-  const double a = std::fabs(v);
-  if (a >= 1e6) return fmt(v / 1e6, 2) + "M";
-  if (a >= 1e4) return fmt(v / 1e3, 1) + "k";
-  return fmt(v, a >= 100 ? 0 : 2);
-}
-
 // --- colours ----------------------------------------------------------------------------------------------
-
-/// Okabe–Ito (colour-blind safe), then more distinct hues; cycles beyond.
-const char* category_colour(std::size_t i)
-{
-  static const char* const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
-                                        "#F0E442", "#000000", "#8C564B", "#7F7F7F", "#BCBD22", "#17BECF"};
-  return palette[i % (sizeof palette / sizeof palette[0])];
-}
 
 struct Rgb {
   int r, g, b;
@@ -218,18 +157,19 @@ struct Canvas {
   void text(double x, double y, const std::string& s, const char* anchor = "start", int size = 12,
             const std::string& extra = "")
   {
-    body << "<text x=\"" << fmt(x) << "\" y=\"" << fmt(y) << "\" font-size=\"" << size << "\" text-anchor=\""
-         << anchor << "\"" << extra << ">" << escape(s) << "</text>\n";
+    body << "<text x=\"" << svg::num(x) << "\" y=\"" << svg::num(y) << "\" font-size=\"" << size
+         << "\" text-anchor=\"" << anchor << "\"" << extra << ">" << svg::xml(s) << "</text>\n";
   }
   void line(double x1, double y1, double x2, double y2, const std::string& stroke = "#999", double w = 1)
   {
-    body << "<line x1=\"" << fmt(x1) << "\" y1=\"" << fmt(y1) << "\" x2=\"" << fmt(x2) << "\" y2=\""
-         << fmt(y2) << "\" stroke=\"" << stroke << "\" stroke-width=\"" << fmt(w) << "\"/>\n";
+    body << "<line x1=\"" << svg::num(x1) << "\" y1=\"" << svg::num(y1) << "\" x2=\"" << svg::num(x2)
+         << "\" y2=\"" << svg::num(y2) << "\" stroke=\"" << stroke << "\" stroke-width=\"" << svg::num(w)
+         << "\"/>\n";
   }
   void rect(double x, double y, double w, double h, const std::string& fill)
   {
-    body << "<rect x=\"" << fmt(x) << "\" y=\"" << fmt(y) << "\" width=\"" << fmt(w) << "\" height=\""
-         << fmt(h) << "\" fill=\"" << fill << "\"/>\n";
+    body << "<rect x=\"" << svg::num(x) << "\" y=\"" << svg::num(y) << "\" width=\"" << svg::num(w)
+         << "\" height=\"" << svg::num(h) << "\" fill=\"" << fill << "\"/>\n";
   }
   void title(double x, const std::string& title, const std::string& subtitle)
   {
@@ -241,8 +181,8 @@ struct Canvas {
     std::ostringstream os;
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
           "xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\""
-       << fmt(width) << "\" height=\"" << fmt(height) << "\" viewBox=\"0 0 " << fmt(width) << " "
-       << fmt(height)
+       << svg::num(width) << "\" height=\"" << svg::num(height) << "\" viewBox=\"0 0 " << svg::num(width)
+       << " " << svg::num(height)
        << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
        << body.str() << "</svg>\n";
     return os.str();
@@ -264,7 +204,7 @@ TimeUnit time_unit(double span)
 
 std::string time_text(double t, TimeUnit u)
 {
-  return fmt(t / u.seconds, u.seconds == 1 ? 1 : 2) + " " + u.name;
+  return svg::num(t / u.seconds, u.seconds == 1 ? 1 : 2) + " " + u.name;
 }
 
 /// The time axis of the plot area [x0, x1]: ticks, grid lines from y0 to y1, labels and the axis title.
@@ -274,11 +214,11 @@ struct TimeAxis {
   void draw(Canvas& c, double y0, double y1) const
   {
     const TimeUnit u = time_unit(t1 - t0);
-    const double step = round_step((t1 - t0) / u.seconds, 8) * u.seconds;
+    const double step = svg::tick_step((t1 - t0) / u.seconds, 8) * u.seconds;
     for (double k = std::ceil(t0 / step - 1e-9); k * step <= t1 + 1e-9 * step; k += 1) {
       const double t = k * step;
       c.line(x(t), y0, x(t), y1, "#e0e0e0");
-      c.text(x(t), y1 + 14, tick_label(t / u.seconds), "middle", 11);
+      c.text(x(t), y1 + 14, svg::short_number(t / u.seconds), "middle", 11);
     }
     c.line(x0, y1, x1, y1, "#666");
     c.text((x0 + x1) / 2, y1 + 30, std::string("time (") + u.name + ")", "middle", 12);
@@ -297,13 +237,13 @@ std::pair<double, const char*> power_unit(double peak_w)
 void value_axis(Canvas& c, double left, double width, double top, double h, double ymax,
                 const std::string& label, const std::string& suffix = "")
 {
-  const double step = round_step(ymax, 5);
+  const double step = svg::tick_step(ymax, 5);
   for (double k = 0; k * step <= ymax * 1.0001; k += 1) {
     const double y = top + h - k * step / ymax * h;
     c.line(left, y, left + width, y, "#eeeeee");
-    c.text(left - 6, y + 4, tick_label(k * step) + suffix, "end", 11);
+    c.text(left - 6, y + 4, svg::short_number(k * step) + suffix, "end", 11);
   }
-  c.text(20, top + h / 2, label, "middle", 12, " transform=\"rotate(-90 20 " + fmt(top + h / 2) + ")\"");
+  c.text(20, top + h / 2, label, "middle", 12, " transform=\"rotate(-90 20 " + svg::num(top + h / 2) + ")\"");
 }
 
 /// Draws the step function (t, v) × scale over the window of `axis` in the panel [top, top + h] with values
@@ -326,10 +266,10 @@ bool draw_series(Canvas& c, const TimeAxis& axis, const std::vector<double>& t, 
       if (a > axis.t1) break;
       if (b < a) continue;
       if (!started)
-        d << "M" << fmt(axis.x(a)) << "," << fmt(y(v[k]));
+        d << "M" << svg::num(axis.x(a)) << "," << svg::num(y(v[k]));
       else
-        d << " V" << fmt(y(v[k]));
-      d << " H" << fmt(axis.x(b));
+        d << " V" << svg::num(y(v[k]));
+      d << " H" << svg::num(axis.x(b));
       started = true;
     }
     if (started)
@@ -351,15 +291,15 @@ bool draw_series(Canvas& c, const TimeAxis& axis, const std::vector<double>& t, 
     std::size_t j = i;
     while (j < bins.size() && bins[j].any)
       ++j;
-    band << "M" << fmt(edge_x(i)) << "," << fmt(y(bins[i].max));
-    mean << "M" << fmt(edge_x(i)) << "," << fmt(y(bins[i].mean));
+    band << "M" << svg::num(edge_x(i)) << "," << svg::num(y(bins[i].max));
+    mean << "M" << svg::num(edge_x(i)) << "," << svg::num(y(bins[i].mean));
     for (std::size_t k = i; k < j; ++k) {
-      if (k > i) band << "V" << fmt(y(bins[k].max)), mean << "V" << fmt(y(bins[k].mean));
-      band << "H" << fmt(edge_x(k + 1));
-      mean << "H" << fmt(edge_x(k + 1));
+      if (k > i) band << "V" << svg::num(y(bins[k].max)), mean << "V" << svg::num(y(bins[k].mean));
+      band << "H" << svg::num(edge_x(k + 1));
+      mean << "H" << svg::num(edge_x(k + 1));
     }
     for (std::size_t k = j; k-- > i;) {
-      band << "V" << fmt(y(bins[k].min)) << "H" << fmt(edge_x(k));
+      band << "V" << svg::num(y(bins[k].min)) << "H" << svg::num(edge_x(k));
     }
     band << "Z";
     i = j;
@@ -378,11 +318,11 @@ std::pair<double, double> series_window(const Series& s, const RunPlotOptions& o
   if (o.from) t0 = *o.from;
   if (o.to) t1 = *o.to;
   if (!s.t.empty() && (t0 >= s.t.back() && s.t.size() > 1 && o.from))
-    throw UsageError("--from " + fmt(t0, 3) + " is at or after the end of timeseries.csv (" +
-                     fmt(s.t.back(), 3) + " s)");
+    throw UsageError("--from " + svg::num(t0, 3) + " is at or after the end of timeseries.csv (" +
+                     svg::num(s.t.back(), 3) + " s)");
   if (!s.t.empty() && o.to && t1 <= s.t.front())
-    throw UsageError("--to " + fmt(t1, 3) + " is at or before the start of timeseries.csv (" +
-                     fmt(s.t.front(), 3) + " s)");
+    throw UsageError("--to " + svg::num(t1, 3) + " is at or before the start of timeseries.csv (" +
+                     svg::num(s.t.front(), 3) + " s)");
   if (!(t1 > t0)) t1 = t0 + 1;
   return {t0, t1};
 }
@@ -425,11 +365,11 @@ void colour_scale(Canvas& c, double x, double top, double h, double lo, double h
     const double f = (i + 0.5) / steps; // bottom (lo) to top (hi)
     c.rect(x, top + h - (i + 1) * h / steps, 14, h / steps + 0.3, hex(viridis(reversed ? 1 - f : f)));
   }
-  const double step = round_step(hi - lo, 4);
+  const double step = svg::tick_step(hi - lo, 4);
   for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + 1e-9 * step; k += 1) {
     const double y = top + h - (k * step - lo) / (hi - lo) * h;
     c.line(x + 14, y, x + 18, y, "#000");
-    c.text(x + 21, y + 4, tick_label(k * step), "start", 10);
+    c.text(x + 21, y + 4, svg::short_number(k * step), "start", 10);
   }
 }
 
@@ -501,16 +441,16 @@ std::string power_svg(const Series& s, const RunPlotOptions& o)
   const std::size_t rows = rows_in(s.t, t0, t1);
   value_axis(c, LEFT, PLOT_W, top, h, ymax, std::string("power (") + unit_name + ")");
   axis.draw(c, top, top + h);
-  bool env = draw_series(c, axis, s.t, s.total_w, 1 / unit, top, h, ymax, category_colour(0));
-  env = draw_series(c, axis, s.t, s.device_w, 1 / unit, top, h, ymax, category_colour(1)) || env;
-  env = draw_series(c, axis, s.t, s.node_w, 1 / unit, top, h, ymax, category_colour(2)) || env;
+  bool env = draw_series(c, axis, s.t, s.total_w, 1 / unit, top, h, ymax, svg::colour(0));
+  env = draw_series(c, axis, s.t, s.device_w, 1 / unit, top, h, ymax, svg::colour(1)) || env;
+  env = draw_series(c, axis, s.t, s.node_w, 1 / unit, top, h, ymax, svg::colour(2)) || env;
   c.title(LEFT,
           "Power over time, " + time_text(t0, time_unit(t1 - t0)) + " to " +
               time_text(t1, time_unit(t1 - t0)),
-          resolution_note(env, rows) + "; peak " + fmt(peak / unit, 2) + " " + unit_name);
-  legend_line(c, top + 10, category_colour(0), "total");
-  legend_line(c, top + 28, category_colour(1), "devices");
-  legend_line(c, top + 46, category_colour(2), "node baseline");
+          resolution_note(env, rows) + "; peak " + svg::num(peak / unit, 2) + " " + unit_name);
+  legend_line(c, top + 10, svg::colour(0), "total");
+  legend_line(c, top + 28, svg::colour(1), "devices");
+  legend_line(c, top + 46, svg::colour(2), "node baseline");
   return c.str();
 }
 
@@ -528,16 +468,16 @@ std::string utilisation_svg(const Series& s, std::optional<double> devices, cons
   bool env = false;
   if (devices && *devices > 0) {
     value_axis(c, LEFT, PLOT_W, top1, h1, 100, "utilisation (%)", "%");
-    env = draw_series(c, axis, s.t, s.busy, 100 / *devices, top1, h1, 100, category_colour(0));
-    legend_line(c, top1 + 10, category_colour(0), "busy devices ÷ " + fmt(*devices, 0));
+    env = draw_series(c, axis, s.t, s.busy, 100 / *devices, top1, h1, 100, svg::colour(0));
+    legend_line(c, top1 + 10, svg::colour(0), "busy devices ÷ " + svg::num(*devices, 0));
   } else {
     double busy_max = 1;
     for (double b : s.busy)
       busy_max = std::max(busy_max, b);
     const double ymax = std::ceil(busy_max * 1.05);
     value_axis(c, LEFT, PLOT_W, top1, h1, ymax, "busy devices");
-    env = draw_series(c, axis, s.t, s.busy, 1, top1, h1, ymax, category_colour(0));
-    legend_line(c, top1 + 10, category_colour(0), "busy devices");
+    env = draw_series(c, axis, s.t, s.busy, 1, top1, h1, ymax, svg::colour(0));
+    legend_line(c, top1 + 10, svg::colour(0), "busy devices");
     c.text(LEFT + PLOT_W + 14, top1 + 30, "(device count unknown:", "start", 10);
     c.text(LEFT + PLOT_W + 14, top1 + 43, " no summary.json)", "start", 10);
   }
@@ -545,10 +485,10 @@ std::string utilisation_svg(const Series& s, std::optional<double> devices, cons
   const double jmax = std::ceil(jobs_max * 1.05);
   value_axis(c, LEFT, PLOT_W, top2, h2, jmax, "jobs");
   axis.draw(c, top2, top2 + h2);
-  env = draw_series(c, axis, s.t, s.running, 1, top2, h2, jmax, category_colour(3)) || env;
-  env = draw_series(c, axis, s.t, s.waiting, 1, top2, h2, jmax, category_colour(4)) || env;
-  legend_line(c, top2 + 10, category_colour(3), "running");
-  legend_line(c, top2 + 28, category_colour(4), "waiting (queue)");
+  env = draw_series(c, axis, s.t, s.running, 1, top2, h2, jmax, svg::colour(3)) || env;
+  env = draw_series(c, axis, s.t, s.waiting, 1, top2, h2, jmax, svg::colour(4)) || env;
+  legend_line(c, top2 + 10, svg::colour(3), "running");
+  legend_line(c, top2 + 28, svg::colour(4), "waiting (queue)");
   const TimeUnit u = time_unit(t1 - t0);
   c.title(LEFT, "Utilisation and queue over time, " + time_text(t0, u) + " to " + time_text(t1, u),
           resolution_note(env, rows_in(s.t, t0, t1)));
@@ -626,11 +566,11 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
   }
   if (!(run1 >= run0)) run0 = 0, run1 = 1;
   if (o.from && *o.from >= run1)
-    throw UsageError("--from " + fmt(*o.from, 3) + " is at or after the last job's end in jobs.csv (" +
-                     fmt(run1, 3) + " s)");
+    throw UsageError("--from " + svg::num(*o.from, 3) + " is at or after the last job's end in jobs.csv (" +
+                     svg::num(run1, 3) + " s)");
   if (o.to && *o.to <= run0)
-    throw UsageError("--to " + fmt(*o.to, 3) + " is at or before the first submission in jobs.csv (" +
-                     fmt(run0, 3) + " s)");
+    throw UsageError("--to " + svg::num(*o.to, 3) + " is at or before the first submission in jobs.csv (" +
+                     svg::num(run0, 3) + " s)");
   const double t0 = o.from.value_or(run0), t1 = std::max(o.to.value_or(run1), t0 + 1e-9);
   if (o.devices && o.devices->first >= device_count) {
     std::string range = "--devices " + std::to_string(o.devices->first);
@@ -712,17 +652,19 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
     c.height = top + h + 46;
     const TimeAxis axis{t0, t1, LEFT, LEFT + PLOT_W};
     axis.draw(c, top, top + h);
-    c.body << "<image x=\"" << fmt(LEFT) << "\" y=\"" << fmt(top) << "\" width=\"" << fmt(PLOT_W)
-           << "\" height=\"" << fmt(h) << "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
+    c.body << "<image x=\"" << svg::num(LEFT) << "\" y=\"" << svg::num(top) << "\" width=\""
+           << svg::num(PLOT_W) << "\" height=\"" << svg::num(h)
+           << "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
            << "xlink:href=\"data:image/png;base64," << base64(png(cols, rows * px, index, palette))
            << "\"/>\n";
-    const double dstep = std::max(1.0, round_step(static_cast<double>(nd), 8));
+    const double dstep = std::max(1.0, svg::tick_step(static_cast<double>(nd), 8));
     for (double k = 0; k < static_cast<double>(nd); k += dstep) {
       const double y = top + (k + 0.5) / static_cast<double>(nd) * h;
       c.line(LEFT - 4, y, LEFT, y, "#000");
       c.text(LEFT - 6, y + 4, device_label(a + static_cast<std::size_t>(k)), "end", 11);
     }
-    c.text(20, top + h / 2, "device", "middle", 12, " transform=\"rotate(-90 20 " + fmt(top + h / 2) + ")\"");
+    c.text(20, top + h / 2, "device", "middle", 12,
+           " transform=\"rotate(-90 20 " + svg::num(top + h / 2) + ")\"");
     colour_scale(c, LEFT + PLOT_W + 16, top + 24, 200, 0, scale, true, "mean jobs per device");
     c.text(LEFT + PLOT_W + 16, top + 250, "white: idle", "start", 10);
     c.text(LEFT + PLOT_W + 16, top + 264,
@@ -770,7 +712,7 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
     const auto& j = jobs[job];
     switch (o.colour) {
     case GanttColour::PROFILE:
-      return category_colour(profiles[j.profile]);
+      return svg::colour(profiles[j.profile]);
     case GanttColour::SLOWDOWN:
       return j.slowdown ? hex(viridis((*j.slowdown - 1) / (smax - 1))) : "#bbbbbb";
     default:
@@ -791,7 +733,7 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
     c.text(LEFT - 6, (row_y[d] + row_y[d + 1]) / 2 + 4, device_label(a + d), "end", 11);
   }
   c.text(20, (top + bottom) / 2, "device", "middle", 12,
-         " transform=\"rotate(-90 20 " + fmt((top + bottom) / 2) + ")\"");
+         " transform=\"rotate(-90 20 " + svg::num((top + bottom) / 2) + ")\"");
   for (const auto& p : placed) {
     const auto& j = jobs[p.job];
     const std::size_t d = p.device - a;
@@ -799,14 +741,14 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
     const double y = row_y[d] + lane_h * static_cast<double>(p.lane);
     const double x = axis.x(std::max(*j.start, t0)), w = std::max(0.5, axis.x(std::min(*j.end, t1)) - x);
     const bool failed = j.status != "completed";
-    c.body << "<rect x=\"" << fmt(x) << "\" y=\"" << fmt(y + 1) << "\" width=\"" << fmt(w) << "\" height=\""
-           << fmt(std::max(1.0, lane_h - 2)) << "\" fill=\"" << fill(p.job) << "\""
+    c.body << "<rect x=\"" << svg::num(x) << "\" y=\"" << svg::num(y + 1) << "\" width=\"" << svg::num(w)
+           << "\" height=\"" << svg::num(std::max(1.0, lane_h - 2)) << "\" fill=\"" << fill(p.job) << "\""
            << (failed ? " fill-opacity=\"0.35\" stroke=\"#c00\"" : "")
            << (j.attempts != "1" && j.attempts != "0" ? " stroke-dasharray=\"3,2\" stroke=\"#000\"" : "")
            << "><title>"
-           << escape(j.id + " (" + j.profile + "): " + fmt(*j.start, 1) + "–" + fmt(*j.end, 1) + " s, " +
-                     j.status + ", attempts " + j.attempts +
-                     (j.slowdown ? ", slowdown " + fmt(*j.slowdown, 3) : ""))
+           << svg::xml(j.id + " (" + j.profile + "): " + svg::num(*j.start, 1) + "–" + svg::num(*j.end, 1) +
+                       " s, " + j.status + ", attempts " + j.attempts +
+                       (j.slowdown ? ", slowdown " + svg::num(*j.slowdown, 3) : ""))
            << "</title></rect>\n";
   }
   const double lx = LEFT + PLOT_W + 16;
@@ -815,7 +757,7 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
     c.text(lx, ly, "profile", "start", 12, " font-weight=\"bold\"");
     for (const auto& [name, i] : profiles) {
       ly += 18;
-      c.rect(lx, ly - 10, 12, 12, category_colour(i));
+      c.rect(lx, ly - 10, 12, 12, svg::colour(i));
       c.text(lx + 18, ly, name.empty() ? "(none)" : name, "start", 11);
     }
     ly += 24;
