@@ -96,6 +96,16 @@ inline CliResult cli(const std::vector<std::string>& args)
   return r;
 }
 
+#ifdef COLOCSIM_BINARY
+/// cli() for a command that starts colocsim processes (a sweep runs each run as `colocsim run`): they run
+/// the real binary (COLOCSIM_EXE), not this test executable.
+inline CliResult cli_spawning_binary(const std::vector<std::string>& args)
+{
+  ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1);
+  return cli(args);
+}
+#endif
+
 /// The words of a shell command line (split at blanks; the tests' paths have none).
 inline std::vector<std::string> shell_words(const std::string& command)
 {

@@ -432,8 +432,8 @@ TEST_CASE("a sweep takes the timeseries modes and compression as axes and fixed 
   write_file(dir / "spec.yaml", "name: modes\nscenario: default\nset:\n  outputs.compress: gzip\n"
                                 "axes:\n  outputs.timeseries: [every-event, 10min, \"off\"]\n");
   const auto out = dir / "out";
-  ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1); // the sweep's runs: the colocsim binary, not this test
-  const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "--quiet"});
+  const auto r = colocsim::test::cli_spawning_binary(
+      {"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "--quiet"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   // run-0001: a row per event, run-0002: one per 10 minutes (with energy_j), run-0003: none; all gzip.

@@ -27,8 +27,7 @@ using colocsim::test::write_file;
 /// A sweep's runs are the real binary (sweep spawns colocsim run).
 colocsim::test::CliResult cli(const std::vector<std::string>& args)
 {
-  ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1);
-  return colocsim::test::cli(args);
+  return colocsim::test::cli_spawning_binary(args);
 }
 
 // 30 synthetic jobs (mean 900 s) on one Aurora node; 2 policies × 2 arrival rates × 3 seeds = 12 runs of a

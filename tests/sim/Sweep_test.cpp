@@ -27,8 +27,7 @@ using colocsim::test::write_file;
 /// A sweep's runs are the real binary (sweep spawns colocsim run).
 colocsim::test::CliResult cli(const std::vector<std::string>& args)
 {
-  ::setenv("COLOCSIM_EXE", COLOCSIM_BINARY, 1);
-  return colocsim::test::cli(args);
+  return colocsim::test::cli_spawning_binary(args);
 }
 
 fs::path fresh_dir(const std::string& name)
