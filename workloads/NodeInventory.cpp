@@ -67,7 +67,7 @@ std::ifstream open_or_throw(const std::string& path)
 
 NodeInventory read_openb_nodes(std::istream& in, const std::string& file)
 {
-  static const char* const COLUMNS[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
+  static constexpr const char* COLUMNS[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
   CsvLines csv(in, file);
   if (!csv.next())
     throw InputError(SourceLocation{file}, "header",
