@@ -176,7 +176,15 @@ private:
   void handle_arrivals(std::vector<Event>& events);
   void handle_notice(const Notice& n, std::vector<Event>& events);
   void call_policy(std::vector<Event> events);
-  void apply(const Decision& d);
+  void apply(const Decision& d); ///< dispatches to the apply_* of the decision's type
+  [[noreturn]] void fail(const Decision& decision, const std::string& why) const;
+  void apply_place(const Decision& decision, const Place& d);
+  void apply_reject(const Decision& decision, const Reject& d);
+  void apply_node_power(const Decision& decision, const SetNodePower& d);
+  void apply_repartition(const Decision& decision, const Repartition& d);
+  void apply_reconfigure_mig(const Decision& decision, const ReconfigureMig& d);
+  void apply_frequency(const Decision& decision, const SetFrequency& d);
+  void apply_wakeup(const Decision& decision, const WakeAt& d);
   void start_job(JobIndex j, const std::vector<DeviceIndex>& devs);
   void remove_job(JobIndex j);
   void record_end(JobIndex j);
@@ -1028,193 +1036,233 @@ void Simulation::call_policy(std::vector<Event> events)
   emit_timepoint();
 }
 
+/// The policy's decision `decision` cannot be applied: a DecisionError naming the policy, the time, the
+/// decision and why.
+void Simulation::fail(const Decision& decision, const std::string& why) const
+{
+  throw DecisionError("policy '" + setup_.policy_name + "' made an infeasible decision at t=" +
+                      std::to_string(now()) + " s: " + describe(decision) + ": " + why);
+}
+
 void Simulation::apply(const Decision& decision)
 {
-  auto fail = [&](const std::string& why) {
-    throw DecisionError("policy '" + setup_.policy_name + "' made an infeasible decision at t=" +
-                        std::to_string(now()) + " s: " + describe(decision) + ": " + why);
-  };
   std::visit(
       [&](const auto& d) {
         using T = std::decay_t<decltype(d)>;
-        if constexpr (std::is_same_v<T, Place>) {
-          if (d.job >= jobs_.size()) fail("no such job");
-          const auto& js = jobs_[d.job];
-          if (js.status != JobStatus::WAITING)
-            fail("the job is " + std::string(to_string(js.status)) + ", not waiting");
-          if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
-            fail("the job requests " + std::to_string(js.job.devices) + " device(s)");
-          if (!(d.thread_share >= 0.01 && d.thread_share <= 1))
-            fail("thread_share must be in [0.01, 1] (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE 1..100)");
-          if (!d.instances.empty() && d.instances.size() != d.devices.size())
-            fail("instances must name one MIG instance per device");
-          for (std::size_t i = 0; i < d.devices.size(); ++i) {
-            const DeviceIndex dev = d.devices[i];
-            if (dev >= devices_.size())
-              fail("device " + std::to_string(dev) + " does not exist (" + std::to_string(devices_.size()) +
-                   " devices)");
-            if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
-                d.devices.begin() + static_cast<long>(i))
-              fail("device " + std::to_string(dev) + " is listed twice");
-            if (devices_[dev].repartitioning)
-              fail("device " + std::to_string(dev) + " is being repartitioned");
-            if (!allows(d.job, dev))
-              fail("device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
-                   "', not one the job's gpu_types '" + js.job.gpu_types + "' name");
-            if (node_state_[setup_.platform->devices[dev].node] != NodeState::ON)
-              fail("device " + std::to_string(dev) + " is on node " +
-                   std::to_string(setup_.platform->devices[dev].node) + ", which is off or still booting");
-            const auto mode = devices_[dev].mode;
-            const unsigned limit = max_residents(mode);
-            if (limit != 0 && devices_[dev].residents.size() >= limit)
-              fail("device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
-                   " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
-                   " job(s), its limit");
-            if (mode == SharingMode::MIG) {
-              const auto& ds = devices_[dev];
-              if (d.instances.empty())
-                fail("device " + std::to_string(dev) +
-                     " is in mig mode: name its GPU instance (Place::instances)");
-              const auto gi = d.instances[i];
-              if (gi >= ds.layout.size())
-                fail("device " + std::to_string(dev) + " has " + std::to_string(ds.layout.size()) +
-                     " MIG instance(s), no instance " + std::to_string(gi));
-              if (ds.gi_job[gi] >= 0)
-                fail("MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.layout[gi]) +
-                     ") of device " + std::to_string(dev) + " already runs job " +
-                     std::to_string(ds.gi_job[gi]));
-              if (ds.gi_ready[gi] > sim_now() + time_slack(sim_now()))
-                fail("MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
-                     " is still being created (ready at t=" + std::to_string(origin_ + ds.gi_ready[gi]) +
-                     " s)");
-            } else if (!d.instances.empty()) {
-              fail("device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
-            }
-          }
-          jobs_[d.job].thread_share = d.thread_share;
-          jobs_[d.job].instances = d.instances;
-          start_job(d.job, d.devices);
-        } else if constexpr (std::is_same_v<T, Reject>) {
-          if (d.job >= jobs_.size() || jobs_[d.job].status != JobStatus::WAITING)
-            fail("the job is not waiting");
-          auto& js = jobs_[d.job];
-          js.status = JobStatus::REJECTED;
-          js.reason = reason_id(d.reason.empty() ? "policy '" + setup_.policy_name + "' gave no reason"
-                                                 : "policy '" + setup_.policy_name + "': " + d.reason);
-          remove_waiting(d.job);
-          ++totals_.rejected;
-          record_end(d.job);
-          cancel_dependents(d.job);
-        } else if constexpr (std::is_same_v<T, SetNodePower>) {
-          if (d.node >= node_state_.size()) fail("node " + std::to_string(d.node) + " does not exist");
-          auto& state = node_state_[d.node];
-          if (d.on == (state != NodeState::OFF)) return; // already on (or booting) / already off
-          if (!d.on)
-            for (auto dev : node_devices_[d.node])
-              if (!devices_[dev].residents.empty())
-                fail("node " + std::to_string(d.node) + " still runs jobs on device " + std::to_string(dev));
-          touch_nodes();
-          for (auto dev : node_devices_[d.node])
-            touch(dev);
-          if (d.on) {
-            state = NodeState::BOOTING; // draws its baseline and idle power while it boots
-            ++nodes_powered_;
-            powered_baseline_w_ += setup_.platform->node_baseline_w[d.node];
-            boots_.insert({sim_now() + setup_.node_boot_s, d.node});
-          } else {
-            state = NodeState::OFF;
-            powered_off_.push_back(d.node);
-            --nodes_powered_;
-            powered_baseline_w_ -= setup_.platform->node_baseline_w[d.node];
-          }
-          for (auto dev : node_devices_[d.node]) {
-            refresh_power(dev);
-            update_idle(dev);
-          }
-        } else if constexpr (std::is_same_v<T, Repartition>) {
-          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
-          auto& ds = devices_[d.device];
-          const auto& spec = *setup_.platform->devices[d.device].spec;
-          if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) ==
-              spec.sharing_modes.end())
-            fail("device type '" + spec.name + "' does not support " + std::string(to_string(d.mode)));
-          if (!ds.residents.empty())
-            fail("the device still runs " + std::to_string(ds.residents.size()) + " job(s); drain it first");
-          if (ds.repartitioning) fail("the device is already being repartitioned");
-          // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
-          if (d.mode == SharingMode::MIG) {
-            if (!type(d.device).mig)
-              fail("device type '" + spec.name +
-                   "' has no MIG table loaded (platform.sharing: mig loads it)");
-            set_mig_layout(ds, d.device);
-          } else {
-            ds.layout.clear();
-            ds.gi_job.clear();
-            ds.gi_ready.clear();
-          }
-          ds.mode = d.mode;
-          ds.repartitioning = true;
-          update_idle(d.device);
-          repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
-        } else if constexpr (std::is_same_v<T, ReconfigureMig>) {
-          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
-          auto& ds = devices_[d.device];
-          if (ds.mode != SharingMode::MIG) fail("the device is not in mig mode");
-          const auto& geo = *type(d.device).mig;
-          std::vector<bool> busy;
-          for (auto g : ds.gi_job)
-            busy.push_back(g >= 0);
-          const auto verdict = geo.check_change(ds.layout, busy, d.change);
-          if (!verdict.ok()) fail(verdict.reason);
-          // Kept instances keep their jobs and their (shifted) indices; created ones are usable after the
-          // table's reconfiguration latency; the other instances keep running meanwhile.
-          std::vector<std::int64_t> remap(ds.layout.size(), -1);
-          std::vector<std::int64_t> job;
-          std::vector<double> ready;
-          for (std::size_t i = 0; i < ds.layout.size(); ++i)
-            if (std::find(d.change.destroy.begin(), d.change.destroy.end(), i) == d.change.destroy.end()) {
-              remap[i] = static_cast<std::int64_t>(job.size());
-              job.push_back(ds.gi_job[i]);
-              ready.push_back(ds.gi_ready[i]);
-            }
-          const double at = sim_now() + geo.reconfiguration_latency_s();
-          for (std::size_t c = 0; c < d.change.create.size(); ++c) {
-            job.push_back(-1);
-            ready.push_back(at);
-          }
-          for (std::size_t r = 0; r < ds.residents.size(); ++r) {
-            auto& rs = jobs_[ds.residents[r]];
-            rs.instances[ds.slot[r]] = static_cast<std::uint32_t>(remap[rs.instances[ds.slot[r]]]);
-          }
-          ds.layout = geo.apply(ds.layout, d.change);
-          ds.gi_job = std::move(job);
-          ds.gi_ready = std::move(ready);
-          if (!d.change.create.empty()) repartitions_.insert({at, d.device});
-        } else if constexpr (std::is_same_v<T, SetFrequency>) {
-          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
-          const auto& spec = *setup_.platform->devices[d.device].spec;
-          if (!(d.freq_hz >= spec.freq_min_hz.value && d.freq_hz <= spec.freq_max_hz.value))
-            fail("frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) +
-                 ", " + std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
-          auto& ds = devices_[d.device];
-          if (d.freq_hz == ds.freq_set_hz) return;
-          touch(d.device);
-          ds.freq_set_hz = d.freq_hz;
-          std::vector<DeviceIndex> dirty;
-          if (ds.freq_hz != d.freq_hz) {
-            ds.freq_hz = d.freq_hz; // the card cap, re-checked in settle(), may lower it again
-            recompute_device(d.device, dirty);
-          }
-          dirty.push_back(d.device);
-          settle(dirty);
-        } else {
-          const double at = d.at_s - origin_;
-          if (!(at >= sim_now() - time_slack(sim_now())))
-            fail("the time is in the past (now " + std::to_string(now()) + " s)");
-          wakeups_.insert(std::max(at, sim_now()));
-        }
+        if constexpr (std::is_same_v<T, Place>)
+          apply_place(decision, d);
+        else if constexpr (std::is_same_v<T, Reject>)
+          apply_reject(decision, d);
+        else if constexpr (std::is_same_v<T, SetNodePower>)
+          apply_node_power(decision, d);
+        else if constexpr (std::is_same_v<T, Repartition>)
+          apply_repartition(decision, d);
+        else if constexpr (std::is_same_v<T, ReconfigureMig>)
+          apply_reconfigure_mig(decision, d);
+        else if constexpr (std::is_same_v<T, SetFrequency>)
+          apply_frequency(decision, d);
+        else
+          apply_wakeup(decision, d);
       },
       decision);
+}
+
+void Simulation::apply_place(const Decision& decision, const Place& d)
+{
+  if (d.job >= jobs_.size()) fail(decision, "no such job");
+  const auto& js = jobs_[d.job];
+  if (js.status != JobStatus::WAITING)
+    fail(decision, "the job is " + std::string(to_string(js.status)) + ", not waiting");
+  if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
+    fail(decision, "the job requests " + std::to_string(js.job.devices) + " device(s)");
+  if (!(d.thread_share >= 0.01 && d.thread_share <= 1))
+    fail(decision, "thread_share must be in [0.01, 1] (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE 1..100)");
+  if (!d.instances.empty() && d.instances.size() != d.devices.size())
+    fail(decision, "instances must name one MIG instance per device");
+  for (std::size_t i = 0; i < d.devices.size(); ++i) {
+    const DeviceIndex dev = d.devices[i];
+    if (dev >= devices_.size())
+      fail(decision, "device " + std::to_string(dev) + " does not exist (" + std::to_string(devices_.size()) +
+                         " devices)");
+    if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
+        d.devices.begin() + static_cast<long>(i))
+      fail(decision, "device " + std::to_string(dev) + " is listed twice");
+    if (devices_[dev].repartitioning)
+      fail(decision, "device " + std::to_string(dev) + " is being repartitioned");
+    if (!allows(d.job, dev))
+      fail(decision, "device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
+                         "', not one the job's gpu_types '" + js.job.gpu_types + "' name");
+    if (node_state_[setup_.platform->devices[dev].node] != NodeState::ON)
+      fail(decision, "device " + std::to_string(dev) + " is on node " +
+                         std::to_string(setup_.platform->devices[dev].node) +
+                         ", which is off or still booting");
+    const auto mode = devices_[dev].mode;
+    const unsigned limit = max_residents(mode);
+    if (limit != 0 && devices_[dev].residents.size() >= limit)
+      fail(decision, "device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
+                         " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
+                         " job(s), its limit");
+    if (mode == SharingMode::MIG) {
+      const auto& ds = devices_[dev];
+      if (d.instances.empty())
+        fail(decision,
+             "device " + std::to_string(dev) + " is in mig mode: name its GPU instance (Place::instances)");
+      const auto gi = d.instances[i];
+      if (gi >= ds.layout.size())
+        fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(ds.layout.size()) +
+                           " MIG instance(s), no instance " + std::to_string(gi));
+      if (ds.gi_job[gi] >= 0)
+        fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.layout[gi]) +
+                           ") of device " + std::to_string(dev) + " already runs job " +
+                           std::to_string(ds.gi_job[gi]));
+      if (ds.gi_ready[gi] > sim_now() + time_slack(sim_now()))
+        fail(decision,
+             "MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
+                 " is still being created (ready at t=" + std::to_string(origin_ + ds.gi_ready[gi]) + " s)");
+    } else if (!d.instances.empty()) {
+      fail(decision, "device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
+    }
+  }
+  jobs_[d.job].thread_share = d.thread_share;
+  jobs_[d.job].instances = d.instances;
+  start_job(d.job, d.devices);
+}
+
+void Simulation::apply_reject(const Decision& decision, const Reject& d)
+{
+  if (d.job >= jobs_.size() || jobs_[d.job].status != JobStatus::WAITING)
+    fail(decision, "the job is not waiting");
+  auto& js = jobs_[d.job];
+  js.status = JobStatus::REJECTED;
+  js.reason = reason_id(d.reason.empty() ? "policy '" + setup_.policy_name + "' gave no reason"
+                                         : "policy '" + setup_.policy_name + "': " + d.reason);
+  remove_waiting(d.job);
+  ++totals_.rejected;
+  record_end(d.job);
+  cancel_dependents(d.job);
+}
+
+void Simulation::apply_node_power(const Decision& decision, const SetNodePower& d)
+{
+  if (d.node >= node_state_.size()) fail(decision, "node " + std::to_string(d.node) + " does not exist");
+  auto& state = node_state_[d.node];
+  if (d.on == (state != NodeState::OFF)) return; // already on (or booting) / already off
+  if (!d.on)
+    for (auto dev : node_devices_[d.node])
+      if (!devices_[dev].residents.empty())
+        fail(decision,
+             "node " + std::to_string(d.node) + " still runs jobs on device " + std::to_string(dev));
+  touch_nodes();
+  for (auto dev : node_devices_[d.node])
+    touch(dev);
+  if (d.on) {
+    state = NodeState::BOOTING; // draws its baseline and idle power while it boots
+    ++nodes_powered_;
+    powered_baseline_w_ += setup_.platform->node_baseline_w[d.node];
+    boots_.insert({sim_now() + setup_.node_boot_s, d.node});
+  } else {
+    state = NodeState::OFF;
+    powered_off_.push_back(d.node);
+    --nodes_powered_;
+    powered_baseline_w_ -= setup_.platform->node_baseline_w[d.node];
+  }
+  for (auto dev : node_devices_[d.node]) {
+    refresh_power(dev);
+    update_idle(dev);
+  }
+}
+
+void Simulation::apply_repartition(const Decision& decision, const Repartition& d)
+{
+  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
+  auto& ds = devices_[d.device];
+  const auto& spec = *setup_.platform->devices[d.device].spec;
+  if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) == spec.sharing_modes.end())
+    fail(decision, "device type '" + spec.name + "' does not support " + std::string(to_string(d.mode)));
+  if (!ds.residents.empty())
+    fail(decision,
+         "the device still runs " + std::to_string(ds.residents.size()) + " job(s); drain it first");
+  if (ds.repartitioning) fail(decision, "the device is already being repartitioned");
+  // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
+  if (d.mode == SharingMode::MIG) {
+    if (!type(d.device).mig)
+      fail(decision,
+           "device type '" + spec.name + "' has no MIG table loaded (platform.sharing: mig loads it)");
+    set_mig_layout(ds, d.device);
+  } else {
+    ds.layout.clear();
+    ds.gi_job.clear();
+    ds.gi_ready.clear();
+  }
+  ds.mode = d.mode;
+  ds.repartitioning = true;
+  update_idle(d.device);
+  repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
+}
+
+void Simulation::apply_reconfigure_mig(const Decision& decision, const ReconfigureMig& d)
+{
+  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
+  auto& ds = devices_[d.device];
+  if (ds.mode != SharingMode::MIG) fail(decision, "the device is not in mig mode");
+  const auto& geo = *type(d.device).mig;
+  std::vector<bool> busy;
+  for (auto g : ds.gi_job)
+    busy.push_back(g >= 0);
+  const auto verdict = geo.check_change(ds.layout, busy, d.change);
+  if (!verdict.ok()) fail(decision, verdict.reason);
+  // Kept instances keep their jobs and their (shifted) indices; created ones are usable after the
+  // table's reconfiguration latency; the other instances keep running meanwhile.
+  std::vector<std::int64_t> remap(ds.layout.size(), -1);
+  std::vector<std::int64_t> job;
+  std::vector<double> ready;
+  for (std::size_t i = 0; i < ds.layout.size(); ++i)
+    if (std::find(d.change.destroy.begin(), d.change.destroy.end(), i) == d.change.destroy.end()) {
+      remap[i] = static_cast<std::int64_t>(job.size());
+      job.push_back(ds.gi_job[i]);
+      ready.push_back(ds.gi_ready[i]);
+    }
+  const double at = sim_now() + geo.reconfiguration_latency_s();
+  for (std::size_t c = 0; c < d.change.create.size(); ++c) {
+    job.push_back(-1);
+    ready.push_back(at);
+  }
+  for (std::size_t r = 0; r < ds.residents.size(); ++r) {
+    auto& rs = jobs_[ds.residents[r]];
+    rs.instances[ds.slot[r]] = static_cast<std::uint32_t>(remap[rs.instances[ds.slot[r]]]);
+  }
+  ds.layout = geo.apply(ds.layout, d.change);
+  ds.gi_job = std::move(job);
+  ds.gi_ready = std::move(ready);
+  if (!d.change.create.empty()) repartitions_.insert({at, d.device});
+}
+
+void Simulation::apply_frequency(const Decision& decision, const SetFrequency& d)
+{
+  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
+  const auto& spec = *setup_.platform->devices[d.device].spec;
+  if (!(d.freq_hz >= spec.freq_min_hz.value && d.freq_hz <= spec.freq_max_hz.value))
+    fail(decision, "frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) +
+                       ", " + std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
+  auto& ds = devices_[d.device];
+  if (d.freq_hz == ds.freq_set_hz) return;
+  touch(d.device);
+  ds.freq_set_hz = d.freq_hz;
+  std::vector<DeviceIndex> dirty;
+  if (ds.freq_hz != d.freq_hz) {
+    ds.freq_hz = d.freq_hz; // the card cap, re-checked in settle(), may lower it again
+    recompute_device(d.device, dirty);
+  }
+  dirty.push_back(d.device);
+  settle(dirty);
+}
+
+void Simulation::apply_wakeup(const Decision& decision, const WakeAt& d)
+{
+  const double at = d.at_s - origin_;
+  if (!(at >= sim_now() - time_slack(sim_now())))
+    fail(decision, "the time is in the past (now " + std::to_string(now()) + " s)");
+  wakeups_.insert(std::max(at, sim_now()));
 }
 
 void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
