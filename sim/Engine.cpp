@@ -2,6 +2,9 @@
 #include "sim/Engine.hpp"
 
 #include "models/Placement.hpp"
+#include "sim/engine/DependencyGraph.hpp"
+#include "sim/engine/IdleWaitMeter.hpp"
+#include "sim/engine/NodePower.hpp"
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
@@ -83,7 +86,6 @@ struct DeviceState {
   double resident_s = 0;
   double alloc_share = 0; ///< Σ residents' requested shares (RunTotals::allocated_device_s)
   double allocated_s = 0, fragmented_s = 0;
-  bool idle_counted = false; ///< no resident and available: counted in Simulation::type_wait_
 };
 
 struct JobState {
@@ -236,20 +238,12 @@ private:
   double origin_ = 0;                           ///< trace time of sim time 0 (first submit)
   double clock_base_ = 0;                       ///< SimGrid clock at the start of this run
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
-  enum class NodeState { ON, OFF, BOOTING };
-  std::vector<NodeState> node_state_;
+  NodePower nodes_; ///< node states, boots, the nodes powered off not yet reported, baseline energy
   std::vector<std::vector<DeviceIndex>> node_devices_;
-  std::uint32_t nodes_powered_ = 0;              ///< ON or BOOTING: drawing their baseline
-  double powered_baseline_w_ = 0;                ///< Σ baselines of the nodes ON or BOOTING
-  double node_energy_j_ = 0, node_energy_t_ = 0; ///< Σ baselines integrated up to node_energy_t_ (sim time)
-  std::set<std::pair<double, std::uint32_t>> boots_; ///< (sim time ready, node)
-  /// Nodes powered off by the policy's decisions, not yet reported (NodePowered{node, false} leads the
-  /// events of the next call; they do not cause a call by themselves).
-  std::vector<std::uint32_t> powered_off_;
-  void touch_nodes();
+  void touch_nodes() { nodes_.integrate(sim_now()); }
   bool device_available(DeviceIndex d) const
   {
-    return !devices_[d].repartitioning && node_state_[setup_.platform->devices[d].node] == NodeState::ON;
+    return !devices_[d].repartitioning && nodes_.on(setup_.platform->devices[d].node);
   }
   double total_device_power_w_ = 0;
   std::uint32_t busy_devices_ = 0;
@@ -258,12 +252,10 @@ private:
   std::set<double> wakeups_; ///< sim times
   // Dependencies (Job::depends_on), only for readers that may have them.
   bool index_ids_ = false;
-  std::unordered_map<std::string_view, JobIndex> id_index_; ///< views into jobs_[j].job.id (a deque: stable)
+  DependencyGraph deps_; ///< ids (views into jobs_[j].job.id: a deque, stable), blocked jobs, releases
   /// Signatures of jobs whose batch size picks them from a profile's batch tables, by "profile\nbatch"
   /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
   std::unordered_map<std::string, ResourceSignature> batch_sigs_;
-  std::unordered_map<JobIndex, std::vector<JobIndex>> dependents_; ///< job → blocked jobs waiting for it
-  std::set<std::pair<double, JobIndex>> releases_; ///< (sim time, job): dependencies done, think time running
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   void release_dependents(JobIndex j, std::vector<Event>& events);
   void cancel_dependents(JobIndex j);
@@ -345,49 +337,12 @@ private:
   std::vector<PowerLoad> loads_;
   std::vector<std::uint32_t> scratch_cards_;
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
-  // idle_while_waiting_device_s: per device type, the idle available devices and the waiting jobs that one
-  // of them could take (the type is one the job accepts and its memory holds the job); maintained as jobs
-  // and devices change, integrated between events like energy (never a scan of the cluster).
-  struct TypeWait {
-    std::uint32_t idle = 0;             ///< devices with no job, available (node on, not repartitioning)
-    std::uint32_t single = 0;           ///< waiting one-device jobs that fit this type
-    std::multiset<std::uint32_t> gangs; ///< sizes of the waiting gang jobs that fit this type
-    double counted = 0;                 ///< idle devices that count now: idle if some waiting job fits them
-  };
-  std::vector<TypeWait> type_wait_;
-  double idle_waiting_now_ = 0; ///< Σ counted
-  double idle_waiting_s_ = 0,
-         idle_waiting_t_ = 0; ///< device-seconds integrated up to sim time idle_waiting_t_
-  void integrate_idle_waiting()
-  {
-    const double now = sim_now();
-    if (now > idle_waiting_t_) {
-      idle_waiting_s_ += idle_waiting_now_ * (now - idle_waiting_t_);
-      idle_waiting_t_ = now;
-    }
-  }
-  void recount_type(std::size_t t)
-  {
-    auto& tw = type_wait_[t];
-    // A gang job counts when one type has enough idle devices for it.
-    const bool wanted = tw.single > 0 || (!tw.gangs.empty() && *tw.gangs.begin() <= tw.idle);
-    const double counted = wanted ? tw.idle : 0.0;
-    idle_waiting_now_ += counted - tw.counted;
-    tw.counted = counted;
-  }
+  // idle_while_waiting_device_s (sim/engine/IdleWaitMeter.hpp): told when a device becomes idle or busy and
+  // when a job joins or leaves the queue.
+  IdleWaitMeter idle_wait_;
   void update_idle(DeviceIndex d)
   {
-    auto& ds = devices_[d];
-    const bool idle = ds.residents.empty() && device_available(d);
-    if (idle == ds.idle_counted) return;
-    integrate_idle_waiting();
-    ds.idle_counted = idle;
-    auto& tw = type_wait_[setup_.platform->devices[d].type];
-    if (idle)
-      ++tw.idle;
-    else
-      --tw.idle;
-    recount_type(setup_.platform->devices[d].type);
+    idle_wait_.device_idle(d, devices_[d].residents.empty() && device_available(d), sim_now());
   }
   /// The device types whose devices could take job j (one bit per type).
   std::uint64_t fitting_types(const JobState& js) const
@@ -407,25 +362,8 @@ private:
       ++waiting_;
     else
       --waiting_;
-    integrate_idle_waiting();
     const auto& js = jobs_[j];
-    const auto size = static_cast<std::uint32_t>(js.job.devices);
-    const auto mask = fitting_types(js);
-    for (std::size_t t = 0; t < type_wait_.size(); ++t) {
-      if (!((mask >> t) & 1U)) continue;
-      auto& tw = type_wait_[t];
-      if (size == 1) {
-        if (add)
-          ++tw.single;
-        else
-          --tw.single;
-      } else if (add) {
-        tw.gangs.insert(size);
-      } else {
-        tw.gangs.erase(tw.gangs.find(size));
-      }
-      recount_type(t);
-    }
+    idle_wait_.job_waiting(fitting_types(js), static_cast<std::uint32_t>(js.job.devices), add, sim_now());
   }
   // Why jobs did not complete (JobRecord::reason), each text stored once: jobs hold an index.
   std::vector<std::string> reasons_{std::string()};
@@ -610,12 +548,12 @@ void Simulation::build_platform()
     node_devices_[node].push_back(d);
   }
   totals_.device_count = static_cast<double>(devices_.size());
-  type_wait_.assign(platform.types.size(), TypeWait{});
-  node_state_.assign(std::max<std::size_t>(platform.nodes, node_devices_.size()), NodeState::ON);
-  nodes_powered_ = static_cast<std::uint32_t>(node_state_.size());
-  for (std::size_t n = 0; n < node_state_.size(); ++n)
-    powered_baseline_w_ += n < platform.node_baseline_w.size() ? platform.node_baseline_w[n] : 0.0;
   if (platform.types.size() > 64) throw std::invalid_argument("a platform has at most 64 device types");
+  std::vector<std::uint32_t> device_types(devices_.size());
+  for (DeviceIndex d = 0; d < devices_.size(); ++d)
+    device_types[d] = platform.devices[d].type;
+  idle_wait_ = IdleWaitMeter(platform.types.size(), std::move(device_types));
+  nodes_ = NodePower(std::max<std::size_t>(platform.nodes, node_devices_.size()), platform.node_baseline_w);
   for (DeviceIndex d = 0; d < devices_.size(); ++d)
     update_idle(d);
 }
@@ -654,9 +592,8 @@ RunTotals Simulation::run()
     totals_.fragmented_device_s += ds.fragmented_s;
   }
   touch_nodes();
-  totals_.energy_node_j = node_energy_j_;
-  integrate_idle_waiting();
-  totals_.idle_while_waiting_device_s = idle_waiting_s_;
+  totals_.energy_node_j = nodes_.energy_j();
+  totals_.idle_while_waiting_device_s = idle_wait_.total(sim_now());
   // Jobs left waiting when nothing could run any more.
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
     if (jobs_[j].status == JobStatus::WAITING || jobs_[j].status == JobStatus::BLOCKED) {
@@ -713,10 +650,8 @@ void Simulation::controller()
       handle_notice(n, events);
     handle_arrivals(events);
     const double now = sim_now();
-    while (!boots_.empty() && boots_.begin()->first <= now + time_slack(now)) {
-      const auto node = boots_.begin()->second;
-      boots_.erase(boots_.begin());
-      node_state_[node] = NodeState::ON;
+    while (const auto booted = nodes_.finish_boot(now + time_slack(now))) {
+      const auto node = *booted;
       for (auto dev : node_devices_[node])
         update_idle(dev);
       ++totals_.engine_events;
@@ -730,11 +665,10 @@ void Simulation::controller()
       ++totals_.engine_events;
       events.emplace_back(std::in_place_type<DeviceRepartitioned>, DeviceRepartitioned{d, devices_[d].mode});
     }
-    if (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
+    {
       bool any = false;
-      while (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
-        const JobIndex j = releases_.begin()->second;
-        releases_.erase(releases_.begin());
+      while (const auto released = deps_.pop_release(now + time_slack(now))) {
+        const JobIndex j = *released;
         auto& js = jobs_[j];
         if (js.status != JobStatus::BLOCKED) continue; // cancelled meanwhile
         js.status = JobStatus::WAITING;
@@ -751,14 +685,14 @@ void Simulation::controller()
       ++totals_.engine_events;
       events.emplace_back(std::in_place_type<Wakeup>, Wakeup{origin_ + at});
     }
-    if (!events.empty() && !powered_off_.empty()) {
+    if (!events.empty() && !nodes_.powered_off().empty()) {
       std::vector<Event> all;
-      all.reserve(powered_off_.size() + events.size());
-      for (const auto node : powered_off_)
+      all.reserve(nodes_.powered_off().size() + events.size());
+      for (const auto node : nodes_.powered_off())
         all.emplace_back(std::in_place_type<NodePowered>, NodePowered{node, false});
       std::move(events.begin(), events.end(), std::back_inserter(all));
       events.swap(all);
-      powered_off_.clear();
+      nodes_.clear_powered_off();
     }
     if (!events.empty()) call_policy(std::move(events));
     if (!notices_.empty()) continue; // completions reported while we were deciding
@@ -766,8 +700,8 @@ void Simulation::controller()
     if (read_next_job()) next = lookahead_->submit_s - origin_;
     if (!wakeups_.empty()) next = std::min(next, *wakeups_.begin());
     if (!repartitions_.empty()) next = std::min(next, repartitions_.begin()->first);
-    if (!boots_.empty()) next = std::min(next, boots_.begin()->first);
-    if (!releases_.empty()) next = std::min(next, releases_.begin()->first);
+    if (const auto boot = nodes_.next_boot()) next = std::min(next, *boot);
+    if (const auto release = deps_.next_release()) next = std::min(next, *release);
     if (running_ == 0 && std::isinf(next))
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
     if (std::isinf(next))
@@ -815,7 +749,7 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     }
     js.submitted = t;
     const auto j = static_cast<JobIndex>(jobs_.size() - 1);
-    if (index_ids_) id_index_.emplace(js.job.id, j); // the first job of an id wins
+    if (index_ids_) deps_.index(js.job.id, j); // the first job of an id wins
     js.type_mask = type_mask_of(js.job);
     if (setup_.durations_on_named_type && !js.job.gpu_types.empty())
       js.base_speed = first_named_speed(js.job);
@@ -856,14 +790,14 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   bool cancel = false;
   JobStatus cause = JobStatus::CANCELLED;
   for (const auto& id : js.job.depends_on) {
-    const auto it = id_index_.find(id);
-    if (it == id_index_.end() || it->second == j) {
+    const auto found = deps_.find(id);
+    if (!found || *found == j) {
       if (totals_.dependencies_ignored++ == 0)
         totals_.first_ignored_dependency =
             "job '" + js.job.id + "' (" + js.job.origin.to_string() + ") depends on '" + id + "'";
       continue;
     }
-    const auto& dep = jobs_[it->second];
+    const auto& dep = jobs_[*found];
     switch (dep.status) {
     case JobStatus::COMPLETED:
       ready = std::max(ready, dep.end + js.job.think_time_s);
@@ -877,7 +811,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
       break;
     default: // waiting, running, blocked
       ++js.deps_pending;
-      dependents_[it->second].push_back(j);
+      deps_.wait_for(*found, j);
     }
   }
   if (cancel) {
@@ -892,7 +826,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   js.submitted = ready;
   if (js.deps_pending > 0 || ready > sim_now() + time_slack(sim_now())) {
     js.status = JobStatus::BLOCKED;
-    if (js.deps_pending == 0) releases_.emplace(ready, j);
+    if (js.deps_pending == 0) deps_.release_at(ready, j);
     return;
   }
   add_waiting(j);
@@ -903,10 +837,8 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
 /// their think time).
 void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
 {
-  const auto it = dependents_.find(j);
-  if (it == dependents_.end()) return;
-  const std::vector<JobIndex> waiting = std::move(it->second);
-  dependents_.erase(it);
+  const std::vector<JobIndex> waiting = deps_.take_dependents(j);
+  if (waiting.empty()) return;
   const double now = sim_now();
   for (JobIndex k : waiting) {
     auto& ks = jobs_[k];
@@ -914,7 +846,7 @@ void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
     ks.submitted = std::max(ks.submitted, now + ks.job.think_time_s);
     if (--ks.deps_pending > 0) continue;
     if (ks.submitted > now + time_slack(now)) {
-      releases_.emplace(ks.submitted, k);
+      deps_.release_at(ks.submitted, k);
       continue;
     }
     ks.status = JobStatus::WAITING;
@@ -927,25 +859,16 @@ void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
 /// Job j will never complete: every job that (transitively) waits for it is cancelled now.
 void Simulation::cancel_dependents(JobIndex j)
 {
-  std::vector<JobIndex> stack{j};
-  while (!stack.empty()) {
-    const JobIndex k = stack.back();
-    stack.pop_back();
-    const auto it = dependents_.find(k);
-    if (it == dependents_.end()) continue;
-    const std::vector<JobIndex> blocked = std::move(it->second);
-    dependents_.erase(it);
-    for (JobIndex b : blocked) {
-      auto& bs = jobs_[b];
-      if (bs.status != JobStatus::BLOCKED) continue;
-      bs.status = JobStatus::CANCELLED;
-      bs.end = sim_now();
-      bs.reason = dependency_reason(jobs_[k].status);
-      ++totals_.cancelled;
-      record_end(b);
-      stack.push_back(b);
-    }
-  }
+  deps_.cancel_from(j, [this](JobIndex b, JobIndex k) {
+    auto& bs = jobs_[b];
+    if (bs.status != JobStatus::BLOCKED) return false;
+    bs.status = JobStatus::CANCELLED;
+    bs.end = sim_now();
+    bs.reason = dependency_reason(jobs_[k].status);
+    ++totals_.cancelled;
+    record_end(b);
+    return true;
+  });
 }
 
 std::uint64_t Simulation::type_mask_of(const Job& job) const
@@ -1092,7 +1015,7 @@ void Simulation::apply_place(const Decision& decision, const Place& d)
     if (!allows(d.job, dev))
       fail(decision, "device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
                          "', not one the job's gpu_types '" + js.job.gpu_types + "' name");
-    if (node_state_[setup_.platform->devices[dev].node] != NodeState::ON)
+    if (!nodes_.on(setup_.platform->devices[dev].node))
       fail(decision, "device " + std::to_string(dev) + " is on node " +
                          std::to_string(setup_.platform->devices[dev].node) +
                          ", which is off or still booting");
@@ -1144,9 +1067,8 @@ void Simulation::apply_reject(const Decision& decision, const Reject& d)
 
 void Simulation::apply_node_power(const Decision& decision, const SetNodePower& d)
 {
-  if (d.node >= node_state_.size()) fail(decision, "node " + std::to_string(d.node) + " does not exist");
-  auto& state = node_state_[d.node];
-  if (d.on == (state != NodeState::OFF)) return; // already on (or booting) / already off
+  if (d.node >= nodes_.size()) fail(decision, "node " + std::to_string(d.node) + " does not exist");
+  if (d.on == !nodes_.off(d.node)) return; // already on (or booting) / already off
   if (!d.on)
     for (auto dev : node_devices_[d.node])
       if (!devices_[dev].residents.empty())
@@ -1155,17 +1077,10 @@ void Simulation::apply_node_power(const Decision& decision, const SetNodePower& 
   touch_nodes();
   for (auto dev : node_devices_[d.node])
     touch(dev);
-  if (d.on) {
-    state = NodeState::BOOTING; // draws its baseline and idle power while it boots
-    ++nodes_powered_;
-    powered_baseline_w_ += setup_.platform->node_baseline_w[d.node];
-    boots_.insert({sim_now() + setup_.node_boot_s, d.node});
-  } else {
-    state = NodeState::OFF;
-    powered_off_.push_back(d.node);
-    --nodes_powered_;
-    powered_baseline_w_ -= setup_.platform->node_baseline_w[d.node];
-  }
+  if (d.on)
+    nodes_.power_on(d.node, sim_now(), setup_.node_boot_s);
+  else
+    nodes_.power_off(d.node);
   for (auto dev : node_devices_[d.node]) {
     refresh_power(dev);
     update_idle(dev);
@@ -1510,7 +1425,7 @@ void Simulation::refresh_power(DeviceIndex d)
     sum_rate += jobs_[r].rate;
   ds.sum_rate = sum_rate;
   const double old = ds.power_w;
-  ds.power_w = node_state_[setup_.platform->devices[d].node] == NodeState::OFF
+  ds.power_w = nodes_.off(setup_.platform->devices[d].node)
                    ? 0.0
                    : device_power(type(d).power, loads_, freq_ratio(d)).total_w;
   attribute_power(type(d).power, loads_, freq_ratio(d), ds.share_w);
@@ -1595,15 +1510,6 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
   }
 }
 
-void Simulation::touch_nodes()
-{
-  const double now = sim_now();
-  if (now > node_energy_t_) {
-    node_energy_j_ += powered_baseline_w_ * (now - node_energy_t_);
-    node_energy_t_ = now;
-  }
-}
-
 void Simulation::record_end(JobIndex j)
 {
   const auto& js = jobs_[j];
@@ -1632,7 +1538,7 @@ void Simulation::emit_timepoint()
   TimePoint p;
   p.t_s = now();
   p.device_power_w = total_device_power_w_;
-  p.node_power_w = powered_baseline_w_;
+  p.node_power_w = nodes_.baseline_w();
   p.busy_devices = busy_devices_;
   p.running_jobs = running_;
   p.waiting_jobs = waiting_;
