@@ -5,6 +5,8 @@
 #include "sim/engine/DependencyGraph.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
 #include "sim/engine/NodePower.hpp"
+#include "sim/engine/ReasonTable.hpp"
+#include "sim/engine/UserRunHistory.hpp"
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
@@ -222,12 +224,13 @@ private:
   void emit_timepoint();
   void progress(bool force);
   /// Tsafrir et al. 2007: each user's last two run times (workload.estimates: predicted).
-  struct UserRuns {
-    double last = 0, before = 0;
-    int count = 0;
-  };
-  std::unordered_map<std::string, UserRuns> user_runs_;
-  void record_run(const JobState& js);
+  UserRunHistory user_runs_; ///< each user's last two run times (workload.estimates: predicted)
+  void record_run(const JobState& js)
+  {
+    // the run time the system saw (killed jobs: their limit)
+    if (setup_.estimates == EstimateSource::PREDICTED)
+      user_runs_.record(js.job.user, js.end - js.attempt_start);
+  }
 
   const RunSetup& setup_;
   RunObserver& observer_;
@@ -365,28 +368,9 @@ private:
     const auto& js = jobs_[j];
     idle_wait_.job_waiting(fitting_types(js), static_cast<std::uint32_t>(js.job.devices), add, sim_now());
   }
-  // Why jobs did not complete (JobRecord::reason), each text stored once: jobs hold an index.
-  std::vector<std::string> reasons_{std::string()};
-  std::unordered_map<std::string, std::uint32_t> reason_index_;
-  std::uint32_t reason_id(const std::string& text)
-  {
-    const auto [it, added] = reason_index_.emplace(text, static_cast<std::uint32_t>(reasons_.size()));
-    if (added) reasons_.push_back(text);
-    return it->second;
-  }
-  std::uint32_t dependency_reason(JobStatus dep)
-  {
-    switch (dep) {
-    case JobStatus::FAILED:
-      return reason_id("a job it depends on failed");
-    case JobStatus::REJECTED:
-      return reason_id("a job it depends on was rejected");
-    case JobStatus::NEVER_STARTED:
-      return reason_id("a job it depends on never started");
-    default:
-      return reason_id("a job it depends on was cancelled");
-    }
-  }
+  ReasonTable reasons_; ///< why jobs did not complete (JobRecord::reason), each text stored once
+  std::uint32_t reason_id(const std::string& text) { return reasons_.id(text); }
+  std::uint32_t dependency_reason(JobStatus dep) { return reasons_.dependency(dep); }
 };
 
 double Simulation::estimate(JobIndex j) const
@@ -398,25 +382,10 @@ double Simulation::estimate(JobIndex j) const
     return job.duration_s;
   case EstimateSource::REQUESTED:
     return requested;
-  case EstimateSource::PREDICTED:
-    // Tsafrir, Etsion & Feitelson, "Backfilling using system-generated predictions rather than user
-    // runtime estimates", IEEE TPDS 18(6) 2007: the average of the user's two last run times, never more
-    // than the requested time; the requested time until the user has two.
-    if (const auto it = user_runs_.find(job.user);
-        !job.user.empty() && it != user_runs_.end() && it->second.count >= 2)
-      return std::min(requested, 0.5 * (it->second.last + it->second.before));
-    return requested;
+  case EstimateSource::PREDICTED: // Tsafrir et al. 2007 (sim/engine/UserRunHistory.hpp)
+    return user_runs_.predict(job.user, requested);
   }
   return job.duration_s;
-}
-
-void Simulation::record_run(const JobState& js)
-{
-  if (setup_.estimates != EstimateSource::PREDICTED || js.job.user.empty()) return;
-  auto& runs = user_runs_[js.job.user];
-  runs.before = runs.last;
-  runs.last = js.end - js.attempt_start; // the run time the system saw (killed jobs: their limit)
-  ++runs.count;
 }
 
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
@@ -1525,7 +1494,7 @@ void Simulation::record_end(JobIndex j)
   r.devices = js.devices;
   r.energy_j = js.energy_j;
   r.attempts = js.attempts;
-  r.reason = reasons_[js.reason];
+  r.reason = reasons_.text(js.reason);
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   observer_.on_job_end(r);

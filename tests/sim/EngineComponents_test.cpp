@@ -5,6 +5,8 @@
 #include "sim/engine/DependencyGraph.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
 #include "sim/engine/NodePower.hpp"
+#include "sim/engine/ReasonTable.hpp"
+#include "sim/engine/UserRunHistory.hpp"
 
 #include <set>
 #include <utility>
@@ -152,4 +154,42 @@ TEST_CASE("node power: baseline energy across off, boot and on", "[engine][compo
   n.integrate(105); // the past: nothing
   // 3,000 + 2,000 + 15,000 + 6,000 + 2,000 = 28,000 J
   CHECK_THAT(n.energy_j(), WithinAbs(28000.0, 1e-9));
+}
+
+TEST_CASE("reason table: each text stored once, dependency causes worded by status", "[engine][components]")
+{
+  ReasonTable r;
+  CHECK(r.text(ReasonTable::NONE).empty()); // index 0: a completed job's
+  const auto x = r.id("x");
+  const auto y = r.id("y");
+  CHECK(x == 1);
+  CHECK(y == 2);
+  CHECK(r.id("x") == 1); // the same text, the same index
+  CHECK(r.size() == 3);
+  CHECK(r.text(r.dependency(JobStatus::FAILED)) == "a job it depends on failed");
+  CHECK(r.text(r.dependency(JobStatus::REJECTED)) == "a job it depends on was rejected");
+  CHECK(r.text(r.dependency(JobStatus::NEVER_STARTED)) == "a job it depends on never started");
+  CHECK(r.text(r.dependency(JobStatus::CANCELLED)) == "a job it depends on was cancelled");
+  CHECK(r.text(r.dependency(JobStatus::KILLED)) == "a job it depends on was cancelled");
+  CHECK(r.dependency(JobStatus::FAILED) == 3); // the first new text after x and y
+  CHECK(r.size() == 7);
+}
+
+TEST_CASE(
+    "user run history: Tsafrir's prediction, the mean of the user's last two runs capped by the request",
+    "[engine][components]")
+{
+  UserRunHistory h;
+  CHECK(h.predict("u", 100) == 100); // no history: the request
+  h.record("u", 30);
+  CHECK(h.predict("u", 100) == 100); // one run is not enough
+  h.record("u", 50);
+  CHECK(h.predict("u", 100) == 40); // (30 + 50) / 2
+  CHECK(h.predict("u", 35) == 35);  // never more than the request
+  h.record("u", 90);
+  CHECK(h.predict("u", 100) == 70);  // (50 + 90) / 2: the oldest run dropped
+  CHECK(h.predict("v", 100) == 100); // another user's history is not u's
+  h.record("", 5);
+  h.record("", 5);
+  CHECK(h.predict("", 100) == 100); // jobs without a user have no history
 }
