@@ -4,6 +4,7 @@
 #include "models/Placement.hpp"
 #include "sim/engine/DependencyGraph.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
+#include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
 #include "sim/engine/ReasonTable.hpp"
 #include "sim/engine/UserRunHistory.hpp"
@@ -79,9 +80,7 @@ struct DeviceState {
   SharingMode mode = SharingMode::EXCLUSIVE;
   bool repartitioning = false;
   // mig mode (RunSetup::mig): the GPU instances, the job on each (-1: none) and when each is usable
-  MigLayout layout;
-  std::vector<std::int64_t> gi_job;
-  std::vector<double> gi_ready;
+  MigInstances gi;
   double last_t = 0; ///< energy integrated up to here (sim time)
   double energy_j = 0;
   double busy_s = 0;
@@ -268,9 +267,7 @@ private:
     if (!type(d).mig)
       throw std::invalid_argument("a device in mig mode needs its type's MIG table (DeviceType::mig)");
     const auto& layout = type(d).mig_layout;
-    ds.layout = layout;
-    ds.gi_job.assign(layout.size(), -1);
-    ds.gi_ready.assign(layout.size(), 0.0);
+    ds.gi.reset(layout);
   }
   /// What the GI holds of the whole GPU, for its job's rate (models/Mig.hpp): SMs / the device's SMs
   /// (7g.40gb: 98/108 of an A100) and memory slices / 8.
@@ -298,7 +295,7 @@ private:
   double requested_share(const JobState& js, DeviceIndex d, std::uint32_t pos) const
   {
     const auto& ds = devices_[d];
-    if (ds.mode == SharingMode::MIG) return mig_allocated_share(*type(d).mig, ds.layout[js.instances[pos]]);
+    if (ds.mode == SharingMode::MIG) return mig_allocated_share(*type(d).mig, ds.gi[js.instances[pos]]);
     return std::clamp(js.job.gpu_milli, 1, 1000) / 1000.0;
   }
 
@@ -312,9 +309,9 @@ public:
     const auto& ds = devices_.at(d);
     std::vector<MigSlot> out;
     if (ds.mode != SharingMode::MIG) return out;
-    for (std::size_t i = 0; i < ds.layout.size(); ++i) {
-      MigSlot s{ds.layout[i], std::nullopt, ds.gi_ready[i] <= sim_now() + time_slack(sim_now())};
-      if (ds.gi_job[i] >= 0) s.job = static_cast<JobIndex>(ds.gi_job[i]);
+    for (std::size_t i = 0; i < ds.gi.size(); ++i) {
+      MigSlot s{ds.gi[i], std::nullopt, ds.gi.ready(i, sim_now() + time_slack(sim_now()))};
+      if (ds.gi.job(i) >= 0) s.job = static_cast<JobIndex>(ds.gi.job(i));
       out.push_back(s);
     }
     return out;
@@ -405,25 +402,20 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       // The largest empty, ready instance; the jobs on the other instances enter only through the
       // interference model's cross-instance term (contention) and the GPU's power.
       const auto& geo = *dt.mig;
-      std::optional<std::size_t> best;
-      for (std::size_t i = 0; i < ds.layout.size(); ++i)
-        if (ds.gi_job[i] < 0 && ds.gi_ready[i] <= sim_now() + time_slack(sim_now()) &&
-            (!best ||
-             geo.profiles()[ds.layout[i].profile].sms > geo.profiles()[ds.layout[*best].profile].sms))
-          best = i;
+      const auto best = ds.gi.largest_free(geo, sim_now() + time_slack(sim_now()));
       if (!best) {
         p.fits_memory = false;
         p.job_slowdown = std::max(p.job_slowdown, 1e9);
         rate = std::min(rate, 1e-9);
         continue;
       }
-      const auto& gi = ds.layout[*best];
+      const auto& gi = ds.gi[*best];
       sigs.clear();
       std::vector<double> caps, mems;
       std::vector<unsigned> slices;
       for (std::size_t i = 0; i < ds.residents.size(); ++i) {
         const auto& rs = jobs_[ds.residents[i]];
-        const auto& rgi = ds.layout[rs.instances[ds.slot[i]]];
+        const auto& rgi = ds.gi[rs.instances[ds.slot[i]]];
         sigs.push_back(rs.sig);
         caps.push_back(mig_sm_share(d, rgi));
         mems.push_back(mig_mem_share(d, rgi));
@@ -1000,17 +992,17 @@ void Simulation::apply_place(const Decision& decision, const Place& d)
         fail(decision,
              "device " + std::to_string(dev) + " is in mig mode: name its GPU instance (Place::instances)");
       const auto gi = d.instances[i];
-      if (gi >= ds.layout.size())
-        fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(ds.layout.size()) +
+      if (gi >= ds.gi.size())
+        fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(ds.gi.size()) +
                            " MIG instance(s), no instance " + std::to_string(gi));
-      if (ds.gi_job[gi] >= 0)
-        fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.layout[gi]) +
+      if (ds.gi.job(gi) >= 0)
+        fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.gi[gi]) +
                            ") of device " + std::to_string(dev) + " already runs job " +
-                           std::to_string(ds.gi_job[gi]));
-      if (ds.gi_ready[gi] > sim_now() + time_slack(sim_now()))
-        fail(decision,
-             "MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
-                 " is still being created (ready at t=" + std::to_string(origin_ + ds.gi_ready[gi]) + " s)");
+                           std::to_string(ds.gi.job(gi)));
+      if (!ds.gi.ready(gi, sim_now() + time_slack(sim_now())))
+        fail(decision, "MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
+                           " is still being created (ready at t=" +
+                           std::to_string(origin_ + ds.gi.ready_at(gi)) + " s)");
     } else if (!d.instances.empty()) {
       fail(decision, "device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
     }
@@ -1074,9 +1066,7 @@ void Simulation::apply_repartition(const Decision& decision, const Repartition& 
            "device type '" + spec.name + "' has no MIG table loaded (platform.sharing: mig loads it)");
     set_mig_layout(ds, d.device);
   } else {
-    ds.layout.clear();
-    ds.gi_job.clear();
-    ds.gi_ready.clear();
+    ds.gi.clear();
   }
   ds.mode = d.mode;
   ds.repartitioning = true;
@@ -1090,34 +1080,14 @@ void Simulation::apply_reconfigure_mig(const Decision& decision, const Reconfigu
   auto& ds = devices_[d.device];
   if (ds.mode != SharingMode::MIG) fail(decision, "the device is not in mig mode");
   const auto& geo = *type(d.device).mig;
-  std::vector<bool> busy;
-  for (auto g : ds.gi_job)
-    busy.push_back(g >= 0);
-  const auto verdict = geo.check_change(ds.layout, busy, d.change);
+  const auto verdict = geo.check_change(ds.gi.layout(), ds.gi.busy(), d.change);
   if (!verdict.ok()) fail(decision, verdict.reason);
-  // Kept instances keep their jobs and their (shifted) indices; created ones are usable after the
-  // table's reconfiguration latency; the other instances keep running meanwhile.
-  std::vector<std::int64_t> remap(ds.layout.size(), -1);
-  std::vector<std::int64_t> job;
-  std::vector<double> ready;
-  for (std::size_t i = 0; i < ds.layout.size(); ++i)
-    if (std::find(d.change.destroy.begin(), d.change.destroy.end(), i) == d.change.destroy.end()) {
-      remap[i] = static_cast<std::int64_t>(job.size());
-      job.push_back(ds.gi_job[i]);
-      ready.push_back(ds.gi_ready[i]);
-    }
-  const double at = sim_now() + geo.reconfiguration_latency_s();
-  for (std::size_t c = 0; c < d.change.create.size(); ++c) {
-    job.push_back(-1);
-    ready.push_back(at);
-  }
+  const auto remap = ds.gi.reconfigure(geo, d.change, sim_now());
   for (std::size_t r = 0; r < ds.residents.size(); ++r) {
     auto& rs = jobs_[ds.residents[r]];
     rs.instances[ds.slot[r]] = static_cast<std::uint32_t>(remap[rs.instances[ds.slot[r]]]);
   }
-  ds.layout = geo.apply(ds.layout, d.change);
-  ds.gi_job = std::move(job);
-  ds.gi_ready = std::move(ready);
+  const double at = sim_now() + geo.reconfiguration_latency_s(); // when the created instances are ready
   if (!d.change.create.empty()) repartitions_.insert({at, d.device});
 }
 
@@ -1181,9 +1151,8 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
     if (ds.mode == SharingMode::MIG) {
       // One job per GPU instance; its memory is the instance's (MIG isolates memory).
       const auto gi = js.instances[pos];
-      ds.gi_job[gi] = j;
-      if (js.sig->mem_bytes > type(d).mig->profiles()[ds.layout[gi].profile].memory_bytes)
-        js.oom_pending = true;
+      ds.gi.place(gi, j);
+      if (js.sig->mem_bytes > type(d).mig->profiles()[ds.gi[gi].profile].memory_bytes) js.oom_pending = true;
     } else if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value) {
       // The job whose arrival overflows the device's memory is the one that fails (docs/architecture.md,
       // Memory and out-of-memory).
@@ -1287,7 +1256,7 @@ void Simulation::remove_job(JobIndex j)
     auto it = std::find(ds.residents.begin(), ds.residents.end(), j);
     const auto i = static_cast<std::size_t>(it - ds.residents.begin());
     ds.alloc_share -= requested_share(js, d, ds.slot[i]);
-    if (ds.mode == SharingMode::MIG) ds.gi_job[js.instances[ds.slot[i]]] = -1;
+    if (ds.mode == SharingMode::MIG) ds.gi.vacate(js.instances[ds.slot[i]]);
     ds.residents.erase(it);
     ds.slot.erase(ds.slot.begin() + static_cast<long>(i));
     ds.share_w.erase(ds.share_w.begin() + static_cast<long>(i));
@@ -1339,7 +1308,7 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
     const auto& rs = jobs_[ds.residents[i]];
     sigs_.push_back(rs.sig);
     if (ds.mode == SharingMode::MIG) { // the instance's fractions of the GPU's SMs and memory slices
-      const auto& gi = ds.layout[rs.instances[ds.slot[i]]];
+      const auto& gi = ds.gi[rs.instances[ds.slot[i]]];
       caps_.push_back(mig_sm_share(d, gi));
       mem_shares_.push_back(mig_mem_share(d, gi));
       mig_slices_.push_back(type(d).mig->profiles()[gi.profile].compute_slices);

@@ -4,6 +4,7 @@
 
 #include "sim/engine/DependencyGraph.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
+#include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
 #include "sim/engine/ReasonTable.hpp"
 #include "sim/engine/UserRunHistory.hpp"
@@ -192,4 +193,45 @@ TEST_CASE(
   h.record("", 5);
   h.record("", 5);
   CHECK(h.predict("", 100) == 100); // jobs without a user have no history
+}
+
+TEST_CASE("MIG instances: free and ready instances, placing, and a reconfiguration's new indices",
+          "[engine][components]")
+{
+  const std::string rel = "models/mig/a100-40gb.yaml";
+  const MigGeometry geo(load_mig_table(colocsim::test::read_source_file(rel), rel));
+  REQUIRE(geo.reconfiguration_latency_s() == 5.0); // the table's estimate
+  // An A100-40GB as {2g.10gb@0, 1g.5gb@2, 1g.5gb@3, 3g.20gb@4}: 28, 14, 14 and 42 SMs.
+  const MigLayout layout{geo.instance("2g.10gb", 0), geo.instance("1g.5gb", 2), geo.instance("1g.5gb", 3),
+                         geo.instance("3g.20gb", 4)};
+  MigInstances m;
+  m.reset(layout);
+  REQUIRE(m.size() == 4);
+  CHECK(m.busy() == std::vector<bool>{false, false, false, false});
+  CHECK(m.largest_free(geo, 0) == std::optional<std::size_t>(3)); // 3g: the most SMs
+  m.place(3, 7);
+  CHECK(m.largest_free(geo, 0) == std::optional<std::size_t>(0)); // then 2g
+  m.place(0, 5);
+  CHECK(m.largest_free(geo, 0) == std::optional<std::size_t>(1)); // two 1g: the lower index
+  CHECK(m.job(3) == 7);
+  // At t = 100 the two empty 1g instances become one 2g.10gb@2. Kept: 2g@0 (index 0 → 0) and 3g@4 (3 → 1),
+  // the new 2g@2 last (index 2), empty, ready at 100 + 5 = 105; the jobs stay on their instances.
+  const MigChange change{{1, 2}, {geo.instance("2g.10gb", 2)}};
+  REQUIRE(geo.check_change(m.layout(), m.busy(), change).ok());
+  const auto remap = m.reconfigure(geo, change, 100);
+  CHECK(remap == std::vector<std::int64_t>{0, -1, -1, 1});
+  REQUIRE(m.size() == 3);
+  CHECK(geo.describe(m.layout()) == "{2g.10gb@0, 3g.20gb@4, 2g.10gb@2}");
+  CHECK(m.job(0) == 5);
+  CHECK(m.job(1) == 7);
+  CHECK(m.job(2) == -1);
+  CHECK(m.ready_at(2) == 105);
+  CHECK(m.ready(0, 100));
+  CHECK_FALSE(m.ready(2, 104.9));
+  CHECK_FALSE(m.largest_free(geo, 104.9).has_value()); // the new instance is still being created
+  CHECK(m.largest_free(geo, 105) == std::optional<std::size_t>(2));
+  m.vacate(0);
+  CHECK(m.busy() == std::vector<bool>{false, true, false});
+  m.clear();
+  CHECK(m.size() == 0);
 }
