@@ -3,6 +3,7 @@
 
 #include "models/Placement.hpp"
 #include "sim/engine/DependencyGraph.hpp"
+#include "sim/engine/DeviceMeter.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
 #include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
@@ -81,12 +82,7 @@ struct DeviceState {
   bool repartitioning = false;
   // mig mode (RunSetup::mig): the GPU instances, the job on each (-1: none) and when each is usable
   MigInstances gi;
-  double last_t = 0; ///< energy integrated up to here (sim time)
-  double energy_j = 0;
-  double busy_s = 0;
-  double resident_s = 0;
-  double alloc_share = 0; ///< Σ residents' requested shares (RunTotals::allocated_device_s)
-  double allocated_s = 0, fragmented_s = 0;
+  DeviceMeter meter; ///< energy, busy, resident, allocated and fragmented time; the residents' shares
 };
 
 struct JobState {
@@ -546,11 +542,11 @@ RunTotals Simulation::run()
   totals_.t_first_submit_s = origin_;
   totals_.t_end_s = origin_ + end;
   for (const auto& ds : devices_) {
-    totals_.energy_device_j += ds.energy_j;
-    totals_.busy_device_s += ds.busy_s;
-    totals_.resident_s += ds.resident_s;
-    totals_.allocated_device_s += ds.allocated_s;
-    totals_.fragmented_device_s += ds.fragmented_s;
+    totals_.energy_device_j += ds.meter.energy_j();
+    totals_.busy_device_s += ds.meter.busy_s();
+    totals_.resident_s += ds.meter.resident_s();
+    totals_.allocated_device_s += ds.meter.allocated_s();
+    totals_.fragmented_device_s += ds.meter.fragmented_s();
   }
   touch_nodes();
   totals_.energy_node_j = nodes_.energy_j();
@@ -1147,7 +1143,7 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
     ds.slot.push_back(pos);
     ds.share_w.push_back(0);
     ds.mem_used_bytes += js.sig->mem_bytes;
-    ds.alloc_share += requested_share(js, d, pos);
+    ds.meter.add_share(requested_share(js, d, pos));
     if (ds.mode == SharingMode::MIG) {
       // One job per GPU instance; its memory is the instance's (MIG isolates memory).
       const auto gi = js.instances[pos];
@@ -1255,7 +1251,7 @@ void Simulation::remove_job(JobIndex j)
     auto& ds = devices_[d];
     auto it = std::find(ds.residents.begin(), ds.residents.end(), j);
     const auto i = static_cast<std::size_t>(it - ds.residents.begin());
-    ds.alloc_share -= requested_share(js, d, ds.slot[i]);
+    ds.meter.remove_share(requested_share(js, d, ds.slot[i]));
     if (ds.mode == SharingMode::MIG) ds.gi.vacate(js.instances[ds.slot[i]]);
     ds.residents.erase(it);
     ds.slot.erase(ds.slot.begin() + static_cast<long>(i));
@@ -1265,7 +1261,7 @@ void Simulation::remove_job(JobIndex j)
       update_idle(d);
       --busy_devices_;
       ds.mem_used_bytes = 0; // no drift from repeated add/subtract
-      ds.alloc_share = 0;
+      ds.meter.clear_share();
     }
     dirty.push_back(d);
   }
@@ -1279,19 +1275,11 @@ void Simulation::remove_job(JobIndex j)
 void Simulation::touch(DeviceIndex d)
 {
   auto& ds = devices_[d];
-  const double now = sim_now();
-  const double dt = now - ds.last_t;
+  const double dt = ds.meter.advance(sim_now(), ds.power_w, ds.residents.size());
   if (dt <= 0) return;
-  ds.energy_j += ds.power_w * dt;
-  if (!ds.residents.empty()) {
-    ds.busy_s += dt;
-    ds.resident_s += static_cast<double>(ds.residents.size()) * dt;
-    ds.allocated_s += std::min(1.0, ds.alloc_share) * dt;
-    if (ds.alloc_share < 1.0 - 1e-9) ds.fragmented_s += (1.0 - ds.alloc_share) * dt;
-    for (std::size_t i = 0; i < ds.residents.size(); ++i)
-      jobs_[ds.residents[i]].energy_j += ds.share_w[i] * dt;
-  }
-  ds.last_t = now;
+  // The same interval's energy, attributed to the residents.
+  for (std::size_t i = 0; i < ds.residents.size(); ++i)
+    jobs_[ds.residents[i]].energy_j += ds.share_w[i] * dt;
 }
 
 void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty)

@@ -3,6 +3,7 @@
 #include "tests/CatchCompat.hpp"
 
 #include "sim/engine/DependencyGraph.hpp"
+#include "sim/engine/DeviceMeter.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
 #include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
@@ -234,4 +235,33 @@ TEST_CASE("MIG instances: free and ready instances, placing, and a reconfigurati
   CHECK(m.busy() == std::vector<bool>{false, true, false});
   m.clear();
   CHECK(m.size() == 0);
+}
+
+TEST_CASE("device meter: energy, busy, resident, allocated and fragmented time between events",
+          "[engine][components]")
+{
+  DeviceMeter m;
+  // [0, 10]: idle at 100 W: 1,000 J, nothing else.
+  CHECK(m.advance(10, 100, 0) == 10);
+  // Two jobs arrive at t = 10, asking for 0.25 and 0.5 of the device. [10, 30] at 300 W: + 6,000 J; busy
+  // 20 s; residents × time 2 × 20 = 40; allocated 0.75 × 20 = 15; fragmented 0.25 × 20 = 5.
+  m.add_share(0.25);
+  m.add_share(0.5);
+  CHECK(m.advance(30, 300, 2) == 20);
+  CHECK(m.advance(30, 300, 2) == 0); // the same instant: nothing
+  CHECK(m.advance(25, 300, 2) == 0); // the past: nothing
+  // A third job (0.75) at t = 30: the device is oversubscribed (1.5). [30, 40] at 400 W: + 4,000 J; busy
+  // + 10; residents + 3 × 10 = 30; allocated + min(1, 1.5) × 10 = 10; fragmented + 0 (nothing left).
+  m.add_share(0.75);
+  CHECK(m.advance(40, 400, 3) == 10);
+  // All leave at t = 40: shares cleared. [40, 50] idle at 100 W: + 1,000 J only.
+  m.remove_share(0.25);
+  m.clear_share();
+  CHECK(m.share() == 0);
+  CHECK(m.advance(50, 100, 0) == 10);
+  CHECK_THAT(m.energy_j(), WithinAbs(12000.0, 1e-9)); // 1,000 + 6,000 + 4,000 + 1,000
+  CHECK_THAT(m.busy_s(), WithinAbs(30.0, 1e-12));
+  CHECK_THAT(m.resident_s(), WithinAbs(70.0, 1e-12));
+  CHECK_THAT(m.allocated_s(), WithinAbs(25.0, 1e-12));
+  CHECK_THAT(m.fragmented_s(), WithinAbs(5.0, 1e-12));
 }
