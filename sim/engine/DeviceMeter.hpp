@@ -3,6 +3,7 @@
 // residents × time, allocated and fragmented capacity (RunTotals), each integrated exactly between the
 // engine's events. The engine brings a device's meter up to date (advance) before anything that changes its
 // power, residents or allocated share, and attributes the same interval's energy to the residents itself.
+#include <algorithm>
 #include <cstddef>
 
 namespace colocsim {
@@ -12,7 +13,21 @@ public:
   /// Integrates from the last call up to sim time `now` at the state of that interval: `power_w` drawn,
   /// `residents` jobs on the device, the allocated share held. Returns the seconds integrated (0 when `now`
   /// is not later than the last call: nothing changes).
-  double advance(double now, double power_w, std::size_t residents);
+  double advance(double now, double power_w, std::size_t residents)
+  {
+    // Inline: called for every device an event touches.
+    const double dt = now - last_t_;
+    if (dt <= 0) return 0;
+    energy_j_ += power_w * dt;
+    if (residents > 0) {
+      busy_s_ += dt;
+      resident_s_ += static_cast<double>(residents) * dt;
+      allocated_s_ += std::min(1.0, share_) * dt;
+      if (share_ < 1.0 - 1e-9) fragmented_s_ += (1.0 - share_) * dt;
+    }
+    last_t_ = now;
+    return dt;
+  }
   /// The residents' requested shares (gpu_milli / 1000, or a mig instance's SM fraction), summed.
   void add_share(double share) { share_ += share; }
   void remove_share(double share) { share_ -= share; }

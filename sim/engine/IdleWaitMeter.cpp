@@ -31,9 +31,8 @@ void IdleWaitMeter::recount(std::size_t t)
   tw.counted = counted;
 }
 
-void IdleWaitMeter::device_idle(std::size_t d, bool idle, double now)
+void IdleWaitMeter::change_idle(std::size_t d, bool idle, double now)
 {
-  if (idle == idle_[d]) return;
   integrate(now);
   idle_[d] = idle;
   const auto t = device_types_[d];

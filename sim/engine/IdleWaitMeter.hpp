@@ -20,7 +20,10 @@ public:
   IdleWaitMeter() = default; ///< no devices, no types (replaced before the run)
 
   /// Device d is now idle (no job, available) or not, at sim time `now`. No change: nothing happens.
-  void device_idle(std::size_t d, bool idle, double now);
+  void device_idle(std::size_t d, bool idle, double now)
+  {
+    if (idle != idle_[d]) change_idle(d, idle, now); // inline: asked for every device an event touches
+  }
   /// A job of `size` devices joined (add) or left the queue at sim time `now`; `fitting_types` has bit t set
   /// when one device of type t could take it (a type it accepts whose memory holds it).
   void job_waiting(std::uint64_t fitting_types, std::uint32_t size, bool add, double now);
@@ -36,6 +39,7 @@ private:
     std::multiset<std::uint32_t> gangs; ///< sizes of the waiting gang jobs that fit this type
     double counted = 0;                 ///< idle devices that count now: idle if some waiting job fits them
   };
+  void change_idle(std::size_t d, bool idle, double now);
   void integrate(double now);
   void recount(std::size_t t);
 
