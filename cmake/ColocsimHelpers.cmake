@@ -62,20 +62,26 @@ function(colocsim_add_experiment target test_name)
   endif()
 endfunction()
 
-# colocsim_include_root(<target> <folder> [HEADERS <header>...] [EXCLUDE <header>...])
+# colocsim_include_root(<target> <folder> [HEADERS <header>...] [EXCLUDE <header>...] [SUBFOLDERS <sub>...])
 # The layering, enforced (docs/architecture.md, Layering): a library publishes its headers through an include
 # root of its own in the build tree, include-roots/<target>/<folder>/, which holds a symbolic link to each
-# header it publishes (every *.hpp directly in <folder>, or only HEADERS, less EXCLUDE); the repository root is
+# header it publishes (every *.hpp directly in <folder> and in each of its SUBFOLDERS, or only HEADERS, less
+# EXCLUDE); the repository root is
 # on no library's include path. `#include "<folder>/X.hpp"` keeps its spelling, and a library sees exactly the
 # headers of the libraries it links (usage requirements follow target_link_libraries), so an include that
 # crosses the layering fails to compile with "No such file". The glob is re-checked at build time
 # (CONFIGURE_DEPENDS): a new header is published by the next build.
 function(colocsim_include_root target folder)
-  cmake_parse_arguments(ARG "" "" "HEADERS;EXCLUDE" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "HEADERS;EXCLUDE;SUBFOLDERS" ${ARGN})
   set(root "${PROJECT_BINARY_DIR}/include-roots/${target}")
   set(headers ${ARG_HEADERS})
   if(NOT headers)
     file(GLOB headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}/${folder}" "${PROJECT_SOURCE_DIR}/${folder}/*.hpp")
+    foreach(sub IN LISTS ARG_SUBFOLDERS)
+      file(GLOB sub_headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}/${folder}"
+           "${PROJECT_SOURCE_DIR}/${folder}/${sub}/*.hpp")
+      list(APPEND headers ${sub_headers})
+    endforeach()
   endif()
   if(ARG_EXCLUDE)
     list(REMOVE_ITEM headers ${ARG_EXCLUDE})
@@ -86,6 +92,8 @@ function(colocsim_include_root target folder)
     if(NOT EXISTS "${PROJECT_SOURCE_DIR}/${folder}/${header}")
       message(FATAL_ERROR "colocsim_include_root(${target}): ${folder}/${header} does not exist")
     endif()
+    get_filename_component(header_dir "${root}/${folder}/${header}" DIRECTORY)
+    file(MAKE_DIRECTORY "${header_dir}")
     file(CREATE_LINK "${PROJECT_SOURCE_DIR}/${folder}/${header}" "${root}/${folder}/${header}" SYMBOLIC)
   endforeach()
   get_target_property(type ${target} TYPE)

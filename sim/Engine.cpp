@@ -2,6 +2,13 @@
 #include "sim/Engine.hpp"
 
 #include "models/Placement.hpp"
+#include "sim/engine/DependencyGraph.hpp"
+#include "sim/engine/DeviceMeter.hpp"
+#include "sim/engine/IdleWaitMeter.hpp"
+#include "sim/engine/MigInstances.hpp"
+#include "sim/engine/NodePower.hpp"
+#include "sim/engine/ReasonTable.hpp"
+#include "sim/engine/UserRunHistory.hpp"
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
@@ -74,16 +81,8 @@ struct DeviceState {
   SharingMode mode = SharingMode::EXCLUSIVE;
   bool repartitioning = false;
   // mig mode (RunSetup::mig): the GPU instances, the job on each (-1: none) and when each is usable
-  MigLayout layout;
-  std::vector<std::int64_t> gi_job;
-  std::vector<double> gi_ready;
-  double last_t = 0; ///< energy integrated up to here (sim time)
-  double energy_j = 0;
-  double busy_s = 0;
-  double resident_s = 0;
-  double alloc_share = 0; ///< Σ residents' requested shares (RunTotals::allocated_device_s)
-  double allocated_s = 0, fragmented_s = 0;
-  bool idle_counted = false; ///< no resident and available: counted in Simulation::type_wait_
+  MigInstances gi;
+  DeviceMeter meter; ///< energy, busy, resident, allocated and fragmented time; the residents' shares
 };
 
 struct JobState {
@@ -176,7 +175,15 @@ private:
   void handle_arrivals(std::vector<Event>& events);
   void handle_notice(const Notice& n, std::vector<Event>& events);
   void call_policy(std::vector<Event> events);
-  void apply(const Decision& d);
+  void apply(const Decision& d); ///< dispatches to the apply_* of the decision's type
+  [[noreturn]] void fail(const Decision& decision, const std::string& why) const;
+  void apply_place(const Decision& decision, const Place& d);
+  void apply_reject(const Decision& decision, const Reject& d);
+  void apply_node_power(const Decision& decision, const SetNodePower& d);
+  void apply_repartition(const Decision& decision, const Repartition& d);
+  void apply_reconfigure_mig(const Decision& decision, const ReconfigureMig& d);
+  void apply_frequency(const Decision& decision, const SetFrequency& d);
+  void apply_wakeup(const Decision& decision, const WakeAt& d);
   void start_job(JobIndex j, const std::vector<DeviceIndex>& devs);
   void remove_job(JobIndex j);
   void record_end(JobIndex j);
@@ -212,12 +219,13 @@ private:
   void emit_timepoint();
   void progress(bool force);
   /// Tsafrir et al. 2007: each user's last two run times (workload.estimates: predicted).
-  struct UserRuns {
-    double last = 0, before = 0;
-    int count = 0;
-  };
-  std::unordered_map<std::string, UserRuns> user_runs_;
-  void record_run(const JobState& js);
+  UserRunHistory user_runs_; ///< each user's last two run times (workload.estimates: predicted)
+  void record_run(const JobState& js)
+  {
+    // the run time the system saw (killed jobs: their limit)
+    if (setup_.estimates == EstimateSource::PREDICTED)
+      user_runs_.record(js.job.user, js.end - js.attempt_start);
+  }
 
   const RunSetup& setup_;
   RunObserver& observer_;
@@ -228,20 +236,12 @@ private:
   double origin_ = 0;                           ///< trace time of sim time 0 (first submit)
   double clock_base_ = 0;                       ///< SimGrid clock at the start of this run
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
-  enum class NodeState { ON, OFF, BOOTING };
-  std::vector<NodeState> node_state_;
+  NodePower nodes_; ///< node states, boots, the nodes powered off not yet reported, baseline energy
   std::vector<std::vector<DeviceIndex>> node_devices_;
-  std::uint32_t nodes_powered_ = 0;              ///< ON or BOOTING: drawing their baseline
-  double powered_baseline_w_ = 0;                ///< Σ baselines of the nodes ON or BOOTING
-  double node_energy_j_ = 0, node_energy_t_ = 0; ///< Σ baselines integrated up to node_energy_t_ (sim time)
-  std::set<std::pair<double, std::uint32_t>> boots_; ///< (sim time ready, node)
-  /// Nodes powered off by the policy's decisions, not yet reported (NodePowered{node, false} leads the
-  /// events of the next call; they do not cause a call by themselves).
-  std::vector<std::uint32_t> powered_off_;
-  void touch_nodes();
+  void touch_nodes() { nodes_.integrate(sim_now()); }
   bool device_available(DeviceIndex d) const
   {
-    return !devices_[d].repartitioning && node_state_[setup_.platform->devices[d].node] == NodeState::ON;
+    return !devices_[d].repartitioning && nodes_.on(setup_.platform->devices[d].node);
   }
   double total_device_power_w_ = 0;
   std::uint32_t busy_devices_ = 0;
@@ -250,12 +250,10 @@ private:
   std::set<double> wakeups_; ///< sim times
   // Dependencies (Job::depends_on), only for readers that may have them.
   bool index_ids_ = false;
-  std::unordered_map<std::string_view, JobIndex> id_index_; ///< views into jobs_[j].job.id (a deque: stable)
+  DependencyGraph deps_; ///< ids (views into jobs_[j].job.id: a deque, stable), blocked jobs, releases
   /// Signatures of jobs whose batch size picks them from a profile's batch tables, by "profile\nbatch"
   /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
   std::unordered_map<std::string, ResourceSignature> batch_sigs_;
-  std::unordered_map<JobIndex, std::vector<JobIndex>> dependents_; ///< job → blocked jobs waiting for it
-  std::set<std::pair<double, JobIndex>> releases_; ///< (sim time, job): dependencies done, think time running
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   void release_dependents(JobIndex j, std::vector<Event>& events);
   void cancel_dependents(JobIndex j);
@@ -265,9 +263,7 @@ private:
     if (!type(d).mig)
       throw std::invalid_argument("a device in mig mode needs its type's MIG table (DeviceType::mig)");
     const auto& layout = type(d).mig_layout;
-    ds.layout = layout;
-    ds.gi_job.assign(layout.size(), -1);
-    ds.gi_ready.assign(layout.size(), 0.0);
+    ds.gi.reset(layout);
   }
   /// What the GI holds of the whole GPU, for its job's rate (models/Mig.hpp): SMs / the device's SMs
   /// (7g.40gb: 98/108 of an A100) and memory slices / 8.
@@ -295,7 +291,7 @@ private:
   double requested_share(const JobState& js, DeviceIndex d, std::uint32_t pos) const
   {
     const auto& ds = devices_[d];
-    if (ds.mode == SharingMode::MIG) return mig_allocated_share(*type(d).mig, ds.layout[js.instances[pos]]);
+    if (ds.mode == SharingMode::MIG) return mig_allocated_share(*type(d).mig, ds.gi[js.instances[pos]]);
     return std::clamp(js.job.gpu_milli, 1, 1000) / 1000.0;
   }
 
@@ -309,9 +305,9 @@ public:
     const auto& ds = devices_.at(d);
     std::vector<MigSlot> out;
     if (ds.mode != SharingMode::MIG) return out;
-    for (std::size_t i = 0; i < ds.layout.size(); ++i) {
-      MigSlot s{ds.layout[i], std::nullopt, ds.gi_ready[i] <= sim_now() + time_slack(sim_now())};
-      if (ds.gi_job[i] >= 0) s.job = static_cast<JobIndex>(ds.gi_job[i]);
+    for (std::size_t i = 0; i < ds.gi.size(); ++i) {
+      MigSlot s{ds.gi[i], std::nullopt, ds.gi.ready(i, sim_now() + time_slack(sim_now()))};
+      if (ds.gi.job(i) >= 0) s.job = static_cast<JobIndex>(ds.gi.job(i));
       out.push_back(s);
     }
     return out;
@@ -337,49 +333,12 @@ private:
   std::vector<PowerLoad> loads_;
   std::vector<std::uint32_t> scratch_cards_;
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
-  // idle_while_waiting_device_s: per device type, the idle available devices and the waiting jobs that one
-  // of them could take (the type is one the job accepts and its memory holds the job); maintained as jobs
-  // and devices change, integrated between events like energy (never a scan of the cluster).
-  struct TypeWait {
-    std::uint32_t idle = 0;             ///< devices with no job, available (node on, not repartitioning)
-    std::uint32_t single = 0;           ///< waiting one-device jobs that fit this type
-    std::multiset<std::uint32_t> gangs; ///< sizes of the waiting gang jobs that fit this type
-    double counted = 0;                 ///< idle devices that count now: idle if some waiting job fits them
-  };
-  std::vector<TypeWait> type_wait_;
-  double idle_waiting_now_ = 0; ///< Σ counted
-  double idle_waiting_s_ = 0,
-         idle_waiting_t_ = 0; ///< device-seconds integrated up to sim time idle_waiting_t_
-  void integrate_idle_waiting()
-  {
-    const double now = sim_now();
-    if (now > idle_waiting_t_) {
-      idle_waiting_s_ += idle_waiting_now_ * (now - idle_waiting_t_);
-      idle_waiting_t_ = now;
-    }
-  }
-  void recount_type(std::size_t t)
-  {
-    auto& tw = type_wait_[t];
-    // A gang job counts when one type has enough idle devices for it.
-    const bool wanted = tw.single > 0 || (!tw.gangs.empty() && *tw.gangs.begin() <= tw.idle);
-    const double counted = wanted ? tw.idle : 0.0;
-    idle_waiting_now_ += counted - tw.counted;
-    tw.counted = counted;
-  }
+  // idle_while_waiting_device_s (sim/engine/IdleWaitMeter.hpp): told when a device becomes idle or busy and
+  // when a job joins or leaves the queue.
+  IdleWaitMeter idle_wait_;
   void update_idle(DeviceIndex d)
   {
-    auto& ds = devices_[d];
-    const bool idle = ds.residents.empty() && device_available(d);
-    if (idle == ds.idle_counted) return;
-    integrate_idle_waiting();
-    ds.idle_counted = idle;
-    auto& tw = type_wait_[setup_.platform->devices[d].type];
-    if (idle)
-      ++tw.idle;
-    else
-      --tw.idle;
-    recount_type(setup_.platform->devices[d].type);
+    idle_wait_.device_idle(d, devices_[d].residents.empty() && device_available(d), sim_now());
   }
   /// The device types whose devices could take job j (one bit per type).
   std::uint64_t fitting_types(const JobState& js) const
@@ -399,48 +358,12 @@ private:
       ++waiting_;
     else
       --waiting_;
-    integrate_idle_waiting();
     const auto& js = jobs_[j];
-    const auto size = static_cast<std::uint32_t>(js.job.devices);
-    const auto mask = fitting_types(js);
-    for (std::size_t t = 0; t < type_wait_.size(); ++t) {
-      if (!((mask >> t) & 1U)) continue;
-      auto& tw = type_wait_[t];
-      if (size == 1) {
-        if (add)
-          ++tw.single;
-        else
-          --tw.single;
-      } else if (add) {
-        tw.gangs.insert(size);
-      } else {
-        tw.gangs.erase(tw.gangs.find(size));
-      }
-      recount_type(t);
-    }
+    idle_wait_.job_waiting(fitting_types(js), static_cast<std::uint32_t>(js.job.devices), add, sim_now());
   }
-  // Why jobs did not complete (JobRecord::reason), each text stored once: jobs hold an index.
-  std::vector<std::string> reasons_{std::string()};
-  std::unordered_map<std::string, std::uint32_t> reason_index_;
-  std::uint32_t reason_id(const std::string& text)
-  {
-    const auto [it, added] = reason_index_.emplace(text, static_cast<std::uint32_t>(reasons_.size()));
-    if (added) reasons_.push_back(text);
-    return it->second;
-  }
-  std::uint32_t dependency_reason(JobStatus dep)
-  {
-    switch (dep) {
-    case JobStatus::FAILED:
-      return reason_id("a job it depends on failed");
-    case JobStatus::REJECTED:
-      return reason_id("a job it depends on was rejected");
-    case JobStatus::NEVER_STARTED:
-      return reason_id("a job it depends on never started");
-    default:
-      return reason_id("a job it depends on was cancelled");
-    }
-  }
+  ReasonTable reasons_; ///< why jobs did not complete (JobRecord::reason), each text stored once
+  std::uint32_t reason_id(const std::string& text) { return reasons_.id(text); }
+  std::uint32_t dependency_reason(JobStatus dep) { return reasons_.dependency(dep); }
 };
 
 double Simulation::estimate(JobIndex j) const
@@ -452,25 +375,10 @@ double Simulation::estimate(JobIndex j) const
     return job.duration_s;
   case EstimateSource::REQUESTED:
     return requested;
-  case EstimateSource::PREDICTED:
-    // Tsafrir, Etsion & Feitelson, "Backfilling using system-generated predictions rather than user
-    // runtime estimates", IEEE TPDS 18(6) 2007: the average of the user's two last run times, never more
-    // than the requested time; the requested time until the user has two.
-    if (const auto it = user_runs_.find(job.user);
-        !job.user.empty() && it != user_runs_.end() && it->second.count >= 2)
-      return std::min(requested, 0.5 * (it->second.last + it->second.before));
-    return requested;
+  case EstimateSource::PREDICTED: // Tsafrir et al. 2007 (sim/engine/UserRunHistory.hpp)
+    return user_runs_.predict(job.user, requested);
   }
   return job.duration_s;
-}
-
-void Simulation::record_run(const JobState& js)
-{
-  if (setup_.estimates != EstimateSource::PREDICTED || js.job.user.empty()) return;
-  auto& runs = user_runs_[js.job.user];
-  runs.before = runs.last;
-  runs.last = js.end - js.attempt_start; // the run time the system saw (killed jobs: their limit)
-  ++runs.count;
 }
 
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
@@ -490,25 +398,20 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       // The largest empty, ready instance; the jobs on the other instances enter only through the
       // interference model's cross-instance term (contention) and the GPU's power.
       const auto& geo = *dt.mig;
-      std::optional<std::size_t> best;
-      for (std::size_t i = 0; i < ds.layout.size(); ++i)
-        if (ds.gi_job[i] < 0 && ds.gi_ready[i] <= sim_now() + time_slack(sim_now()) &&
-            (!best ||
-             geo.profiles()[ds.layout[i].profile].sms > geo.profiles()[ds.layout[*best].profile].sms))
-          best = i;
+      const auto best = ds.gi.largest_free(geo, sim_now() + time_slack(sim_now()));
       if (!best) {
         p.fits_memory = false;
         p.job_slowdown = std::max(p.job_slowdown, 1e9);
         rate = std::min(rate, 1e-9);
         continue;
       }
-      const auto& gi = ds.layout[*best];
+      const auto& gi = ds.gi[*best];
       sigs.clear();
       std::vector<double> caps, mems;
       std::vector<unsigned> slices;
       for (std::size_t i = 0; i < ds.residents.size(); ++i) {
         const auto& rs = jobs_[ds.residents[i]];
-        const auto& rgi = ds.layout[rs.instances[ds.slot[i]]];
+        const auto& rgi = ds.gi[rs.instances[ds.slot[i]]];
         sigs.push_back(rs.sig);
         caps.push_back(mig_sm_share(d, rgi));
         mems.push_back(mig_mem_share(d, rgi));
@@ -602,12 +505,12 @@ void Simulation::build_platform()
     node_devices_[node].push_back(d);
   }
   totals_.device_count = static_cast<double>(devices_.size());
-  type_wait_.assign(platform.types.size(), TypeWait{});
-  node_state_.assign(std::max<std::size_t>(platform.nodes, node_devices_.size()), NodeState::ON);
-  nodes_powered_ = static_cast<std::uint32_t>(node_state_.size());
-  for (std::size_t n = 0; n < node_state_.size(); ++n)
-    powered_baseline_w_ += n < platform.node_baseline_w.size() ? platform.node_baseline_w[n] : 0.0;
   if (platform.types.size() > 64) throw std::invalid_argument("a platform has at most 64 device types");
+  std::vector<std::uint32_t> device_types(devices_.size());
+  for (DeviceIndex d = 0; d < devices_.size(); ++d)
+    device_types[d] = platform.devices[d].type;
+  idle_wait_ = IdleWaitMeter(platform.types.size(), std::move(device_types));
+  nodes_ = NodePower(std::max<std::size_t>(platform.nodes, node_devices_.size()), platform.node_baseline_w);
   for (DeviceIndex d = 0; d < devices_.size(); ++d)
     update_idle(d);
 }
@@ -639,16 +542,15 @@ RunTotals Simulation::run()
   totals_.t_first_submit_s = origin_;
   totals_.t_end_s = origin_ + end;
   for (const auto& ds : devices_) {
-    totals_.energy_device_j += ds.energy_j;
-    totals_.busy_device_s += ds.busy_s;
-    totals_.resident_s += ds.resident_s;
-    totals_.allocated_device_s += ds.allocated_s;
-    totals_.fragmented_device_s += ds.fragmented_s;
+    totals_.energy_device_j += ds.meter.energy_j();
+    totals_.busy_device_s += ds.meter.busy_s();
+    totals_.resident_s += ds.meter.resident_s();
+    totals_.allocated_device_s += ds.meter.allocated_s();
+    totals_.fragmented_device_s += ds.meter.fragmented_s();
   }
   touch_nodes();
-  totals_.energy_node_j = node_energy_j_;
-  integrate_idle_waiting();
-  totals_.idle_while_waiting_device_s = idle_waiting_s_;
+  totals_.energy_node_j = nodes_.energy_j();
+  totals_.idle_while_waiting_device_s = idle_wait_.total(sim_now());
   // Jobs left waiting when nothing could run any more.
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
     if (jobs_[j].status == JobStatus::WAITING || jobs_[j].status == JobStatus::BLOCKED) {
@@ -705,10 +607,8 @@ void Simulation::controller()
       handle_notice(n, events);
     handle_arrivals(events);
     const double now = sim_now();
-    while (!boots_.empty() && boots_.begin()->first <= now + time_slack(now)) {
-      const auto node = boots_.begin()->second;
-      boots_.erase(boots_.begin());
-      node_state_[node] = NodeState::ON;
+    while (const auto booted = nodes_.finish_boot(now + time_slack(now))) {
+      const auto node = *booted;
       for (auto dev : node_devices_[node])
         update_idle(dev);
       ++totals_.engine_events;
@@ -722,11 +622,10 @@ void Simulation::controller()
       ++totals_.engine_events;
       events.emplace_back(std::in_place_type<DeviceRepartitioned>, DeviceRepartitioned{d, devices_[d].mode});
     }
-    if (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
+    {
       bool any = false;
-      while (!releases_.empty() && releases_.begin()->first <= now + time_slack(now)) {
-        const JobIndex j = releases_.begin()->second;
-        releases_.erase(releases_.begin());
+      while (const auto released = deps_.pop_release(now + time_slack(now))) {
+        const JobIndex j = *released;
         auto& js = jobs_[j];
         if (js.status != JobStatus::BLOCKED) continue; // cancelled meanwhile
         js.status = JobStatus::WAITING;
@@ -743,14 +642,14 @@ void Simulation::controller()
       ++totals_.engine_events;
       events.emplace_back(std::in_place_type<Wakeup>, Wakeup{origin_ + at});
     }
-    if (!events.empty() && !powered_off_.empty()) {
+    if (!events.empty() && !nodes_.powered_off().empty()) {
       std::vector<Event> all;
-      all.reserve(powered_off_.size() + events.size());
-      for (const auto node : powered_off_)
+      all.reserve(nodes_.powered_off().size() + events.size());
+      for (const auto node : nodes_.powered_off())
         all.emplace_back(std::in_place_type<NodePowered>, NodePowered{node, false});
       std::move(events.begin(), events.end(), std::back_inserter(all));
       events.swap(all);
-      powered_off_.clear();
+      nodes_.clear_powered_off();
     }
     if (!events.empty()) call_policy(std::move(events));
     if (!notices_.empty()) continue; // completions reported while we were deciding
@@ -758,8 +657,8 @@ void Simulation::controller()
     if (read_next_job()) next = lookahead_->submit_s - origin_;
     if (!wakeups_.empty()) next = std::min(next, *wakeups_.begin());
     if (!repartitions_.empty()) next = std::min(next, repartitions_.begin()->first);
-    if (!boots_.empty()) next = std::min(next, boots_.begin()->first);
-    if (!releases_.empty()) next = std::min(next, releases_.begin()->first);
+    if (const auto boot = nodes_.next_boot()) next = std::min(next, *boot);
+    if (const auto release = deps_.next_release()) next = std::min(next, *release);
     if (running_ == 0 && std::isinf(next))
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
     if (std::isinf(next))
@@ -807,7 +706,7 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     }
     js.submitted = t;
     const auto j = static_cast<JobIndex>(jobs_.size() - 1);
-    if (index_ids_) id_index_.emplace(js.job.id, j); // the first job of an id wins
+    if (index_ids_) deps_.index(js.job.id, j); // the first job of an id wins
     js.type_mask = type_mask_of(js.job);
     if (setup_.durations_on_named_type && !js.job.gpu_types.empty())
       js.base_speed = first_named_speed(js.job);
@@ -848,14 +747,14 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   bool cancel = false;
   JobStatus cause = JobStatus::CANCELLED;
   for (const auto& id : js.job.depends_on) {
-    const auto it = id_index_.find(id);
-    if (it == id_index_.end() || it->second == j) {
+    const auto found = deps_.find(id);
+    if (!found || *found == j) {
       if (totals_.dependencies_ignored++ == 0)
         totals_.first_ignored_dependency =
             "job '" + js.job.id + "' (" + js.job.origin.to_string() + ") depends on '" + id + "'";
       continue;
     }
-    const auto& dep = jobs_[it->second];
+    const auto& dep = jobs_[*found];
     switch (dep.status) {
     case JobStatus::COMPLETED:
       ready = std::max(ready, dep.end + js.job.think_time_s);
@@ -869,7 +768,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
       break;
     default: // waiting, running, blocked
       ++js.deps_pending;
-      dependents_[it->second].push_back(j);
+      deps_.wait_for(*found, j);
     }
   }
   if (cancel) {
@@ -884,7 +783,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   js.submitted = ready;
   if (js.deps_pending > 0 || ready > sim_now() + time_slack(sim_now())) {
     js.status = JobStatus::BLOCKED;
-    if (js.deps_pending == 0) releases_.emplace(ready, j);
+    if (js.deps_pending == 0) deps_.release_at(ready, j);
     return;
   }
   add_waiting(j);
@@ -895,10 +794,8 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
 /// their think time).
 void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
 {
-  const auto it = dependents_.find(j);
-  if (it == dependents_.end()) return;
-  const std::vector<JobIndex> waiting = std::move(it->second);
-  dependents_.erase(it);
+  const std::vector<JobIndex> waiting = deps_.take_dependents(j);
+  if (waiting.empty()) return;
   const double now = sim_now();
   for (JobIndex k : waiting) {
     auto& ks = jobs_[k];
@@ -906,7 +803,7 @@ void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
     ks.submitted = std::max(ks.submitted, now + ks.job.think_time_s);
     if (--ks.deps_pending > 0) continue;
     if (ks.submitted > now + time_slack(now)) {
-      releases_.emplace(ks.submitted, k);
+      deps_.release_at(ks.submitted, k);
       continue;
     }
     ks.status = JobStatus::WAITING;
@@ -919,25 +816,16 @@ void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
 /// Job j will never complete: every job that (transitively) waits for it is cancelled now.
 void Simulation::cancel_dependents(JobIndex j)
 {
-  std::vector<JobIndex> stack{j};
-  while (!stack.empty()) {
-    const JobIndex k = stack.back();
-    stack.pop_back();
-    const auto it = dependents_.find(k);
-    if (it == dependents_.end()) continue;
-    const std::vector<JobIndex> blocked = std::move(it->second);
-    dependents_.erase(it);
-    for (JobIndex b : blocked) {
-      auto& bs = jobs_[b];
-      if (bs.status != JobStatus::BLOCKED) continue;
-      bs.status = JobStatus::CANCELLED;
-      bs.end = sim_now();
-      bs.reason = dependency_reason(jobs_[k].status);
-      ++totals_.cancelled;
-      record_end(b);
-      stack.push_back(b);
-    }
-  }
+  deps_.cancel_from(j, [this](JobIndex b, JobIndex k) {
+    auto& bs = jobs_[b];
+    if (bs.status != JobStatus::BLOCKED) return false;
+    bs.status = JobStatus::CANCELLED;
+    bs.end = sim_now();
+    bs.reason = dependency_reason(jobs_[k].status);
+    ++totals_.cancelled;
+    record_end(b);
+    return true;
+  });
 }
 
 std::uint64_t Simulation::type_mask_of(const Job& job) const
@@ -1028,193 +916,203 @@ void Simulation::call_policy(std::vector<Event> events)
   emit_timepoint();
 }
 
+/// The policy's decision `decision` cannot be applied: a DecisionError naming the policy, the time, the
+/// decision and why.
+void Simulation::fail(const Decision& decision, const std::string& why) const
+{
+  throw DecisionError("policy '" + setup_.policy_name + "' made an infeasible decision at t=" +
+                      std::to_string(now()) + " s: " + describe(decision) + ": " + why);
+}
+
 void Simulation::apply(const Decision& decision)
 {
-  auto fail = [&](const std::string& why) {
-    throw DecisionError("policy '" + setup_.policy_name + "' made an infeasible decision at t=" +
-                        std::to_string(now()) + " s: " + describe(decision) + ": " + why);
-  };
   std::visit(
       [&](const auto& d) {
         using T = std::decay_t<decltype(d)>;
-        if constexpr (std::is_same_v<T, Place>) {
-          if (d.job >= jobs_.size()) fail("no such job");
-          const auto& js = jobs_[d.job];
-          if (js.status != JobStatus::WAITING)
-            fail("the job is " + std::string(to_string(js.status)) + ", not waiting");
-          if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
-            fail("the job requests " + std::to_string(js.job.devices) + " device(s)");
-          if (!(d.thread_share >= 0.01 && d.thread_share <= 1))
-            fail("thread_share must be in [0.01, 1] (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE 1..100)");
-          if (!d.instances.empty() && d.instances.size() != d.devices.size())
-            fail("instances must name one MIG instance per device");
-          for (std::size_t i = 0; i < d.devices.size(); ++i) {
-            const DeviceIndex dev = d.devices[i];
-            if (dev >= devices_.size())
-              fail("device " + std::to_string(dev) + " does not exist (" + std::to_string(devices_.size()) +
-                   " devices)");
-            if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
-                d.devices.begin() + static_cast<long>(i))
-              fail("device " + std::to_string(dev) + " is listed twice");
-            if (devices_[dev].repartitioning)
-              fail("device " + std::to_string(dev) + " is being repartitioned");
-            if (!allows(d.job, dev))
-              fail("device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
-                   "', not one the job's gpu_types '" + js.job.gpu_types + "' name");
-            if (node_state_[setup_.platform->devices[dev].node] != NodeState::ON)
-              fail("device " + std::to_string(dev) + " is on node " +
-                   std::to_string(setup_.platform->devices[dev].node) + ", which is off or still booting");
-            const auto mode = devices_[dev].mode;
-            const unsigned limit = max_residents(mode);
-            if (limit != 0 && devices_[dev].residents.size() >= limit)
-              fail("device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
-                   " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
-                   " job(s), its limit");
-            if (mode == SharingMode::MIG) {
-              const auto& ds = devices_[dev];
-              if (d.instances.empty())
-                fail("device " + std::to_string(dev) +
-                     " is in mig mode: name its GPU instance (Place::instances)");
-              const auto gi = d.instances[i];
-              if (gi >= ds.layout.size())
-                fail("device " + std::to_string(dev) + " has " + std::to_string(ds.layout.size()) +
-                     " MIG instance(s), no instance " + std::to_string(gi));
-              if (ds.gi_job[gi] >= 0)
-                fail("MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.layout[gi]) +
-                     ") of device " + std::to_string(dev) + " already runs job " +
-                     std::to_string(ds.gi_job[gi]));
-              if (ds.gi_ready[gi] > sim_now() + time_slack(sim_now()))
-                fail("MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
-                     " is still being created (ready at t=" + std::to_string(origin_ + ds.gi_ready[gi]) +
-                     " s)");
-            } else if (!d.instances.empty()) {
-              fail("device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
-            }
-          }
-          jobs_[d.job].thread_share = d.thread_share;
-          jobs_[d.job].instances = d.instances;
-          start_job(d.job, d.devices);
-        } else if constexpr (std::is_same_v<T, Reject>) {
-          if (d.job >= jobs_.size() || jobs_[d.job].status != JobStatus::WAITING)
-            fail("the job is not waiting");
-          auto& js = jobs_[d.job];
-          js.status = JobStatus::REJECTED;
-          js.reason = reason_id(d.reason.empty() ? "policy '" + setup_.policy_name + "' gave no reason"
-                                                 : "policy '" + setup_.policy_name + "': " + d.reason);
-          remove_waiting(d.job);
-          ++totals_.rejected;
-          record_end(d.job);
-          cancel_dependents(d.job);
-        } else if constexpr (std::is_same_v<T, SetNodePower>) {
-          if (d.node >= node_state_.size()) fail("node " + std::to_string(d.node) + " does not exist");
-          auto& state = node_state_[d.node];
-          if (d.on == (state != NodeState::OFF)) return; // already on (or booting) / already off
-          if (!d.on)
-            for (auto dev : node_devices_[d.node])
-              if (!devices_[dev].residents.empty())
-                fail("node " + std::to_string(d.node) + " still runs jobs on device " + std::to_string(dev));
-          touch_nodes();
-          for (auto dev : node_devices_[d.node])
-            touch(dev);
-          if (d.on) {
-            state = NodeState::BOOTING; // draws its baseline and idle power while it boots
-            ++nodes_powered_;
-            powered_baseline_w_ += setup_.platform->node_baseline_w[d.node];
-            boots_.insert({sim_now() + setup_.node_boot_s, d.node});
-          } else {
-            state = NodeState::OFF;
-            powered_off_.push_back(d.node);
-            --nodes_powered_;
-            powered_baseline_w_ -= setup_.platform->node_baseline_w[d.node];
-          }
-          for (auto dev : node_devices_[d.node]) {
-            refresh_power(dev);
-            update_idle(dev);
-          }
-        } else if constexpr (std::is_same_v<T, Repartition>) {
-          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
-          auto& ds = devices_[d.device];
-          const auto& spec = *setup_.platform->devices[d.device].spec;
-          if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) ==
-              spec.sharing_modes.end())
-            fail("device type '" + spec.name + "' does not support " + std::string(to_string(d.mode)));
-          if (!ds.residents.empty())
-            fail("the device still runs " + std::to_string(ds.residents.size()) + " job(s); drain it first");
-          if (ds.repartitioning) fail("the device is already being repartitioned");
-          // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
-          if (d.mode == SharingMode::MIG) {
-            if (!type(d.device).mig)
-              fail("device type '" + spec.name +
-                   "' has no MIG table loaded (platform.sharing: mig loads it)");
-            set_mig_layout(ds, d.device);
-          } else {
-            ds.layout.clear();
-            ds.gi_job.clear();
-            ds.gi_ready.clear();
-          }
-          ds.mode = d.mode;
-          ds.repartitioning = true;
-          update_idle(d.device);
-          repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
-        } else if constexpr (std::is_same_v<T, ReconfigureMig>) {
-          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
-          auto& ds = devices_[d.device];
-          if (ds.mode != SharingMode::MIG) fail("the device is not in mig mode");
-          const auto& geo = *type(d.device).mig;
-          std::vector<bool> busy;
-          for (auto g : ds.gi_job)
-            busy.push_back(g >= 0);
-          const auto verdict = geo.check_change(ds.layout, busy, d.change);
-          if (!verdict.ok()) fail(verdict.reason);
-          // Kept instances keep their jobs and their (shifted) indices; created ones are usable after the
-          // table's reconfiguration latency; the other instances keep running meanwhile.
-          std::vector<std::int64_t> remap(ds.layout.size(), -1);
-          std::vector<std::int64_t> job;
-          std::vector<double> ready;
-          for (std::size_t i = 0; i < ds.layout.size(); ++i)
-            if (std::find(d.change.destroy.begin(), d.change.destroy.end(), i) == d.change.destroy.end()) {
-              remap[i] = static_cast<std::int64_t>(job.size());
-              job.push_back(ds.gi_job[i]);
-              ready.push_back(ds.gi_ready[i]);
-            }
-          const double at = sim_now() + geo.reconfiguration_latency_s();
-          for (std::size_t c = 0; c < d.change.create.size(); ++c) {
-            job.push_back(-1);
-            ready.push_back(at);
-          }
-          for (std::size_t r = 0; r < ds.residents.size(); ++r) {
-            auto& rs = jobs_[ds.residents[r]];
-            rs.instances[ds.slot[r]] = static_cast<std::uint32_t>(remap[rs.instances[ds.slot[r]]]);
-          }
-          ds.layout = geo.apply(ds.layout, d.change);
-          ds.gi_job = std::move(job);
-          ds.gi_ready = std::move(ready);
-          if (!d.change.create.empty()) repartitions_.insert({at, d.device});
-        } else if constexpr (std::is_same_v<T, SetFrequency>) {
-          if (d.device >= devices_.size()) fail("device " + std::to_string(d.device) + " does not exist");
-          const auto& spec = *setup_.platform->devices[d.device].spec;
-          if (!(d.freq_hz >= spec.freq_min_hz.value && d.freq_hz <= spec.freq_max_hz.value))
-            fail("frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) +
-                 ", " + std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
-          auto& ds = devices_[d.device];
-          if (d.freq_hz == ds.freq_set_hz) return;
-          touch(d.device);
-          ds.freq_set_hz = d.freq_hz;
-          std::vector<DeviceIndex> dirty;
-          if (ds.freq_hz != d.freq_hz) {
-            ds.freq_hz = d.freq_hz; // the card cap, re-checked in settle(), may lower it again
-            recompute_device(d.device, dirty);
-          }
-          dirty.push_back(d.device);
-          settle(dirty);
-        } else {
-          const double at = d.at_s - origin_;
-          if (!(at >= sim_now() - time_slack(sim_now())))
-            fail("the time is in the past (now " + std::to_string(now()) + " s)");
-          wakeups_.insert(std::max(at, sim_now()));
-        }
+        if constexpr (std::is_same_v<T, Place>)
+          apply_place(decision, d);
+        else if constexpr (std::is_same_v<T, Reject>)
+          apply_reject(decision, d);
+        else if constexpr (std::is_same_v<T, SetNodePower>)
+          apply_node_power(decision, d);
+        else if constexpr (std::is_same_v<T, Repartition>)
+          apply_repartition(decision, d);
+        else if constexpr (std::is_same_v<T, ReconfigureMig>)
+          apply_reconfigure_mig(decision, d);
+        else if constexpr (std::is_same_v<T, SetFrequency>)
+          apply_frequency(decision, d);
+        else
+          apply_wakeup(decision, d);
       },
       decision);
+}
+
+void Simulation::apply_place(const Decision& decision, const Place& d)
+{
+  if (d.job >= jobs_.size()) fail(decision, "no such job");
+  const auto& js = jobs_[d.job];
+  if (js.status != JobStatus::WAITING)
+    fail(decision, "the job is " + std::string(to_string(js.status)) + ", not waiting");
+  if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
+    fail(decision, "the job requests " + std::to_string(js.job.devices) + " device(s)");
+  if (!(d.thread_share >= 0.01 && d.thread_share <= 1))
+    fail(decision, "thread_share must be in [0.01, 1] (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE 1..100)");
+  if (!d.instances.empty() && d.instances.size() != d.devices.size())
+    fail(decision, "instances must name one MIG instance per device");
+  for (std::size_t i = 0; i < d.devices.size(); ++i) {
+    const DeviceIndex dev = d.devices[i];
+    if (dev >= devices_.size())
+      fail(decision, "device " + std::to_string(dev) + " does not exist (" + std::to_string(devices_.size()) +
+                         " devices)");
+    if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
+        d.devices.begin() + static_cast<long>(i))
+      fail(decision, "device " + std::to_string(dev) + " is listed twice");
+    if (devices_[dev].repartitioning)
+      fail(decision, "device " + std::to_string(dev) + " is being repartitioned");
+    if (!allows(d.job, dev))
+      fail(decision, "device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
+                         "', not one the job's gpu_types '" + js.job.gpu_types + "' name");
+    if (!nodes_.on(setup_.platform->devices[dev].node))
+      fail(decision, "device " + std::to_string(dev) + " is on node " +
+                         std::to_string(setup_.platform->devices[dev].node) +
+                         ", which is off or still booting");
+    const auto mode = devices_[dev].mode;
+    const unsigned limit = max_residents(mode);
+    if (limit != 0 && devices_[dev].residents.size() >= limit)
+      fail(decision, "device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
+                         " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
+                         " job(s), its limit");
+    if (mode == SharingMode::MIG) {
+      const auto& ds = devices_[dev];
+      if (d.instances.empty())
+        fail(decision,
+             "device " + std::to_string(dev) + " is in mig mode: name its GPU instance (Place::instances)");
+      const auto gi = d.instances[i];
+      if (gi >= ds.gi.size())
+        fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(ds.gi.size()) +
+                           " MIG instance(s), no instance " + std::to_string(gi));
+      if (ds.gi.job(gi) >= 0)
+        fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.gi[gi]) +
+                           ") of device " + std::to_string(dev) + " already runs job " +
+                           std::to_string(ds.gi.job(gi)));
+      if (!ds.gi.ready(gi, sim_now() + time_slack(sim_now())))
+        fail(decision, "MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
+                           " is still being created (ready at t=" +
+                           std::to_string(origin_ + ds.gi.ready_at(gi)) + " s)");
+    } else if (!d.instances.empty()) {
+      fail(decision, "device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
+    }
+  }
+  jobs_[d.job].thread_share = d.thread_share;
+  jobs_[d.job].instances = d.instances;
+  start_job(d.job, d.devices);
+}
+
+void Simulation::apply_reject(const Decision& decision, const Reject& d)
+{
+  if (d.job >= jobs_.size() || jobs_[d.job].status != JobStatus::WAITING)
+    fail(decision, "the job is not waiting");
+  auto& js = jobs_[d.job];
+  js.status = JobStatus::REJECTED;
+  js.reason = reason_id(d.reason.empty() ? "policy '" + setup_.policy_name + "' gave no reason"
+                                         : "policy '" + setup_.policy_name + "': " + d.reason);
+  remove_waiting(d.job);
+  ++totals_.rejected;
+  record_end(d.job);
+  cancel_dependents(d.job);
+}
+
+void Simulation::apply_node_power(const Decision& decision, const SetNodePower& d)
+{
+  if (d.node >= nodes_.size()) fail(decision, "node " + std::to_string(d.node) + " does not exist");
+  if (d.on == !nodes_.off(d.node)) return; // already on (or booting) / already off
+  if (!d.on)
+    for (auto dev : node_devices_[d.node])
+      if (!devices_[dev].residents.empty())
+        fail(decision,
+             "node " + std::to_string(d.node) + " still runs jobs on device " + std::to_string(dev));
+  touch_nodes();
+  for (auto dev : node_devices_[d.node])
+    touch(dev);
+  if (d.on)
+    nodes_.power_on(d.node, sim_now(), setup_.node_boot_s);
+  else
+    nodes_.power_off(d.node);
+  for (auto dev : node_devices_[d.node]) {
+    refresh_power(dev);
+    update_idle(dev);
+  }
+}
+
+void Simulation::apply_repartition(const Decision& decision, const Repartition& d)
+{
+  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
+  auto& ds = devices_[d.device];
+  const auto& spec = *setup_.platform->devices[d.device].spec;
+  if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) == spec.sharing_modes.end())
+    fail(decision, "device type '" + spec.name + "' does not support " + std::string(to_string(d.mode)));
+  if (!ds.residents.empty())
+    fail(decision,
+         "the device still runs " + std::to_string(ds.residents.size()) + " job(s); drain it first");
+  if (ds.repartitioning) fail(decision, "the device is already being repartitioned");
+  // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
+  if (d.mode == SharingMode::MIG) {
+    if (!type(d.device).mig)
+      fail(decision,
+           "device type '" + spec.name + "' has no MIG table loaded (platform.sharing: mig loads it)");
+    set_mig_layout(ds, d.device);
+  } else {
+    ds.gi.clear();
+  }
+  ds.mode = d.mode;
+  ds.repartitioning = true;
+  update_idle(d.device);
+  repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
+}
+
+void Simulation::apply_reconfigure_mig(const Decision& decision, const ReconfigureMig& d)
+{
+  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
+  auto& ds = devices_[d.device];
+  if (ds.mode != SharingMode::MIG) fail(decision, "the device is not in mig mode");
+  const auto& geo = *type(d.device).mig;
+  const auto verdict = geo.check_change(ds.gi.layout(), ds.gi.busy(), d.change);
+  if (!verdict.ok()) fail(decision, verdict.reason);
+  const auto remap = ds.gi.reconfigure(geo, d.change, sim_now());
+  for (std::size_t r = 0; r < ds.residents.size(); ++r) {
+    auto& rs = jobs_[ds.residents[r]];
+    rs.instances[ds.slot[r]] = static_cast<std::uint32_t>(remap[rs.instances[ds.slot[r]]]);
+  }
+  const double at = sim_now() + geo.reconfiguration_latency_s(); // when the created instances are ready
+  if (!d.change.create.empty()) repartitions_.insert({at, d.device});
+}
+
+void Simulation::apply_frequency(const Decision& decision, const SetFrequency& d)
+{
+  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
+  const auto& spec = *setup_.platform->devices[d.device].spec;
+  if (!(d.freq_hz >= spec.freq_min_hz.value && d.freq_hz <= spec.freq_max_hz.value))
+    fail(decision, "frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) +
+                       ", " + std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
+  auto& ds = devices_[d.device];
+  if (d.freq_hz == ds.freq_set_hz) return;
+  touch(d.device);
+  ds.freq_set_hz = d.freq_hz;
+  std::vector<DeviceIndex> dirty;
+  if (ds.freq_hz != d.freq_hz) {
+    ds.freq_hz = d.freq_hz; // the card cap, re-checked in settle(), may lower it again
+    recompute_device(d.device, dirty);
+  }
+  dirty.push_back(d.device);
+  settle(dirty);
+}
+
+void Simulation::apply_wakeup(const Decision& decision, const WakeAt& d)
+{
+  const double at = d.at_s - origin_;
+  if (!(at >= sim_now() - time_slack(sim_now())))
+    fail(decision, "the time is in the past (now " + std::to_string(now()) + " s)");
+  wakeups_.insert(std::max(at, sim_now()));
 }
 
 void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
@@ -1245,13 +1143,12 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
     ds.slot.push_back(pos);
     ds.share_w.push_back(0);
     ds.mem_used_bytes += js.sig->mem_bytes;
-    ds.alloc_share += requested_share(js, d, pos);
+    ds.meter.add_share(requested_share(js, d, pos));
     if (ds.mode == SharingMode::MIG) {
       // One job per GPU instance; its memory is the instance's (MIG isolates memory).
       const auto gi = js.instances[pos];
-      ds.gi_job[gi] = j;
-      if (js.sig->mem_bytes > type(d).mig->profiles()[ds.layout[gi].profile].memory_bytes)
-        js.oom_pending = true;
+      ds.gi.place(gi, j);
+      if (js.sig->mem_bytes > type(d).mig->profiles()[ds.gi[gi].profile].memory_bytes) js.oom_pending = true;
     } else if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value) {
       // The job whose arrival overflows the device's memory is the one that fails (docs/architecture.md,
       // Memory and out-of-memory).
@@ -1354,8 +1251,8 @@ void Simulation::remove_job(JobIndex j)
     auto& ds = devices_[d];
     auto it = std::find(ds.residents.begin(), ds.residents.end(), j);
     const auto i = static_cast<std::size_t>(it - ds.residents.begin());
-    ds.alloc_share -= requested_share(js, d, ds.slot[i]);
-    if (ds.mode == SharingMode::MIG) ds.gi_job[js.instances[ds.slot[i]]] = -1;
+    ds.meter.remove_share(requested_share(js, d, ds.slot[i]));
+    if (ds.mode == SharingMode::MIG) ds.gi.vacate(js.instances[ds.slot[i]]);
     ds.residents.erase(it);
     ds.slot.erase(ds.slot.begin() + static_cast<long>(i));
     ds.share_w.erase(ds.share_w.begin() + static_cast<long>(i));
@@ -1364,7 +1261,7 @@ void Simulation::remove_job(JobIndex j)
       update_idle(d);
       --busy_devices_;
       ds.mem_used_bytes = 0; // no drift from repeated add/subtract
-      ds.alloc_share = 0;
+      ds.meter.clear_share();
     }
     dirty.push_back(d);
   }
@@ -1378,19 +1275,11 @@ void Simulation::remove_job(JobIndex j)
 void Simulation::touch(DeviceIndex d)
 {
   auto& ds = devices_[d];
-  const double now = sim_now();
-  const double dt = now - ds.last_t;
+  const double dt = ds.meter.advance(sim_now(), ds.power_w, ds.residents.size());
   if (dt <= 0) return;
-  ds.energy_j += ds.power_w * dt;
-  if (!ds.residents.empty()) {
-    ds.busy_s += dt;
-    ds.resident_s += static_cast<double>(ds.residents.size()) * dt;
-    ds.allocated_s += std::min(1.0, ds.alloc_share) * dt;
-    if (ds.alloc_share < 1.0 - 1e-9) ds.fragmented_s += (1.0 - ds.alloc_share) * dt;
-    for (std::size_t i = 0; i < ds.residents.size(); ++i)
-      jobs_[ds.residents[i]].energy_j += ds.share_w[i] * dt;
-  }
-  ds.last_t = now;
+  // The same interval's energy, attributed to the residents.
+  for (std::size_t i = 0; i < ds.residents.size(); ++i)
+    jobs_[ds.residents[i]].energy_j += ds.share_w[i] * dt;
 }
 
 void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty)
@@ -1407,7 +1296,7 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
     const auto& rs = jobs_[ds.residents[i]];
     sigs_.push_back(rs.sig);
     if (ds.mode == SharingMode::MIG) { // the instance's fractions of the GPU's SMs and memory slices
-      const auto& gi = ds.layout[rs.instances[ds.slot[i]]];
+      const auto& gi = ds.gi[rs.instances[ds.slot[i]]];
       caps_.push_back(mig_sm_share(d, gi));
       mem_shares_.push_back(mig_mem_share(d, gi));
       mig_slices_.push_back(type(d).mig->profiles()[gi.profile].compute_slices);
@@ -1462,7 +1351,7 @@ void Simulation::refresh_power(DeviceIndex d)
     sum_rate += jobs_[r].rate;
   ds.sum_rate = sum_rate;
   const double old = ds.power_w;
-  ds.power_w = node_state_[setup_.platform->devices[d].node] == NodeState::OFF
+  ds.power_w = nodes_.off(setup_.platform->devices[d].node)
                    ? 0.0
                    : device_power(type(d).power, loads_, freq_ratio(d)).total_w;
   attribute_power(type(d).power, loads_, freq_ratio(d), ds.share_w);
@@ -1547,15 +1436,6 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
   }
 }
 
-void Simulation::touch_nodes()
-{
-  const double now = sim_now();
-  if (now > node_energy_t_) {
-    node_energy_j_ += powered_baseline_w_ * (now - node_energy_t_);
-    node_energy_t_ = now;
-  }
-}
-
 void Simulation::record_end(JobIndex j)
 {
   const auto& js = jobs_[j];
@@ -1571,7 +1451,7 @@ void Simulation::record_end(JobIndex j)
   r.devices = js.devices;
   r.energy_j = js.energy_j;
   r.attempts = js.attempts;
-  r.reason = reasons_[js.reason];
+  r.reason = reasons_.text(js.reason);
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   observer_.on_job_end(r);
@@ -1584,7 +1464,7 @@ void Simulation::emit_timepoint()
   TimePoint p;
   p.t_s = now();
   p.device_power_w = total_device_power_w_;
-  p.node_power_w = powered_baseline_w_;
+  p.node_power_w = nodes_.baseline_w();
   p.busy_devices = busy_devices_;
   p.running_jobs = running_;
   p.waiting_jobs = waiting_;

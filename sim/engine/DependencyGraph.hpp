@@ -1,0 +1,67 @@
+#pragma once
+// The dependency bookkeeping of the engine (Job::depends_on; docs/architecture.md, The engine's
+// components): the jobs by id, the jobs blocked on each job, and the releases waiting for their think time.
+// It knows no job state: the engine decides what a dependency's outcome means (submit, hold, cancel) and
+// asks this graph who waits on whom and which releases are due.
+#include "policies/Policy.hpp"
+
+#include <optional>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace colocsim {
+
+class DependencyGraph {
+public:
+  /// Job j has id `id` (a view that stays valid while the graph is used); the first job of an id wins.
+  void index(std::string_view id, JobIndex j) { ids_.emplace(id, j); }
+  /// The first job read with this id, if any.
+  std::optional<JobIndex> find(std::string_view id) const
+  {
+    const auto it = ids_.find(id);
+    if (it == ids_.end()) return std::nullopt;
+    return it->second;
+  }
+  /// `blocked` waits for job `dep` to complete.
+  void wait_for(JobIndex dep, JobIndex blocked) { dependents_[dep].push_back(blocked); }
+  /// The jobs that wait for job j, in the order they were added; j no longer has any afterwards.
+  std::vector<JobIndex> take_dependents(JobIndex j);
+  /// Job j leaves the blocked state at sim time t (its dependencies are done, its think time runs).
+  void release_at(double t, JobIndex j) { releases_.emplace(t, j); }
+  /// The earliest release due at or before `limit` (sim time), removed; releases come in time order, ties
+  /// by job index.
+  std::optional<JobIndex> pop_release(double limit);
+  /// Sim time of the next release, if any.
+  std::optional<double> next_release() const
+  {
+    if (releases_.empty()) return std::nullopt;
+    return releases_.begin()->first;
+  }
+  /// Job j will never complete: `cancel(b, k)` is called for every job b waiting for k, k = j and then
+  /// (depth first: the last job cancelled is the next k) every b it returned true for, transitively. A job
+  /// is visited once per edge; each k's list is taken before its jobs are visited.
+  template <class Cancel> void cancel_from(JobIndex j, Cancel&& cancel)
+  {
+    std::vector<JobIndex> stack{j};
+    while (!stack.empty()) {
+      const JobIndex k = stack.back();
+      stack.pop_back();
+      const auto it = dependents_.find(k);
+      if (it == dependents_.end()) continue;
+      const std::vector<JobIndex> blocked = std::move(it->second);
+      dependents_.erase(it);
+      for (const JobIndex b : blocked)
+        if (cancel(b, k)) stack.push_back(b);
+    }
+  }
+
+private:
+  std::unordered_map<std::string_view, JobIndex> ids_;
+  std::unordered_map<JobIndex, std::vector<JobIndex>> dependents_; ///< job → blocked jobs waiting for it
+  std::set<std::pair<double, JobIndex>> releases_; ///< (sim time, job): dependencies done, think time running
+};
+
+} // namespace colocsim

@@ -1,0 +1,267 @@
+// The engine's components (sim/engine/), each alone, without SimGrid: hand-made sequences of the engine's
+// events and the values they must give, worked out by hand in the comments.
+#include "tests/CatchCompat.hpp"
+
+#include "sim/engine/DependencyGraph.hpp"
+#include "sim/engine/DeviceMeter.hpp"
+#include "sim/engine/IdleWaitMeter.hpp"
+#include "sim/engine/MigInstances.hpp"
+#include "sim/engine/NodePower.hpp"
+#include "sim/engine/ReasonTable.hpp"
+#include "sim/engine/UserRunHistory.hpp"
+
+#include <set>
+#include <utility>
+#include <vector>
+
+using namespace colocsim;
+using colocsim::test::WithinAbs;
+
+TEST_CASE("idle-while-waiting meter: device-seconds of idle devices some waiting job fits",
+          "[engine][components]")
+{
+  // Devices 0 and 1 of type 0, device 2 of type 1. All three idle from t = 0; nobody waits: nothing counts.
+  IdleWaitMeter m(2, {0, 0, 1});
+  for (std::size_t d = 0; d < 3; ++d)
+    m.device_idle(d, true, 0);
+  CHECK(m.counting_now() == 0);
+  // t = 10: a one-device job that fits both types joins the queue: 2 + 1 idle devices count.
+  m.job_waiting(0b11, 1, true, 10);
+  CHECK(m.counting_now() == 3);
+  // t = 20: device 0 gets a job: 2 count. [10, 20]: 3 × 10 = 30.
+  m.device_idle(0, false, 20);
+  CHECK(m.counting_now() == 2);
+  m.device_idle(0, false, 21); // no change: nothing happens
+  // t = 25: the job leaves the queue: 0 count. [20, 25]: 2 × 5 = 10.
+  m.job_waiting(0b11, 1, false, 25);
+  CHECK(m.counting_now() == 0);
+  // t = 30: a 2-device gang job of type 0 only: one idle device of type 0 (device 1) is too few: 0 count.
+  m.job_waiting(0b01, 2, true, 30);
+  CHECK(m.counting_now() == 0);
+  // t = 40: device 0 idle again: 2 idle of type 0 hold the gang job: 2 count.
+  m.device_idle(0, true, 40);
+  CHECK(m.counting_now() == 2);
+  // t = 50: a one-device job of type 1 only: device 2 counts too: 3. [40, 50]: 2 × 10 = 20.
+  m.job_waiting(0b10, 1, true, 50);
+  CHECK(m.counting_now() == 3);
+  // t = 60: [50, 60]: 3 × 10 = 30. Total 30 + 10 + 20 + 30 = 90 device-seconds.
+  CHECK_THAT(m.total(60), WithinAbs(90.0, 1e-12));
+  CHECK_THAT(m.total(60), WithinAbs(90.0, 1e-12)); // reading twice adds nothing
+}
+
+TEST_CASE("idle-while-waiting meter: a gang job counts only where one type has enough idle devices",
+          "[engine][components]")
+{
+  // One idle device of each of two types; a 2-device job that accepts both waits: no type holds it alone.
+  IdleWaitMeter m(2, {0, 1});
+  m.device_idle(0, true, 0);
+  m.device_idle(1, true, 0);
+  m.job_waiting(0b11, 2, true, 0);
+  CHECK(m.counting_now() == 0);
+  // t = 100: a one-device job joins: both devices count until t = 130: 2 × 30 = 60.
+  m.job_waiting(0b11, 1, true, 100);
+  m.device_idle(1, false, 130); // device 1 taken: 1 counts to t = 150: + 20
+  CHECK_THAT(m.total(150), WithinAbs(80.0, 1e-12));
+}
+
+TEST_CASE("dependency graph: ids, blocked jobs, releases in time order", "[engine][components]")
+{
+  DependencyGraph g;
+  g.index("a", 0);
+  g.index("b", 1);
+  g.index("a", 3); // the first job of an id wins
+  CHECK(g.find("a") == std::optional<JobIndex>(0));
+  CHECK(g.find("b") == std::optional<JobIndex>(1));
+  CHECK_FALSE(g.find("c").has_value());
+
+  g.wait_for(0, 2);
+  g.wait_for(0, 1);
+  g.wait_for(1, 3);
+  CHECK(g.take_dependents(0) == std::vector<JobIndex>{2, 1}); // in the order they were added
+  CHECK(g.take_dependents(0).empty());                        // taken once
+  CHECK(g.take_dependents(1) == std::vector<JobIndex>{3});
+
+  // Releases come in time order, ties by job index, only when due.
+  g.release_at(50, 4);
+  g.release_at(20, 7);
+  g.release_at(20, 5);
+  CHECK(g.next_release() == std::optional<double>(20));
+  CHECK_FALSE(g.pop_release(10).has_value());
+  CHECK(g.pop_release(20) == std::optional<JobIndex>(5));
+  CHECK(g.pop_release(20) == std::optional<JobIndex>(7));
+  CHECK_FALSE(g.pop_release(20).has_value());
+  CHECK(g.next_release() == std::optional<double>(50));
+  CHECK(g.pop_release(60) == std::optional<JobIndex>(4));
+  CHECK_FALSE(g.next_release().has_value());
+}
+
+TEST_CASE("dependency graph: cancelling walks the waiting jobs depth first, each cause its own parent",
+          "[engine][components]")
+{
+  // 0 ← {1, 2}; 1 ← {3}; 2 ← {3, 4}; 4 ← {5}; and apart: 6 ← {7}. Job 0 fails.
+  DependencyGraph g;
+  g.wait_for(0, 1);
+  g.wait_for(0, 2);
+  g.wait_for(1, 3);
+  g.wait_for(2, 3);
+  g.wait_for(2, 4);
+  g.wait_for(4, 5);
+  g.wait_for(6, 7);
+  // By hand: stack [0]; 0's list {1, 2}: cancel 1 (cause 0), 2 (cause 0), stack [1, 2]; pop 2: cancel 3
+  // (cause 2), 4 (cause 2), stack [1, 3, 4]; pop 4: cancel 5 (cause 4); pop 5, pop 3: none wait; pop 1: 3
+  // again, already cancelled (no second cancellation, not walked again).
+  std::set<JobIndex> cancelled;
+  std::vector<std::pair<JobIndex, JobIndex>> calls;
+  g.cancel_from(0, [&](JobIndex b, JobIndex k) {
+    calls.emplace_back(b, k);
+    return cancelled.insert(b).second;
+  });
+  const std::vector<std::pair<JobIndex, JobIndex>> expected{{1, 0}, {2, 0}, {3, 2}, {4, 2}, {5, 4}, {3, 1}};
+  CHECK(calls == expected);
+  CHECK(cancelled == std::set<JobIndex>{1, 2, 3, 4, 5});
+  CHECK(g.take_dependents(6) == std::vector<JobIndex>{7}); // untouched
+  CHECK(g.take_dependents(2).empty());                     // walked lists are gone
+}
+
+TEST_CASE("node power: baseline energy across off, boot and on", "[engine][components]")
+{
+  // Three nodes: 100 W, 200 W, and a third the baseline list does not name (0 W).
+  NodePower n(3, {100.0, 200.0});
+  CHECK(n.size() == 3);
+  CHECK(n.baseline_w() == 300.0);
+  CHECK(n.powered() == 3);
+  n.integrate(10); // [0, 10]: 300 W × 10 s = 3,000 J
+  n.power_off(1);
+  CHECK(n.off(1));
+  CHECK(n.baseline_w() == 100.0);
+  n.integrate(30); // [10, 30]: 100 × 20 = 2,000 J
+  n.power_on(1, 30, 50);
+  CHECK(n.state(1) == NodePower::State::BOOTING);
+  CHECK_FALSE(n.on(1));
+  CHECK(n.baseline_w() == 300.0); // a booting node draws its baseline
+  CHECK(n.next_boot() == std::optional<double>(80));
+  CHECK_FALSE(n.finish_boot(79.9).has_value());
+  n.integrate(80); // [30, 80]: 300 × 50 = 15,000 J
+  CHECK(n.finish_boot(80) == std::optional<std::uint32_t>(1));
+  CHECK(n.on(1));
+  CHECK_FALSE(n.next_boot().has_value());
+  n.integrate(100); // [80, 100]: 300 × 20 = 6,000 J
+  n.power_off(0);
+  n.power_off(2);
+  CHECK(n.powered() == 1);
+  CHECK(n.powered_off() == std::vector<std::uint32_t>{1, 0, 2}); // in the order they went off
+  n.clear_powered_off();
+  CHECK(n.powered_off().empty());
+  n.integrate(110); // [100, 110]: 200 × 10 = 2,000 J
+  n.integrate(105); // the past: nothing
+  // 3,000 + 2,000 + 15,000 + 6,000 + 2,000 = 28,000 J
+  CHECK_THAT(n.energy_j(), WithinAbs(28000.0, 1e-9));
+}
+
+TEST_CASE("reason table: each text stored once, dependency causes worded by status", "[engine][components]")
+{
+  ReasonTable r;
+  CHECK(r.text(ReasonTable::NONE).empty()); // index 0: a completed job's
+  const auto x = r.id("x");
+  const auto y = r.id("y");
+  CHECK(x == 1);
+  CHECK(y == 2);
+  CHECK(r.id("x") == 1); // the same text, the same index
+  CHECK(r.size() == 3);
+  CHECK(r.text(r.dependency(JobStatus::FAILED)) == "a job it depends on failed");
+  CHECK(r.text(r.dependency(JobStatus::REJECTED)) == "a job it depends on was rejected");
+  CHECK(r.text(r.dependency(JobStatus::NEVER_STARTED)) == "a job it depends on never started");
+  CHECK(r.text(r.dependency(JobStatus::CANCELLED)) == "a job it depends on was cancelled");
+  CHECK(r.text(r.dependency(JobStatus::KILLED)) == "a job it depends on was cancelled");
+  CHECK(r.dependency(JobStatus::FAILED) == 3); // the first new text after x and y
+  CHECK(r.size() == 7);
+}
+
+TEST_CASE(
+    "user run history: Tsafrir's prediction, the mean of the user's last two runs capped by the request",
+    "[engine][components]")
+{
+  UserRunHistory h;
+  CHECK(h.predict("u", 100) == 100); // no history: the request
+  h.record("u", 30);
+  CHECK(h.predict("u", 100) == 100); // one run is not enough
+  h.record("u", 50);
+  CHECK(h.predict("u", 100) == 40); // (30 + 50) / 2
+  CHECK(h.predict("u", 35) == 35);  // never more than the request
+  h.record("u", 90);
+  CHECK(h.predict("u", 100) == 70);  // (50 + 90) / 2: the oldest run dropped
+  CHECK(h.predict("v", 100) == 100); // another user's history is not u's
+  h.record("", 5);
+  h.record("", 5);
+  CHECK(h.predict("", 100) == 100); // jobs without a user have no history
+}
+
+TEST_CASE("MIG instances: free and ready instances, placing, and a reconfiguration's new indices",
+          "[engine][components]")
+{
+  const std::string rel = "models/mig/a100-40gb.yaml";
+  const MigGeometry geo(load_mig_table(colocsim::test::read_source_file(rel), rel));
+  REQUIRE(geo.reconfiguration_latency_s() == 5.0); // the table's estimate
+  // An A100-40GB as {2g.10gb@0, 1g.5gb@2, 1g.5gb@3, 3g.20gb@4}: 28, 14, 14 and 42 SMs.
+  const MigLayout layout{geo.instance("2g.10gb", 0), geo.instance("1g.5gb", 2), geo.instance("1g.5gb", 3),
+                         geo.instance("3g.20gb", 4)};
+  MigInstances m;
+  m.reset(layout);
+  REQUIRE(m.size() == 4);
+  CHECK(m.busy() == std::vector<bool>{false, false, false, false});
+  CHECK(m.largest_free(geo, 0) == std::optional<std::size_t>(3)); // 3g: the most SMs
+  m.place(3, 7);
+  CHECK(m.largest_free(geo, 0) == std::optional<std::size_t>(0)); // then 2g
+  m.place(0, 5);
+  CHECK(m.largest_free(geo, 0) == std::optional<std::size_t>(1)); // two 1g: the lower index
+  CHECK(m.job(3) == 7);
+  // At t = 100 the two empty 1g instances become one 2g.10gb@2. Kept: 2g@0 (index 0 → 0) and 3g@4 (3 → 1),
+  // the new 2g@2 last (index 2), empty, ready at 100 + 5 = 105; the jobs stay on their instances.
+  const MigChange change{{1, 2}, {geo.instance("2g.10gb", 2)}};
+  REQUIRE(geo.check_change(m.layout(), m.busy(), change).ok());
+  const auto remap = m.reconfigure(geo, change, 100);
+  CHECK(remap == std::vector<std::int64_t>{0, -1, -1, 1});
+  REQUIRE(m.size() == 3);
+  CHECK(geo.describe(m.layout()) == "{2g.10gb@0, 3g.20gb@4, 2g.10gb@2}");
+  CHECK(m.job(0) == 5);
+  CHECK(m.job(1) == 7);
+  CHECK(m.job(2) == -1);
+  CHECK(m.ready_at(2) == 105);
+  CHECK(m.ready(0, 100));
+  CHECK_FALSE(m.ready(2, 104.9));
+  CHECK_FALSE(m.largest_free(geo, 104.9).has_value()); // the new instance is still being created
+  CHECK(m.largest_free(geo, 105) == std::optional<std::size_t>(2));
+  m.vacate(0);
+  CHECK(m.busy() == std::vector<bool>{false, true, false});
+  m.clear();
+  CHECK(m.size() == 0);
+}
+
+TEST_CASE("device meter: energy, busy, resident, allocated and fragmented time between events",
+          "[engine][components]")
+{
+  DeviceMeter m;
+  // [0, 10]: idle at 100 W: 1,000 J, nothing else.
+  CHECK(m.advance(10, 100, 0) == 10);
+  // Two jobs arrive at t = 10, asking for 0.25 and 0.5 of the device. [10, 30] at 300 W: + 6,000 J; busy
+  // 20 s; residents × time 2 × 20 = 40; allocated 0.75 × 20 = 15; fragmented 0.25 × 20 = 5.
+  m.add_share(0.25);
+  m.add_share(0.5);
+  CHECK(m.advance(30, 300, 2) == 20);
+  CHECK(m.advance(30, 300, 2) == 0); // the same instant: nothing
+  CHECK(m.advance(25, 300, 2) == 0); // the past: nothing
+  // A third job (0.75) at t = 30: the device is oversubscribed (1.5). [30, 40] at 400 W: + 4,000 J; busy
+  // + 10; residents + 3 × 10 = 30; allocated + min(1, 1.5) × 10 = 10; fragmented + 0 (nothing left).
+  m.add_share(0.75);
+  CHECK(m.advance(40, 400, 3) == 10);
+  // All leave at t = 40: shares cleared. [40, 50] idle at 100 W: + 1,000 J only.
+  m.remove_share(0.25);
+  m.clear_share();
+  CHECK(m.share() == 0);
+  CHECK(m.advance(50, 100, 0) == 10);
+  CHECK_THAT(m.energy_j(), WithinAbs(12000.0, 1e-9)); // 1,000 + 6,000 + 4,000 + 1,000
+  CHECK_THAT(m.busy_s(), WithinAbs(30.0, 1e-12));
+  CHECK_THAT(m.resident_s(), WithinAbs(70.0, 1e-12));
+  CHECK_THAT(m.allocated_s(), WithinAbs(25.0, 1e-12));
+  CHECK_THAT(m.fragmented_s(), WithinAbs(5.0, 1e-12));
+}
