@@ -98,9 +98,10 @@ def build_rows(args, colocsim, rawloop):
             cmd = [rawloop, "--jobs", str(jobs), "--tiles", str(tiles)]
         else:
             cmd = [colocsim, "bench", "--jobs", str(jobs), "--tiles", str(tiles), "--policy", policy]
-        print(f"bench-suite: {' '.join(cmd)} ×{args.reps}", file=sys.stderr, flush=True)
-        m = median_run(cmd, args.reps)
-        rows.append({"run": kind, "policy": policy, "tiles": tiles, "jobs": jobs, **m})
+        reps = args.largest_reps if jobs == largest and args.largest_reps else args.reps
+        print(f"bench-suite: {' '.join(cmd)} ×{reps}", file=sys.stderr, flush=True)
+        m = median_run(cmd, reps)
+        rows.append({"run": kind, "policy": policy, "tiles": tiles, "jobs": jobs, "reps": reps, **m})
 
     for jobs in sizes:
         add("raw", "(none)", args.tiles, jobs)
@@ -138,8 +139,9 @@ def targets(rows, args):
     for r in rows:
         if r["run"] == "colocsim" and r["policy"] != "first-fit" and r["jobs"] == big["jobs"]:
             ratio = r["wall"] / big["wall"]
+            cpu_ratio = r["cpu"] / big["cpu"]
             out.append(f"* {r['policy']}: {r['wall']:.1f} s wall, {ratio:.2f}× first-fit's (target ≤ 1.5×: "
-                       f"{'met' if ratio <= 1.5 else 'not met'}), {r['rss']:,.0f} MB.")
+                       f"{'met' if ratio <= 1.5 else 'not met'}; CPU {cpu_ratio:.2f}×), {r['rss']:,.0f} MB.")
     if big is not small:
         c_big, c_small = big["cpu"] / big["jobs"], small["cpu"] / small["jobs"]
         s_ratio = big["sim_us"] / small["sim_us"]
@@ -186,7 +188,8 @@ def panel(x0, y0, w, h, title, xlabel, ylabel, series, logx):
     for i in range(5):
         v = ymax * i / 4
         el.append(f'<line x1="{x0 - 4}" y1="{Y(v):.1f}" x2="{x0}" y2="{Y(v):.1f}" stroke="#999"/>')
-        el.append(f'<text x="{x0 - 6}" y="{Y(v) + 4:.1f}" text-anchor="end" font-size="10">{v:,.3g}</text>')
+        label = f"{v:,.0f}" if ymax >= 100 else f"{v:.3g}"
+        el.append(f'<text x="{x0 - 6}" y="{Y(v) + 4:.1f}" text-anchor="end" font-size="10">{label}</text>')
     for v in sorted(set(xs)):
         el.append(f'<text x="{X(v):.1f}" y="{y0 + h + 16}" text-anchor="middle" font-size="10">{v:,}</text>')
     for label, colour, s, dashed in series:
@@ -224,12 +227,12 @@ def svg(rows, args):
     legend_y = 620
     seen = []
     for r in rows:
-        label = "raw SimGrid loop (dashed)" if r["run"] == "raw" else r["policy"]
+        label = "raw SimGrid (dashed)" if r["run"] == "raw" else r["policy"]
         if label not in seen:
             seen.append(label)
     for i, label in enumerate(seen):
         colour = COLOURS.get("(none)" if label.startswith("raw") else label, "#8c564b")
-        x = 60 + i * 152
+        x = 60 + i * 156
         el.append(f'<rect x="{x}" y="{legend_y - 10}" width="12" height="12" fill="{colour}"/>')
         el.append(f'<text x="{x + 18}" y="{legend_y}" font-size="11">{esc(label)}</text>')
     return ('<svg xmlns="http://www.w3.org/2000/svg" width="840" height="640" viewBox="0 0 840 640" '
@@ -264,6 +267,26 @@ def check_table(path):
     return not problems
 
 
+def replot(folder, args):
+    """The plot again from a suite's runs.csv (medians per run, policy, tiles and jobs)."""
+    groups = {}
+    with open(folder / "runs.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            key = (row["run"], row["policy"], int(row["tiles"]), int(row["jobs"]))
+            groups.setdefault(key, []).append(row)
+    rows = [{"run": k[0], "policy": k[1], "tiles": k[2], "jobs": k[3],
+             **{m: statistics.median(float(r[c]) for r in g) for m, c in
+                (("wall", "wall_s"), ("cpu", "cpu_s"), ("rss", "peak_rss_mb"))}} for k, g in groups.items()]
+    args.tiles = max(r["tiles"] for r in rows)
+    args.sizes = sorted({r["jobs"] for r in rows if r["tiles"] == args.tiles and r["policy"] == "first-fit"})
+    picture = svg(rows, args)
+    (folder / "suite.svg").write_text(picture)
+    ET.parse(folder / "suite.svg")
+    if args.write:
+        (ROOT / "docs" / "bench-scale.svg").write_text(picture)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="10k and 100k jobs only")
@@ -272,14 +295,18 @@ def main():
     ap.add_argument("--small-tiles", type=int, default=12000, help="the smaller platform (0: none)")
     ap.add_argument("--policies", default="first-fit,fgd,interference-aware,complementary")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--largest-reps", type=int, default=0, help="runs at the largest size (default: --reps)")
     ap.add_argument("--colocsim")
     ap.add_argument("--rawloop")
     ap.add_argument("--out", default=str(ROOT / "build-bench-suite"))
     ap.add_argument("--write", action="store_true", help="update BENCHMARKS.md and docs/bench-scale.svg")
     ap.add_argument("--check", metavar="FILE.md", help="only check a written table")
+    ap.add_argument("--replot", metavar="DIR", help="only redraw DIR/suite.svg from DIR/runs.csv")
     args = ap.parse_args()
     if args.check:
         return 0 if check_table(args.check) else 1
+    if args.replot:
+        return replot(Path(args.replot), args)
     args.sizes = [int(s) for s in (args.sizes or ("10000,100000" if args.quick else "10000,100000,1000000"))
                   .split(",")]
     args.policies = [p for p in args.policies.split(",") if p]
@@ -296,7 +323,8 @@ def main():
             for i, m in enumerate(r["all"]):
                 w.writerow([r["run"], r["policy"], r["tiles"], r["jobs"], i, f"{m['wall']:.3f}", f"{m['cpu']:.3f}",
                             f"{m['rss']:.1f}"])
-    md = [f"Median of {args.reps} runs each, one at a time; {os.cpu_count()} cores, load average "
+    reps = f"{args.reps}" + (f" ({args.largest_reps} at {args.sizes[-1]:,} jobs)" if args.largest_reps else "")
+    md = [f"Median of {reps} runs each, one at a time; {os.cpu_count()} cores, load average "
           f"{load[0]:.1f} before and {load_after[0]:.1f} after; {time.strftime('%Y-%m-%d', time.gmtime())}. "
           "Wall, CPU (user + system) and peak RSS of the whole process; simulation CPU µs/job is "
           "`colocsim bench`'s simulation phase alone.", ""]
