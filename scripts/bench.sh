@@ -9,8 +9,14 @@
 # Every policy replays on Max 1550 tiles but mig-manager, which places on MIG instances: it replays on DGX
 # A100 GPUs in MIG mode (`colocsim bench --platform dgx-a100`), the same numbers of devices (both sizes are
 # whole 8-GPU nodes). A policy whose bench fails prints its error in the table.
+# `scripts/bench.sh --suite [--quick] [options]`: the scale suite instead (scripts/bench_suite.py --help):
+# 10k, 100k and 1M jobs on Aurora's 127,488 tiles, a few policies, and the raw-SimGrid reference loop.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [[ "${1:-}" == --suite ]]; then
+  shift
+  exec python3 "$root/scripts/bench_suite.py" "$@"
+fi
 colocsim="${COLOCSIM:-}"
 if [[ -z "$colocsim" ]]; then
   for c in "$root/build/sim/colocsim" "$root/build-test/sim/colocsim"; do

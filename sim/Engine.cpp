@@ -1438,7 +1438,7 @@ void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& 
 
 void Simulation::record_end(JobIndex j)
 {
-  const auto& js = jobs_[j];
+  auto& js = jobs_[j];
   JobRecord r;
   r.job = &js.job;
   r.status = js.status;
@@ -1456,6 +1456,13 @@ void Simulation::record_end(JobIndex j)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   observer_.on_job_end(r);
   if (setup_.trace) setup_.trace->on_job_end(*this, r);
+  // The job has ended for good: nothing reads its per-attempt vectors again (r.devices was a copy, and so is
+  // handle_notice's). Their heap blocks go back now, not at the end of the run: every JobState lives as long
+  // as the run (jobs are indexed by JobIndex), 96 bytes of blocks per single-device job (BENCHMARKS.md).
+  std::vector<DeviceIndex>().swap(js.devices);
+  std::vector<double>().swap(js.device_rate);
+  std::vector<sg4::ExecPtr>().swap(js.execs);
+  std::vector<std::uint32_t>().swap(js.instances);
 }
 
 void Simulation::emit_timepoint()
