@@ -17,17 +17,17 @@
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::run_collect;
+using colocsim::test::run_scenario;
 using colocsim::test::RunOutcome;
 using colocsim::test::WithinAbs;
 
 namespace {
 
-const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+const std::string& DATA = colocsim::test::SIM_DATA;
 
 RunOutcome run(const std::string& trace)
 {
-  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=" + trace}, "exclusive-fcfs"));
-  return run_collect(in);
+  return run_scenario(DATA + "base.yaml", {"workload.trace=" + trace}, "exclusive-fcfs");
 }
 
 } // namespace

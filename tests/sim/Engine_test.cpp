@@ -19,20 +19,20 @@
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::run_collect;
+using colocsim::test::run_scenario;
 using colocsim::test::RunOutcome;
 using colocsim::test::WithinAbs;
 using colocsim::test::WithinRel;
 
 namespace {
 
-const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+const std::string& DATA = colocsim::test::SIM_DATA;
 
 RunOutcome run_fixture(const std::string& trace, std::vector<std::string> sets = {},
                        const std::string& policy = {})
 {
   if (!trace.empty()) sets.push_back("workload.trace=" + trace); // empty: the sets say what to run
-  RunInputs in = build_run(load_scenario(DATA + "base.yaml", sets, policy));
-  return run_collect(in);
+  return run_scenario(DATA + "base.yaml", sets, policy);
 }
 
 } // namespace

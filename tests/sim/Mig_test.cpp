@@ -21,19 +21,18 @@
 using namespace colocsim;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::run_collect;
+using colocsim::test::run_scenario;
 using colocsim::test::RunOutcome;
 using colocsim::test::WithinAbs;
 
 namespace {
 
-const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+const std::string& DATA = colocsim::test::SIM_DATA;
 
 RunOutcome run(std::vector<std::string> sets, const std::string& policy = {},
                std::unique_ptr<Policy> custom = {})
 {
-  RunInputs in = build_run(load_scenario(DATA + "mig.yaml", sets, policy));
-  if (custom) in.policy = std::move(custom);
-  return run_collect(in);
+  return run_scenario(DATA + "mig.yaml", sets, policy, std::move(custom));
 }
 
 /// Places every submitted job on the given instance of device 0, and optionally asks for one change first.
