@@ -17,16 +17,11 @@
 #include <string>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::run_collect;
-using colocsim::test::run_scenario;
-using colocsim::test::RunOutcome;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 
-const std::string& DATA = colocsim::test::SIM_DATA;
+const std::string& DATA = SIM_DATA;
 
 RunOutcome run_fixture(const std::string& trace, std::vector<std::string> sets = {},
                        const std::string& policy = {})

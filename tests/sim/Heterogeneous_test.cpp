@@ -12,15 +12,11 @@
 #include <string>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::run_collect;
-using colocsim::test::RunOutcome;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 
-const std::string DATA = colocsim::test::SIM_DATA + "hetero/";
+const std::string DATA = SIM_DATA + "hetero/";
 const std::string OPENB = std::string(COLOCSIM_TEST_DATA) + "/workloads/openb/";
 
 /// Places job 0 (on-t4, which accepts only T4s) on device 2, the V100.

@@ -19,15 +19,11 @@
 #include <map>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::run_collect;
-using colocsim::test::run_scenario;
-using colocsim::test::RunOutcome;
-using colocsim::test::WithinAbs;
+using namespace colocsim::test;
 
 namespace {
 
-const std::string& DATA = colocsim::test::SIM_DATA;
+const std::string& DATA = SIM_DATA;
 
 RunOutcome run(std::vector<std::string> sets, const std::string& policy = {},
                std::unique_ptr<Policy> custom = {})

@@ -9,10 +9,7 @@
 #include <sstream>
 
 using namespace colocsim;
-using Catch::Matchers::ContainsSubstring;
-using colocsim::test::drain;
-using colocsim::test::input_error_of;
-using colocsim::test::WORKLOADS_DATA;
+using namespace colocsim::test;
 
 namespace {
 const std::string BATSIM = WORKLOADS_DATA + "batsim/";

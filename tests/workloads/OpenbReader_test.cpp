@@ -10,10 +10,7 @@
 #include <numeric>
 
 using namespace colocsim;
-using Catch::Matchers::ContainsSubstring;
-using colocsim::test::drain;
-using colocsim::test::input_error_of;
-using colocsim::test::WORKLOADS_DATA;
+using namespace colocsim::test;
 
 namespace {
 const std::string OPENB = WORKLOADS_DATA + "openb/";

@@ -9,12 +9,10 @@
 #include <sstream>
 
 using namespace colocsim;
-using Catch::Matchers::ContainsSubstring;
-using colocsim::test::drain;
-using colocsim::test::input_error_of;
+using namespace colocsim::test;
 
 namespace {
-const std::string& DIR = colocsim::test::WORKLOADS_DATA;
+const std::string& DIR = WORKLOADS_DATA;
 } // namespace
 
 TEST_CASE("SWF: the Theta 2022 slice reads exactly", "[workloads][swf]")
