@@ -716,14 +716,6 @@ struct PlatformPreset {
   std::vector<std::string> user_supplied; ///< "file: key = value" for each plain number (no provenance)
 };
 
-/// A number as a user would write it: "4", "2.5".
-std::string number_text(double v)
-{
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-
 PlatformPreset load_platform_preset(const TextFile& file)
 {
   const YAML::Node root = load_yaml(file.text, file.name);
