@@ -2,12 +2,15 @@
 // fixture scenario (tests/data/sim/), run it to the end and keep what the tests check: the run's totals, each
 // job's record by id and every time point.
 #pragma once
+#include "policies/Policy.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace colocsim::test {
@@ -45,6 +48,23 @@ inline RunOutcome run_collect(RunInputs& in)
   o.totals = run_simulation(in.setup(), c);
   return o;
 }
+
+/// A policy that places every job on `devices` as it is submitted, whatever they are: for the decisions the
+/// engine must refuse (a device that does not exist, a mig device without an instance).
+class PlaceOnSubmit final : public Policy {
+public:
+  explicit PlaceOnSubmit(std::vector<DeviceIndex> devices) : devices_(std::move(devices)) {}
+  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, devices_});
+    return out;
+  }
+
+private:
+  std::vector<DeviceIndex> devices_;
+};
 
 /// Builds `scenario` with the overrides `sets` (--set) and `policy` (--policy), replaces its policy with
 /// `custom` if one is given, and runs it to the end.

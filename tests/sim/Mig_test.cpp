@@ -241,18 +241,9 @@ TEST_CASE("MIG instances share the host and PCIe link: contention adds 1 % per b
 TEST_CASE("MIG decisions the engine refuses, and layouts a scenario may not start with", "[engine][mig]")
 {
   // No instance named on a mig device.
-  class NoInstance final : public Policy {
-  public:
-    std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
-    {
-      std::vector<Decision> out;
-      for (const auto& e : events)
-        if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {0}});
-      return out;
-    }
-  };
-  REQUIRE_THROWS_WITH(run({"workload.trace=mig-pair.csv"}, {}, std::make_unique<NoInstance>()),
-                      ContainsSubstring("is in mig mode: name its GPU instance"));
+  REQUIRE_THROWS_WITH(
+      run({"workload.trace=mig-pair.csv"}, {}, std::make_unique<PlaceOnSubmit>(std::vector<DeviceIndex>{0})),
+      ContainsSubstring("is in mig mode: name its GPU instance"));
   // Two jobs on one instance.
   auto same = std::make_unique<Pin>();
   same->instance_of = {0, 0};
