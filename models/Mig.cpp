@@ -447,28 +447,31 @@ std::uint32_t MigGeometry::used_memory_mask(const MigLayout& layout) const
   return mask;
 }
 
+namespace {
+/// Σ over the layout's instances of their profile's `field`.
+template <class T>
+T sum_over(const MigLayout& layout, const std::vector<MigProfile>& profiles, T MigProfile::*field)
+{
+  T sum{};
+  for (const auto& gi : layout)
+    sum += profiles.at(gi.profile).*field;
+  return sum;
+}
+} // namespace
+
 unsigned MigGeometry::used_compute_slices(const MigLayout& layout) const
 {
-  unsigned n = 0;
-  for (const auto& gi : layout)
-    n += profiles_.at(gi.profile).compute_slices;
-  return n;
+  return sum_over(layout, profiles_, &MigProfile::compute_slices);
 }
 
 unsigned MigGeometry::sms(const MigLayout& layout) const
 {
-  unsigned n = 0;
-  for (const auto& gi : layout)
-    n += profiles_.at(gi.profile).sms;
-  return n;
+  return sum_over(layout, profiles_, &MigProfile::sms);
 }
 
 double MigGeometry::memory_bytes(const MigLayout& layout) const
 {
-  double b = 0;
-  for (const auto& gi : layout)
-    b += profiles_.at(gi.profile).memory_bytes;
-  return b;
+  return sum_over(layout, profiles_, &MigProfile::memory_bytes);
 }
 
 MigVerdict MigGeometry::check(const MigLayout& layout) const
