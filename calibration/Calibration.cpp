@@ -2,6 +2,7 @@
 // carries {value, tag, source}; the interference table is a 5×5 list of lists whose entries are bare
 // numbers (provenance from interference.tag/source) or {value, tag, source} maps.
 #include "calibration/Calibration.hpp"
+#include "models/Units.hpp"
 
 #include <fstream>
 #include <limits>
@@ -34,13 +35,6 @@ std::string evidence_list()
                  Evidence::MICROBENCHMARK})
     names.emplace_back(to_string(e));
   return join(names);
-}
-
-std::string format_number(double v)
-{
-  std::ostringstream os;
-  os << v;
-  return os.str();
 }
 
 class Reader {
@@ -122,7 +116,7 @@ public:
     }
     if (value < 1.0) {
       sink_.add(location_of(value_node, file_), path,
-                "slowdown below 1 (got '" + format_number(value) + "') " + where + "; expected " + rule);
+                "slowdown below 1 (got '" + number_text(value) + "') " + where + "; expected " + rule);
       out.value = 1.0; // keep reading; the load fails anyway
     }
   }
@@ -222,8 +216,8 @@ Calibration parse(std::string_view yaml_text, const std::string& file)
       if (c.power.idle_fmax_w.value < c.power.idle_w.value)
         sink.add(location_of((*p)["idle_at_fmax"], file), "power.idle_at_fmax",
                  "static power at f_max below the idle-clock value (got " +
-                     format_number(c.power.idle_fmax_w.value) + " W < power.idle " +
-                     format_number(c.power.idle_w.value) +
+                     number_text(c.power.idle_fmax_w.value) + " W < power.idle " +
+                     number_text(c.power.idle_w.value) +
                      " W); expected a power >= power.idle (static power rises with the clock)");
     } else
       c.power.idle_fmax_w = c.power.idle_w;
@@ -232,17 +226,16 @@ Calibration parse(std::string_view yaml_text, const std::string& file)
     reader.sourced(*p, "xmx", "power", Unit::WATTS, 0.0, inf, watts, c.power.xmx_w);
     reader.sourced(*p, "bw", "power", Unit::WATTS, 0.0, inf, watts, c.power.bw_w);
     reader.sourced(*p, "gamma", "power", Unit::NONE, CALIBRATION_GAMMA_MIN, CALIBRATION_GAMMA_MAX,
-                   "a number in [" + format_number(CALIBRATION_GAMMA_MIN) + ", " +
-                       format_number(CALIBRATION_GAMMA_MAX) + "]",
+                   "a number in [" + number_text(CALIBRATION_GAMMA_MIN) + ", " +
+                       number_text(CALIBRATION_GAMMA_MAX) + "]",
                    c.power.gamma);
   }
 
   if (const auto t = reader.section(root, "time_slice", TIME_SLICE_KEYS)) {
     reader.sourced(*t, "collision", "time_slice", Unit::NONE, 0.0, CALIBRATION_COLLISION_MAX,
-                   "a number in [0, " + format_number(CALIBRATION_COLLISION_MAX) + "]",
-                   c.time_slice.collision);
+                   "a number in [0, " + number_text(CALIBRATION_COLLISION_MAX) + "]", c.time_slice.collision);
     reader.sourced(*t, "switch_overhead", "time_slice", Unit::NONE, 0.0, CALIBRATION_OVERHEAD_MAX,
-                   "a fraction in [0, " + format_number(CALIBRATION_OVERHEAD_MAX) + "]",
+                   "a fraction in [0, " + number_text(CALIBRATION_OVERHEAD_MAX) + "]",
                    c.time_slice.switch_overhead);
   }
 

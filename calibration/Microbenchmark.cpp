@@ -514,7 +514,84 @@ void print_progress(std::ostream& p, const PlannedRun& run, std::size_t runs,
   p << "\n" << std::flush;
 }
 
+/// What one measurement window gives: each worker's ready line and results, the energy counter at both ends
+/// (none without a meter) and the device's clock halfway.
+struct Window {
+  std::vector<std::vector<std::string>> ready;
+  std::vector<WorkerResult> results;
+  std::optional<EnergySnapshot> e0, e1;
+  std::optional<double> f_actual;
+};
+
+/// Waits until every worker is ready, sends them the window (GO start end), samples energy and clock across
+/// it, then collects their results.
+Window measure_window(std::vector<Worker>& workers, double window_s, EnergyMeter* meter, BackendHost& host)
+{
+  Window w;
+  w.ready = await_ready(workers);
+  const long long start = now_ns() + static_cast<long long>(START_DELAY_S * 1e9);
+  const long long end = start + static_cast<long long>(window_s * 1e9);
+  const std::string go = "GO " + std::to_string(start) + " " + std::to_string(end) + "\n";
+  for (auto& worker : workers)
+    if (write(worker.to, go.data(), go.size()) != static_cast<ssize_t>(go.size()))
+      throw std::runtime_error("worker " + worker.label + " exited before the window");
+
+  sleep_until_ns(start);
+  w.e0 = meter ? meter->read() : std::nullopt;
+  sleep_until_ns(start + (end - start) / 2);
+  w.f_actual = host.actual_frequency_mhz();
+  sleep_until_ns(end);
+  w.e1 = meter ? meter->read() : std::nullopt;
+  w.results = collect_results(workers, window_s);
+  return w;
+}
+
 } // namespace
+
+std::vector<MeasurementRow> Campaign::measure(const PlannedRun& run, std::size_t runs, std::ostream& csv)
+{
+  const double f_key = run.freq_mhz.value_or(0);
+  auto env = host_->worker_environment(run.mode);
+  if (options_.pin_cpu) env.push_back("POCL_MAX_PTHREAD_COUNT=1"); // one thread per process on the core
+  std::vector<Worker> workers;
+  try {
+    for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+      const auto& job = run.jobs[i];
+      std::optional<double> sleep;
+      if (job.duty >= 1.0)
+        sleep = 0.0;
+      else if (run.kind == RunKind::CORUN)
+        sleep = solo_.at({job.kernel, job.duty, f_key}).first; // check_plan: the solo came earlier
+      const int queue = host_->queue_index(run.mode, static_cast<int>(i));
+      workers.push_back(
+          spawn_worker(worker_argv(options_.worker_command, options_.backend, options_.device, job, sleep,
+                                   options_.warmup, queue, run.kind == RunKind::IDLE_CONTEXT,
+                                   options_.samples, options_.pin_cpu, options_.nice),
+                       env, job_label(job)));
+    }
+    const Window w = measure_window(workers, options_.window_s, meter_.get(), *host_);
+
+    MeasurementRow row = base_row(run);
+    row.freq_actual_mhz = w.f_actual.value_or(MeasurementRow::UNAVAILABLE);
+    if (meter_) put_energy(row, *meter_, w.e0, w.e1);
+    std::vector<MeasurementRow> rows;
+    if (run.kind == RunKind::IDLE) rows.push_back(row);
+    for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+      MeasurementRow r = job_row(row, run, i, w.ready[i], w.results[i]);
+      if (run.kind == RunKind::SOLO && run.mode == caps_.modes.front())
+        solo_.try_emplace({run.jobs[i].kernel, run.jobs[i].duty, f_key}, r.sleep_s, r.t_iter_s);
+      rows.push_back(std::move(r));
+    }
+    for (const auto& r : rows)
+      write_measurement_row(csv, r);
+    csv.flush();
+    if (options_.progress) print_progress(*options_.progress, run, runs, rows, solo_, f_key, row.power_w);
+    return rows;
+  } catch (...) {
+    abort_workers(workers);
+    throw;
+  }
+}
 
 std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, std::ostream& csv)
 {
@@ -543,64 +620,8 @@ std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, s
         host_->restore_frequency();
       pinned = run.freq_mhz;
     }
-    const double f_key = run.freq_mhz.value_or(0);
-    auto env = host_->worker_environment(run.mode);
-    if (options_.pin_cpu) env.push_back("POCL_MAX_PTHREAD_COUNT=1"); // one thread per process on the core
-    std::vector<Worker> workers;
-    std::vector<std::optional<double>> sleeps;
-    try {
-      for (std::size_t i = 0; i < run.jobs.size(); ++i) {
-        const auto& job = run.jobs[i];
-        std::optional<double> sleep;
-        if (job.duty >= 1.0)
-          sleep = 0.0;
-        else if (run.kind == RunKind::CORUN)
-          sleep = solo_.at({job.kernel, job.duty, f_key}).first; // check_plan: the solo came earlier
-        sleeps.push_back(sleep);
-        const int queue = host_->queue_index(run.mode, static_cast<int>(i));
-        workers.push_back(
-            spawn_worker(worker_argv(options_.worker_command, options_.backend, options_.device, job, sleep,
-                                     options_.warmup, queue, run.kind == RunKind::IDLE_CONTEXT,
-                                     options_.samples, options_.pin_cpu, options_.nice),
-                         env, job_label(job)));
-      }
-      const auto ready = await_ready(workers);
-      const long long start = now_ns() + static_cast<long long>(START_DELAY_S * 1e9);
-      const long long end = start + static_cast<long long>(options_.window_s * 1e9);
-      const std::string go = "GO " + std::to_string(start) + " " + std::to_string(end) + "\n";
-      for (auto& w : workers)
-        if (write(w.to, go.data(), go.size()) != static_cast<ssize_t>(go.size()))
-          throw std::runtime_error("worker " + w.label + " exited before the window");
-
-      sleep_until_ns(start);
-      const auto e0 = meter_ ? meter_->read() : std::nullopt;
-      sleep_until_ns(start + (end - start) / 2);
-      const auto f_actual = host_->actual_frequency_mhz();
-      sleep_until_ns(end);
-      const auto e1 = meter_ ? meter_->read() : std::nullopt;
-      const auto results = collect_results(workers, options_.window_s);
-
-      MeasurementRow row = base_row(run);
-      row.freq_actual_mhz = f_actual.value_or(MeasurementRow::UNAVAILABLE);
-      if (meter_) put_energy(row, *meter_, e0, e1);
-      std::vector<MeasurementRow> rows;
-      if (run.kind == RunKind::IDLE) rows.push_back(row);
-      for (std::size_t i = 0; i < run.jobs.size(); ++i) {
-        MeasurementRow r = job_row(row, run, i, ready[i], results[i]);
-        if (run.kind == RunKind::SOLO && run.mode == caps_.modes.front())
-          solo_.try_emplace({run.jobs[i].kernel, run.jobs[i].duty, f_key}, r.sleep_s, r.t_iter_s);
-        rows.push_back(std::move(r));
-      }
-      for (const auto& r : rows)
-        write_measurement_row(csv, r);
-      csv.flush();
-      if (options_.progress)
-        print_progress(*options_.progress, run, plan.size(), rows, solo_, f_key, row.power_w);
-      all.insert(all.end(), rows.begin(), rows.end());
-    } catch (...) {
-      abort_workers(workers);
-      throw;
-    }
+    const auto rows = measure(run, plan.size(), csv);
+    all.insert(all.end(), rows.begin(), rows.end());
   }
   if (pinned) host_->restore_frequency();
   if (options_.progress)

@@ -86,6 +86,8 @@ public:
 
 private:
   MeasurementRow base_row(const PlannedRun& run) const;
+  /// One run of the plan (of `runs`): its workers, its window, its rows (written to csv and returned).
+  std::vector<MeasurementRow> measure(const PlannedRun& run, std::size_t runs, std::ostream& csv);
 
   CampaignOptions options_;
   std::unique_ptr<BackendHost> host_;

@@ -186,6 +186,143 @@ std::string_view to_string(MigProblem p)
   return "none";
 }
 
+namespace {
+
+/// reconfiguration: {scope, latency}.
+void read_reconfiguration(const YAML::Node& root, const std::string& file, MigTable& t, DiagnosticSink& sink)
+{
+  if (auto r = root["reconfiguration"]; !r.IsDefined()) {
+    sink.add(location_of(root, file), "reconfiguration",
+             "missing required key; expected a map with scope, latency");
+  } else if (expect_map(r, file, "reconfiguration", sink)) {
+    check_keys(r, {"scope", "latency"}, file, "reconfiguration", sink);
+    const std::string valid = join({std::string(to_string(MigReconfigurationScope::AFFECTED_INSTANCES)),
+                                    std::string(to_string(MigReconfigurationScope::WHOLE_GPU))});
+    if (auto v = read_sourced_text(r, "scope", file, "reconfiguration", sink, "one of " + valid,
+                                   t.reconfiguration_scope_evidence, t.reconfiguration_scope_source)) {
+      if (auto s = parse_scope(*v))
+        t.reconfiguration_scope = *s;
+      else
+        sink.add(location_of(r["scope"]["value"], file), "reconfiguration.scope.value",
+                 "unknown scope '" + *v + "'; valid: " + valid);
+    }
+    if (auto l = read_sourced(r, "latency", Unit::SECONDS, file, "reconfiguration", sink, true, 0.0))
+      t.reconfiguration_latency_s = *l;
+  }
+}
+
+/// What the profiles are checked against: the GPU's slices and GPU instances (MAX_SLICES where the table's
+/// own value is missing or wrong), and the names and ids seen so far, each with the path of its first
+/// definition.
+struct ProfileContext {
+  double c_max = MAX_SLICES, m_max = MAX_SLICES, gi_max = MAX_SLICES;
+  std::map<std::string, std::string> names;
+  std::map<unsigned, std::string> ids;
+};
+
+/// A profile's name: present and not a duplicate. False if it is not.
+bool read_profile_name(const YAML::Node& node, const std::string& file, const std::string& path,
+                       ProfileContext& c, MigProfileSpec& p, DiagnosticSink& sink)
+{
+  const auto n = node["name"];
+  if (!n.IsDefined() || !n.IsScalar() || n.Scalar().empty()) {
+    sink.add(location_of(n.IsDefined() ? n : node, file), path + ".name",
+             "missing required key; expected a profile name like 3g.20gb");
+    return false;
+  }
+  p.name = n.Scalar();
+  if (auto [it, fresh] = c.names.emplace(p.name, path); !fresh) {
+    sink.add(location_of(n, file), path + ".name",
+             "duplicate profile '" + p.name + "' (also " + it->second + ")");
+    return false;
+  }
+  return true;
+}
+
+/// A profile's placements `pl`: well formed, inside the GPU's memory slices, at least max_instances of them.
+/// False if not.
+bool check_profile_placements(const YAML::Node& node, const std::string& file, const std::string& path,
+                              const std::string& pl, const std::optional<Sourced>& max_n, double m_max,
+                              MigProfileSpec& p, DiagnosticSink& sink)
+{
+  const auto where = location_of(node["placements"]["value"], file);
+  const auto vpath = path + ".placements.value";
+  auto parsed = parse_placements(pl);
+  if (!parsed) {
+    sink.add(where, vpath,
+             "expected placements as nvidia-smi mig -lgipp prints them: {start,start,...}:size with "
+             "increasing starts, e.g. \"{0,2,4}:2\" (got '" +
+                 pl + "')");
+    return false;
+  }
+  bool ok = true;
+  parsed->evidence = p.placements.evidence;
+  parsed->source = p.placements.source;
+  p.placements = *parsed;
+  for (auto s : p.placements.starts)
+    if (s + p.placements.size > m_max) {
+      sink.add(where, vpath,
+               "placement " + str(s) + ":" + str(p.placements.size) + " ends past memory slice " +
+                   str(static_cast<unsigned>(m_max) - 1) + " (the GPU has " +
+                   str(static_cast<unsigned>(m_max)) + " memory slices)");
+      ok = false;
+      break;
+    }
+  if (max_n && as_unsigned(*max_n) > p.placements.starts.size()) {
+    sink.add(location_of(node["max_instances"]["value"], file), path + ".max_instances.value",
+             "max_instances " + str(as_unsigned(*max_n)) + " exceeds the " +
+                 str(static_cast<unsigned>(p.placements.starts.size())) + " placements");
+    ok = false;
+  }
+  return ok;
+}
+
+/// profiles[i]: its fields, each checked; none if any is wrong (every problem is in `sink`).
+std::optional<MigProfileSpec> read_mig_profile(const YAML::Node& node, const std::string& file,
+                                               const std::string& path, ProfileContext& c,
+                                               DiagnosticSink& sink)
+{
+  if (!expect_map(node, file, path, sink)) return std::nullopt;
+  check_keys(node, {"name", "id", "compute_slices", "memory", "sms", "max_instances", "placements"}, file,
+             path, sink);
+  MigProfileSpec p;
+  bool ok = read_profile_name(node, file, path, c, p, sink);
+  const auto id = read_count(node, "id", file, path, sink, 0, 1e6);
+  const auto g = read_count(node, "compute_slices", file, path, sink, 1, c.c_max);
+  const auto mem = read_sourced(node, "memory", Unit::BYTES, file, path, sink, true, 1.0);
+  const auto sms = read_count(node, "sms", file, path, sink, 1, 1e6);
+  const auto max_n = read_count(node, "max_instances", file, path, sink, 1, c.gi_max);
+  const auto pl = read_sourced_text(node, "placements", file, path, sink,
+                                    "placements as nvidia-smi mig -lgipp prints them, e.g. \"{0,2,4}:2\"",
+                                    p.placements.evidence, p.placements.source);
+  if (!id || !g || !mem || !sms || !max_n || !pl) ok = false;
+  if (id) {
+    p.id = *id;
+    if (auto [it, fresh] = c.ids.emplace(as_unsigned(*id), path); !fresh) {
+      sink.add(location_of(node["id"]["value"], file), path + ".id.value",
+               "duplicate profile id " + str(as_unsigned(*id)) + " (also " + it->second + ")");
+      ok = false;
+    }
+  }
+  if (g) p.compute_slices = *g;
+  if (mem) p.memory_bytes = *mem;
+  if (sms) p.sms = *sms;
+  if (max_n) p.max_instances = *max_n;
+  if (g && !p.name.empty()) {
+    if (auto ng = name_slices(p.name); !ng || *ng != as_unsigned(*g)) {
+      sink.add(location_of(node["name"], file), path + ".name",
+               "the name must start with '" + str(as_unsigned(*g)) + "g.' to match compute_slices " +
+                   str(as_unsigned(*g)) + " (got '" + p.name + "')");
+      ok = false;
+    }
+  }
+  if (pl && !check_profile_placements(node, file, path, *pl, max_n, c.m_max, p, sink)) ok = false;
+  if (!ok) return std::nullopt;
+  return p;
+}
+
+} // namespace
+
 MigTable load_mig_table(std::string_view yaml_text, const std::string& file)
 {
   const YAML::Node root = load_yaml(yaml_text, file);
@@ -214,25 +351,7 @@ MigTable load_mig_table(std::string_view yaml_text, const std::string& file)
   if (compute) t.compute_slices = *compute;
   if (memory) t.memory_slices = *memory;
   if (max_gi) t.max_gpu_instances = *max_gi;
-
-  if (auto r = root["reconfiguration"]; !r.IsDefined()) {
-    sink.add(location_of(root, file), "reconfiguration",
-             "missing required key; expected a map with scope, latency");
-  } else if (expect_map(r, file, "reconfiguration", sink)) {
-    check_keys(r, {"scope", "latency"}, file, "reconfiguration", sink);
-    const std::string valid = join({std::string(to_string(MigReconfigurationScope::AFFECTED_INSTANCES)),
-                                    std::string(to_string(MigReconfigurationScope::WHOLE_GPU))});
-    if (auto v = read_sourced_text(r, "scope", file, "reconfiguration", sink, "one of " + valid,
-                                   t.reconfiguration_scope_evidence, t.reconfiguration_scope_source)) {
-      if (auto s = parse_scope(*v))
-        t.reconfiguration_scope = *s;
-      else
-        sink.add(location_of(r["scope"]["value"], file), "reconfiguration.scope.value",
-                 "unknown scope '" + *v + "'; valid: " + valid);
-    }
-    if (auto l = read_sourced(r, "latency", Unit::SECONDS, file, "reconfiguration", sink, true, 0.0))
-      t.reconfiguration_latency_s = *l;
-  }
+  read_reconfiguration(root, file, t, sink);
 
   const auto profiles = root["profiles"];
   if (!profiles.IsDefined() || !profiles.IsSequence() || profiles.size() == 0) {
@@ -240,93 +359,13 @@ MigTable load_mig_table(std::string_view yaml_text, const std::string& file)
              "expected a non-empty list of profiles");
     sink.throw_if_any();
   }
-  const double c_max = compute ? compute->value : MAX_SLICES;
-  const double m_max = memory ? memory->value : MAX_SLICES;
-  const double gi_max = max_gi ? max_gi->value : MAX_SLICES;
-  std::map<std::string, std::string> names; // name → path of its first definition
-  std::map<unsigned, std::string> ids;      // id → path of its first definition
-  for (std::size_t i = 0; i < profiles.size(); ++i) {
-    const auto node = profiles[i];
-    const std::string path = "profiles[" + std::to_string(i) + "]";
-    if (!expect_map(node, file, path, sink)) continue;
-    check_keys(node, {"name", "id", "compute_slices", "memory", "sms", "max_instances", "placements"}, file,
-               path, sink);
-    MigProfileSpec p;
-    bool ok = true;
-    if (auto n = node["name"]; !n.IsDefined() || !n.IsScalar() || n.Scalar().empty()) {
-      sink.add(location_of(n.IsDefined() ? n : node, file), path + ".name",
-               "missing required key; expected a profile name like 3g.20gb");
-      ok = false;
-    } else {
-      p.name = n.Scalar();
-      if (auto [it, fresh] = names.emplace(p.name, path); !fresh) {
-        sink.add(location_of(n, file), path + ".name",
-                 "duplicate profile '" + p.name + "' (also " + it->second + ")");
-        ok = false;
-      }
-    }
-    const auto id = read_count(node, "id", file, path, sink, 0, 1e6);
-    const auto g = read_count(node, "compute_slices", file, path, sink, 1, c_max);
-    const auto mem = read_sourced(node, "memory", Unit::BYTES, file, path, sink, true, 1.0);
-    const auto sms = read_count(node, "sms", file, path, sink, 1, 1e6);
-    const auto max_n = read_count(node, "max_instances", file, path, sink, 1, gi_max);
-    std::string placements_text;
-    const auto pl = read_sourced_text(node, "placements", file, path, sink,
-                                      "placements as nvidia-smi mig -lgipp prints them, e.g. \"{0,2,4}:2\"",
-                                      p.placements.evidence, p.placements.source);
-    if (!id || !g || !mem || !sms || !max_n || !pl) ok = false;
-    if (id) {
-      p.id = *id;
-      if (auto [it, fresh] = ids.emplace(as_unsigned(*id), path); !fresh) {
-        sink.add(location_of(node["id"]["value"], file), path + ".id.value",
-                 "duplicate profile id " + str(as_unsigned(*id)) + " (also " + it->second + ")");
-        ok = false;
-      }
-    }
-    if (g) p.compute_slices = *g;
-    if (mem) p.memory_bytes = *mem;
-    if (sms) p.sms = *sms;
-    if (max_n) p.max_instances = *max_n;
-    if (g && !p.name.empty()) {
-      if (auto ng = name_slices(p.name); !ng || *ng != as_unsigned(*g)) {
-        sink.add(location_of(node["name"], file), path + ".name",
-                 "the name must start with '" + str(as_unsigned(*g)) + "g.' to match compute_slices " +
-                     str(as_unsigned(*g)) + " (got '" + p.name + "')");
-        ok = false;
-      }
-    }
-    if (pl) {
-      const auto where = location_of(node["placements"]["value"], file);
-      const auto vpath = path + ".placements.value";
-      if (auto parsed = parse_placements(*pl); !parsed) {
-        sink.add(where, vpath,
-                 "expected placements as nvidia-smi mig -lgipp prints them: {start,start,...}:size with "
-                 "increasing starts, e.g. \"{0,2,4}:2\" (got '" +
-                     *pl + "')");
-        ok = false;
-      } else {
-        parsed->evidence = p.placements.evidence;
-        parsed->source = p.placements.source;
-        p.placements = *parsed;
-        for (auto s : p.placements.starts)
-          if (s + p.placements.size > m_max) {
-            sink.add(where, vpath,
-                     "placement " + str(s) + ":" + str(p.placements.size) + " ends past memory slice " +
-                         str(static_cast<unsigned>(m_max) - 1) + " (the GPU has " +
-                         str(static_cast<unsigned>(m_max)) + " memory slices)");
-            ok = false;
-            break;
-          }
-        if (max_n && as_unsigned(*max_n) > p.placements.starts.size()) {
-          sink.add(location_of(node["max_instances"]["value"], file), path + ".max_instances.value",
-                   "max_instances " + str(as_unsigned(*max_n)) + " exceeds the " +
-                       str(static_cast<unsigned>(p.placements.starts.size())) + " placements");
-          ok = false;
-        }
-      }
-    }
-    if (ok) t.profiles.push_back(std::move(p));
-  }
+  ProfileContext c;
+  c.c_max = compute ? compute->value : MAX_SLICES;
+  c.m_max = memory ? memory->value : MAX_SLICES;
+  c.gi_max = max_gi ? max_gi->value : MAX_SLICES;
+  for (std::size_t i = 0; i < profiles.size(); ++i)
+    if (auto p = read_mig_profile(profiles[i], file, "profiles[" + std::to_string(i) + "]", c, sink))
+      t.profiles.push_back(std::move(*p));
   sink.throw_if_any();
   return t;
 }
@@ -408,28 +447,31 @@ std::uint32_t MigGeometry::used_memory_mask(const MigLayout& layout) const
   return mask;
 }
 
+namespace {
+/// Σ over the layout's instances of their profile's `field`.
+template <class T>
+T sum_over(const MigLayout& layout, const std::vector<MigProfile>& profiles, T MigProfile::*field)
+{
+  T sum{};
+  for (const auto& gi : layout)
+    sum += profiles.at(gi.profile).*field;
+  return sum;
+}
+} // namespace
+
 unsigned MigGeometry::used_compute_slices(const MigLayout& layout) const
 {
-  unsigned n = 0;
-  for (const auto& gi : layout)
-    n += profiles_.at(gi.profile).compute_slices;
-  return n;
+  return sum_over(layout, profiles_, &MigProfile::compute_slices);
 }
 
 unsigned MigGeometry::sms(const MigLayout& layout) const
 {
-  unsigned n = 0;
-  for (const auto& gi : layout)
-    n += profiles_.at(gi.profile).sms;
-  return n;
+  return sum_over(layout, profiles_, &MigProfile::sms);
 }
 
 double MigGeometry::memory_bytes(const MigLayout& layout) const
 {
-  double b = 0;
-  for (const auto& gi : layout)
-    b += profiles_.at(gi.profile).memory_bytes;
-  return b;
+  return sum_over(layout, profiles_, &MigProfile::memory_bytes);
 }
 
 MigVerdict MigGeometry::check(const MigLayout& layout) const

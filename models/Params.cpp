@@ -1,19 +1,11 @@
 #include "models/Params.hpp"
+#include "models/Units.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 namespace colocsim {
-
-namespace {
-std::string format_number(double v)
-{
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-} // namespace
 
 std::string ParamSpec::type_name() const
 {
@@ -66,8 +58,8 @@ std::string ParamSpec::expectation() const
     return "one of: " + join(choices, ", ");
   }
   if ((type == ParamType::INT || type == ParamType::REAL) && (std::isfinite(min) || std::isfinite(max))) {
-    s += " in [" + (std::isfinite(min) ? format_number(min) : std::string("-inf")) + ", " +
-         (std::isfinite(max) ? format_number(max) : std::string("inf")) + "]";
+    s += " in [" + (std::isfinite(min) ? number_text(min) : std::string("-inf")) + ", " +
+         (std::isfinite(max) ? number_text(max) : std::string("inf")) + "]";
   }
   return s;
 }
@@ -145,7 +137,7 @@ std::string ParamSet::to_string() const
           else if constexpr (std::is_same_v<T, std::string>)
             s += x;
           else if constexpr (std::is_same_v<T, double>)
-            s += format_number(x);
+            s += number_text(x);
           else
             s += std::to_string(x);
         },
@@ -216,8 +208,8 @@ std::string describe_params(const std::vector<ParamSpec>& specs, const std::stri
       os << ", required";
     if ((s.type == ParamType::INT || s.type == ParamType::REAL) &&
         (std::isfinite(s.min) || std::isfinite(s.max)))
-      os << ", range [" << (std::isfinite(s.min) ? format_number(s.min) : "-inf") << ", "
-         << (std::isfinite(s.max) ? format_number(s.max) : "inf") << "]";
+      os << ", range [" << (std::isfinite(s.min) ? number_text(s.min) : "-inf") << ", "
+         << (std::isfinite(s.max) ? number_text(s.max) : "inf") << "]";
     os << "\n" << indent << std::string(w + 2, ' ') << s.help << "\n";
   }
   return os.str();

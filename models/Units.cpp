@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <sstream>
 #include <utility>
 
 namespace colocsim {
@@ -123,6 +124,13 @@ std::string unit_help(Unit unit)
     return "an energy (e.g. 5kJ, 1kWh; bare numbers are joules)";
   }
   return "a quantity";
+}
+
+std::string number_text(double v)
+{
+  std::ostringstream os;
+  os << v;
+  return os.str();
 }
 
 } // namespace colocsim

@@ -20,4 +20,8 @@ std::optional<double> parse_quantity(std::string_view text, Unit unit);
 std::optional<double> parse_double(std::string_view text);
 std::optional<long long> parse_int(std::string_view text);
 
+/// A number as messages and written files show it: the stream's default format, 6 significant digits
+/// ("4", "2.5", "1e+10").
+std::string number_text(double v);
+
 } // namespace colocsim

@@ -368,12 +368,13 @@ void add_command_line_plugins(Scenario& scenario, const std::vector<std::string>
   }
 }
 
-Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides,
-                       const std::string& policy_override, const PluginConsent& consent)
+namespace {
+
+/// The scenario file's YAML with the command line's --set overrides and --policy applied on top.
+YAML::Node scenario_root(const TextFile& text, const std::vector<std::string>& overrides,
+                         const std::string& policy_override, DiagnosticSink& sink)
 {
-  const TextFile text = read_text_file(file);
   YAML::Node root = load_yaml(text.text, text.name);
-  DiagnosticSink sink;
   if (!root.IsMap()) {
     sink.add(location_of(root, text.name), "",
              "expected a scenario map (name, platform, workload, policy, ...)");
@@ -394,21 +395,52 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     }
     root["policy"] = p;
   }
+  return root;
+}
 
-  Scenario s;
-  s.file = text.name;
-  const auto& f = text.name;
+/// outputs.timeseries: a mode name, a boolean (the form before modes), or an interval as a duration; and
+/// outputs.compress.
+void read_output_modes(const ParamSet& outputs, YAML::Node& root, const std::string& f, Scenario& s,
+                       DiagnosticSink& sink)
+{
+  const std::string mode = outputs.text("timeseries");
+  s.outputs.timeseries_text = mode;
+  s.outputs.timeseries = true;
+  s.outputs.timeseries_interval_s = 0;
+  s.outputs.timeseries_auto_rows = 0;
+  if (mode == "off" || mode == "false") {
+    s.outputs.timeseries = false;
+  } else if (mode == "auto") {
+    s.outputs.timeseries_auto_rows = AUTO_SERIES_ROWS;
+    s.outputs.timeseries_interval_s = AUTO_SERIES_INTERVAL_S;
+  } else if (mode != "every-event" && mode != "true") {
+    const auto interval = parse_quantity(mode, Unit::SECONDS);
+    if (interval && *interval > 0 && std::isfinite(*interval)) {
+      s.outputs.timeseries_interval_s = *interval;
+    } else {
+      YAML::Node n = root["outputs"];
+      if (n.IsMap() && n["timeseries"].IsDefined()) n = n["timeseries"];
+      sink.add(location_of(n.IsDefined() ? n : root, f), "outputs.timeseries",
+               "expected every-event, off, auto, true, false or an interval as a duration > 0 (e.g. 60s, "
+               "5min; a bare number is seconds) (got '" +
+                   mode + "')");
+    }
+  }
+  const std::string compress = outputs.text("compress");
+  s.outputs.compress = compress == "gzip"   ? Compression::GZIP
+                       : compress == "none" ? Compression::NONE
+                                            : Compression::AUTO;
+}
+
+/// The declared keys of every section but policy and plugins (the tables above). Throws if any is wrong.
+void read_declared_keys(YAML::Node& root, const std::string& f, Scenario& s, DiagnosticSink& sink)
+{
   const auto top = read_params(root, top_specs(), f, "", sink, section_names());
-  auto section = [&](const char* name) {
-    YAML::Node n = root[name];
-    return n;
-  };
-  const auto platform = read_params(section("platform"), platform_specs(), f, "platform", sink);
-  const YAML::Node workload_node = section("workload");
-  const auto workload = read_params(workload_node, workload_specs(), f, "workload", sink, {"synthetic"});
-  const auto memory = read_params(section("memory"), memory_specs(), f, "memory", sink);
-  const auto power = read_params(section("power"), power_specs(), f, "power", sink);
-  const auto outputs = read_params(section("outputs"), output_specs(), f, "outputs", sink);
+  const auto platform = read_params(root["platform"], platform_specs(), f, "platform", sink);
+  const auto workload = read_params(root["workload"], workload_specs(), f, "workload", sink, {"synthetic"});
+  const auto memory = read_params(root["memory"], memory_specs(), f, "memory", sink);
+  const auto power = read_params(root["power"], power_specs(), f, "power", sink);
+  const auto outputs = read_params(root["outputs"], output_specs(), f, "outputs", sink);
   if (!sink.empty()) sink.throw_if_any();
 
   s.name = top.text("name");
@@ -443,38 +475,14 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   s.pue = power.real("pue");
   s.outputs.dir = outputs.text("dir");
   s.outputs.jobs = outputs.flag("jobs");
-  {
-    // outputs.timeseries: a mode name, a boolean (the form before modes), or an interval as a duration.
-    const std::string mode = outputs.text("timeseries");
-    s.outputs.timeseries_text = mode;
-    s.outputs.timeseries = true;
-    s.outputs.timeseries_interval_s = 0;
-    s.outputs.timeseries_auto_rows = 0;
-    if (mode == "off" || mode == "false") {
-      s.outputs.timeseries = false;
-    } else if (mode == "auto") {
-      s.outputs.timeseries_auto_rows = AUTO_SERIES_ROWS;
-      s.outputs.timeseries_interval_s = AUTO_SERIES_INTERVAL_S;
-    } else if (mode != "every-event" && mode != "true") {
-      const auto interval = parse_quantity(mode, Unit::SECONDS);
-      if (interval && *interval > 0 && std::isfinite(*interval)) {
-        s.outputs.timeseries_interval_s = *interval;
-      } else {
-        YAML::Node n = root["outputs"];
-        if (n.IsMap() && n["timeseries"].IsDefined()) n = n["timeseries"];
-        sink.add(location_of(n.IsDefined() ? n : root, f), "outputs.timeseries",
-                 "expected every-event, off, auto, true, false or an interval as a duration > 0 (e.g. 60s, "
-                 "5min; a bare number is seconds) (got '" +
-                     mode + "')");
-      }
-    }
-    const std::string compress = outputs.text("compress");
-    s.outputs.compress = compress == "gzip"   ? Compression::GZIP
-                         : compress == "none" ? Compression::NONE
-                                              : Compression::AUTO;
-  }
+  read_output_modes(outputs, root, f, s, sink);
   s.outputs.events = outputs.flag("events");
+}
 
+/// workload.synthetic, or else workload.trace: exactly one of them.
+void read_workload_source(YAML::Node& root, const std::string& f, Scenario& s, DiagnosticSink& sink)
+{
+  const YAML::Node workload_node = root["workload"];
   if (const YAML::Node syn = workload_node["synthetic"]; syn.IsDefined()) {
     const auto params = read_params(syn, synthetic_param_specs(), f, "workload.synthetic", sink);
     if (sink.empty()) {
@@ -494,11 +502,19 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     sink.add(location_of(workload_node.IsDefined() ? workload_node : root, f), "workload.trace",
              "missing: the workload needs a trace file or a synthetic section");
   }
+}
 
-  // policy: a name, or {name, params}
+/// The policy's parameters as given, and where the policy was named (for messages).
+struct GivenPolicy {
+  std::map<std::string, GivenValue> params;
+  SourceLocation where;
+};
+
+/// policy: a name, or {name, params}. Sets s.policy; the parameters are parsed once plugins are loaded.
+GivenPolicy read_policy_key(YAML::Node& root, const std::string& f, Scenario& s, DiagnosticSink& sink)
+{
   const YAML::Node pol = root["policy"];
-  std::map<std::string, GivenValue> given;
-  SourceLocation pol_where = location_of(pol.IsDefined() ? pol : root, f);
+  GivenPolicy given{.params = {}, .where = location_of(pol.IsDefined() ? pol : root, f)};
   if (!pol.IsDefined()) {
     sink.add(location_of(root, f), "policy",
              "missing required key; expected a policy name or {name, params}");
@@ -507,69 +523,69 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   } else if (pol.IsMap()) {
     check_keys(pol, {"name", "params"}, f, "policy", sink);
     if (!pol["name"].IsDefined() || !pol["name"].IsScalar())
-      sink.add(pol_where, "policy.name", "missing required key; expected a policy name");
+      sink.add(given.where, "policy.name", "missing required key; expected a policy name");
     else {
       s.policy = pol["name"].Scalar();
-      pol_where = location_of(pol["name"], f);
+      given.where = location_of(pol["name"], f);
     }
-    given = given_map(pol["params"], f, "policy.params", sink);
+    given.params = given_map(pol["params"], f, "policy.params", sink);
   } else {
-    sink.add(pol_where, "policy", "expected a policy name or {name, params}");
+    sink.add(given.where, "policy", "expected a policy name or {name, params}");
   }
-  // Policy plugins first: the policy may be one of theirs. Loading one runs its code, so nothing is loaded
-  // until every plugin the file names has the command line's consent (PluginConsent).
-  if (const YAML::Node plugins = root["plugins"]; plugins.IsDefined()) {
-    if (!plugins.IsSequence())
-      sink.add(location_of(plugins, f), "plugins",
-               "expected a list of policy plugin files (shared libraries)");
-    else
-      for (const auto& p : plugins) {
-        ScenarioPlugin sp;
-        sp.where = location_of(p, f);
-        std::string path;
-        if (p.IsScalar())
-          path = p.Scalar();
-        else if (p.IsMap()) {
-          check_keys(p, {"path", "sha256"}, f, "plugins", sink);
-          if (p["path"].IsScalar()) path = p["path"].Scalar();
-          if (const auto h = p["sha256"]; h.IsDefined()) {
-            if (!h.IsScalar() || h.Scalar().size() != 64 ||
-                h.Scalar().find_first_not_of("0123456789abcdef") != std::string::npos)
-              sink.add(location_of(h, f), "plugins.sha256", "expected 64 lowercase hex digits");
-            else
-              sp.recorded_sha256 = h.Scalar();
-          }
-        }
-        if (path.empty()) {
-          sink.add(sp.where, "plugins", "expected the path of a policy plugin, or {path, sha256}");
-          continue;
-        }
-        const std::string dir = parent_dir(s.file);
-        const std::string resolved =
-            path.front() == '/' || dir.rfind("builtin:", 0) == 0 ? path : dir + "/" + path;
-        std::error_code ec;
-        sp.path = std::filesystem::absolute(resolved, ec).lexically_normal().string();
-        if (ec) sp.path = resolved;
-        sp.exists = std::filesystem::is_regular_file(sp.path, ec);
-        if (sp.exists) sp.sha256 = sha256_file(sp.path).value_or("");
-        s.plugins.push_back(std::move(sp));
-      }
-  }
-  {
-    DiagnosticSink refused;
-    for (const auto& p : s.plugins)
-      if (!consent.allows(p.path))
-        refused.add(
-            p.where, "plugins",
-            p.path + " (" + (p.exists ? "sha256 " + p.sha256 : std::string("no such file")) +
-                ") is not loaded without consent: loading a plugin runs its code; pass --allow-plugins "
-                "to load every plugin this file names, or --policy-plugin " +
-                p.path + " for this one");
-    if (!refused.empty()) {
-      for (const auto& d : refused.diagnostics())
-        sink.add(d);
-      sink.throw_if_any();
+  return given;
+}
+
+/// One entry of `plugins`: a path, or {path, sha256}, resolved against the scenario's folder. None if it
+/// gives no path.
+std::optional<ScenarioPlugin> read_plugin_entry(const YAML::Node& p, const std::string& f, const Scenario& s,
+                                                DiagnosticSink& sink)
+{
+  ScenarioPlugin sp;
+  sp.where = location_of(p, f);
+  std::string path;
+  if (p.IsScalar())
+    path = p.Scalar();
+  else if (p.IsMap()) {
+    check_keys(p, {"path", "sha256"}, f, "plugins", sink);
+    if (p["path"].IsScalar()) path = p["path"].Scalar();
+    if (const auto h = p["sha256"]; h.IsDefined()) {
+      if (!h.IsScalar() || h.Scalar().size() != 64 ||
+          h.Scalar().find_first_not_of("0123456789abcdef") != std::string::npos)
+        sink.add(location_of(h, f), "plugins.sha256", "expected 64 lowercase hex digits");
+      else
+        sp.recorded_sha256 = h.Scalar();
     }
+  }
+  if (path.empty()) {
+    sink.add(sp.where, "plugins", "expected the path of a policy plugin, or {path, sha256}");
+    return std::nullopt;
+  }
+  const std::string dir = parent_dir(s.file);
+  const std::string resolved = path.front() == '/' || dir.rfind("builtin:", 0) == 0 ? path : dir + "/" + path;
+  std::error_code ec;
+  sp.path = std::filesystem::absolute(resolved, ec).lexically_normal().string();
+  if (ec) sp.path = resolved;
+  sp.exists = std::filesystem::is_regular_file(sp.path, ec);
+  if (sp.exists) sp.sha256 = sha256_file(sp.path).value_or("");
+  return sp;
+}
+
+/// Loads the plugins the scenario names, once every one has the command line's consent (throws, listing
+/// each refused one, if not). With consent.load false, only those already loaded count as loaded.
+void load_scenario_plugins(const PluginConsent& consent, Scenario& s, DiagnosticSink& sink)
+{
+  DiagnosticSink refused;
+  for (const auto& p : s.plugins)
+    if (!consent.allows(p.path))
+      refused.add(p.where, "plugins",
+                  p.path + " (" + (p.exists ? "sha256 " + p.sha256 : std::string("no such file")) +
+                      ") is not loaded without consent: loading a plugin runs its code; pass --allow-plugins "
+                      "to load every plugin this file names, or --policy-plugin " +
+                      p.path + " for this one");
+  if (!refused.empty()) {
+    for (const auto& d : refused.diagnostics())
+      sink.add(d);
+    sink.throw_if_any();
   }
   for (auto& p : s.plugins) {
     const auto earlier = loaded_policy_plugin(p.path);
@@ -589,6 +605,12 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
                            p.where.to_string() + "): its sha256 was " + p.recorded_sha256 + ", now " +
                            p.sha256);
   }
+}
+
+/// The policy's parameters, checked against its declared ones; or the policy left unchecked where it may
+/// be one of a plugin this command does not load.
+void resolve_policy(const GivenPolicy& given, Scenario& s, DiagnosticSink& sink)
+{
   const bool some_unloaded =
       std::any_of(s.plugins.begin(), s.plugins.end(), [](const ScenarioPlugin& p) { return !p.loaded; });
   if (some_unloaded && !s.policy.empty() &&
@@ -598,13 +620,41 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   }
   if (!s.policy.empty() && !s.policy_unchecked) {
     try {
-      const auto& info = find_policy(s.policy, pol_where);
-      s.policy_params = parse_params(info.params, given, "policy.params", sink);
+      const auto& info = find_policy(s.policy, given.where);
+      s.policy_params = parse_params(info.params, given.params, "policy.params", sink);
     } catch (const InputError& e) {
       for (const auto& d : e.diagnostics())
         sink.add(d);
     }
   }
+}
+
+} // namespace
+
+Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides,
+                       const std::string& policy_override, const PluginConsent& consent)
+{
+  const TextFile text = read_text_file(file);
+  DiagnosticSink sink;
+  YAML::Node root = scenario_root(text, overrides, policy_override, sink);
+  Scenario s;
+  s.file = text.name;
+  const auto& f = text.name;
+  read_declared_keys(root, f, s, sink);
+  read_workload_source(root, f, s, sink);
+  const GivenPolicy given = read_policy_key(root, f, s, sink);
+  // Policy plugins first: the policy may be one of theirs. Loading one runs its code, so nothing is loaded
+  // until every plugin the file names has the command line's consent (PluginConsent).
+  if (const YAML::Node plugins = root["plugins"]; plugins.IsDefined()) {
+    if (!plugins.IsSequence())
+      sink.add(location_of(plugins, f), "plugins",
+               "expected a list of policy plugin files (shared libraries)");
+    else
+      for (const auto& p : plugins)
+        if (auto sp = read_plugin_entry(p, f, s, sink)) s.plugins.push_back(std::move(*sp));
+  }
+  load_scenario_plugins(consent, s, sink);
+  resolve_policy(given, s, sink);
   sink.throw_if_any();
   return s;
 }
@@ -665,14 +715,6 @@ struct PlatformPreset {
   std::vector<PlatformGroup> groups;
   std::vector<std::string> user_supplied; ///< "file: key = value" for each plain number (no provenance)
 };
-
-/// A number as a user would write it: "4", "2.5".
-std::string number_text(double v)
-{
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
 
 PlatformPreset load_platform_preset(const TextFile& file)
 {
@@ -915,23 +957,22 @@ const std::vector<std::string>& path_keys()
   return keys;
 }
 
-RunInputs build_run(const Scenario& s)
-{
-  RunInputs in;
-  in.scenario = s;
-  const SourceLocation at{s.file};
-  // A relative path resolves against the scenario file's folder, or against the current directory if --set
-  // gave it (base "": the path as typed, which also names it in messages).
-  const auto base_of = [&](const std::string& key) {
-    const auto& cli = s.set_on_command_line;
-    return std::find(cli.begin(), cli.end(), key) != cli.end() ? std::string() : parent_dir(s.file);
-  };
-  const std::string base = parent_dir(s.file);
+namespace {
 
-  const auto preset_file =
-      load_named(s.platform_preset, "sim/platforms", "platform preset", base_of("platform.preset"), at);
+/// The folder a relative path of scenario key `key` resolves against: the scenario file's, or "" (the path
+/// as typed, against the current directory, which also names it in messages) if --set gave it.
+std::string path_base(const Scenario& s, const std::string& key)
+{
+  const auto& cli = s.set_on_command_line;
+  return std::find(cli.begin(), cli.end(), key) != cli.end() ? std::string() : parent_dir(s.file);
+}
+
+/// The platform file's groups (from its node list, if it names one). The scenario's nodes, cards_per_node
+/// and devices_per_card override only a single-group platform.
+PlatformPreset load_scenario_platform(const Scenario& s, const TextFile& preset_file)
+{
+  const SourceLocation at{s.file};
   auto preset = load_platform_preset(preset_file);
-  in.user_supplied = preset.user_supplied;
   if (!preset.node_list.empty()) preset.groups = groups_from_node_list(preset, preset_file.name);
   if (preset.groups.size() > 1)
     for (const auto& [key, given] : {std::pair<const char*, bool>{"nodes", s.nodes.has_value()},
@@ -942,188 +983,264 @@ RunInputs build_run(const Scenario& s)
             at, std::string("platform.") + key,
             "platform '" + preset.name + "' has " + std::to_string(preset.groups.size()) + " node groups; " +
                 key + " overrides only a single-group platform (edit a copy of " + preset_file.name + ")");
+  return preset;
+}
 
-  // A scenario's named calibration is for its device's type; the other types use their bundled one.
-  TextFile named_cal;
-  std::optional<Calibration> named;
+/// The calibration a scenario names (none for `auto`). It is for its device's type; the other types use
+/// their bundled one.
+struct NamedCalibration {
+  TextFile file;
+  std::optional<Calibration> calibration;
+};
+
+NamedCalibration load_named_calibration(const Scenario& s)
+{
+  NamedCalibration named;
   if (s.calibration != "auto") {
-    named_cal = load_named(s.calibration, "calibration/data", "calibration", base_of("calibration"), at);
-    named = load_calibration(named_cal.text, named_cal.name);
+    named.file = load_named(s.calibration, "calibration/data", "calibration", path_base(s, "calibration"),
+                            SourceLocation{s.file});
+    named.calibration = load_calibration(named.file.text, named.file.name);
   }
-  std::vector<std::uint16_t> group_type;
-  std::vector<std::string> type_names;
-  Platform& platform = in.platform;
-  platform.name = preset.name;
-  std::vector<double> rel_throughput;
-  std::vector<Calibration> calibrations; ///< per type, in group order (before the reference goes first)
-  // pair-total: one measured table of total pair slowdowns, whatever the device type
-  // (docs/formats/pair-table.md).
-  const InterferenceModelInfo& model_info = find_interference_model(s.interference, at);
-  std::optional<PairTable> pair_table;
-  if (model_info.needs_pair_table) {
-    if (s.interference_table.empty())
+  return named;
+}
+
+/// pair-total: one measured table of total pair slowdowns, whatever the device type
+/// (docs/formats/pair-table.md); it must hold totals for platform.sharing. The other models take none.
+/// Sets `table_file` to the file read.
+std::optional<PairTable> load_scenario_pair_table(const Scenario& s, const InterferenceModelInfo& model_info,
+                                                  std::string& table_file)
+{
+  const SourceLocation at{s.file};
+  if (!model_info.needs_pair_table) {
+    if (!s.interference_table.empty())
       throw InputError(at, "interference_table",
-                       "interference: pair-total needs a pair table; expected a bundled name (" +
-                           join(bundled_names("calibration/interference")) + ") or a path to a pair table");
-    const auto file = load_named(s.interference_table, "calibration/interference", "pair table",
-                                 base_of("interference_table"), at);
-    const auto table = load_pair_table(file.text, file.name);
-    if (s.sharing != SharingMode::EXCLUSIVE &&
-        std::find(table.modes.begin(), table.modes.end(), s.sharing) == table.modes.end()) {
-      std::vector<std::string> modes;
-      for (const auto m : table.modes)
-        modes.emplace_back(to_string(m));
-      throw InputError(at, "interference_table",
-                       "pair table '" + table.name + "' (" + file.name + ") holds totals measured for " +
-                           join(modes) + ", but platform.sharing is " + std::string(to_string(s.sharing)) +
-                           "; expected platform.sharing: " + join(modes, " or ") +
-                           " (or a pair table listing " + std::string(to_string(s.sharing)) + ")");
-    }
-    in.interference_table_file = file.name;
-    pair_table = table;
-  } else if (!s.interference_table.empty()) {
+                       "only interference: pair-total reads a pair table (got interference: " +
+                           s.interference + "); expected interference: pair-total, or no interference_table");
+    return std::nullopt;
+  }
+  if (s.interference_table.empty())
     throw InputError(at, "interference_table",
-                     "only interference: pair-total reads a pair table (got interference: " + s.interference +
-                         "); expected interference: pair-total, or no interference_table");
+                     "interference: pair-total needs a pair table; expected a bundled name (" +
+                         join(bundled_names("calibration/interference")) + ") or a path to a pair table");
+  const auto file = load_named(s.interference_table, "calibration/interference", "pair table",
+                               path_base(s, "interference_table"), at);
+  auto table = load_pair_table(file.text, file.name);
+  if (s.sharing != SharingMode::EXCLUSIVE &&
+      std::find(table.modes.begin(), table.modes.end(), s.sharing) == table.modes.end()) {
+    std::vector<std::string> modes;
+    for (const auto m : table.modes)
+      modes.emplace_back(to_string(m));
+    throw InputError(at, "interference_table",
+                     "pair table '" + table.name + "' (" + file.name + ") holds totals measured for " +
+                         join(modes) + ", but platform.sharing is " + std::string(to_string(s.sharing)) +
+                         "; expected platform.sharing: " + join(modes, " or ") +
+                         " (or a pair table listing " + std::string(to_string(s.sharing)) + ")");
   }
+  table_file = file.name;
+  return table;
+}
+
+/// The device must support platform.sharing; the scenario's devices_per_card (at most the device's) replaces
+/// the device's.
+void fit_device_to_scenario(const Scenario& s, DeviceSpec& spec, const std::string& platform_name)
+{
+  const SourceLocation at{s.file};
+  if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), s.sharing) ==
+      spec.sharing_modes.end()) {
+    std::vector<std::string> modes;
+    for (auto m : spec.sharing_modes)
+      modes.emplace_back(to_string(m));
+    throw InputError(at, "platform.sharing",
+                     "device '" + spec.name + "' (platform '" + platform_name +
+                         "') does not support sharing mode '" + std::string(to_string(s.sharing)) +
+                         "'; its modes: " + join(modes));
+  }
+  if (s.devices_per_card) {
+    if (*s.devices_per_card > spec.devices_per_card)
+      throw InputError(at, "platform.devices_per_card",
+                       "out of range (got " + std::to_string(*s.devices_per_card) + "); device '" +
+                           spec.name + "' has " + std::to_string(spec.devices_per_card) + " per card");
+    spec.devices_per_card = static_cast<int>(*s.devices_per_card);
+  }
+}
+
+/// A device type's calibration: the scenario's named one if it is for this device, else the bundled one.
+/// Checked against the device and against what the interference model needs. Sets `cal_file`.
+Calibration type_calibration(const Scenario& s, const DeviceSpec& spec, const NamedCalibration& named,
+                             const InterferenceModelInfo& model_info, TextFile& cal_file)
+{
+  const SourceLocation at{s.file};
+  if (named.calibration && named.calibration->device == spec.name)
+    cal_file = named.file;
+  else
+    cal_file = auto_calibration(spec.name, at);
+  Calibration cal = load_calibration(cal_file.text, cal_file.name);
+  if (cal.device != spec.name)
+    throw InputError(SourceLocation{cal_file.name}, "device",
+                     "calibration is for device '" + cal.device + "' but the platform uses '" + spec.name +
+                         "'");
+  if (model_info.needs_measured_calibration && cal.table_evidence != Evidence::MICROBENCHMARK)
+    throw InputError(at, "interference",
+                     model_info.name +
+                         " needs a calibration whose interference table was measured by the microbenchmark "
+                         "(tag measured-by-microbenchmark); '" +
+                         cal.name + "' (" + cal_file.name + ") is tagged " +
+                         std::string(to_string(cal.table_evidence)) +
+                         ". Fit one with `colocsim calibrate fit`, or use interference: table");
+  return cal;
+}
+
+/// sharing mig: the device's MIG table (the bundled one made for it) and the initial layout.
+void attach_mig(DeviceType& t, const DeviceSpec& spec, const Scenario& s)
+{
+  const SourceLocation at{s.file};
+  for (const auto& name : bundled_names("models/mig")) {
+    const auto f = read_text_file("builtin:models/mig/" + name + ".yaml");
+    const auto table = load_mig_table(f.text, f.name);
+    if (table.device == spec.name) t.mig = std::make_shared<MigGeometry>(table);
+  }
+  if (!t.mig)
+    throw InputError(at, "platform.sharing",
+                     "device '" + spec.name + "' has no bundled MIG table (models/mig/); mig needs one");
+  // A GI's compute share is its SMs over the device's (models/Mig.hpp mig_sm_fraction).
+  for (const auto& p : t.mig->profiles())
+    if (p.sms > spec.compute_units.value)
+      throw InputError(at, "platform.sharing",
+                       "MIG profile " + p.name + " of table '" + t.mig->name() + "' has " +
+                           std::to_string(p.sms) + " SMs, more than device '" + spec.name + "' has (" +
+                           std::to_string(static_cast<long long>(spec.compute_units.value)) +
+                           " compute_units); expected at most the device's SMs");
+  t.mig_layout = arrange_mig_layout(*t.mig, s.mig_layout, at);
+}
+
+/// The platform's device types, in group order (before the reference type goes first).
+struct PlatformTypes {
+  std::vector<std::uint16_t> group_type; ///< per group: its type's index in platform.types
+  std::vector<std::string> names;        ///< per type: the device's name
+  std::vector<double> rel_throughput;    ///< per type: the device's relative_throughput
+  std::vector<Calibration> calibrations; ///< per type
+};
+
+/// What the interference model, the pair table and the scenario give every device type.
+struct TypeModels {
+  const NamedCalibration& named;
+  const InterferenceModelInfo& model_info;
+  const std::optional<PairTable>& pair_table;
+};
+
+/// A device type with its models (interference, MIG, power, time slicing) from its calibration.
+DeviceType make_device_type(const Scenario& s, const std::shared_ptr<DeviceSpec>& spec,
+                            const Calibration& cal, const std::string& cal_file, const TypeModels& m)
+{
+  DeviceType t;
+  t.interference =
+      m.model_info.factory({.calibration = cal, .pair_table = m.pair_table ? &*m.pair_table : nullptr});
+  if (s.sharing == SharingMode::MIG) attach_mig(t, *spec, s);
+  t.power = cal.power;
+  // Static power's clock (models/PowerModel.hpp): an idle tile drops to freq_min unless the site pins it.
+  t.power.idle_freq_ratio = spec->freq_min_hz.value / spec->freq_max_hz.value;
+  t.power.clock_pinned =
+      s.idle_clock == "pinned" || (s.idle_clock == "device" && spec->freq_pinned_hz.value > 0);
+  t.time_slice = cal.time_slice;
+  t.node_baseline_w = cal.node_baseline_w.value;
+  t.calibration = cal.name;
+  t.calibration_file = cal_file;
+  t.spec = spec;
+  return t;
+}
+
+/// One device type per distinct device the groups name, added to `in.platform.types`.
+PlatformTypes add_device_types(const Scenario& s, const PlatformPreset& preset, const TextFile& preset_file,
+                               const TypeModels& m, RunInputs& in)
+{
+  PlatformTypes types;
   for (const auto& g : preset.groups) {
     const SourceLocation gat = g.where;
     const auto device_file =
         load_named(g.device, "models/devices", "device", parent_dir(preset_file.name), gat);
     auto spec = std::make_shared<DeviceSpec>(load_device_spec(device_file.text, device_file.name));
-    const auto known = std::find(type_names.begin(), type_names.end(), spec->name);
-    if (known == type_names.end())
-      for (const auto& u : spec->user_supplied)
-        in.user_supplied.push_back(device_file.name + ": " + u);
-    if (known != type_names.end()) {
-      group_type.push_back(static_cast<std::uint16_t>(known - type_names.begin()));
+    const auto known = std::find(types.names.begin(), types.names.end(), spec->name);
+    if (known != types.names.end()) {
+      types.group_type.push_back(static_cast<std::uint16_t>(known - types.names.begin()));
       continue;
     }
-    if (std::find(spec->sharing_modes.begin(), spec->sharing_modes.end(), s.sharing) ==
-        spec->sharing_modes.end()) {
-      std::vector<std::string> modes;
-      for (auto m : spec->sharing_modes)
-        modes.emplace_back(to_string(m));
-      throw InputError(at, "platform.sharing",
-                       "device '" + spec->name + "' (platform '" + preset.name +
-                           "') does not support sharing mode '" + std::string(to_string(s.sharing)) +
-                           "'; its modes: " + join(modes));
-    }
-    if (s.devices_per_card) {
-      if (*s.devices_per_card > spec->devices_per_card)
-        throw InputError(at, "platform.devices_per_card",
-                         "out of range (got " + std::to_string(*s.devices_per_card) + "); device '" +
-                             spec->name + "' has " + std::to_string(spec->devices_per_card) + " per card");
-      spec->devices_per_card = static_cast<int>(*s.devices_per_card);
-    }
-    DeviceType t;
+    for (const auto& u : spec->user_supplied)
+      in.user_supplied.push_back(device_file.name + ": " + u);
+    fit_device_to_scenario(s, *spec, preset.name);
     TextFile cal_file;
-    if (named && named->device == spec->name)
-      cal_file = named_cal;
-    else
-      cal_file = auto_calibration(spec->name, at);
-    const Calibration cal = load_calibration(cal_file.text, cal_file.name);
-    if (cal.device != spec->name)
-      throw InputError(SourceLocation{cal_file.name}, "device",
-                       "calibration is for device '" + cal.device + "' but the platform uses '" + spec->name +
-                           "'");
-    if (model_info.needs_measured_calibration && cal.table_evidence != Evidence::MICROBENCHMARK)
-      throw InputError(at, "interference",
-                       model_info.name +
-                           " needs a calibration whose interference table was measured by the microbenchmark "
-                           "(tag measured-by-microbenchmark); '" +
-                           cal.name + "' (" + cal_file.name + ") is tagged " +
-                           std::string(to_string(cal.table_evidence)) +
-                           ". Fit one with `colocsim calibrate fit`, or use interference: table");
-    t.interference =
-        model_info.factory({.calibration = cal, .pair_table = pair_table ? &*pair_table : nullptr});
-    if (s.sharing == SharingMode::MIG) {
-      // The device's MIG table: the bundled one made for it.
-      for (const auto& name : bundled_names("models/mig")) {
-        const auto f = read_text_file("builtin:models/mig/" + name + ".yaml");
-        const auto table = load_mig_table(f.text, f.name);
-        if (table.device == spec->name) t.mig = std::make_shared<MigGeometry>(table);
-      }
-      if (!t.mig)
-        throw InputError(at, "platform.sharing",
-                         "device '" + spec->name + "' has no bundled MIG table (models/mig/); mig needs one");
-      // A GI's compute share is its SMs over the device's (models/Mig.hpp mig_sm_fraction).
-      for (const auto& p : t.mig->profiles())
-        if (p.sms > spec->compute_units.value)
-          throw InputError(at, "platform.sharing",
-                           "MIG profile " + p.name + " of table '" + t.mig->name() + "' has " +
-                               std::to_string(p.sms) + " SMs, more than device '" + spec->name + "' has (" +
-                               std::to_string(static_cast<long long>(spec->compute_units.value)) +
-                               " compute_units); expected at most the device's SMs");
-      t.mig_layout = arrange_mig_layout(*t.mig, s.mig_layout, at);
-    }
-    t.power = cal.power;
-    // Static power's clock (models/PowerModel.hpp): an idle tile drops to freq_min unless the site pins it.
-    t.power.idle_freq_ratio = spec->freq_min_hz.value / spec->freq_max_hz.value;
-    t.power.clock_pinned =
-        s.idle_clock == "pinned" || (s.idle_clock == "device" && spec->freq_pinned_hz.value > 0);
-    t.time_slice = cal.time_slice;
-    t.node_baseline_w = cal.node_baseline_w.value;
-    t.calibration = cal.name;
-    t.calibration_file = cal_file.name;
-    t.spec = spec;
-    rel_throughput.push_back(spec->relative_throughput.value);
-    type_names.push_back(spec->name);
-    platform.types.push_back(std::move(t));
-    group_type.push_back(static_cast<std::uint16_t>(platform.types.size() - 1));
-    calibrations.push_back(cal);
+    const Calibration cal = type_calibration(s, *spec, m.named, m.model_info, cal_file);
+    in.platform.types.push_back(make_device_type(s, spec, cal, cal_file.name, m));
+    types.rel_throughput.push_back(spec->relative_throughput.value);
+    types.names.push_back(spec->name);
+    types.group_type.push_back(static_cast<std::uint16_t>(in.platform.types.size() - 1));
+    types.calibrations.push_back(cal);
   }
+  return types;
+}
+
+/// What the whole platform must be: a MIG layout only with sharing mig, the named calibration for one of its
+/// devices, at most 64 device types.
+void check_platform_types(const Scenario& s, const NamedCalibration& named, const PlatformTypes& types,
+                          const TextFile& preset_file)
+{
+  const SourceLocation at{s.file};
   if (s.sharing != SharingMode::MIG && !s.mig_layout.empty())
     throw InputError(at, "platform.mig_layout", "a MIG layout needs platform.sharing: mig");
-  if (named && std::find(type_names.begin(), type_names.end(), named->device) == type_names.end())
-    throw InputError(SourceLocation{named_cal.name}, "device",
-                     "calibration is for device '" + named->device + "' but the platform uses " +
-                         (type_names.size() == 1 ? "'" + type_names[0] + "'" : "only " + join(type_names)));
-  if (platform.types.size() > 64)
+  const auto& names = types.names;
+  if (named.calibration && std::find(names.begin(), names.end(), named.calibration->device) == names.end())
+    throw InputError(SourceLocation{named.file.name}, "device",
+                     "calibration is for device '" + named.calibration->device + "' but the platform uses " +
+                         (names.size() == 1 ? "'" + names[0] + "'" : "only " + join(names)));
+  if (names.size() > 64)
     throw InputError(SourceLocation{preset_file.name}, "groups", "at most 64 device types in one platform");
+}
 
-  // The reference type (trace durations are times on it) goes first; speeds are relative to it.
+/// The reference type (trace durations are times on it) goes first; speeds are relative to it. Returns its
+/// index in group order.
+std::size_t put_reference_first(const PlatformPreset& preset, const TextFile& preset_file,
+                                PlatformTypes& types, Platform& platform)
+{
   std::size_t ref = 0;
   if (!preset.reference_device.empty()) {
-    const auto it = std::find(type_names.begin(), type_names.end(), preset.reference_device);
-    if (it == type_names.end())
+    const auto it = std::find(types.names.begin(), types.names.end(), preset.reference_device);
+    if (it == types.names.end())
       throw InputError(preset.reference_where, "reference_device",
                        "'" + preset.reference_device +
-                           "' is not a device of the platform; valid: " + join(type_names));
-    ref = static_cast<std::size_t>(it - type_names.begin());
+                           "' is not a device of the platform; valid: " + join(types.names));
+    ref = static_cast<std::size_t>(it - types.names.begin());
   }
   if (platform.types.size() > 1) {
     for (std::size_t t = 0; t < platform.types.size(); ++t)
-      if (!(rel_throughput[t] > 0))
+      if (!(types.rel_throughput[t] > 0))
         throw InputError(SourceLocation{preset_file.name}, "groups",
-                         "device '" + type_names[t] +
+                         "device '" + types.names[t] +
                              "' gives no relative_throughput, which a platform of several device types needs "
                              "to convert trace durations between types (docs/formats/devices.md)");
     for (std::size_t t = 0; t < platform.types.size(); ++t)
-      platform.types[t].speed = rel_throughput[t] / rel_throughput[ref];
+      platform.types[t].speed = types.rel_throughput[t] / types.rel_throughput[ref];
     if (ref != 0) {
       std::swap(platform.types[0], platform.types[ref]);
-      for (auto& g : group_type)
+      for (auto& g : types.group_type)
         g = g == ref ? 0 : g == 0 ? static_cast<std::uint16_t>(ref) : g;
     }
   }
-  in.device = std::const_pointer_cast<DeviceSpec>(platform.types[0].spec);
-  // The calibration the scenario names, or the reference type's.
-  const auto cal_index =
-      named ? static_cast<std::size_t>(std::find(type_names.begin(), type_names.end(), named->device) -
-                                       type_names.begin())
-            : ref;
-  in.calibration = calibrations[cal_index];
-  in.calibration_file = (named ? named_cal.name : platform.types[0].calibration_file);
+  return ref;
+}
+
+/// The platform's nodes, group by group (the scenario's counts override a single group's), once their total
+/// of devices is known to be within the limit.
+void add_platform_nodes(const Scenario& s, const PlatformPreset& preset, const TextFile& preset_file,
+                        const std::vector<std::uint16_t>& group_type, Platform& platform)
+{
+  const bool single = preset.groups.size() == 1;
   // Every device is a SimGrid host and a row of per-device state: a platform of 10^6 nodes x 64 cards asked
   // for 4 GB before the first event. 2^22 devices is 33 times Aurora's 127,488 tiles.
   constexpr double MAX_PLATFORM_DEVICES = 4194304;
   double total_devices = 0;
   for (std::size_t i = 0; i < preset.groups.size(); ++i) {
     const auto& g = preset.groups[i];
-    const double nodes = preset.groups.size() == 1 ? s.nodes.value_or(g.nodes) : g.nodes;
-    const double cards =
-        preset.groups.size() == 1 ? s.cards_per_node.value_or(g.cards_per_node) : g.cards_per_node;
+    const double nodes = single ? s.nodes.value_or(g.nodes) : g.nodes;
+    const double cards = single ? s.cards_per_node.value_or(g.cards_per_node) : g.cards_per_node;
     total_devices += nodes * cards * platform.types[group_type[i]].spec->devices_per_card;
   }
   if (total_devices > MAX_PLATFORM_DEVICES)
@@ -1135,44 +1252,56 @@ RunInputs build_run(const Scenario& s)
     const auto& g = preset.groups[i];
     const auto& t = platform.types[group_type[i]];
     platform.add_nodes(
-        group_type[i],
-        static_cast<std::uint32_t>(preset.groups.size() == 1 ? s.nodes.value_or(g.nodes) : g.nodes),
-        static_cast<std::uint32_t>(preset.groups.size() == 1 ? s.cards_per_node.value_or(g.cards_per_node)
-                                                             : g.cards_per_node),
+        group_type[i], static_cast<std::uint32_t>(single ? s.nodes.value_or(g.nodes) : g.nodes),
+        static_cast<std::uint32_t>(single ? s.cards_per_node.value_or(g.cards_per_node) : g.cards_per_node),
         s.sharing, t.node_baseline_w);
   }
+}
 
-  const auto prof_file =
-      load_named(s.profiles, "workloads/profiles", "profile catalog", base_of("workload.profiles"), at);
+/// The profile catalog; the plain numbers of a user's catalog are listed like a platform's.
+void load_profiles(const Scenario& s, RunInputs& in)
+{
+  const auto prof_file = load_named(s.profiles, "workloads/profiles", "profile catalog",
+                                    path_base(s, "workload.profiles"), SourceLocation{s.file});
   in.profiles = ProfileCatalog::load(prof_file.text, prof_file.name);
-  for (const auto& p : in.profiles.profiles()) // plain numbers of a user's catalog, listed like a platform's
+  for (const auto& p : in.profiles.profiles())
     for (const auto& u : p.user_supplied)
       in.user_supplied.push_back(prof_file.name + ": profiles." + p.name + "." + u);
+}
 
-  // The workload: the format's reader (or the synthetic generator / the embedded trace), then the transforms,
-  // then the profile map (workloads/TraceFormats.hpp).
+/// The workload's spec: format, path, options, transforms and profile map (workloads/TraceFormats.hpp).
+WorkloadSpec scenario_workload(const Scenario& s, const RunInputs& in)
+{
+  const SourceLocation at{s.file};
   WorkloadSpec w;
   w.format = s.synthetic ? "native" : s.trace_format;
   if (!s.synthetic)
-    w.path = s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' || base_of("workload.trace").empty()
-                 ? s.trace
-                 : base + "/" + s.trace;
+    w.path =
+        s.trace.rfind("builtin:", 0) == 0 || s.trace.front() == '/' || path_base(s, "workload.trace").empty()
+            ? s.trace
+            : parent_dir(s.file) + "/" + s.trace;
   w.profile_map = s.profile_map;
   w.transforms = s.transforms;
   w.seed = static_cast<std::uint64_t>(s.seed);
-  w.capacity_devices = static_cast<double>(platform.devices.size());
+  w.capacity_devices = static_cast<double>(in.platform.devices.size());
   w.catalog = &in.profiles;
   w.where = at;
   const auto& format = find_trace_format(w.format, at);
   for (const auto& o : format.options)
     if (o.name == "procs_per_device" && s.procs_per_device != 1)
       w.options[o.name] = GivenValue{std::to_string(s.procs_per_device), at};
-  {
-    DiagnosticSink sink;
-    for (auto& [k, v] : split_assignments(s.trace_options, s.file, sink))
-      w.options[k] = GivenValue{v.text, at};
-    sink.throw_if_any();
-  }
+  DiagnosticSink sink;
+  for (auto& [k, v] : split_assignments(s.trace_options, s.file, sink))
+    w.options[k] = GivenValue{v.text, at};
+  sink.throw_if_any();
+  return w;
+}
+
+/// The workload: the format's reader (or the synthetic generator / the embedded trace), then the transforms,
+/// then the profile map.
+std::unique_ptr<JobReader> open_scenario_workload(const Scenario& s, RunInputs& in)
+{
+  WorkloadSpec w = scenario_workload(s, in);
   std::function<std::unique_ptr<JobReader>()> base_reader;
   if (s.synthetic) {
     w.source_label = "synthetic (seed " + std::to_string(s.synthetic->seed) + ", " +
@@ -1185,19 +1314,55 @@ RunInputs build_run(const Scenario& s)
       return std::make_unique<InMemoryCsvReader>(text, path);
     };
   }
-  in.reader = open_workload(w, base_reader);
-  if (!s.policy_unchecked) { // else validate / sweep --dry-run without the plugin that may define it
-    const auto& info = find_policy(s.policy);
-    // What the policy needs from the platform, before anything is simulated (PolicyInfo::requirements).
-    const auto needs = effective_requirements(info, s.policy_params);
-    if (const auto mismatch = requirement_mismatch(platform, needs); !mismatch.empty())
-      throw InputError(
-          at, "policy",
-          "policy '" + s.policy + "' needs " + describe(needs) + ", but " + mismatch +
-              "; expected a platform that meets it (platform.preset, platform.sharing) or another "
-              "policy (colocsim policies lists what each needs)");
-    in.policy = info.factory(s.policy_params);
-  }
+  return open_workload(w, base_reader);
+}
+
+/// The policy, once the platform is known to meet what it needs (PolicyInfo::requirements), before anything
+/// is simulated.
+std::unique_ptr<Policy> make_scenario_policy(const Scenario& s, const Platform& platform)
+{
+  const auto& info = find_policy(s.policy);
+  const auto needs = effective_requirements(info, s.policy_params);
+  if (const auto mismatch = requirement_mismatch(platform, needs); !mismatch.empty())
+    throw InputError(SourceLocation{s.file}, "policy",
+                     "policy '" + s.policy + "' needs " + describe(needs) + ", but " + mismatch +
+                         "; expected a platform that meets it (platform.preset, platform.sharing) or another "
+                         "policy (colocsim policies lists what each needs)");
+  return info.factory(s.policy_params);
+}
+} // namespace
+
+RunInputs build_run(const Scenario& s)
+{
+  RunInputs in;
+  in.scenario = s;
+  const SourceLocation at{s.file};
+  const auto preset_file =
+      load_named(s.platform_preset, "sim/platforms", "platform preset", path_base(s, "platform.preset"), at);
+  const PlatformPreset preset = load_scenario_platform(s, preset_file);
+  in.user_supplied = preset.user_supplied;
+  const NamedCalibration named = load_named_calibration(s);
+  const InterferenceModelInfo& model_info = find_interference_model(s.interference, at);
+  const auto pair_table = load_scenario_pair_table(s, model_info, in.interference_table_file);
+  in.platform.name = preset.name;
+  PlatformTypes types = add_device_types(s, preset, preset_file, {named, model_info, pair_table}, in);
+  check_platform_types(s, named, types, preset_file);
+  const std::size_t ref = put_reference_first(preset, preset_file, types, in.platform);
+  in.device = std::const_pointer_cast<DeviceSpec>(in.platform.types[0].spec);
+  // The calibration the scenario names, or the reference type's.
+  const auto& names = types.names;
+  const auto cal_index =
+      named.calibration
+          ? static_cast<std::size_t>(std::find(names.begin(), names.end(), named.calibration->device) -
+                                     names.begin())
+          : ref;
+  in.calibration = types.calibrations[cal_index];
+  in.calibration_file = named.calibration ? named.file.name : in.platform.types[0].calibration_file;
+  add_platform_nodes(s, preset, preset_file, types.group_type, in.platform);
+  load_profiles(s, in);
+  in.reader = open_scenario_workload(s, in);
+  if (!s.policy_unchecked) // else validate / sweep --dry-run without the plugin that may define it
+    in.policy = make_scenario_policy(s, in.platform);
   return in;
 }
 

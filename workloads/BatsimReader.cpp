@@ -1,5 +1,6 @@
 #include "workloads/BatsimReader.hpp"
 
+#include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
 #include "workloads/OwningReader.hpp"
@@ -8,7 +9,6 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 namespace colocsim {
 
@@ -20,12 +20,6 @@ bool is_delay(const std::string& type)
 bool is_sequence(const std::string& type)
 {
   return type == "composed" || type == "SequentialCompositionProfile";
-}
-std::string format_number(double v)
-{
-  std::ostringstream os;
-  os << v;
-  return os.str();
 }
 } // namespace
 
@@ -62,7 +56,7 @@ void BatsimReader::read_profiles()
       // Bounded before the conversion (a larger double does not fit a long long: undefined behaviour).
       if (v > JobLimits::MAX_DEVICES)
         throw InputError(at, "nb_res",
-                         "too large (got " + format_number(v) + "); expected a whole number in [0, " +
+                         "too large (got " + number_text(v) + "); expected a whole number in [0, " +
                              std::to_string(JobLimits::MAX_DEVICES) + "] (docs/formats/limits.md)");
       nb_res_ = static_cast<long long>(v);
     } else if (key == "jobs") {
@@ -107,7 +101,7 @@ void BatsimReader::read_profiles()
             // before the conversion to long long.
             if (r > JobLimits::MAX_TIME_S)
               throw InputError(fat, path + ".repeat",
-                               "too large (got " + format_number(r) +
+                               "too large (got " + number_text(r) +
                                    "); expected a whole number in [1, 1e10]");
             p.repeat = static_cast<long long>(r);
           } else if (field == "seq") {

@@ -1,18 +1,9 @@
 #include "workloads/InputLimits.hpp"
+#include "models/Units.hpp"
 
 #include <cmath>
-#include <sstream>
 
 namespace colocsim {
-
-namespace {
-std::string number(double v)
-{
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-} // namespace
 
 void check_job_limits(const Job& job)
 {
@@ -21,7 +12,8 @@ void check_job_limits(const Job& job)
   auto check = [&](const char* field, double v, double min, double max, const char* expected) {
     if (!std::isfinite(v) || v < min || v > max)
       sink.add(job.origin, field,
-               "out of bounds (got " + number(v) + "); expected " + expected + " (docs/formats/limits.md)");
+               "out of bounds (got " + number_text(v) + "); expected " + expected +
+                   " (docs/formats/limits.md)");
   };
   const char* const time = "seconds in [0, 1e10] (1e10 s = 317 years)";
   check("submit_s", job.submit_s, 0, JobLimits::MAX_TIME_S, time);

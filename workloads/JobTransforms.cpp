@@ -31,7 +31,8 @@ const std::vector<TransformInfo>& transform_infos()
 
 namespace {
 
-std::string number_text(double v)
+/// A transform's number as its description shows it: 12 significant digits (number_text() shows 6).
+std::string precise_text(double v)
 {
   std::ostringstream os;
   os.precision(12);
@@ -90,8 +91,8 @@ public:
 private:
   std::string what() const override
   {
-    return "window " + (s_.has_a ? number_text(s_.a) : std::string()) + ".." +
-           (s_.has_b ? number_text(s_.b) : std::string()) + " s (kept " + std::to_string(kept_) + ", " +
+    return "window " + (s_.has_a ? precise_text(s_.a) : std::string()) + ".." +
+           (s_.has_b ? precise_text(s_.b) : std::string()) + " s (kept " + std::to_string(kept_) + ", " +
            std::to_string(before_) + " before" + (after_ ? ", stopped at the first job after" : "") + ")";
   }
   TransformChain::Step s_;
@@ -112,7 +113,7 @@ public:
   }
 
 private:
-  std::string what() const override { return "rebase by -" + number_text(origin_.value_or(0)) + " s"; }
+  std::string what() const override { return "rebase by -" + precise_text(origin_.value_or(0)) + " s"; }
   std::optional<double> origin_;
 };
 
@@ -133,7 +134,7 @@ public:
 private:
   std::string what() const override
   {
-    return "load x" + number_text(factor_) + " (inter-arrival times / " + number_text(factor_) + ")";
+    return "load x" + precise_text(factor_) + " (inter-arrival times / " + precise_text(factor_) + ")";
   }
   double factor_;
   std::optional<double> t0_;
@@ -160,7 +161,7 @@ public:
 private:
   std::string what() const override
   {
-    return "sample p=" + number_text(p_) + " seed " + std::to_string(seed_) + " (kept " +
+    return "sample p=" + precise_text(p_) + " seed " + std::to_string(seed_) + " (kept " +
            std::to_string(kept_) + ", dropped " + std::to_string(dropped_) + ")";
   }
   double p_;
@@ -205,18 +206,18 @@ public:
   {
     auto w = inner_->warnings();
     if (requested_ >= fraction_ * capacity_)
-      w.push_back("inflate=" + number_text(fraction_) + ": the trace already requests " +
-                  number_text(requested_) + " devices, at least " + number_text(fraction_) + " x " +
-                  number_text(capacity_) + "; no job was cloned");
+      w.push_back("inflate=" + precise_text(fraction_) + ": the trace already requests " +
+                  precise_text(requested_) + " devices, at least " + precise_text(fraction_) + " x " +
+                  precise_text(capacity_) + "; no job was cloned");
     return w;
   }
 
 private:
   std::string what() const override
   {
-    return "inflate to " + number_text(fraction_) + " x " + number_text(capacity_) +
-           " devices (trace requests " + number_text(requested_) + ", ratio " + number_text(ratio_) + ", " +
-           std::to_string(clones_) + " clones, " + number_text(emitted_) + " requested)";
+    return "inflate to " + precise_text(fraction_) + " x " + precise_text(capacity_) +
+           " devices (trace requests " + precise_text(requested_) + ", ratio " + precise_text(ratio_) + ", " +
+           std::to_string(clones_) + " clones, " + precise_text(emitted_) + " requested)";
   }
   double fraction_, capacity_;
   std::uint64_t seed_;
@@ -301,8 +302,8 @@ private:
   }
   std::string what() const override
   {
-    return "tune to " + number_text(fraction_) + " x " + number_text(capacity_) + " devices (" +
-           std::to_string(before_) + " jobs → " + std::to_string(after_) + ", " + number_text(total_) +
+    return "tune to " + precise_text(fraction_) + " x " + precise_text(capacity_) + " devices (" +
+           std::to_string(before_) + " jobs → " + std::to_string(after_) + ", " + precise_text(total_) +
            " requested)";
   }
   double fraction_, capacity_;
@@ -486,10 +487,10 @@ std::string TransformChain::text() const
     if (!out.empty()) out += ',';
     out += s.name;
     if (s.name == "window")
-      out += "=" + (s.has_a ? number_text(s.a) : std::string()) + ".." +
-             (s.has_b ? number_text(s.b) : std::string());
+      out += "=" + (s.has_a ? precise_text(s.a) : std::string()) + ".." +
+             (s.has_b ? precise_text(s.b) : std::string());
     else if (s.name != "rebase" && s.name != "shuffle")
-      out += "=" + number_text(s.a);
+      out += "=" + precise_text(s.a);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #include "workloads/OpenbReader.hpp"
 
 #include "models/Gzip.hpp"
+#include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
 
 #include <algorithm>
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace colocsim {
 
@@ -20,12 +20,6 @@ const char* const FULL_HEADER = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu
                                 "time,deletion_time,scheduled_time";
 const char* const SHORT_HEADER = "name,cpu_milli,memory_mib,num_gpu,gpu_milli";
 
-std::string seconds(double v)
-{
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
 } // namespace
 
 OpenbPodReader::OpenbPodReader(std::istream& in, std::string file_name, OpenbOptions options)
@@ -176,7 +170,7 @@ std::vector<std::string> OpenbPodReader::warnings() const
   if (pending_kept_)
     w.push_back(file_ + ": " + std::to_string(pending_kept_) +
                 " pending pod(s) with no scheduled_time were given a run time of " +
-                seconds(options_.pending_duration_s) + " s (pending=keep)");
+                number_text(options_.pending_duration_s) + " s (pending=keep)");
   if (zero_runtime_)
     w.push_back(file_ + ": skipped " + std::to_string(zero_runtime_) +
                 " pod(s) deleted the second they were scheduled (run time 0)");
@@ -185,9 +179,9 @@ std::vector<std::string> OpenbPodReader::warnings() const
                 " pod(s) were out of creation_time order and were replayed in order");
   if (!timed_)
     w.push_back(file_ + ": request-only pod list (no times): every pod lasts " +
-                seconds(options_.untimed_duration_s) + " s, submitted " +
+                number_text(options_.untimed_duration_s) + " s, submitted " +
                 (options_.untimed_interarrival_s > 0
-                     ? "every " + seconds(options_.untimed_interarrival_s) + " s"
+                     ? "every " + number_text(options_.untimed_interarrival_s) + " s"
                      : std::string("at time 0")) +
                 " in file order");
   return w;

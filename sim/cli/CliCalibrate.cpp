@@ -169,134 +169,121 @@ std::vector<double> auto_frequencies(const BackendCapabilities& caps)
   return out;
 }
 
-int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
-{
+/// The command line of `calibrate run`.
+struct RunArgs {
   std::string backend, device, output = "measurements.csv", freqs_text, modes_text;
-  bool force = false, quick = false, probe = false, print_plan = false;
+  bool force = false, quick = false, probe = false, print_plan = false, help = false;
   std::optional<double> window;
   std::optional<int> repetitions, warmup, samples, pin_cpu, nice = -20;
-  PlanOptions plan_options;
+  PlanOptions plan_options; ///< --no-extras and --no-check-runs
   std::optional<std::vector<std::string>> kernels;
   std::optional<std::vector<double>> duties;
+};
+
+/// --nice: an integer in [-20, 19], or none.
+std::optional<int> parse_nice(const std::string& v)
+{
+  if (v == "none") return std::nullopt;
+  const auto n = parse_int(v);
+  if (!n || *n < -20 || *n > 19) throw UsageError("--nice needs an integer in [-20, 19] or none");
+  return static_cast<int>(*n);
+}
+
+/// Reads the command line (UsageError for a bad option or value); `help` set if it asks for it.
+RunArgs parse_run_args(const std::vector<std::string>& args)
+{
+  RunArgs r;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
     if (a == "--help" || a == "-h") {
-      out << RUN_HELP;
-      return 0;
+      r.help = true;
+      return r;
     }
     if (a == "--backend")
-      backend = next_arg(args, i);
+      r.backend = next_arg(args, i);
     else if (a == "--device")
-      device = next_arg(args, i);
+      r.device = next_arg(args, i);
     else if (a == "-o" || a == "--output")
-      output = next_arg(args, i);
+      r.output = next_arg(args, i);
     else if (a == "--force")
-      force = true;
+      r.force = true;
     else if (a == "--quick")
-      quick = true;
+      r.quick = true;
     else if (a == "--probe")
-      probe = true;
+      r.probe = true;
     else if (a == "--plan")
-      print_plan = true;
+      r.print_plan = true;
     else if (a == "--window")
-      window = positive_number(a, next_arg(args, i));
+      r.window = positive_number(a, next_arg(args, i));
     else if (a == "--repetitions")
-      repetitions = static_cast<int>(integer_at_least(a, next_arg(args, i), 1));
+      r.repetitions = static_cast<int>(integer_at_least(a, next_arg(args, i), 1));
     else if (a == "--warmup")
-      warmup = static_cast<int>(integer_at_least(a, next_arg(args, i), 0));
+      r.warmup = static_cast<int>(integer_at_least(a, next_arg(args, i), 0));
     else if (a == "--samples")
-      samples = static_cast<int>(integer_at_least(a, next_arg(args, i), 1));
+      r.samples = static_cast<int>(integer_at_least(a, next_arg(args, i), 1));
     else if (a == "--pin-cpu") {
       const auto v = next_arg(args, i);
-      pin_cpu = v == "none" ? -1 : static_cast<int>(integer_at_least(a, v, 0));
-    } else if (a == "--nice") {
-      const auto v = next_arg(args, i);
-      if (v == "none") {
-        nice.reset();
-      } else {
-        const auto n = parse_int(v);
-        if (!n || *n < -20 || *n > 19) throw UsageError("--nice needs an integer in [-20, 19] or none");
-        nice = static_cast<int>(*n);
-      }
-    } else if (a == "--kernels")
-      kernels = split_commas(next_arg(args, i));
+      r.pin_cpu = v == "none" ? -1 : static_cast<int>(integer_at_least(a, v, 0));
+    } else if (a == "--nice")
+      r.nice = parse_nice(next_arg(args, i));
+    else if (a == "--kernels")
+      r.kernels = split_commas(next_arg(args, i));
     else if (a == "--duties") {
       std::vector<double> d;
       for (const auto& t : split_commas(next_arg(args, i)))
         d.push_back(positive_number(a, t));
-      duties = d;
+      r.duties = d;
     } else if (a == "--freqs")
-      freqs_text = next_arg(args, i);
+      r.freqs_text = next_arg(args, i);
     else if (a == "--modes")
-      modes_text = next_arg(args, i);
+      r.modes_text = next_arg(args, i);
     else if (a == "--no-extras")
-      plan_options.extras = false;
+      r.plan_options.extras = false;
     else if (a == "--no-check-runs")
-      plan_options.check_runs = false;
+      r.plan_options.check_runs = false;
     else
       throw UsageError("unknown option '" + a + "' for calibrate run (see --help)");
   }
+  return r;
+}
+
+/// The backend --backend names (UsageError if none or unknown).
+const BackendInfo& named_backend(const std::string& backend)
+{
   if (backend.empty()) {
     std::vector<std::string> names;
     for (const auto& b : backend_registry())
       names.push_back(b.name);
     throw UsageError("calibrate run needs --backend; valid: " + join(names));
   }
-  const BackendInfo* info = nullptr;
   try {
-    info = &find_backend(backend);
+    return find_backend(backend);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  if (!info->built) {
-    std::cerr << "colocsim: backend '" << backend << "' is not in this build: " << info->not_built << "\n";
-    return EXIT_BACKEND_NOT_BUILT;
-  }
-  if (!print_plan && !probe) refuse_overwrite(output, force);
+}
 
-  CampaignOptions co;
-  co.backend = backend;
-  co.device = device;
-  co.window_s = window.value_or(quick ? 0.25 : 2.0);
-  co.warmup = warmup.value_or(quick ? 3 : 5);
-  co.samples = samples.value_or(5);
-  co.pin_cpu = pin_cpu;
-  co.nice = nice;
-  co.worker_command = {"/proc/self/exe", "calibrate", "worker"};
-  co.progress = &std::cerr;
-  std::unique_ptr<Campaign> campaign;
-  try {
-    campaign = std::make_unique<Campaign>(co);
-  } catch (const BackendUnavailable& e) {
-    std::cerr << "colocsim: backend '" << backend << "' unavailable: " << e.what() << "\n";
-    return EXIT_BACKEND_UNAVAILABLE;
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  const auto& caps = campaign->capabilities();
-  if (probe) {
-    out << "backend " << backend << ":\n" << campaign->describe();
-    out << "modes: " << join(caps.modes)
-        << "\nfrequency control: " << (caps.frequency_control ? "yes" : "no (" + caps.frequency_note + ")")
-        << "\nenergy: " << campaign->energy_status() << "\n";
-    return 0;
-  }
-
-  plan_options.quick = quick;
-  plan_options.repetitions = repetitions.value_or(3);
-  plan_options.energy = campaign->has_energy();
-  if (kernels) plan_options.kernels = *kernels;
-  if (duties) plan_options.fit_duties = *duties;
-  if (quick) plan_options.intensity_ladder = {1, 16};
-  plan_options.modes = quick ? std::vector<std::string>{caps.modes.front()} : caps.modes;
-  if (!modes_text.empty()) {
-    plan_options.modes = split_commas(modes_text);
+/// The plan's options from the command line and what the backend offers (modes, frequency control,
+/// energy); UsageError for a mode or frequency it does not offer.
+PlanOptions run_plan_options(const RunArgs& r, const BackendCapabilities& caps, bool energy)
+{
+  PlanOptions plan_options = r.plan_options;
+  plan_options.quick = r.quick;
+  plan_options.repetitions = r.repetitions.value_or(3);
+  plan_options.energy = energy;
+  if (r.kernels) plan_options.kernels = *r.kernels;
+  if (r.duties) plan_options.fit_duties = *r.duties;
+  if (r.quick) plan_options.intensity_ladder = {1, 16};
+  plan_options.modes = r.quick ? std::vector<std::string>{caps.modes.front()} : caps.modes;
+  if (!r.modes_text.empty()) {
+    plan_options.modes = split_commas(r.modes_text);
     for (const auto& m : plan_options.modes)
       if (std::find(caps.modes.begin(), caps.modes.end(), m) == caps.modes.end())
-        throw UsageError("mode '" + m + "' is not offered by backend " + backend +
+        throw UsageError("mode '" + m + "' is not offered by backend " + r.backend +
                          "; valid: " + join(caps.modes));
   }
-  if (freqs_text.empty()) freqs_text = caps.frequency_control && !quick ? "auto" : "none";
+  std::string freqs_text = r.freqs_text;
+  if (freqs_text.empty()) freqs_text = caps.frequency_control && !r.quick ? "auto" : "none";
   if (freqs_text == "auto") {
     if (!caps.frequency_control)
       throw UsageError("--freqs auto: no frequency control here (" + caps.frequency_note + ")");
@@ -307,33 +294,90 @@ int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
     for (const auto& t : split_commas(freqs_text))
       plan_options.freqs_mhz.push_back(positive_number("--freqs", t));
   }
-  std::vector<PlannedRun> plan;
+  return plan_options;
+}
+
+/// --plan: one line a run (id, repetition, kind, set, mode, frequency, jobs).
+void print_plan(const std::vector<PlannedRun>& plan, std::ostream& out)
+{
+  for (const auto& r : plan) {
+    out << r.id << " rep " << r.repetition << " " << to_string(r.kind) << " " << r.set << " " << r.mode;
+    if (r.freq_mhz) out << " @" << *r.freq_mhz << "MHz";
+    for (const auto& j : r.jobs)
+      out << " " << job_label(j) << "[" << to_string(j.kernel) << "]";
+    out << "\n";
+  }
+}
+
+/// --probe: the backend, its modes, frequency control and energy meter.
+void print_probe(const std::string& backend, const Campaign& campaign, std::ostream& out)
+{
+  const auto& caps = campaign.capabilities();
+  out << "backend " << backend << ":\n" << campaign.describe();
+  out << "modes: " << join(caps.modes)
+      << "\nfrequency control: " << (caps.frequency_control ? "yes" : "no (" + caps.frequency_note + ")")
+      << "\nenergy: " << campaign.energy_status() << "\n";
+}
+
+int calibrate_run(const std::vector<std::string>& args, std::ostream& out)
+{
+  const RunArgs r = parse_run_args(args);
+  if (r.help) {
+    out << RUN_HELP;
+    return 0;
+  }
+  const BackendInfo& info = named_backend(r.backend);
+  if (!info.built) {
+    std::cerr << "colocsim: backend '" << r.backend << "' is not in this build: " << info.not_built << "\n";
+    return EXIT_BACKEND_NOT_BUILT;
+  }
+  if (!r.print_plan && !r.probe) refuse_overwrite(r.output, r.force);
+
+  CampaignOptions co;
+  co.backend = r.backend;
+  co.device = r.device;
+  co.window_s = r.window.value_or(r.quick ? 0.25 : 2.0);
+  co.warmup = r.warmup.value_or(r.quick ? 3 : 5);
+  co.samples = r.samples.value_or(5);
+  co.pin_cpu = r.pin_cpu;
+  co.nice = r.nice;
+  co.worker_command = {"/proc/self/exe", "calibrate", "worker"};
+  co.progress = &std::cerr;
+  std::unique_ptr<Campaign> campaign;
   try {
-    plan = plan_campaign(plan_options);
+    campaign = std::make_unique<Campaign>(co);
+  } catch (const BackendUnavailable& e) {
+    std::cerr << "colocsim: backend '" << r.backend << "' unavailable: " << e.what() << "\n";
+    return EXIT_BACKEND_UNAVAILABLE;
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  if (print_plan) {
-    for (const auto& r : plan) {
-      out << r.id << " rep " << r.repetition << " " << to_string(r.kind) << " " << r.set << " " << r.mode;
-      if (r.freq_mhz) out << " @" << *r.freq_mhz << "MHz";
-      for (const auto& j : r.jobs)
-        out << " " << job_label(j) << "[" << to_string(j.kernel) << "]";
-      out << "\n";
-    }
+  if (r.probe) {
+    print_probe(r.backend, *campaign, out);
+    return 0;
+  }
+  const auto& caps = campaign->capabilities();
+  std::vector<PlannedRun> plan;
+  try {
+    plan = plan_campaign(run_plan_options(r, caps, campaign->has_energy()));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (r.print_plan) {
+    print_plan(plan, out);
     return 0;
   }
 
-  std::cerr << "calibrate run: backend " << backend << ", " << plan.size() << " runs, window " << co.window_s
-            << " s, energy " << campaign->energy_status() << ", frequency control "
+  std::cerr << "calibrate run: backend " << r.backend << ", " << plan.size() << " runs, window "
+            << co.window_s << " s, energy " << campaign->energy_status() << ", frequency control "
             << (caps.frequency_control ? "yes" : "no (" + caps.frequency_note + ")") << "\n";
-  std::ofstream csv(output);
-  if (!csv) throw std::runtime_error("cannot write '" + output + "'");
+  std::ofstream csv(r.output);
+  if (!csv) throw std::runtime_error("cannot write '" + r.output + "'");
   try {
     const auto rows = campaign->run(plan, csv);
-    out << "wrote " << rows.size() << " rows (" << plan.size() << " runs) to " << output << "\n";
+    out << "wrote " << rows.size() << " rows (" << plan.size() << " runs) to " << r.output << "\n";
   } catch (const BackendUnavailable& e) {
-    std::cerr << "colocsim: backend '" << backend << "' unavailable: " << e.what() << "\n";
+    std::cerr << "colocsim: backend '" << r.backend << "' unavailable: " << e.what() << "\n";
     return EXIT_BACKEND_UNAVAILABLE;
   }
   return 0;

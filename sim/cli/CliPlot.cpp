@@ -258,148 +258,198 @@ std::optional<double> device_count(const fs::path& summary)
   return devices;
 }
 
+/// The command line of `colocsim plot`.
+struct PlotArgs {
+  std::optional<std::string> dir, output;
+  std::vector<std::string> metrics;
+  SweepChartOptions chart;
+  std::optional<std::string> colour; ///< --colour: an axis of a sweep, or the gantt bars' colouring of a run
+  plot::RunPlotOptions run;
+  bool force = false, help = false;
+  bool run_options = false; ///< --from, --to, --devices or --view (for a run only)
+};
+
+/// --from, --to: a time, in seconds or with a unit.
+double time_option(const std::string& name, const std::string& v)
+{
+  const auto x = parse_quantity(v, Unit::SECONDS);
+  if (!x || *x < 0)
+    throw UsageError("option " + name + " expects a time, seconds or with a unit (90s, 30min, 2h) (got '" +
+                     v + "')");
+  return *x;
+}
+
+/// --metrics A,B,...: appended to `metrics`.
+void add_metrics(const std::string& v, std::vector<std::string>& metrics)
+{
+  std::stringstream list(v);
+  for (std::string m; std::getline(list, m, ',');)
+    if (!m.empty()) metrics.push_back(m);
+  if (v.empty() || v.back() == ',' || v.front() == ',' || v.find(",,") != std::string::npos)
+    throw UsageError("option --metrics expects metric names separated by commas, e.g. "
+                     "makespan_s,energy_total_j (got '" +
+                     v + "')");
+}
+
+/// --max-devices N: 1..100000.
+std::size_t max_devices_option(const std::string& v)
+{
+  const auto x = parse_int(v);
+  if (!x || *x < 1 || *x > 100000)
+    throw UsageError("option --max-devices expects a number of devices, 1..100000 (got '" + v + "')");
+  return static_cast<std::size_t>(*x);
+}
+
+/// --devices A-B, or one device A.
+std::pair<std::size_t, std::size_t> devices_option(const std::string& v)
+{
+  const auto dash = v.find('-');
+  const auto lo = parse_int(v.substr(0, dash));
+  const auto hi = dash == std::string::npos ? lo : parse_int(v.substr(dash + 1));
+  if (!lo || !hi || *lo < 0 || *hi < *lo)
+    throw UsageError("option --devices expects a device range A-B with 0 <= A <= B, or one device A (got '" +
+                     v + "')");
+  return {static_cast<std::size_t>(*lo), static_cast<std::size_t>(*hi)};
+}
+
+/// --view auto|bars|density.
+plot::GanttView view_option(const std::string& v)
+{
+  if (v == "auto") return plot::GanttView::AUTOMATIC;
+  if (v == "bars") return plot::GanttView::BARS;
+  if (v == "density") return plot::GanttView::DENSITY;
+  throw UsageError("option --view expects auto, bars or density (got '" + v + "')");
+}
+
+/// Reads the command line (UsageError for a bad option or value); `help` set if it asks for it.
+PlotArgs parse_plot_args(const std::vector<std::string>& args)
+{
+  PlotArgs p;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--help" || a == "-h") {
+      p.help = true;
+      return p;
+    }
+    if (a == "-o" || a == "--output")
+      p.output = next_arg(args, i);
+    else if (a == "--metric")
+      p.metrics.push_back(next_arg(args, i));
+    else if (a == "--metrics")
+      add_metrics(next_arg(args, i), p.metrics);
+    else if (a == "--x")
+      p.chart.x = next_arg(args, i);
+    else if (a == "--colour" || a == "--color")
+      p.colour = next_arg(args, i);
+    else if (a == "--max-devices")
+      p.run.max_devices = max_devices_option(next_arg(args, i));
+    else if (a == "--from" || a == "--to") {
+      (a == "--from" ? p.run.from : p.run.to) = time_option(a, next_arg(args, i));
+      p.run_options = true;
+    } else if (a == "--devices") {
+      p.run.devices = devices_option(next_arg(args, i));
+      p.run_options = true;
+    } else if (a == "--view") {
+      p.run.view = view_option(next_arg(args, i));
+      p.run_options = true;
+    } else if (a == "--force")
+      p.force = true;
+    else if (!a.empty() && a[0] == '-')
+      throw UsageError("unknown option '" + a + "' (see colocsim plot --help)");
+    else if (p.dir)
+      throw UsageError("more than one directory given ('" + *p.dir + "' and '" + a + "')");
+    else
+      p.dir = a;
+  }
+  if (!p.dir) throw UsageError("plot needs a run or sweep directory (see colocsim plot --help)");
+  return p;
+}
+
+/// --colour names an axis of a sweep, or how a run's gantt bars are coloured.
+void apply_colour(PlotArgs& p, bool is_sweep)
+{
+  if (!p.colour) return;
+  const std::string& colour = *p.colour;
+  if (is_sweep)
+    p.chart.colour = colour;
+  else if (colour == "job")
+    p.run.colour = plot::GanttColour::JOB;
+  else if (colour == "profile")
+    p.run.colour = plot::GanttColour::PROFILE;
+  else if (colour == "slowdown")
+    p.run.colour = plot::GanttColour::SLOWDOWN;
+  else
+    throw UsageError("option --colour expects job, profile or slowdown (got '" + colour +
+                     "'); for a sweep directory, one of its axes");
+}
+
+/// A sweep's charts, one per metric (makespan_s if none), every one drawn (and every option checked) before
+/// any is written.
+void plot_sweep(const fs::path& in, const fs::path& to, PlotArgs& p, std::vector<fs::path>& written)
+{
+  Table table = read_table(in / "sweep.csv");
+  const SweepTable sweep{table.file, std::move(table.header), std::move(table.rows), std::move(table.lines)};
+  if (p.metrics.empty()) p.metrics.push_back("makespan_s");
+  std::vector<std::string> charts;
+  for (const auto& m : p.metrics)
+    charts.push_back(sweep_chart(sweep, m, p.chart));
+  for (std::size_t k = 0; k < p.metrics.size(); ++k)
+    write_file(to / ("sweep-" + p.metrics[k] + ".svg"), charts[k], p.force, written);
+}
+
+/// A run's figures: gantt.svg from jobs.csv, power.svg and utilisation.svg from timeseries.csv. Every figure
+/// is drawn before any is written, so that a bad option or file writes none of them.
+void plot_run(const fs::path& in, const fs::path& to, const PlotArgs& p, std::vector<fs::path>& written)
+{
+  std::error_code ec;
+  const fs::path jobs_file = result_file(in, "jobs.csv"), series_file = result_file(in, "timeseries.csv");
+  std::vector<std::pair<fs::path, std::string>> figures;
+  if (fs::exists(jobs_file, ec))
+    figures.emplace_back(to / "gantt.svg", plot::gantt_svg(job_rows(read_table(jobs_file)), p.run));
+  if (fs::exists(series_file, ec)) {
+    const auto series = series_of(read_table(series_file));
+    figures.emplace_back(to / "power.svg", plot::power_svg(series, p.run));
+    figures.emplace_back(to / "utilisation.svg",
+                         plot::utilisation_svg(series, device_count(in / "summary.json"), p.run));
+  }
+  for (const auto& [path, text] : figures)
+    write_file(path, text, p.force, written);
+}
+
 } // namespace
 
 int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
 {
-  std::optional<std::string> dir, output;
-  std::vector<std::string> metrics;
-  SweepChartOptions chart;
-  std::optional<std::string> colour; // --colour: an axis of a sweep, or the gantt bars' colouring of a run
-  plot::RunPlotOptions run;
-  bool force = false, run_options = false;
-  auto time_option = [&](const std::string& name, const std::string& v) {
-    const auto x = parse_quantity(v, Unit::SECONDS);
-    if (!x || *x < 0)
-      throw UsageError("option " + name + " expects a time, seconds or with a unit (90s, 30min, 2h) (got '" +
-                       v + "')");
-    run_options = true;
-    return *x;
-  };
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const auto& a = args[i];
-    if (a == "--help" || a == "-h") {
-      out << PLOT_HELP;
-      return 0;
-    }
-    if (a == "-o" || a == "--output")
-      output = next_arg(args, i);
-    else if (a == "--metric")
-      metrics.push_back(next_arg(args, i));
-    else if (a == "--metrics") {
-      const auto v = next_arg(args, i);
-      std::stringstream list(v);
-      for (std::string m; std::getline(list, m, ',');)
-        if (!m.empty()) metrics.push_back(m);
-      if (v.empty() || v.back() == ',' || v.front() == ',' || v.find(",,") != std::string::npos)
-        throw UsageError("option --metrics expects metric names separated by commas, e.g. "
-                         "makespan_s,energy_total_j (got '" +
-                         v + "')");
-    } else if (a == "--x")
-      chart.x = next_arg(args, i);
-    else if (a == "--colour" || a == "--color")
-      colour = next_arg(args, i);
-    else if (a == "--max-devices") {
-      const auto v = next_arg(args, i);
-      const auto x = parse_int(v);
-      if (!x || *x < 1 || *x > 100000)
-        throw UsageError("option --max-devices expects a number of devices, 1..100000 (got '" + v + "')");
-      run.max_devices = static_cast<std::size_t>(*x);
-    } else if (a == "--from")
-      run.from = time_option(a, next_arg(args, i));
-    else if (a == "--to")
-      run.to = time_option(a, next_arg(args, i));
-    else if (a == "--devices") {
-      const auto v = next_arg(args, i);
-      const auto dash = v.find('-');
-      const auto lo = parse_int(v.substr(0, dash));
-      const auto hi = dash == std::string::npos ? lo : parse_int(v.substr(dash + 1));
-      if (!lo || !hi || *lo < 0 || *hi < *lo)
-        throw UsageError(
-            "option --devices expects a device range A-B with 0 <= A <= B, or one device A (got '" + v +
-            "')");
-      run.devices = {static_cast<std::size_t>(*lo), static_cast<std::size_t>(*hi)};
-      run_options = true;
-    } else if (a == "--view") {
-      const auto v = next_arg(args, i);
-      if (v == "auto")
-        run.view = plot::GanttView::AUTOMATIC;
-      else if (v == "bars")
-        run.view = plot::GanttView::BARS;
-      else if (v == "density")
-        run.view = plot::GanttView::DENSITY;
-      else
-        throw UsageError("option --view expects auto, bars or density (got '" + v + "')");
-      run_options = true;
-    } else if (a == "--force")
-      force = true;
-    else if (!a.empty() && a[0] == '-')
-      throw UsageError("unknown option '" + a + "' (see colocsim plot --help)");
-    else if (dir)
-      throw UsageError("more than one directory given ('" + *dir + "' and '" + a + "')");
-    else
-      dir = a;
+  PlotArgs p = parse_plot_args(args);
+  if (p.help) {
+    out << PLOT_HELP;
+    return 0;
   }
-  if (!dir) throw UsageError("plot needs a run or sweep directory (see colocsim plot --help)");
-  const fs::path in(*dir), to(output.value_or(*dir));
+  const fs::path in(*p.dir), to(p.output.value_or(*p.dir));
   std::error_code ec;
   if (!fs::is_directory(in, ec))
     throw InputError(SourceLocation{in.string()}, "",
                      "not a directory; expected a run's or a sweep's output directory");
   const bool is_sweep = fs::exists(in / "sweep.csv", ec);
-  const fs::path jobs_file = result_file(in, "jobs.csv"), series_file = result_file(in, "timeseries.csv");
-  const bool is_run = fs::exists(jobs_file, ec) || fs::exists(series_file, ec);
+  const bool is_run =
+      fs::exists(result_file(in, "jobs.csv"), ec) || fs::exists(result_file(in, "timeseries.csv"), ec);
   if (!is_sweep && !is_run)
     throw InputError(
         SourceLocation{in.string()}, "",
         "holds no results to plot; expected jobs.csv and/or timeseries.csv (a run) or sweep.csv (a sweep)");
-  if ((!metrics.empty() || !chart.x.empty()) && !is_sweep)
+  if ((!p.metrics.empty() || !p.chart.x.empty()) && !is_sweep)
     throw UsageError("--metrics and --x are for sweep directories (sweep.csv)");
-  if (run_options && !is_run)
+  if (p.run_options && !is_run)
     throw UsageError("--from, --to, --devices and --view are for run directories (jobs.csv, timeseries.csv)");
-  if (colour) {
-    // --colour names an axis of a sweep, or how a run's gantt bars are coloured.
-    if (is_sweep)
-      chart.colour = *colour;
-    else if (*colour == "job")
-      run.colour = plot::GanttColour::JOB;
-    else if (*colour == "profile")
-      run.colour = plot::GanttColour::PROFILE;
-    else if (*colour == "slowdown")
-      run.colour = plot::GanttColour::SLOWDOWN;
-    else
-      throw UsageError("option --colour expects job, profile or slowdown (got '" + *colour +
-                       "'); for a sweep directory, one of its axes");
-  }
-  if (run.from && run.to && !(*run.from < *run.to))
-    throw UsageError("--from " + num(*run.from, 3) + " s must be before --to " + num(*run.to, 3) + " s");
+  apply_colour(p, is_sweep);
+  if (p.run.from && p.run.to && !(*p.run.from < *p.run.to))
+    throw UsageError("--from " + num(*p.run.from, 3) + " s must be before --to " + num(*p.run.to, 3) + " s");
   fs::create_directories(to, ec);
   std::vector<fs::path> written;
-  if (is_sweep) {
-    Table table = read_table(in / "sweep.csv");
-    const SweepTable sweep{table.file, std::move(table.header), std::move(table.rows),
-                           std::move(table.lines)};
-    if (metrics.empty()) metrics.push_back("makespan_s");
-    std::vector<std::string> charts; // every chart drawn (and every option checked) before any is written
-    for (const auto& m : metrics)
-      charts.push_back(sweep_chart(sweep, m, chart));
-    for (std::size_t k = 0; k < metrics.size(); ++k)
-      write_file(to / ("sweep-" + metrics[k] + ".svg"), charts[k], force, written);
-  }
-  // Every figure is drawn before any is written, so that a bad option or file writes none of them.
-  std::vector<std::pair<fs::path, std::string>> figures;
-  if (fs::exists(jobs_file, ec))
-    figures.emplace_back(to / "gantt.svg", plot::gantt_svg(job_rows(read_table(jobs_file)), run));
-  if (fs::exists(series_file, ec)) {
-    const auto series = series_of(read_table(series_file));
-    figures.emplace_back(to / "power.svg", plot::power_svg(series, run));
-    figures.emplace_back(to / "utilisation.svg",
-                         plot::utilisation_svg(series, device_count(in / "summary.json"), run));
-  }
-  for (const auto& [path, text] : figures)
-    write_file(path, text, force, written);
-  for (const auto& p : written)
-    out << "wrote " << p.string() << "\n";
+  if (is_sweep) plot_sweep(in, to, p, written);
+  plot_run(in, to, p, written);
+  for (const auto& w : written)
+    out << "wrote " << w.string() << "\n";
   return 0;
 }
 

@@ -120,207 +120,247 @@ std::string joined(const std::vector<std::string>& items)
   return out;
 }
 
-} // namespace
-
-int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
-{
+/// The command line of `colocsim replay`.
+struct ReplayArgs {
   std::string trace, format, platform, sharing = "time-slice", policy = "first-fit",
                                        profile = "resnet50-train-bs32", profile_map, output = "colocsim-out",
                                        nodes, events, procs = "1", seed = "1";
   std::vector<std::string> sets, options, transforms, plugins;
-  bool force = false, quiet = false;
+  bool force = false, quiet = false, help = false;
+};
+
+/// Reads and checks the command line (UsageError for a bad one); `help` set if it asks for it.
+ReplayArgs parse_replay_args(const std::vector<std::string>& args)
+{
+  ReplayArgs r;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto& a = args[i];
     if (a == "--help" || a == "-h") {
-      out << REPLAY_HELP;
-      return 0;
+      r.help = true;
+      return r;
     }
     if (a == "--format")
-      format = next_arg(args, i);
+      r.format = next_arg(args, i);
     else if (a == "--option")
-      options.push_back(next_arg(args, i));
+      r.options.push_back(next_arg(args, i));
     else if (a == "--transform")
-      transforms.push_back(next_arg(args, i));
+      r.transforms.push_back(next_arg(args, i));
     else if (a == "--platform")
-      platform = next_arg(args, i);
+      r.platform = next_arg(args, i);
     else if (a == "--nodes")
-      nodes = next_arg(args, i);
+      r.nodes = next_arg(args, i);
     else if (a == "--sharing")
-      sharing = next_arg(args, i);
+      r.sharing = next_arg(args, i);
     else if (a == "--policy")
-      policy = next_arg(args, i);
+      r.policy = next_arg(args, i);
     else if (a == "--policy-plugin")
-      plugins.push_back(next_arg(args, i));
+      r.plugins.push_back(next_arg(args, i));
     else if (a == "--profile")
-      profile = next_arg(args, i);
+      r.profile = next_arg(args, i);
     else if (a == "--profile-map")
-      profile_map = next_arg(args, i);
+      r.profile_map = next_arg(args, i);
     else if (a == "--procs-per-device")
-      procs = next_arg(args, i);
+      r.procs = next_arg(args, i);
     else if (a == "--seed")
-      seed = next_arg(args, i);
+      r.seed = next_arg(args, i);
     else if (a == "--set")
-      sets.push_back(next_arg(args, i));
+      r.sets.push_back(next_arg(args, i));
     else if (a == "-o" || a == "--output")
-      output = next_arg(args, i);
+      r.output = next_arg(args, i);
     else if (a == "--log-events")
-      events = next_arg(args, i);
+      r.events = next_arg(args, i);
     else if (a == "--force")
-      force = true;
+      r.force = true;
     else if (a == "--quiet")
-      quiet = true;
+      r.quiet = true;
     else if (!a.empty() && a[0] == '-')
       throw UsageError("unknown option '" + a + "' (see colocsim replay --help)");
-    else if (!trace.empty())
-      throw UsageError("more than one trace given ('" + trace + "' and '" + a + "')");
+    else if (!r.trace.empty())
+      throw UsageError("more than one trace given ('" + r.trace + "' and '" + a + "')");
     else
-      trace = a;
+      r.trace = a;
   }
-  if (trace.empty()) throw UsageError("replay needs a TRACE file (see colocsim replay --help)");
-  if (format.empty())
+  if (r.trace.empty()) throw UsageError("replay needs a TRACE file (see colocsim replay --help)");
+  if (r.format.empty())
     throw UsageError("replay needs --format (" + join(trace_format_names()) + "; see colocsim formats)");
-  find_trace_format(format, SourceLocation{"command line --format"});
-  if (platform.empty()) {
-    platform = format == "openb" ? "openb" : "aurora"; // openb: the trace's own heterogeneous cluster
+  find_trace_format(r.format, SourceLocation{"command line --format"});
+  if (r.platform.empty()) {
+    r.platform = r.format == "openb" ? "openb" : "aurora"; // openb: the trace's own heterogeneous cluster
   }
+  return r;
+}
 
-  load_plugins(plugins); // given on this command line: consent; their sha256 goes into the saved scenario
+/// Writes the scenario of the replay to `scenario_file` (staged in OUTDIR = `outdir`), with the trace and a
+/// platform file as absolute paths (`abs_trace`, `saved_platform`).
+void write_replay_scenario(const ReplayArgs& r, const std::filesystem::path& scenario_file,
+                           const std::filesystem::path& outdir, const std::string& abs_trace,
+                           const std::string& saved_platform)
+{
+  std::ofstream f(scenario_file);
+  if (!f) throw OutputError("cannot open " + scenario_file.string() + " for writing");
+  std::string rerun =
+      "colocsim run " + (outdir / "scenario.yaml").string() + (r.plugins.empty() ? "" : " --allow-plugins");
+  for (const auto& s : r.sets)
+    rerun += " --set " + s;
+  f << "# Written by `colocsim replay`; rerun with: " << rerun << " -o DIR\n"
+    << "name: " << yaml_quote("replay-" + std::filesystem::path(r.trace).stem().string()) << "\n"
+    << "seed: " << yaml_quote(r.seed) << "\n"
+    << "platform:\n  preset: " << yaml_quote(saved_platform) << "\n  sharing: " << yaml_quote(r.sharing)
+    << "\n";
+  if (!r.nodes.empty()) f << "  nodes: " << yaml_quote(r.nodes) << "\n";
+  f << "workload:\n  trace: " << yaml_quote(abs_trace) << "\n  format: " << yaml_quote(r.format)
+    << "\n  default_profile: " << yaml_quote(r.profile) << "\n  procs_per_device: " << yaml_quote(r.procs)
+    << "\n";
+  if (!r.options.empty()) f << "  options: " << yaml_quote(joined(r.options)) << "\n";
+  if (!r.transforms.empty()) f << "  transforms: " << yaml_quote(joined(r.transforms)) << "\n";
+  if (!r.profile_map.empty()) f << "  profile_map: " << yaml_quote(r.profile_map) << "\n";
+  if (!r.plugins.empty()) {
+    f << "plugins:\n";
+    for (const auto& pl : r.plugins)
+      f << "  - {path: " << yaml_quote(std::filesystem::absolute(pl).lexically_normal().string())
+        << ", sha256: " << yaml_quote(loaded_policy_plugin(pl).value().sha256) << "}\n";
+  }
+  // The policy as chosen (name, then its parameters).
+  const auto colon = r.policy.find(':');
+  f << "policy:\n  name: " << yaml_quote(r.policy.substr(0, colon)) << "\n";
+  if (colon != std::string::npos) {
+    DiagnosticSink bad;
+    const auto params = split_assignments(r.policy.substr(colon + 1), "--policy", bad);
+    bad.throw_if_any();
+    f << "  params:\n";
+    for (const auto& [k, v] : params)
+      f << "    " << k << ": " << yaml_quote(v.text) << "\n";
+  }
+  f.close();
+  check_written(f, scenario_file);
+}
+
+/// "workload: ..." as the run will read it.
+void print_workload(const Scenario& scenario, std::ostream& out)
+{
+  WorkloadSpec w;
+  w.format = scenario.trace_format;
+  w.path = scenario.trace;
+  DiagnosticSink ignored;
+  for (auto& [k, v] : split_assignments(scenario.trace_options, "", ignored))
+    w.options[k] = v;
+  w.transforms = scenario.transforms;
+  w.profile_map = scenario.profile_map;
+  out << "workload: " << describe_workload(w) << "\n";
+}
+
+/// The platform against the trace's demand, with the idle power of its devices (for the idle-energy
+/// estimate).
+struct Sizing {
+  bool oversized = false;
+  double idle_w = 0; ///< Σ device idle power of the platform
+};
+
+/// Sizing: the trace's demand against the platform (one more streaming pass over the trace). A platform
+/// far larger than the trace reports a tiny utilisation and an energy that is mostly idle nodes' baseline;
+/// one smaller than its mean demand measures an ever-growing queue. Neither is what an operator asked: both
+/// are warned of on stderr.
+Sizing check_sizing(const Scenario& scenario)
+{
+  Sizing sizing;
+  RunInputs probe = build_run(scenario);
+  // An idle device's draw at the clock it holds: freq_min, or the site's pinned clock
+  // (models/PowerModel.hpp).
+  for (const auto& dev : probe.platform.devices) {
+    const auto& t = probe.platform.types[dev.type];
+    sizing.idle_w +=
+        device_power(t.power, {}, t.spec->freq_default_hz.value / t.spec->freq_max_hz.value).total_w;
+  }
+  const Demand demand = trace_demand(*probe.reader);
+  const auto& plat = probe.platform;
+  const double devices = static_cast<double>(plat.devices.size());
+  const double per_node = plat.nodes > 0 ? devices / plat.nodes : devices;
+  const double suggested = std::max(1.0, std::ceil(demand.peak_gpus / per_node - 1e-9));
+  const std::string what = "the trace's peak demand is " + number(demand.peak_gpus, 1) + " GPUs, its mean " +
+                           number(demand.mean_gpus, 1) +
+                           " GPUs (every job started on submission, from the first submission to the last "
+                           "end; GPUs = devices × gpu_milli / 1000)";
+  const std::string advice =
+      "; --nodes " + number(suggested, 0) + " (" + number(per_node, 0) + " devices each) holds the peak";
+  if (demand.jobs > 0 && devices >= OVERSIZED * demand.peak_gpus) {
+    sizing.oversized = true;
+    std::cerr << "colocsim: warning: platform '" << plat.name << "' has " << number(devices, 0)
+              << " devices, " << number(devices / std::max(demand.peak_gpus, 1e-9), 0) << "× what the trace "
+              << "ever uses: " << what
+              << ". Utilisation will be tiny and the energy mostly the baseline of idle nodes" << advice
+              << "\n";
+  } else if (demand.jobs > 0 && devices < demand.mean_gpus) {
+    std::cerr << "colocsim: warning: platform '" << plat.name << "' has " << number(devices, 0)
+              << " devices, fewer than the trace's mean demand: " << what
+              << ". The queue grows for the whole trace and wait times measure the platform, not the policy"
+              << advice << "\n";
+  }
+  return sizing;
+}
+
+/// After a run on an oversized platform: how much of its energy idle devices and nodes drew. Estimated, not
+/// metered: while a device sits idle its node's baseline and its own idle power are drawn for nothing. The
+/// fraction of device time that is idle is 1 − utilisation; under power-aware, nodes it powered off drew
+/// nothing, so the estimate is not made.
+void warn_idle_energy(const Summary& summary, const Scenario& scenario, double idle_w)
+{
+  const double idle_share = std::clamp(1.0 - summary.utilization, 0.0, 1.0);
+  const double idle_j =
+      std::min(summary.energy_total_j,
+               summary.pue * idle_share * (summary.energy_node_j + idle_w * summary.makespan_s));
+  if (scenario.policy == "power-aware")
+    std::cerr << "colocsim: warning: power-aware powered idle nodes off; see energy_node_j in summary.json "
+                 "for what their baseline still cost\n";
+  else
+    std::cerr << "colocsim: warning: about " << energy_text(idle_j) << " of the "
+              << energy_text(summary.energy_total_j) << " ("
+              << number(100.0 * idle_j / summary.energy_total_j, 1)
+              << " %) is idle baseline: node baseline and device idle power while devices sat idle "
+                 "(estimated as (1 − utilisation) × (node energy + device idle power × makespan) × PUE); "
+                 "--policy power-aware powers idle nodes off, or size the platform with --nodes\n";
+}
+
+} // namespace
+
+int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
+{
+  const ReplayArgs r = parse_replay_args(args);
+  if (r.help) {
+    out << REPLAY_HELP;
+    return 0;
+  }
+  load_plugins(r.plugins); // given on this command line: consent; their sha256 goes into the saved scenario
 
   OutputOptions outputs;
-  outputs.dir = output;
-  outputs.force = force;
+  outputs.dir = r.output;
+  outputs.force = r.force;
   // scenario.yaml is staged with the results: a run that fails or is interrupted leaves neither.
   OutputStage stage(outputs);
   // Paths on the command line are relative to the current directory. The saved scenario holds them absolute
   // (it lives in OUTDIR, and a path in a scenario is relative to its folder); this run gets them as typed
   // (--set resolves against the current directory), so that messages name them as the user wrote them.
-  const auto abs_trace = std::filesystem::absolute(trace).lexically_normal().string();
-  const bool platform_is_path = is_path(platform);
-  const auto saved_platform = platform_is_path && platform.rfind("builtin:", 0) != 0
-                                  ? std::filesystem::absolute(platform).lexically_normal().string()
-                                  : platform;
+  const auto abs_trace = std::filesystem::absolute(r.trace).lexically_normal().string();
+  const bool platform_is_path = is_path(r.platform);
+  const auto saved_platform = platform_is_path && r.platform.rfind("builtin:", 0) != 0
+                                  ? std::filesystem::absolute(r.platform).lexically_normal().string()
+                                  : r.platform;
   const auto scenario_file = stage.dir() / "scenario.yaml";
-  {
-    std::ofstream f(scenario_file);
-    if (!f) throw OutputError("cannot open " + scenario_file.string() + " for writing");
-    std::string rerun = "colocsim run " + (outputs.dir / "scenario.yaml").string() +
-                        (plugins.empty() ? "" : " --allow-plugins");
-    for (const auto& s : sets)
-      rerun += " --set " + s;
-    f << "# Written by `colocsim replay`; rerun with: " << rerun << " -o DIR\n"
-      << "name: " << yaml_quote("replay-" + std::filesystem::path(trace).stem().string()) << "\n"
-      << "seed: " << yaml_quote(seed) << "\n"
-      << "platform:\n  preset: " << yaml_quote(saved_platform) << "\n  sharing: " << yaml_quote(sharing)
-      << "\n";
-    if (!nodes.empty()) f << "  nodes: " << yaml_quote(nodes) << "\n";
-    f << "workload:\n  trace: " << yaml_quote(abs_trace) << "\n  format: " << yaml_quote(format)
-      << "\n  default_profile: " << yaml_quote(profile) << "\n  procs_per_device: " << yaml_quote(procs)
-      << "\n";
-    if (!options.empty()) f << "  options: " << yaml_quote(joined(options)) << "\n";
-    if (!transforms.empty()) f << "  transforms: " << yaml_quote(joined(transforms)) << "\n";
-    if (!profile_map.empty()) f << "  profile_map: " << yaml_quote(profile_map) << "\n";
-    if (!plugins.empty()) {
-      f << "plugins:\n";
-      for (const auto& pl : plugins)
-        f << "  - {path: " << yaml_quote(std::filesystem::absolute(pl).lexically_normal().string())
-          << ", sha256: " << yaml_quote(loaded_policy_plugin(pl).value().sha256) << "}\n";
-    }
-    // The policy as chosen (name, then its parameters).
-    const auto colon = policy.find(':');
-    f << "policy:\n  name: " << yaml_quote(policy.substr(0, colon)) << "\n";
-    if (colon != std::string::npos) {
-      DiagnosticSink bad;
-      const auto params = split_assignments(policy.substr(colon + 1), "--policy", bad);
-      bad.throw_if_any();
-      f << "  params:\n";
-      for (const auto& [k, v] : params)
-        f << "    " << k << ": " << yaml_quote(v.text) << "\n";
-    }
-    f.close();
-    check_written(f, scenario_file);
-  }
-  std::vector<std::string> run_sets{"workload.trace=" + trace};
-  if (platform_is_path) run_sets.push_back("platform.preset=" + platform);
-  run_sets.insert(run_sets.end(), sets.begin(), sets.end());
+  write_replay_scenario(r, scenario_file, outputs.dir, abs_trace, saved_platform);
+  std::vector<std::string> run_sets{"workload.trace=" + r.trace};
+  if (platform_is_path) run_sets.push_back("platform.preset=" + r.platform);
+  run_sets.insert(run_sets.end(), r.sets.begin(), r.sets.end());
   Scenario scenario =
-      load_scenario(scenario_file.string(), run_sets, {}, PluginConsent{false, plugins, true});
+      load_scenario(scenario_file.string(), run_sets, {}, PluginConsent{false, r.plugins, true});
   scenario.set_on_command_line = assignment_keys(run_sets); // paths relative to the current directory
   scenario.outputs.dir = outputs.dir;
-  scenario.outputs.force = force;
-  scenario.outputs.events_file = events;
-  if (!quiet) {
-    WorkloadSpec w;
-    w.format = scenario.trace_format;
-    w.path = scenario.trace;
-    DiagnosticSink ignored;
-    for (auto& [k, v] : split_assignments(scenario.trace_options, "", ignored))
-      w.options[k] = v;
-    w.transforms = scenario.transforms;
-    w.profile_map = scenario.profile_map;
-    out << "workload: " << describe_workload(w) << "\n";
-  }
-
-  // Sizing: the trace's demand against the platform (one more streaming pass over the trace). A platform
-  // far larger than the trace reports a tiny utilisation and an energy that is mostly idle nodes' baseline;
-  // one smaller than its mean demand measures an ever-growing queue. Neither is what an operator asked.
-  bool oversized = false;
-  double idle_w = 0; // Σ device idle power of the platform
-  {
-    RunInputs probe = build_run(scenario);
-    // An idle device's draw at the clock it holds: freq_min, or the site's pinned clock
-    // (models/PowerModel.hpp).
-    for (const auto& dev : probe.platform.devices) {
-      const auto& t = probe.platform.types[dev.type];
-      idle_w += device_power(t.power, {}, t.spec->freq_default_hz.value / t.spec->freq_max_hz.value).total_w;
-    }
-    const Demand demand = trace_demand(*probe.reader);
-    const auto& plat = probe.platform;
-    const double devices = static_cast<double>(plat.devices.size());
-    const double per_node = plat.nodes > 0 ? devices / plat.nodes : devices;
-    const double suggested = std::max(1.0, std::ceil(demand.peak_gpus / per_node - 1e-9));
-    const std::string what = "the trace's peak demand is " + number(demand.peak_gpus, 1) +
-                             " GPUs, its mean " + number(demand.mean_gpus, 1) +
-                             " GPUs (every job started on submission, from the first submission to the last "
-                             "end; GPUs = devices × gpu_milli / 1000)";
-    const std::string advice =
-        "; --nodes " + number(suggested, 0) + " (" + number(per_node, 0) + " devices each) holds the peak";
-    if (demand.jobs > 0 && devices >= OVERSIZED * demand.peak_gpus) {
-      oversized = true;
-      std::cerr << "colocsim: warning: platform '" << plat.name << "' has " << number(devices, 0)
-                << " devices, " << number(devices / std::max(demand.peak_gpus, 1e-9), 0)
-                << "× what the trace "
-                << "ever uses: " << what
-                << ". Utilisation will be tiny and the energy mostly the baseline of idle nodes" << advice
-                << "\n";
-    } else if (demand.jobs > 0 && devices < demand.mean_gpus) {
-      std::cerr << "colocsim: warning: platform '" << plat.name << "' has " << number(devices, 0)
-                << " devices, fewer than the trace's mean demand: " << what
-                << ". The queue grows for the whole trace and wait times measure the platform, not the policy"
-                << advice << "\n";
-    }
-  }
+  scenario.outputs.force = r.force;
+  scenario.outputs.events_file = r.events;
+  if (!r.quiet) print_workload(scenario, out);
+  const Sizing sizing = check_sizing(scenario);
 
   Summary summary;
-  const int status = execute_run(scenario, quiet, out, &stage, &summary);
-  if (oversized && summary.energy_total_j > 0) {
-    // Estimated, not metered: while a device sits idle its node's baseline and its own idle power are drawn
-    // for nothing. The fraction of device time that is idle is 1 − utilisation; under power-aware, nodes it
-    // powered off drew nothing, so the estimate is not made.
-    const double idle_share = std::clamp(1.0 - summary.utilization, 0.0, 1.0);
-    const double idle_j =
-        std::min(summary.energy_total_j,
-                 summary.pue * idle_share * (summary.energy_node_j + idle_w * summary.makespan_s));
-    if (scenario.policy == "power-aware")
-      std::cerr << "colocsim: warning: power-aware powered idle nodes off; see energy_node_j in summary.json "
-                   "for what their baseline still cost\n";
-    else
-      std::cerr << "colocsim: warning: about " << energy_text(idle_j) << " of the "
-                << energy_text(summary.energy_total_j) << " ("
-                << number(100.0 * idle_j / summary.energy_total_j, 1)
-                << " %) is idle baseline: node baseline and device idle power while devices sat idle "
-                   "(estimated as (1 − utilisation) × (node energy + device idle power × makespan) × PUE); "
-                   "--policy power-aware powers idle nodes off, or size the platform with --nodes\n";
-  }
+  const int status = execute_run(scenario, r.quiet, out, &stage, &summary);
+  if (sizing.oversized && summary.energy_total_j > 0) warn_idle_energy(summary, scenario, sizing.idle_w);
   return status;
 }
 

@@ -552,7 +552,16 @@ Density density(const std::vector<JobRow>& jobs, double t0, double t1, std::size
   return out;
 }
 
-std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
+namespace {
+
+/// The Gantt chart's extent: its time window and the devices jobs.csv names, checked against --from, --to
+/// and --devices.
+struct GanttWindow {
+  double t0 = 0, t1 = 1;
+  std::size_t device_count = 0, last_device = 0;
+};
+
+GanttWindow gantt_window(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
 {
   // The run's extent: first submission to last end; the devices jobs.csv names.
   double run0 = std::numeric_limits<double>::infinity(), run1 = -run0;
@@ -579,190 +588,202 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
                                                 : ": jobs.csv places jobs on devices 0-" +
                                                       std::to_string(device_count - 1) + " only"));
   }
-  const std::size_t last_device = device_count > 0 ? device_count - 1 : 0;
+  return {.t0 = t0,
+          .t1 = t1,
+          .device_count = device_count,
+          .last_device = device_count > 0 ? device_count - 1 : 0};
+}
 
-  // The bars in a device range: a started job's placement on each of its devices in the range, if it runs
-  // during the window (a job of no duration counts if it is inside it).
-  struct Placed {
-    std::size_t job, device, lane = 0;
-  };
-  auto select = [&](std::size_t a, std::size_t b) {
-    std::vector<Placed> out;
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      const auto& j = jobs[i];
-      if (!j.start || !j.end) continue;
-      const double s = *j.start, e = *j.end;
-      if (!((s < t1 && e > t0) || (s == e && s >= t0 && s <= t1))) continue;
-      for (auto d : j.devices)
-        if (d >= a && d <= b) out.push_back({i, d});
-    }
-    return out;
-  };
-  std::size_t a = 0, b = std::min(last_device, o.max_devices - 1);
-  if (o.devices) a = o.devices->first, b = std::min(o.devices->second, last_device);
-  auto placed = select(a, b);
-  bool dense =
-      o.view == GanttView::DENSITY || (o.view == GanttView::AUTOMATIC && placed.size() > GANTT_MAX_BARS);
-  if (dense && !o.devices && b < last_device) {
-    b = last_device; // the density view is bounded whatever the devices: all of them
-    placed = select(a, b);
+/// A started job's bar on one of its devices, in lane `lane` of the device's row.
+struct Placed {
+  std::size_t job, device, lane = 0;
+};
+
+/// The bars on devices a..b: a started job's placement on each of its devices in the range, if it runs
+/// during the window (a job of no duration counts if it is inside it).
+std::vector<Placed> bars_in(const std::vector<JobRow>& jobs, double t0, double t1, std::size_t a,
+                            std::size_t b)
+{
+  std::vector<Placed> out;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const auto& j = jobs[i];
+    if (!j.start || !j.end) continue;
+    const double s = *j.start, e = *j.end;
+    if (!((s < t1 && e > t0) || (s == e && s >= t0 && s <= t1))) continue;
+    for (auto d : j.devices)
+      if (d >= a && d <= b) out.push_back({i, d});
   }
-  const std::size_t nd = b - a + 1;
-  const TimeUnit u = time_unit(t1 - t0);
-  std::set<std::size_t> job_set;
-  for (const auto& p : placed)
-    job_set.insert(p.job);
-  std::string title = "Jobs on devices " + std::to_string(a) + "–" + std::to_string(b) + ", " +
-                      time_text(t0, u) + " to " + time_text(t1, u) + " (" + std::to_string(job_set.size()) +
-                      " jobs";
-  title += dense ? ")" : ", " + std::to_string(placed.size()) + " bars)";
-  std::string subtitle;
-  if (!o.devices && !dense && b < last_device)
-    subtitle =
-        "first " + std::to_string(nd) + " of " + std::to_string(device_count) + " devices (--devices A-B); ";
-  Canvas c;
-  const double top = 56;
-  c.width = LEFT + PLOT_W + RIGHT;
+  return out;
+}
 
-  if (dense) {
-    const Density grid = density(jobs, t0, t1, a, b, PLOT_COLUMNS);
-    const std::size_t g = grid.group, rows = grid.rows, cols = grid.cols;
-    const auto& value = grid.value;
-    const double row_px = std::clamp(std::floor(600.0 / static_cast<double>(rows)), 1.0, 22.0);
-    const double h = row_px * static_cast<double>(rows);
-    double vmax = 0;
-    for (double v : value)
-      vmax = std::max(vmax, v);
-    const double scale = std::max(1.0, vmax);
-    // 64 levels and white (idle): a byte a pixel, so the image is at most 900 × 600 bytes before zlib.
-    const int levels = 64;
-    std::vector<Rgb> palette{{255, 255, 255}};
-    for (int i = 0; i < levels; ++i)
-      palette.push_back(viridis(1 - (i + 0.5) / levels));
-    // At the figure's own pixels (a row repeated row_px times; h ≤ 600), so no renderer blurs the rows.
-    const auto px = static_cast<std::size_t>(row_px);
-    std::vector<unsigned char> index(rows * px * cols, 0);
-    for (std::size_t i = 0; i < rows * cols; ++i)
-      if (value[i] > 0) {
-        const auto level =
-            static_cast<unsigned char>(1 + std::min(levels - 1, static_cast<int>(value[i] / scale * levels)));
-        for (std::size_t k = 0; k < px; ++k)
-          index[((i / cols) * px + k) * cols + i % cols] = level;
-      }
-    c.height = top + h + 46;
-    const TimeAxis axis{t0, t1, LEFT, LEFT + PLOT_W};
-    axis.draw(c, top, top + h);
-    c.body << "<image x=\"" << svg::num(LEFT) << "\" y=\"" << svg::num(top) << "\" width=\""
-           << svg::num(PLOT_W) << "\" height=\"" << svg::num(h)
-           << "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
-           << "xlink:href=\"data:image/png;base64," << base64(png(cols, rows * px, index, palette))
-           << "\"/>\n";
-    const double dstep = std::max(1.0, svg::tick_step(static_cast<double>(nd), 8));
-    for (double k = 0; k < static_cast<double>(nd); k += dstep) {
-      const double y = top + (k + 0.5) / static_cast<double>(nd) * h;
-      c.line(LEFT - 4, y, LEFT, y, "#000");
-      c.text(LEFT - 6, y + 4, device_label(a + static_cast<std::size_t>(k)), "end", 11);
+/// What the chart shows: the window, devices a..b, their bars, the view, and the title and subtitle.
+struct GanttFrame {
+  double t0 = 0, t1 = 1;
+  std::size_t a = 0, b = 0, nd = 1;
+  std::vector<Placed> placed;
+  bool dense = false;
+  std::string title, subtitle;
+};
+
+GanttFrame gantt_frame(const std::vector<JobRow>& jobs, const RunPlotOptions& o, const GanttWindow& w)
+{
+  GanttFrame f;
+  f.t0 = w.t0;
+  f.t1 = w.t1;
+  f.b = std::min(w.last_device, o.max_devices - 1);
+  if (o.devices) f.a = o.devices->first, f.b = std::min(o.devices->second, w.last_device);
+  f.placed = bars_in(jobs, f.t0, f.t1, f.a, f.b);
+  f.dense =
+      o.view == GanttView::DENSITY || (o.view == GanttView::AUTOMATIC && f.placed.size() > GANTT_MAX_BARS);
+  if (f.dense && !o.devices && f.b < w.last_device) {
+    f.b = w.last_device; // the density view is bounded whatever the devices: all of them
+    f.placed = bars_in(jobs, f.t0, f.t1, f.a, f.b);
+  }
+  f.nd = f.b - f.a + 1;
+  const TimeUnit u = time_unit(f.t1 - f.t0);
+  std::set<std::size_t> job_set;
+  for (const auto& p : f.placed)
+    job_set.insert(p.job);
+  f.title = "Jobs on devices " + std::to_string(f.a) + "–" + std::to_string(f.b) + ", " + time_text(f.t0, u) +
+            " to " + time_text(f.t1, u) + " (" + std::to_string(job_set.size()) + " jobs";
+  f.title += f.dense ? ")" : ", " + std::to_string(f.placed.size()) + " bars)";
+  if (!o.devices && !f.dense && f.b < w.last_device)
+    f.subtitle = "first " + std::to_string(f.nd) + " of " + std::to_string(w.device_count) +
+                 " devices (--devices A-B); ";
+  return f;
+}
+
+/// The Gantt chart's top margin.
+constexpr double GANTT_TOP = 56;
+
+/// The density view: mean jobs per device, a row per device (or group of devices), a column per pixel.
+std::string gantt_density(const std::vector<JobRow>& jobs, const RunPlotOptions& o, const GanttFrame& f)
+{
+  Canvas c;
+  const double top = GANTT_TOP;
+  c.width = LEFT + PLOT_W + RIGHT;
+  const Density grid = density(jobs, f.t0, f.t1, f.a, f.b, PLOT_COLUMNS);
+  const std::size_t g = grid.group, rows = grid.rows, cols = grid.cols;
+  const auto& value = grid.value;
+  const double row_px = std::clamp(std::floor(600.0 / static_cast<double>(rows)), 1.0, 22.0);
+  const double h = row_px * static_cast<double>(rows);
+  double vmax = 0;
+  for (double v : value)
+    vmax = std::max(vmax, v);
+  const double scale = std::max(1.0, vmax);
+  // 64 levels and white (idle): a byte a pixel, so the image is at most 900 × 600 bytes before zlib.
+  const int levels = 64;
+  std::vector<Rgb> palette{{255, 255, 255}};
+  for (int i = 0; i < levels; ++i)
+    palette.push_back(viridis(1 - (i + 0.5) / levels));
+  // At the figure's own pixels (a row repeated row_px times; h ≤ 600), so no renderer blurs the rows.
+  const auto px = static_cast<std::size_t>(row_px);
+  std::vector<unsigned char> index(rows * px * cols, 0);
+  for (std::size_t i = 0; i < rows * cols; ++i)
+    if (value[i] > 0) {
+      const auto level =
+          static_cast<unsigned char>(1 + std::min(levels - 1, static_cast<int>(value[i] / scale * levels)));
+      for (std::size_t k = 0; k < px; ++k)
+        index[((i / cols) * px + k) * cols + i % cols] = level;
     }
-    c.text(20, top + h / 2, "device", "middle", 12,
-           " transform=\"rotate(-90 20 " + svg::num(top + h / 2) + ")\"");
-    colour_scale(c, LEFT + PLOT_W + 16, top + 24, 200, 0, scale, true, "mean jobs per device");
-    c.text(LEFT + PLOT_W + 16, top + 250, "white: idle", "start", 10);
-    c.text(LEFT + PLOT_W + 16, top + 264,
-           g > 1 ? "a row: " + std::to_string(g) + " devices" : "a row: a device", "start", 10);
-    c.title(LEFT, title,
-            subtitle + (o.view == GanttView::DENSITY
+  c.height = top + h + 46;
+  const TimeAxis axis{f.t0, f.t1, LEFT, LEFT + PLOT_W};
+  axis.draw(c, top, top + h);
+  c.body << "<image x=\"" << svg::num(LEFT) << "\" y=\"" << svg::num(top) << "\" width=\"" << svg::num(PLOT_W)
+         << "\" height=\"" << svg::num(h)
+         << "\" preserveAspectRatio=\"none\" image-rendering=\"optimizeSpeed\" "
+         << "xlink:href=\"data:image/png;base64," << base64(png(cols, rows * px, index, palette)) << "\"/>\n";
+  const double dstep = std::max(1.0, svg::tick_step(static_cast<double>(f.nd), 8));
+  for (double k = 0; k < static_cast<double>(f.nd); k += dstep) {
+    const double y = top + (k + 0.5) / static_cast<double>(f.nd) * h;
+    c.line(LEFT - 4, y, LEFT, y, "#000");
+    c.text(LEFT - 6, y + 4, device_label(f.a + static_cast<std::size_t>(k)), "end", 11);
+  }
+  c.text(20, top + h / 2, "device", "middle", 12,
+         " transform=\"rotate(-90 20 " + svg::num(top + h / 2) + ")\"");
+  colour_scale(c, LEFT + PLOT_W + 16, top + 24, 200, 0, scale, true, "mean jobs per device");
+  c.text(LEFT + PLOT_W + 16, top + 250, "white: idle", "start", 10);
+  c.text(LEFT + PLOT_W + 16, top + 264,
+         g > 1 ? "a row: " + std::to_string(g) + " devices" : "a row: a device", "start", 10);
+  c.title(LEFT, f.title,
+          f.subtitle + (o.view == GanttView::DENSITY
                             ? std::string("density view (--view density)")
-                            : "density view: " + std::to_string(placed.size()) + " bars > " +
+                            : "density view: " + std::to_string(f.placed.size()) + " bars > " +
                                   std::to_string(GANTT_MAX_BARS) +
                                   " (--view bars draws them; --from/--to/--devices zoom in)"));
-    return c.str();
-  }
+  return c.str();
+}
 
-  // Bars. Lanes: on each device, a job takes the lowest lane free at its start (interval partitioning).
+/// Lanes: on each device, a job takes the lowest lane free at its start (interval partitioning). Sorts
+/// `placed` by start and sets each bar's lane; returns the lanes of each device (at least 1).
+std::vector<std::size_t> assign_lanes(std::vector<Placed>& placed, const std::vector<JobRow>& jobs,
+                                      std::size_t a, std::size_t nd)
+{
   std::vector<std::size_t> lanes(nd, 1);
-  {
-    std::vector<std::vector<double>> lane_end(nd);
-    std::stable_sort(placed.begin(), placed.end(), [&](const Placed& x, const Placed& y) {
-      return *jobs[x.job].start < *jobs[y.job].start;
-    });
-    for (auto& p : placed) {
-      auto& ends = lane_end[p.device - a];
-      std::size_t lane = 0;
-      while (lane < ends.size() && ends[lane] > *jobs[p.job].start + 1e-9)
-        ++lane;
-      if (lane == ends.size()) ends.emplace_back();
-      ends[lane] = *jobs[p.job].end;
-      p.lane = lane;
-    }
-    for (std::size_t d = 0; d < nd; ++d)
-      lanes[d] = std::max<std::size_t>(1, lane_end[d].size());
+  std::vector<std::vector<double>> lane_end(nd);
+  std::stable_sort(placed.begin(), placed.end(),
+                   [&](const Placed& x, const Placed& y) { return *jobs[x.job].start < *jobs[y.job].start; });
+  for (auto& p : placed) {
+    auto& ends = lane_end[p.device - a];
+    std::size_t lane = 0;
+    while (lane < ends.size() && ends[lane] > *jobs[p.job].start + 1e-9)
+      ++lane;
+    if (lane == ends.size()) ends.emplace_back();
+    ends[lane] = *jobs[p.job].end;
+    p.lane = lane;
   }
-  // Colours.
-  std::map<std::string, std::size_t> profiles; // name → colour index, in name order
+  for (std::size_t d = 0; d < nd; ++d)
+    lanes[d] = std::max<std::size_t>(1, lane_end[d].size());
+  return lanes;
+}
+
+/// The bars' colours (--colour): one per job, per profile (in name order) or by slowdown (1 to smax).
+struct BarColours {
+  GanttColour mode;
+  std::map<std::string, std::size_t> profiles; ///< name → colour index, in name order
   double smax = 1;
-  for (const auto& p : placed) {
-    profiles.emplace(jobs[p.job].profile, 0);
-    if (jobs[p.job].slowdown) smax = std::max(smax, *jobs[p.job].slowdown);
+
+  BarColours(const std::vector<JobRow>& jobs, const std::vector<Placed>& placed, GanttColour colour)
+      : mode(colour)
+  {
+    for (const auto& p : placed) {
+      profiles.emplace(jobs[p.job].profile, 0);
+      if (jobs[p.job].slowdown) smax = std::max(smax, *jobs[p.job].slowdown);
+    }
+    std::size_t next = 0;
+    for (auto& [name, i] : profiles)
+      i = next++;
+    if (!(smax > 1)) smax = 2;
   }
-  std::size_t next = 0;
-  for (auto& [name, i] : profiles)
-    i = next++;
-  if (!(smax > 1)) smax = 2;
-  auto fill = [&](std::size_t job) -> std::string {
+  std::string fill(const std::vector<JobRow>& jobs, std::size_t job) const
+  {
     const auto& j = jobs[job];
-    switch (o.colour) {
+    switch (mode) {
     case GanttColour::PROFILE:
-      return svg::colour(profiles[j.profile]);
+      return svg::colour(profiles.at(j.profile));
     case GanttColour::SLOWDOWN:
       return j.slowdown ? hex(viridis((*j.slowdown - 1) / (smax - 1))) : "#bbbbbb";
     default:
       return job_colour(job);
     }
-  };
+  }
+};
 
-  const double row_h = 22;
-  std::vector<double> row_y(nd + 1, top);
-  for (std::size_t d = 0; d < nd; ++d)
-    row_y[d + 1] = row_y[d] + row_h * static_cast<double>(std::min<std::size_t>(lanes[d], 4));
-  const double bottom = row_y[nd];
-  c.height = std::max(bottom + 46, top + 330);
-  const TimeAxis axis{t0, t1, LEFT, LEFT + PLOT_W};
-  axis.draw(c, top, bottom);
-  for (std::size_t d = 0; d < nd; ++d) {
-    c.line(LEFT, row_y[d], LEFT + PLOT_W, row_y[d], "#cccccc");
-    c.text(LEFT - 6, (row_y[d] + row_y[d + 1]) / 2 + 4, device_label(a + d), "end", 11);
-  }
-  c.text(20, (top + bottom) / 2, "device", "middle", 12,
-         " transform=\"rotate(-90 20 " + svg::num((top + bottom) / 2) + ")\"");
-  for (const auto& p : placed) {
-    const auto& j = jobs[p.job];
-    const std::size_t d = p.device - a;
-    const double lane_h = (row_y[d + 1] - row_y[d]) / static_cast<double>(lanes[d]);
-    const double y = row_y[d] + lane_h * static_cast<double>(p.lane);
-    const double x = axis.x(std::max(*j.start, t0)), w = std::max(0.5, axis.x(std::min(*j.end, t1)) - x);
-    const bool failed = j.status != "completed";
-    c.body << "<rect x=\"" << svg::num(x) << "\" y=\"" << svg::num(y + 1) << "\" width=\"" << svg::num(w)
-           << "\" height=\"" << svg::num(std::max(1.0, lane_h - 2)) << "\" fill=\"" << fill(p.job) << "\""
-           << (failed ? " fill-opacity=\"0.35\" stroke=\"#c00\"" : "")
-           << (j.attempts != "1" && j.attempts != "0" ? " stroke-dasharray=\"3,2\" stroke=\"#000\"" : "")
-           << "><title>"
-           << svg::xml(j.id + " (" + j.profile + "): " + svg::num(*j.start, 1) + "–" + svg::num(*j.end, 1) +
-                       " s, " + j.status + ", attempts " + j.attempts +
-                       (j.slowdown ? ", slowdown " + svg::num(*j.slowdown, 3) : ""))
-           << "</title></rect>\n";
-  }
+/// The bars view's legend, right of the plot from `top`: the colours, then what a bar's edges mean.
+void gantt_legend(Canvas& c, const BarColours& colours, double top)
+{
   const double lx = LEFT + PLOT_W + 16;
   double ly = top;
-  if (o.colour == GanttColour::PROFILE) {
+  if (colours.mode == GanttColour::PROFILE) {
     c.text(lx, ly, "profile", "start", 12, " font-weight=\"bold\"");
-    for (const auto& [name, i] : profiles) {
+    for (const auto& [name, i] : colours.profiles) {
       ly += 18;
       c.rect(lx, ly - 10, 12, 12, svg::colour(i));
       c.text(lx + 18, ly, name.empty() ? "(none)" : name, "start", 11);
     }
     ly += 24;
-  } else if (o.colour == GanttColour::SLOWDOWN) {
-    colour_scale(c, lx, ly + 24, 160, 1, smax, false, "slowdown");
+  } else if (colours.mode == GanttColour::SLOWDOWN) {
+    colour_scale(c, lx, ly + 24, 160, 1, colours.smax, false, "slowdown");
     ly += 200;
     c.rect(lx, ly - 10, 12, 12, "#bbbbbb");
     c.text(lx + 18, ly, "none (not completed)", "start", 10);
@@ -776,10 +797,61 @@ std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
   c.text(lx, ly + 14, "dashed edge: retried after OOM", "start", 10);
   c.text(lx, ly + 28, "(bar: first start to end,", "start", 10);
   c.text(lx, ly + 42, " on the last attempt's devices)", "start", 10);
-  c.title(LEFT, title,
-          subtitle + "bars: hover one for its job" +
-              (o.view == GanttView::BARS && placed.size() > GANTT_MAX_BARS ? " (--view bars)" : ""));
+}
+
+/// The bars view: a row per device, its jobs stacked in lanes (up to 4 lanes' height).
+std::string gantt_bars(const std::vector<JobRow>& jobs, const RunPlotOptions& o, GanttFrame& f)
+{
+  Canvas c;
+  const double top = GANTT_TOP;
+  c.width = LEFT + PLOT_W + RIGHT;
+  const std::size_t nd = f.nd, a = f.a;
+  const std::vector<std::size_t> lanes = assign_lanes(f.placed, jobs, a, nd);
+  const BarColours colours(jobs, f.placed, o.colour);
+  const double row_h = 22;
+  std::vector<double> row_y(nd + 1, top);
+  for (std::size_t d = 0; d < nd; ++d)
+    row_y[d + 1] = row_y[d] + row_h * static_cast<double>(std::min<std::size_t>(lanes[d], 4));
+  const double bottom = row_y[nd];
+  c.height = std::max(bottom + 46, top + 330);
+  const TimeAxis axis{f.t0, f.t1, LEFT, LEFT + PLOT_W};
+  axis.draw(c, top, bottom);
+  for (std::size_t d = 0; d < nd; ++d) {
+    c.line(LEFT, row_y[d], LEFT + PLOT_W, row_y[d], "#cccccc");
+    c.text(LEFT - 6, (row_y[d] + row_y[d + 1]) / 2 + 4, device_label(a + d), "end", 11);
+  }
+  c.text(20, (top + bottom) / 2, "device", "middle", 12,
+         " transform=\"rotate(-90 20 " + svg::num((top + bottom) / 2) + ")\"");
+  for (const auto& p : f.placed) {
+    const auto& j = jobs[p.job];
+    const std::size_t d = p.device - a;
+    const double lane_h = (row_y[d + 1] - row_y[d]) / static_cast<double>(lanes[d]);
+    const double y = row_y[d] + lane_h * static_cast<double>(p.lane);
+    const double x = axis.x(std::max(*j.start, f.t0)), w = std::max(0.5, axis.x(std::min(*j.end, f.t1)) - x);
+    const bool failed = j.status != "completed";
+    c.body << "<rect x=\"" << svg::num(x) << "\" y=\"" << svg::num(y + 1) << "\" width=\"" << svg::num(w)
+           << "\" height=\"" << svg::num(std::max(1.0, lane_h - 2)) << "\" fill=\""
+           << colours.fill(jobs, p.job) << "\"" << (failed ? " fill-opacity=\"0.35\" stroke=\"#c00\"" : "")
+           << (j.attempts != "1" && j.attempts != "0" ? " stroke-dasharray=\"3,2\" stroke=\"#000\"" : "")
+           << "><title>"
+           << svg::xml(j.id + " (" + j.profile + "): " + svg::num(*j.start, 1) + "–" + svg::num(*j.end, 1) +
+                       " s, " + j.status + ", attempts " + j.attempts +
+                       (j.slowdown ? ", slowdown " + svg::num(*j.slowdown, 3) : ""))
+           << "</title></rect>\n";
+  }
+  gantt_legend(c, colours, top);
+  c.title(LEFT, f.title,
+          f.subtitle + "bars: hover one for its job" +
+              (o.view == GanttView::BARS && f.placed.size() > GANTT_MAX_BARS ? " (--view bars)" : ""));
   return c.str();
+}
+
+} // namespace
+
+std::string gantt_svg(const std::vector<JobRow>& jobs, const RunPlotOptions& o)
+{
+  GanttFrame f = gantt_frame(jobs, o, gantt_window(jobs, o));
+  return f.dense ? gantt_density(jobs, o, f) : gantt_bars(jobs, o, f);
 }
 
 } // namespace colocsim::plot

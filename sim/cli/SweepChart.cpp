@@ -246,109 +246,138 @@ SweepSeries sweep_series(const SweepTable& sweep, const std::string& metric, con
   return s;
 }
 
-std::string sweep_chart(const SweepTable& sweep, const std::string& metric, const SweepChartOptions& options)
-{
-  const SweepSeries s = sweep_series(sweep, metric, options);
-  const std::string unit_suffix = s.unit.empty() ? "" : " (" + s.unit + ")";
-  const std::string unit_space = s.unit.empty() ? "" : " " + s.unit;
+namespace {
 
-  // Series: one colour per colour value, one dash pattern per combination of the other axes.
+/// The index of `v` in `list`, appended if it is not there yet.
+std::size_t slot(std::vector<std::string>& list, const std::string& v)
+{
+  const auto it = std::find(list.begin(), list.end(), v);
+  if (it != list.end()) return static_cast<std::size_t>(it - list.begin());
+  list.push_back(v);
+  return list.size() - 1;
+}
+
+/// What the points span. Series: one colour per colour value, one dash pattern per combination of the
+/// other axes; x values in order of appearance (numbers sorted); runs per point; the range of the values.
+struct ChartSpan {
   std::vector<std::string> colour_values, styles, x_values;
-  const auto slot = [](std::vector<std::string>& list, const std::string& v) {
-    const auto it = std::find(list.begin(), list.end(), v);
-    if (it != list.end()) return static_cast<std::size_t>(it - list.begin());
-    list.push_back(v);
-    return list.size() - 1;
-  };
   std::size_t failed = 0, runs_max = 0, runs_min = std::numeric_limits<std::size_t>::max();
   double lo = 0, hi = 0;
+};
+
+ChartSpan chart_span(const SweepSeries& s)
+{
+  ChartSpan span;
   for (const auto& p : s.points) {
-    slot(colour_values, p.colour_value);
-    slot(styles, p.style);
-    slot(x_values, p.x_value);
-    failed += p.failed;
+    slot(span.colour_values, p.colour_value);
+    slot(span.styles, p.style);
+    slot(span.x_values, p.x_value);
+    span.failed += p.failed;
     if (p.runs == 0) continue;
-    runs_max = std::max(runs_max, p.runs);
-    runs_min = std::min(runs_min, p.runs);
-    lo = std::min(lo, p.min);
-    hi = std::max(hi, p.max);
+    span.runs_max = std::max(span.runs_max, p.runs);
+    span.runs_min = std::min(span.runs_min, p.runs);
+    span.lo = std::min(span.lo, p.min);
+    span.hi = std::max(span.hi, p.max);
   }
   if (s.numeric_x)
-    std::stable_sort(x_values.begin(), x_values.end(),
+    std::stable_sort(span.x_values.begin(), span.x_values.end(),
                      [](const auto& a, const auto& b) { return *parse_double(a) < *parse_double(b); });
+  return span;
+}
 
-  // y axis: from 0 (or below, for negative values) to a round value at or above the largest.
-  if (!(hi > lo)) hi = lo + 1;
-  const double ystep = tick_step(hi - lo, 5);
-  const double y_lo = std::floor(lo / ystep) * ystep, y_hi = std::ceil(hi / ystep - 1e-9) * ystep;
+/// The plot area and both axes. y: from 0 (or below, for negative values) to a round value at or above the
+/// largest. x: numbers on a linear scale with round ticks, or categories in evenly spaced slots.
+struct ChartFrame {
+  double ystep = 1, y_lo = 0, y_hi = 1;
   std::vector<std::string> ytick_text;
   std::vector<double> ytick_value;
-  double ytick_w = 0;
-  for (int k = 0; y_lo + k * ystep <= y_hi + 1e-9 * ystep; ++k) {
-    ytick_value.push_back(y_lo + k * ystep);
-    ytick_text.push_back(num(ytick_value.back(), decimals(ystep)));
-    ytick_w = std::max(ytick_w, text_width(ytick_text.back(), 11));
-  }
-
-  // x axis: numbers on a linear scale with round ticks, or categories in evenly spaced slots.
-  const double top = 48, plot_h = 340, left = 36 + ytick_w;
+  double top = 48, plot_h = 340, left = 36, bottom = 388;
   double x_lo = 0, x_hi = 1, plot_w = 560, slot_w = 0, xstep = 1;
+  double px(double v) const { return left + (v - x_lo) / (x_hi - x_lo) * plot_w; }
+  double py(double v) const { return bottom - (v - y_lo) / (y_hi - y_lo) * plot_h; }
+};
+
+ChartFrame chart_frame(const SweepSeries& s, const ChartSpan& span)
+{
+  ChartFrame f;
+  double lo = span.lo, hi = span.hi;
+  if (!(hi > lo)) hi = lo + 1;
+  f.ystep = tick_step(hi - lo, 5);
+  f.y_lo = std::floor(lo / f.ystep) * f.ystep;
+  f.y_hi = std::ceil(hi / f.ystep - 1e-9) * f.ystep;
+  double ytick_w = 0;
+  for (int k = 0; f.y_lo + k * f.ystep <= f.y_hi + 1e-9 * f.ystep; ++k) {
+    f.ytick_value.push_back(f.y_lo + k * f.ystep);
+    f.ytick_text.push_back(num(f.ytick_value.back(), decimals(f.ystep)));
+    ytick_w = std::max(ytick_w, text_width(f.ytick_text.back(), 11));
+  }
+  f.left = 36 + ytick_w;
+  const auto& x_values = span.x_values;
   double xlabel_w = 0;
   for (const auto& v : x_values)
     xlabel_w = std::max(xlabel_w, text_width(v.empty() ? "all runs" : v, 11));
   if (s.numeric_x) {
-    x_lo = *parse_double(x_values.front());
-    x_hi = *parse_double(x_values.back());
+    f.x_lo = *parse_double(x_values.front());
+    f.x_hi = *parse_double(x_values.back());
     const double pad =
-        x_hi > x_lo ? 0.06 * (x_hi - x_lo) : std::max(1e-9, 0.5 * std::fabs(x_lo) + (x_lo == 0));
-    x_lo -= pad;
-    x_hi += pad;
+        f.x_hi > f.x_lo ? 0.06 * (f.x_hi - f.x_lo) : std::max(1e-9, 0.5 * std::fabs(f.x_lo) + (f.x_lo == 0));
+    f.x_lo -= pad;
+    f.x_hi += pad;
     for (int target = 8; target >= 1; --target) {
-      xstep = tick_step(x_hi - x_lo, target);
+      f.xstep = tick_step(f.x_hi - f.x_lo, target);
       double w = 0;
-      for (double v = std::ceil(x_lo / xstep) * xstep; v <= x_hi; v += xstep)
-        w = std::max(w, text_width(num(v, decimals(xstep)), 11));
-      if (xstep / (x_hi - x_lo) * plot_w >= w + 10) break;
+      for (double v = std::ceil(f.x_lo / f.xstep) * f.xstep; v <= f.x_hi; v += f.xstep)
+        w = std::max(w, text_width(num(v, decimals(f.xstep)), 11));
+      if (f.xstep / (f.x_hi - f.x_lo) * f.plot_w >= w + 10) break;
     }
   } else {
-    slot_w = std::max(90.0, xlabel_w + 16);
-    plot_w = std::max(480.0, slot_w * static_cast<double>(x_values.size()));
-    slot_w = plot_w / static_cast<double>(x_values.size());
+    f.slot_w = std::max(90.0, xlabel_w + 16);
+    f.plot_w = std::max(480.0, f.slot_w * static_cast<double>(x_values.size()));
+    f.slot_w = f.plot_w / static_cast<double>(x_values.size());
   }
-  const double bottom = top + plot_h;
-  const auto px = [&](double v) { return left + (v - x_lo) / (x_hi - x_lo) * plot_w; };
-  const auto py = [&](double v) { return bottom - (v - y_lo) / (y_hi - y_lo) * plot_h; };
+  f.bottom = f.top + f.plot_h;
+  return f;
+}
 
-  Doc doc;
-  // Grid, ticks and axis titles.
-  for (std::size_t k = 0; k < ytick_value.size(); ++k) {
-    const double y = py(ytick_value[k]);
-    doc.line(left, y, left + plot_w, y, "#e6e6e6", 1, " class=\"ytick\"");
-    doc.text(left - 6, y + 4, ytick_text[k], "end", 11, " class=\"ytick-label\"");
+/// Grid, ticks and axis titles.
+void draw_chart_axes(Doc& doc, const SweepSeries& s, const ChartFrame& f,
+                     const std::vector<std::string>& x_values)
+{
+  for (std::size_t k = 0; k < f.ytick_value.size(); ++k) {
+    const double y = f.py(f.ytick_value[k]);
+    doc.line(f.left, y, f.left + f.plot_w, y, "#e6e6e6", 1, " class=\"ytick\"");
+    doc.text(f.left - 6, y + 4, f.ytick_text[k], "end", 11, " class=\"ytick-label\"");
   }
   if (s.numeric_x) {
-    for (double v = std::ceil(x_lo / xstep) * xstep; v <= x_hi + 1e-9 * xstep; v += xstep) {
-      doc.line(px(v), top, px(v), bottom, "#f0f0f0", 1);
-      doc.text(px(v), bottom + 20, num(v, decimals(xstep)), "middle", 11);
+    for (double v = std::ceil(f.x_lo / f.xstep) * f.xstep; v <= f.x_hi + 1e-9 * f.xstep; v += f.xstep) {
+      doc.line(f.px(v), f.top, f.px(v), f.bottom, "#f0f0f0", 1);
+      doc.text(f.px(v), f.bottom + 20, num(v, decimals(f.xstep)), "middle", 11);
     }
   } else
     for (std::size_t i = 0; i < x_values.size(); ++i)
-      doc.text(left + (static_cast<double>(i) + 0.5) * slot_w, bottom + 20,
+      doc.text(f.left + (static_cast<double>(i) + 0.5) * f.slot_w, f.bottom + 20,
                x_values[i].empty() ? "all runs" : x_values[i], "middle", 11);
-  doc.line(left, bottom, left + plot_w, bottom, "#666", 1);
-  doc.line(left, top, left, bottom, "#666", 1);
-  const std::string y_title = s.label + unit_suffix;
-  doc.text(20, top + plot_h / 2, y_title, "middle", 12,
-           " class=\"axis-title\" transform=\"rotate(-90 20 " + num(top + plot_h / 2) + ")\"");
+  doc.line(f.left, f.bottom, f.left + f.plot_w, f.bottom, "#666", 1);
+  doc.line(f.left, f.top, f.left, f.bottom, "#666", 1);
+  const std::string y_title = s.label + (s.unit.empty() ? "" : " (" + s.unit + ")");
+  doc.text(20, f.top + f.plot_h / 2, y_title, "middle", 12,
+           " class=\"axis-title\" transform=\"rotate(-90 20 " + num(f.top + f.plot_h / 2) + ")\"");
   if (!s.x_axis.empty())
-    doc.text(left + plot_w / 2, bottom + 42, s.x_axis, "middle", 12, " class=\"axis-title\"");
+    doc.text(f.left + f.plot_w / 2, f.bottom + 42, s.x_axis, "middle", 12, " class=\"axis-title\"");
+}
 
-  // Marks: a line through each series' means (numeric x), then per point its min–max bar and its mean.
-  struct Placed {
-    const SweepSeries::Point* p;
-    double x;
-  };
-  std::vector<Placed> placed;
+/// A point with runs, at its x position.
+struct PlacedPoint {
+  const SweepSeries::Point* p;
+  double x;
+};
+
+/// Points of several series at one x value stand side by side (6 px apart on a numeric axis, up to 14 px in
+/// a category's slot), so that their bars do not hide each other.
+std::vector<PlacedPoint> place_points(const SweepSeries& s, const ChartFrame& f,
+                                      std::vector<std::string>& x_values)
+{
+  std::vector<PlacedPoint> placed;
   std::map<std::string, std::size_t> at_slot; // points already placed per categorical slot
   std::vector<std::size_t> per_slot(x_values.size(), 0);
   for (const auto& p : s.points)
@@ -356,37 +385,48 @@ std::string sweep_chart(const SweepTable& sweep, const std::string& metric, cons
   for (const auto& p : s.points) {
     if (p.runs == 0) continue;
     const auto i = slot(x_values, p.x_value);
-    // Points of several series at one x value stand side by side (6 px apart on a numeric axis, up to
-    // 14 px in a category's slot), so that their bars do not hide each other.
     const double n = static_cast<double>(per_slot[i]), k = static_cast<double>(at_slot[p.x_value]++);
     double x = 0;
     if (s.numeric_x)
-      x = px(*parse_double(p.x_value)) + (k - (n - 1) / 2) * 6;
+      x = f.px(*parse_double(p.x_value)) + (k - (n - 1) / 2) * 6;
     else {
-      const double gap = std::min(14.0, 0.7 * slot_w / std::max(1.0, n));
-      x = left + (static_cast<double>(i) + 0.5) * slot_w + (k - (n - 1) / 2) * gap;
+      const double gap = std::min(14.0, 0.7 * f.slot_w / std::max(1.0, n));
+      x = f.left + (static_cast<double>(i) + 0.5) * f.slot_w + (k - (n - 1) / 2) * gap;
     }
     placed.push_back({&p, x});
   }
-  if (s.numeric_x)
-    for (const auto& c : colour_values)
-      for (const auto& st : styles) {
-        std::vector<std::pair<double, double>> xy;
-        for (const auto& pl : placed)
-          if (pl.p->colour_value == c && pl.p->style == st) xy.emplace_back(pl.x, py(pl.p->mean));
-        if (xy.size() < 2) continue;
-        std::sort(xy.begin(), xy.end());
-        doc.body << "<polyline class=\"trend\" fill=\"none\" stroke=\"" << colour(slot(colour_values, c))
-                 << "\" stroke-width=\"1.5\"";
-        if (*dash(slot(styles, st))) doc.body << " stroke-dasharray=\"" << dash(slot(styles, st)) << "\"";
-        doc.body << " points=\"";
-        for (std::size_t k = 0; k < xy.size(); ++k)
-          doc.body << (k ? " " : "") << num(xy[k].first) << "," << num(xy[k].second);
-        doc.body << "\"/>\n";
-      }
+  return placed;
+}
+
+/// A line through each series' means (numeric x only).
+void draw_trends(Doc& doc, const ChartFrame& f, ChartSpan& span, const std::vector<PlacedPoint>& placed)
+{
+  for (const auto& c : span.colour_values)
+    for (const auto& st : span.styles) {
+      std::vector<std::pair<double, double>> xy;
+      for (const auto& pl : placed)
+        if (pl.p->colour_value == c && pl.p->style == st) xy.emplace_back(pl.x, f.py(pl.p->mean));
+      if (xy.size() < 2) continue;
+      std::sort(xy.begin(), xy.end());
+      doc.body << "<polyline class=\"trend\" fill=\"none\" stroke=\"" << colour(slot(span.colour_values, c))
+               << "\" stroke-width=\"1.5\"";
+      if (*dash(slot(span.styles, st)))
+        doc.body << " stroke-dasharray=\"" << dash(slot(span.styles, st)) << "\"";
+      doc.body << " points=\"";
+      for (std::size_t k = 0; k < xy.size(); ++k)
+        doc.body << (k ? " " : "") << num(xy[k].first) << "," << num(xy[k].second);
+      doc.body << "\"/>\n";
+    }
+}
+
+/// Each point's min–max bar and its mean, with a tooltip.
+void draw_points(Doc& doc, const SweepSeries& s, const ChartFrame& f, ChartSpan& span,
+                 const std::vector<PlacedPoint>& placed)
+{
+  const std::string unit_space = s.unit.empty() ? "" : " " + s.unit;
   for (const auto& pl : placed) {
     const auto& p = *pl.p;
-    const std::string fill = colour(slot(colour_values, p.colour_value));
+    const std::string fill = colour(slot(span.colour_values, p.colour_value));
     std::string what;
     if (!s.colour_axis.empty()) what = s.colour_axis + " " + p.colour_value;
     if (!s.x_axis.empty() && s.x_axis != s.colour_axis)
@@ -399,18 +439,27 @@ std::string sweep_chart(const SweepTable& sweep, const std::string& metric, cons
                     std::to_string(p.runs) + " run(s)" +
                     (p.failed ? ", " + std::to_string(p.failed) + " failed" : ""))
              << "</title>\n";
-    doc.line(pl.x, py(p.min), pl.x, py(p.max), fill, 1.5, " class=\"range\"");
-    doc.line(pl.x - 4, py(p.min), pl.x + 4, py(p.min), fill, 1.5, " class=\"cap\"");
-    doc.line(pl.x - 4, py(p.max), pl.x + 4, py(p.max), fill, 1.5, " class=\"cap\"");
-    doc.body << "<circle class=\"mean\" cx=\"" << num(pl.x) << "\" cy=\"" << num(py(p.mean))
+    doc.line(pl.x, f.py(p.min), pl.x, f.py(p.max), fill, 1.5, " class=\"range\"");
+    doc.line(pl.x - 4, f.py(p.min), pl.x + 4, f.py(p.min), fill, 1.5, " class=\"cap\"");
+    doc.line(pl.x - 4, f.py(p.max), pl.x + 4, f.py(p.max), fill, 1.5, " class=\"cap\"");
+    doc.body << "<circle class=\"mean\" cx=\"" << num(pl.x) << "\" cy=\"" << num(f.py(p.mean))
              << "\" r=\"4\" fill=\"" << fill << "\" stroke=\"white\" stroke-width=\"1\"/>\n</g>\n";
   }
+}
 
-  // Legend box, right of the plot: the colours, the dash patterns, what a point and a bar are.
-  const double lx = left + plot_w + 28;
-  double ly = top + 12, legend_w = 0;
-  std::ostringstream legend;
+/// The legend's entries, right of the plot from (lx, top + 12), and its extent.
+struct ChartLegend {
   Doc entries;
+  double lx = 0, width = 0, bottom = 0;
+};
+
+/// The colours, the dash patterns, what a point and a bar are.
+ChartLegend chart_legend(const SweepSeries& s, const ChartSpan& span, const ChartFrame& f)
+{
+  ChartLegend legend;
+  const double lx = f.left + f.plot_w + 28;
+  double ly = f.top + 12, legend_w = 0;
+  Doc& entries = legend.entries;
   const auto heading = [&](const std::string& t) {
     entries.text(lx, ly, t, "start", 11, " font-weight=\"bold\"");
     legend_w = std::max(legend_w, text_width(t, 11));
@@ -423,24 +472,25 @@ std::string sweep_chart(const SweepTable& sweep, const std::string& metric, cons
   };
   if (!s.colour_axis.empty()) {
     heading(s.colour_axis);
-    for (std::size_t i = 0; i < colour_values.size(); ++i) {
+    for (std::size_t i = 0; i < span.colour_values.size(); ++i) {
       entries.body << "<circle cx=\"" << num(lx + 6) << "\" cy=\"" << num(ly - 4) << "\" r=\"5\" fill=\""
                    << colour(i) << "\"/>\n";
-      entry(colour_values[i], 18);
+      entry(span.colour_values[i], 18);
     }
     ly += 6;
   }
-  if (styles.size() > 1) {
+  if (span.styles.size() > 1) {
     heading("line");
-    for (std::size_t i = 0; i < styles.size(); ++i) {
+    for (std::size_t i = 0; i < span.styles.size(); ++i) {
       entries.line(lx, ly - 4, lx + 24, ly - 4, "#333", 1.5,
                    *dash(i) ? std::string(" stroke-dasharray=\"") + dash(i) + "\"" : std::string());
-      entry(styles[i], 32);
+      entry(span.styles[i], 32);
     }
     ly += 6;
   }
-  const std::string seeds = runs_min == runs_max ? std::to_string(runs_max)
-                                                 : std::to_string(runs_min) + "–" + std::to_string(runs_max);
+  const std::string seeds = span.runs_min == span.runs_max
+                                ? std::to_string(span.runs_max)
+                                : std::to_string(span.runs_min) + "–" + std::to_string(span.runs_max);
   entries.body << "<circle cx=\"" << num(lx + 6) << "\" cy=\"" << num(ly - 4)
                << "\" r=\"4\" fill=\"#555\"/>\n";
   entry("mean over seeds (" + seeds + " run(s) each)", 18);
@@ -448,25 +498,43 @@ std::string sweep_chart(const SweepTable& sweep, const std::string& metric, cons
   entries.line(lx + 2, ly - 12, lx + 10, ly - 12, "#555", 1.5);
   entries.line(lx + 2, ly + 4, lx + 10, ly + 4, "#555", 1.5);
   entry("bar: min–max over seeds", 18);
-  if (failed) entry(std::to_string(failed) + " failed run(s) left out", 0);
-  const double legend_bottom = ly - 6;
-  legend_w += 16;
+  if (span.failed) entry(std::to_string(span.failed) + " failed run(s) left out", 0);
+  legend.lx = lx;
+  legend.bottom = ly - 6;
+  legend.width = legend_w + 16;
+  return legend;
+}
+
+} // namespace
+
+std::string sweep_chart(const SweepTable& sweep, const std::string& metric, const SweepChartOptions& options)
+{
+  const SweepSeries s = sweep_series(sweep, metric, options);
+  ChartSpan span = chart_span(s);
+  const ChartFrame f = chart_frame(s, span);
+  Doc doc;
+  draw_chart_axes(doc, s, f, span.x_values);
+  // Marks: a line through each series' means (numeric x), then per point its min–max bar and its mean.
+  const std::vector<PlacedPoint> placed = place_points(s, f, span.x_values);
+  if (s.numeric_x) draw_trends(doc, f, span, placed);
+  draw_points(doc, s, f, span, placed);
+  const ChartLegend legend = chart_legend(s, span, f);
 
   const std::string title =
       s.label + (s.x_axis.empty() ? std::string(" over seeds") : " by " + s.x_axis) +
       (!s.colour_axis.empty() && s.colour_axis != s.x_axis ? " and " + s.colour_axis : std::string());
-  const double width = std::max(lx + legend_w + 16, left + text_width(title, 15) + 16);
-  const double height = std::max(bottom + 56, legend_bottom + 24);
+  const double width = std::max(legend.lx + legend.width + 16, f.left + text_width(title, 15) + 16);
+  const double height = std::max(f.bottom + 56, legend.bottom + 24);
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
      << num(width) << "\" height=\"" << num(height) << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
      << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  doc.text(left, 26, title, "start", 15, " font-weight=\"bold\" class=\"title\"");
+  doc.text(f.left, 26, title, "start", 15, " font-weight=\"bold\" class=\"title\"");
   os << doc.body.str();
-  os << "<rect class=\"legend-box\" x=\"" << num(lx - 10) << "\" y=\"" << num(top - 6) << "\" width=\""
-     << num(legend_w + 4) << "\" height=\"" << num(legend_bottom - top + 18)
+  os << "<rect class=\"legend-box\" x=\"" << num(legend.lx - 10) << "\" y=\"" << num(f.top - 6)
+     << "\" width=\"" << num(legend.width + 4) << "\" height=\"" << num(legend.bottom - f.top + 18)
      << "\" fill=\"white\" stroke=\"#bbb\"/>\n";
-  os << entries.body.str() << "</svg>\n";
+  os << legend.entries.body.str() << "</svg>\n";
   return os.str();
 }
 

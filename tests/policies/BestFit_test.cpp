@@ -6,20 +6,11 @@ using namespace colocsim;
 using namespace colocsim::test;
 using Devices = std::vector<DeviceIndex>;
 
-namespace {
-constexpr double GB = 1e9;
-}
-
 TEST_CASE("best-fit picks the tightest device", "[policies][best-fit]")
 {
   // The first-fit case: after A (30 GB) on 0 and B (40 GB) on 1, device 0 has 34 GB free and device 1
   // 24 GB. C (20 GB) goes to device 1, the tighter fit (first-fit takes 0).
-  FakeClusterView view;
-  view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
-  view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
-  const auto a = view.add_job(make_job(1, 1000, 100, 30 * GB));
-  const auto b = view.add_job(make_job(1, 1000, 100, 40 * GB));
-  const auto c = view.add_job(make_job(1, 1000, 100, 20 * GB));
+  auto [view, a, b, c] = three_jobs_on_two_devices();
   auto policy = make_policy("best-fit:memory=declared");
   CHECK(placements(view.submit(*policy, {a, b, c})) ==
         std::map<JobIndex, Devices>{{a, {0}}, {b, {1}}, {c, {1}}});

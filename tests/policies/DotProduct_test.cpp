@@ -7,10 +7,6 @@ using namespace colocsim;
 using namespace colocsim::test;
 using Devices = std::vector<DeviceIndex>;
 
-namespace {
-constexpr double GB = 1e9;
-}
-
 TEST_CASE("dot-product weighs memory against the GPU share", "[policies][dot-product]")
 {
   // Two 64 GB GPUs. GPU 0 runs a 500-milli job declaring no memory (500 free, 64 GB free); GPU 1 a 100-milli

@@ -20,6 +20,8 @@
 
 namespace colocsim::test {
 
+inline constexpr double GB = 1e9;
+
 /// A job as a trace row: `devices` devices at `gpu_milli` each, declared memory `mem_bytes`.
 inline Job make_job(int devices = 1, int gpu_milli = 1000, double duration_s = 100, double mem_bytes = 0)
 {
@@ -242,6 +244,34 @@ inline std::map<JobIndex, std::vector<DeviceIndex>> placements(const std::vector
   for (const auto& d : decisions)
     if (const auto* p = std::get_if<Place>(&d)) out[p->job] = p->devices;
   return out;
+}
+
+/// Three nodes of two time-sliced GPUs each, GPUs checked for Σ gpu_milli: GPUs 2n and 2n + 1 are on node n
+/// (the FGD study's node-aware policies).
+inline void add_three_nodes_of_two_gpus(FakeClusterView& view)
+{
+  view.check_milli = true;
+  for (std::uint32_t node = 0; node < 3; ++node) {
+    view.add_device(SharingMode::TIME_SLICE, node);
+    view.add_device(SharingMode::TIME_SLICE, node);
+  }
+}
+
+/// The memory-fit policies' case: two time-sliced 64 GB devices and three waiting whole-GPU jobs declaring
+/// A = 30 GB, B = 40 GB and C = 20 GB.
+struct ThreeJobsOnTwoDevices {
+  FakeClusterView view;
+  JobIndex a = 0, b = 0, c = 0;
+};
+inline ThreeJobsOnTwoDevices three_jobs_on_two_devices()
+{
+  ThreeJobsOnTwoDevices s;
+  s.view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
+  s.view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
+  s.a = s.view.add_job(make_job(1, 1000, 100, 30 * GB));
+  s.b = s.view.add_job(make_job(1, 1000, 100, 40 * GB));
+  s.c = s.view.add_job(make_job(1, 1000, 100, 20 * GB));
+  return s;
 }
 
 } // namespace colocsim::test

@@ -6,20 +6,11 @@ using namespace colocsim;
 using namespace colocsim::test;
 using Devices = std::vector<DeviceIndex>;
 
-namespace {
-constexpr double GB = 1e9;
-}
-
 TEST_CASE("first-fit takes the lowest device that fits", "[policies][first-fit]")
 {
   // Two 64 GB devices. A (30 GB) → 0; B (40 GB) does not fit next to A (34 GB free) → 1; C (20 GB) fits
   // on both (34 and 24 GB free) and first-fit takes the lowest index, 0.
-  FakeClusterView view;
-  view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
-  view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
-  const auto a = view.add_job(make_job(1, 1000, 100, 30 * GB));
-  const auto b = view.add_job(make_job(1, 1000, 100, 40 * GB));
-  const auto c = view.add_job(make_job(1, 1000, 100, 20 * GB));
+  auto [view, a, b, c] = three_jobs_on_two_devices();
   auto policy = make_policy("first-fit:memory=declared");
   CHECK(placements(view.submit(*policy, {a, b, c})) ==
         std::map<JobIndex, Devices>{{a, {0}}, {b, {1}}, {c, {0}}});

@@ -17,11 +17,7 @@ TEST_CASE("gpu-clustering puts a task next to tasks of its own type", "[policies
   //   T (300 milli):   GPU 0 is too full; node 0's GPU 1 (1000 free) still beats the idle node → GPU 1
   // gpu-packing sends W to GPU 1 instead (an idle GPU of a busy node, the lowest index).
   FakeClusterView view;
-  view.check_milli = true;
-  for (std::uint32_t node = 0; node < 3; ++node) {
-    view.add_device(SharingMode::TIME_SLICE, node);
-    view.add_device(SharingMode::TIME_SLICE, node);
-  }
+  add_three_nodes_of_two_gpus(view);
   const auto share = view.add_job(make_job(1, 500)), whole = view.add_job(make_job(1, 1000));
   view.run_before(share, {0});
   view.run_before(whole, {2});

@@ -16,11 +16,7 @@ TEST_CASE("gpu-packing fills shared GPUs, then busy nodes, then idle nodes", "[p
   //   C (1000): idle GPUs of busy nodes: 2 (node 1); node 2's are last       → GPU 2
   //   D (300): GPU 0 is shared now (700 free)                               → GPU 0
   FakeClusterView view;
-  view.check_milli = true;
-  for (std::uint32_t node = 0; node < 3; ++node) {
-    view.add_device(SharingMode::TIME_SLICE, node);
-    view.add_device(SharingMode::TIME_SLICE, node);
-  }
+  add_three_nodes_of_two_gpus(view);
   const auto w = view.add_job(make_job(1, 1000)), s = view.add_job(make_job(1, 500));
   view.run_before(w, {1});
   view.run_before(s, {3});

@@ -7,10 +7,6 @@ using namespace colocsim;
 using namespace colocsim::test;
 using Devices = std::vector<DeviceIndex>;
 
-namespace {
-constexpr double GB = 1e9;
-}
-
 TEST_CASE("interference-aware refuses the pair that slows jobs too much", "[policies][interference-aware]")
 {
   // Time-slice, θ = 1: two compute-bound jobs (duty cycle 1) slow each other to max(Σd, 1 + 1·1) = 2 > 1.5,

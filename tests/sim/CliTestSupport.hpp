@@ -175,6 +175,24 @@ inline pid_t spawn_colocsim(const std::vector<std::string>& args, const std::fil
   if (rc != 0) throw std::runtime_error(std::string("cannot start ") + COLOCSIM_BINARY);
   return pid;
 }
+
+/// The disk-full tests' set-up: dir/trace.csv, 20,000 jobs made by the binary, and a tmpfs of `size_kb` KB
+/// mounted on dir/small for a run to fill. False, with a warning and dir removed, where mounting is not
+/// permitted (it needs root or CAP_SYS_ADMIN). The caller unmounts dir/small.
+inline bool trace_and_small_tmpfs(const std::filesystem::path& dir, int size_kb)
+{
+  const std::string bin = COLOCSIM_BINARY;
+  REQUIRE(shell(bin + " generate --jobs 20000 -o " + (dir / "trace.csv").string() + " > /dev/null") == 0);
+  const auto mnt = dir / "small";
+  std::filesystem::create_directories(mnt);
+  const std::string size = std::to_string(size_kb);
+  if (shell("mount -t tmpfs -o size=" + size + "k tmpfs " + mnt.string() + " 2> /dev/null") != 0) {
+    WARN("skipped: mounting a " + size + " KB tmpfs is not permitted here (needs root or CAP_SYS_ADMIN)");
+    std::filesystem::remove_all(dir);
+    return false;
+  }
+  return true;
+}
 #endif
 
 /// <temp>/colocsim-PREFIX-PID-NAME, emptied; created unless `create` is false.
@@ -185,6 +203,32 @@ inline std::filesystem::path fresh_dir(const std::string& prefix, const std::str
   std::filesystem::remove_all(d);
   if (create) std::filesystem::create_directories(d);
   return d;
+}
+
+/// The scratch folders of one test file, fresh_dir(prefix, name, create) with the file's own prefix: after
+/// `const ScratchDirs fresh_dir{"plot-test"};`, fresh_dir("svg") is <temp>/colocsim-plot-test-PID-svg.
+struct ScratchDirs {
+  std::string prefix;
+  bool create = true;
+  std::filesystem::path operator()(const std::string& name) const
+  {
+    return colocsim::test::fresh_dir(prefix, name, create);
+  }
+};
+
+/// The cells of a CSV file without quoted fields, row by row (the header first).
+inline std::vector<std::vector<std::string>> read_csv_cells(const std::filesystem::path& file)
+{
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');)
+      row.push_back(cell);
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 /// Writes `text` to `file` (a test's input: a trace, a scenario, a spec).

@@ -14,7 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::slurp;
 using colocsim::test::WithinAbs;
@@ -22,14 +21,11 @@ using colocsim::test::WithinRel;
 
 namespace {
 namespace fs = std::filesystem;
-using Result = colocsim::test::CliResult;
 using colocsim::test::cli;
 using colocsim::test::shell;
+using colocsim::test::trace_and_small_tmpfs;
 
-fs::path fresh_dir(const std::string& name)
-{
-  return colocsim::test::fresh_dir("test", name, false);
-}
+const colocsim::test::ScratchDirs fresh_dir{.prefix = "test", .create = false};
 } // namespace
 
 TEST_CASE("run with no scenario simulates the embedded default and writes the outputs", "[cli]")
@@ -336,15 +332,9 @@ TEST_CASE("disk full: replaying 20,000 jobs into a 200 KB file system fails with
 {
   const auto dir = fresh_dir("tmpfs");
   fs::create_directories(dir);
+  if (!trace_and_small_tmpfs(dir, 200)) return;
   const std::string bin = COLOCSIM_BINARY;
-  REQUIRE(shell(bin + " generate --jobs 20000 -o " + (dir / "trace.csv").string() + " > /dev/null") == 0);
   const auto mnt = dir / "small";
-  fs::create_directories(mnt);
-  if (shell("mount -t tmpfs -o size=200k tmpfs " + mnt.string() + " 2> /dev/null") != 0) {
-    WARN("skipped: mounting a 200 KB tmpfs is not permitted here (needs root or CAP_SYS_ADMIN)");
-    fs::remove_all(dir);
-    return;
-  }
   const auto err = dir / "err.txt", out = dir / "out.txt";
   const int status =
       shell(bin + " replay " + (dir / "trace.csv").string() + " --format native --platform aurora-node -o " +

@@ -15,19 +15,15 @@
 #include <tuple>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::run_collect;
-using colocsim::test::RunOutcome;
-using colocsim::test::WithinAbs;
+using namespace colocsim::test;
 
 namespace {
 
-const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+const std::string& DATA = SIM_DATA;
 
 RunOutcome run(const std::string& trace)
 {
-  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=" + trace}, "exclusive-fcfs"));
-  return run_collect(in);
+  return run_scenario(DATA + "base.yaml", {"workload.trace=" + trace}, "exclusive-fcfs");
 }
 
 } // namespace

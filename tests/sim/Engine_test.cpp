@@ -17,22 +17,17 @@
 #include <string>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::run_collect;
-using colocsim::test::RunOutcome;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 
-const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+const std::string& DATA = SIM_DATA;
 
 RunOutcome run_fixture(const std::string& trace, std::vector<std::string> sets = {},
                        const std::string& policy = {})
 {
   if (!trace.empty()) sets.push_back("workload.trace=" + trace); // empty: the sets say what to run
-  RunInputs in = build_run(load_scenario(DATA + "base.yaml", sets, policy));
-  return run_collect(in);
+  return run_scenario(DATA + "base.yaml", sets, policy);
 }
 
 } // namespace
@@ -253,29 +248,15 @@ TEST_CASE("allocation and fragmentation are integrated from the requested shares
   CHECK_THAT(p.totals.fragmented_device_s, WithinAbs(0.0, 1e-9));
 }
 
-namespace {
-/// A policy that places the first job on a device that does not exist.
-class OutOfRangePolicy final : public Policy {
-public:
-  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
-  {
-    std::vector<Decision> out;
-    for (const auto& e : events)
-      if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {99}});
-    return out;
-  }
-};
-} // namespace
-
 TEST_CASE("an infeasible decision is an error naming the policy and the decision", "[engine]")
 {
   RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv"}));
-  in.policy = std::make_unique<OutOfRangePolicy>();
+  in.policy = std::make_unique<PlaceOnSubmit>(std::vector<DeviceIndex>{99}); // no device 99
   in.scenario.policy = "out-of-range";
   RunObserver none;
   REQUIRE_THROWS_AS(run_simulation(in.setup(), none), DecisionError);
   RunInputs again = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv"}));
-  again.policy = std::make_unique<OutOfRangePolicy>();
+  again.policy = std::make_unique<PlaceOnSubmit>(std::vector<DeviceIndex>{99}); // no device 99
   again.scenario.policy = "out-of-range";
   REQUIRE_THROWS_WITH(run_simulation(again.setup(), none),
                       ContainsSubstring("policy 'out-of-range'") &&

@@ -12,21 +12,12 @@
 #include <string>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::run_collect;
-using colocsim::test::RunOutcome;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 
-const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/hetero/";
+const std::string DATA = SIM_DATA + "hetero/";
 const std::string OPENB = std::string(COLOCSIM_TEST_DATA) + "/workloads/openb/";
-
-RunOutcome run(RunInputs& in)
-{
-  return run_collect(in);
-}
 
 /// Places job 0 (on-t4, which accepts only T4s) on device 2, the V100.
 class WrongTypePolicy final : public Policy {
@@ -62,7 +53,7 @@ TEST_CASE("a platform of two device types runs each job at its type's speed", "[
   CHECK(in.platform.devices[2].node == 1);
   CHECK(in.calibration.device == "v100-sxm2-16gb");
   CHECK(t4.calibration == "t4-default");
-  const auto o = run(in);
+  const auto o = run_collect(in);
   // Exclusive FCFS at t = 0: on-t4 → device 0, on-v100 → device 2, any → device 1; k80 is refused at once.
   // Durations are times on the type a job names first (workload.durations: named-type), else on the V100:
   // on-t4 takes its 100 s on the T4, any takes 100 / speed there. after-k80 (t = 1, T4|V100M16) waits until
@@ -99,7 +90,7 @@ TEST_CASE("workload.durations: reference reads every duration as a time on the r
 {
   RunInputs in = build_run(load_scenario(DATA + "scenario.yaml", {"workload.durations=reference"}));
   const double t4_speed = in.platform.types[1].speed;
-  const auto o = run(in);
+  const auto o = run_collect(in);
   // on-t4 now takes 100 / speed on its T4; at t = 100 only the V100 is free, so after-k80 takes it.
   CHECK_THAT(o.jobs.at("on-t4").end_s, WithinAbs(100.0 / t4_speed, 1e-6));
   CHECK(o.jobs.at("after-k80").devices == std::vector<DeviceIndex>{2});
@@ -115,7 +106,7 @@ TEST_CASE("a device type faster than the reference runs jobs faster than their d
   REQUIRE(in.platform.types[0].spec->name == "t4");
   const double v100_speed = in.platform.types[1].speed;
   REQUIRE(v100_speed > 2.0);
-  const auto o = run(in);
+  const auto o = run_collect(in);
   // Exclusive FCFS at t = 0: on-t4 → device 0 (100 s), on-v100 → device 2 (100 / 2.33 = 43 s), any → device
   // 1; after-k80 (t = 1, T4|V100M16) takes the V100 when on-v100 ends and needs 43 s more.
   const double fast = 100.0 / v100_speed;
@@ -132,7 +123,7 @@ TEST_CASE("a device type faster than the reference runs jobs faster than their d
 TEST_CASE("workload.gpu_types: ignore lets every job run on any device type", "[engine][hetero]")
 {
   RunInputs in = build_run(load_scenario(DATA + "scenario.yaml", {"workload.gpu_types=ignore"}));
-  const auto o = run(in);
+  const auto o = run_collect(in);
   CHECK(o.totals.rejected == 0);
   CHECK(o.totals.completed == 5);
   CHECK(o.jobs.at("on-v100").devices == std::vector<DeviceIndex>{1}); // a T4 now: the lowest free device
@@ -271,7 +262,7 @@ TEST_CASE("a slot policy refuses a job that no device of its types can hold inst
     RunInputs in = build_run(
         load_scenario(DATA + "scenario.yaml", {"platform.preset=platform-mem.yaml",
                                                "workload.trace=jobs-mem.csv", "policy.name=" + policy}));
-    const auto o = run(in);
+    const auto o = run_collect(in);
     CHECK(o.jobs.at("big-t4").status == JobStatus::REJECTED);
     CHECK(o.totals.rejected == 1);
     CHECK(o.totals.completed == 2);
@@ -292,7 +283,7 @@ TEST_CASE("EASY backfilling reserves devices of the types the queue head accepts
   RunInputs in = build_run(
       load_scenario(DATA + "scenario.yaml", {"platform.preset=platform-easy.yaml",
                                              "workload.trace=jobs-easy.csv", "policy.name=exclusive-easy"}));
-  const auto o = run(in);
+  const auto o = run_collect(in);
   const double t4 = in.platform.types[1].speed;
   CHECK(o.jobs.at("a-v100").devices == std::vector<DeviceIndex>{2});
   CHECK(o.jobs.at("long-any").devices == std::vector<DeviceIndex>{0});

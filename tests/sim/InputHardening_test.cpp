@@ -11,19 +11,14 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-using Result = colocsim::test::CliResult;
 using colocsim::test::cli;
 
-fs::path fresh_dir(const std::string& name)
-{
-  return colocsim::test::fresh_dir("hardening", name);
-}
+const colocsim::test::ScratchDirs fresh_dir{"hardening"};
 
 std::string write(const fs::path& dir, const std::string& name, const std::string& text)
 {

@@ -19,21 +19,16 @@
 #include <map>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::run_collect;
-using colocsim::test::RunOutcome;
-using colocsim::test::WithinAbs;
+using namespace colocsim::test;
 
 namespace {
 
-const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+const std::string& DATA = SIM_DATA;
 
 RunOutcome run(std::vector<std::string> sets, const std::string& policy = {},
                std::unique_ptr<Policy> custom = {})
 {
-  RunInputs in = build_run(load_scenario(DATA + "mig.yaml", sets, policy));
-  if (custom) in.policy = std::move(custom);
-  return run_collect(in);
+  return run_scenario(DATA + "mig.yaml", sets, policy, std::move(custom));
 }
 
 /// Places every submitted job on the given instance of device 0, and optionally asks for one change first.
@@ -246,18 +241,9 @@ TEST_CASE("MIG instances share the host and PCIe link: contention adds 1 % per b
 TEST_CASE("MIG decisions the engine refuses, and layouts a scenario may not start with", "[engine][mig]")
 {
   // No instance named on a mig device.
-  class NoInstance final : public Policy {
-  public:
-    std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
-    {
-      std::vector<Decision> out;
-      for (const auto& e : events)
-        if (const auto* s = std::get_if<JobSubmitted>(&e)) out.push_back(Place{s->job, {0}});
-      return out;
-    }
-  };
-  REQUIRE_THROWS_WITH(run({"workload.trace=mig-pair.csv"}, {}, std::make_unique<NoInstance>()),
-                      ContainsSubstring("is in mig mode: name its GPU instance"));
+  REQUIRE_THROWS_WITH(
+      run({"workload.trace=mig-pair.csv"}, {}, std::make_unique<PlaceOnSubmit>(std::vector<DeviceIndex>{0})),
+      ContainsSubstring("is in mig mode: name its GPU instance"));
   // Two jobs on one instance.
   auto same = std::make_unique<Pin>();
   same->instance_of = {0, 0};

@@ -27,14 +27,10 @@ namespace {
 namespace fs = std::filesystem;
 using colocsim::test::cli;
 using colocsim::test::shell;
+using colocsim::test::trace_and_small_tmpfs;
 using colocsim::test::write_file;
 
-fs::path fresh_dir(const std::string& name)
-{
-  auto d = colocsim::test::fresh_dir("test", name, false);
-  fs::create_directories(d);
-  return d;
-}
+const colocsim::test::ScratchDirs fresh_dir{"test"};
 
 /// A CSV file of numbers (plain or gzip): the header and each row as doubles.
 struct NumTable {
@@ -351,15 +347,9 @@ TEST_CASE("a gzip output that cannot be written fails the run with its name", "[
   }
   // A whole run into a 100 KB file system (as the plain files' test in Cli_test.cpp).
   const auto dir = fresh_dir("gz-full");
+  if (!trace_and_small_tmpfs(dir, 100)) return;
   const std::string bin = COLOCSIM_BINARY;
-  REQUIRE(shell(bin + " generate --jobs 20000 -o " + (dir / "trace.csv").string() + " > /dev/null") == 0);
   const auto mnt = dir / "small";
-  fs::create_directories(mnt);
-  if (shell("mount -t tmpfs -o size=100k tmpfs " + mnt.string() + " 2> /dev/null") != 0) {
-    WARN("skipped: mounting a 100 KB tmpfs is not permitted here (needs root or CAP_SYS_ADMIN)");
-    fs::remove_all(dir);
-    return;
-  }
   const auto err = dir / "err.txt";
   const int status = shell(bin + " replay " + (dir / "trace.csv").string() +
                            " --format native --platform aurora-node --set outputs.compress=gzip -o " +

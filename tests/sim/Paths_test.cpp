@@ -12,13 +12,11 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-using Result = colocsim::test::CliResult;
 using colocsim::test::cli;
 using colocsim::test::source;
 

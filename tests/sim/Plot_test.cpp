@@ -14,20 +14,15 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::slurp;
 using colocsim::test::WithinAbs;
 
 namespace {
 namespace fs = std::filesystem;
-using Result = colocsim::test::CliResult;
 using colocsim::test::cli;
 
-fs::path fresh_dir(const std::string& name)
-{
-  return colocsim::test::fresh_dir("plot-test", name);
-}
+const colocsim::test::ScratchDirs fresh_dir{"plot-test"};
 
 using colocsim::test::write_file;
 

@@ -15,20 +15,15 @@
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
-using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-using Result = colocsim::test::CliResult;
 using colocsim::test::cli;
 using colocsim::test::source;
 
-fs::path fresh_dir(const std::string& name)
-{
-  return colocsim::test::fresh_dir("provenance", name);
-}
+const colocsim::test::ScratchDirs fresh_dir{"provenance"};
 
 /// An A100-40GB device file with plain numbers only: the bundled file's values without their provenance.
 const char* const PLAIN_A100 = R"(format: colocsim-device/1

@@ -14,7 +14,6 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::slurp;
 
@@ -32,10 +31,7 @@ colocsim::test::CliResult cli(const std::vector<std::string>& args)
   return r;
 }
 
-fs::path fresh_dir(const std::string& name)
-{
-  return colocsim::test::fresh_dir("replay-sizing", name);
-}
+const colocsim::test::ScratchDirs fresh_dir{"replay-sizing"};
 
 double summary_value(const fs::path& dir, const std::string& key)
 {

@@ -15,20 +15,15 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
 using colocsim::test::slurp;
 
 namespace {
 namespace fs = std::filesystem;
-using Result = colocsim::test::CliResult;
 using colocsim::test::cli;
 using colocsim::test::source;
 
-fs::path fresh_dir(const std::string& name)
-{
-  return colocsim::test::fresh_dir("reqs", name, false);
-}
+const colocsim::test::ScratchDirs fresh_dir{.prefix = "reqs", .create = false};
 
 } // namespace
 

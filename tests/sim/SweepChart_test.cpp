@@ -18,6 +18,7 @@
 #include <sstream>
 
 using colocsim::test::ContainsSubstring;
+using colocsim::test::read_csv_cells;
 using colocsim::test::slurp;
 
 namespace {
@@ -54,20 +55,6 @@ axes:
 seeds: [1, 2, 3]
 metrics: [makespan_s, energy_total_j, utilization]
 )";
-
-std::vector<std::vector<std::string>> read_csv(const fs::path& file)
-{
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> row;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');)
-      row.push_back(cell);
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 std::string unescape(std::string s)
 {
@@ -213,7 +200,7 @@ TEST_CASE("plot draws a sweep's metrics against its load, a colour per policy, m
   REQUIRE(r.status == 0);
 
   // The numbers, from sweep.csv: per (policy, rate), the metric's values over the 3 seeds.
-  const auto rows = read_csv(out / "sweep.csv");
+  const auto rows = read_csv_cells(out / "sweep.csv");
   REQUIRE(rows.size() == 13);
   const auto col = [&](const std::string& name) {
     const auto it = std::find(rows[0].begin(), rows[0].end(), name);

@@ -15,8 +15,8 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::run_cli;
 using colocsim::test::ContainsSubstring;
+using colocsim::test::read_csv_cells;
 using colocsim::test::slurp;
 
 namespace {
@@ -30,24 +30,7 @@ colocsim::test::CliResult cli(const std::vector<std::string>& args)
   return colocsim::test::cli_spawning_binary(args);
 }
 
-fs::path fresh_dir(const std::string& name)
-{
-  return colocsim::test::fresh_dir("sweep-test", name);
-}
-
-std::vector<std::vector<std::string>> read_csv(const fs::path& file)
-{
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> row;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');)
-      row.push_back(cell);
-    rows.push_back(row);
-  }
-  return rows;
-}
+const colocsim::test::ScratchDirs fresh_dir{"sweep-test"};
 
 std::size_t column(const std::vector<std::string>& header, const std::string& name)
 {
@@ -78,7 +61,7 @@ TEST_CASE("sweep runs every combination of axes and seeds, each exactly as coloc
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("8 runs (8 ok, 0 failed, 0 done earlier)"));
 
-  const auto rows = read_csv(dir / "out" / "sweep.csv");
+  const auto rows = read_csv_cells(dir / "out" / "sweep.csv");
   REQUIRE(rows.size() == 9);
   const auto& h = rows[0];
   CHECK(h[0] == "run");
@@ -139,7 +122,7 @@ TEST_CASE("sweep never overwrites an earlier sweep unless asked, --resume runs o
   CHECK(resumed.status == 0);
   CHECK_THAT(resumed.out, ContainsSubstring("8 runs (8 ok, 0 failed, 7 done earlier)"));
   CHECK(slurp((dir / "out" / "run-0004" / "summary.json").string()).substr(0, 300) == before.substr(0, 300));
-  CHECK(read_csv(dir / "out" / "sweep.csv").size() == 9);
+  CHECK(read_csv_cells(dir / "out" / "sweep.csv").size() == 9);
 
   // --resume needs the same spec; --force reruns everything.
   write_file(dir / "spec.yaml", std::string(SPEC) + "# changed\n");
@@ -164,7 +147,7 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
   const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, ContainsSubstring("2 runs (1 ok, 1 failed, 0 done earlier)"));
-  const auto rows = read_csv(dir / "out" / "sweep.csv");
+  const auto rows = read_csv_cells(dir / "out" / "sweep.csv");
   REQUIRE(rows.size() == 3);
   CHECK(rows[1][1] == "ok");
   CHECK(rows[2][1] == "failed");
@@ -316,7 +299,7 @@ TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactl
                                             "sweep.csv", "sweep.yaml"});
   // sweep.csv (parsed strictly by cli() above): one row per run, each run once, in order, each row the
   // numbers of that run's summary.json.
-  const auto rows = read_csv(out / "sweep.csv");
+  const auto rows = read_csv_cells(out / "sweep.csv");
   REQUIRE(rows.size() == 5);
   const auto m = column(rows[0], "makespan_s");
   for (std::size_t i = 1; i <= 4; ++i) {

@@ -6,32 +6,12 @@
 #include "workloads/JsonStream.hpp"
 
 #include <fstream>
-#include <functional>
 #include <sstream>
 
 using namespace colocsim;
-using Catch::Matchers::ContainsSubstring;
-using colocsim::test::WORKLOADS_DATA;
+using namespace colocsim::test;
 
 namespace {
-std::vector<Job> read_all(JobReader& r)
-{
-  std::vector<Job> jobs;
-  while (auto j = r.next())
-    jobs.push_back(*j);
-  return jobs;
-}
-
-std::string error_of(const std::function<void()>& f)
-{
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 const std::string BATSIM = WORKLOADS_DATA + "batsim/";
 } // namespace
 
@@ -66,14 +46,14 @@ TEST_CASE("JSON stream: walks nested values and decodes strings", "[workloads][j
 
   std::istringstream bad("{\n  \"a\": [1 2]\n}");
   JsonStream k(bad, "bad.json");
-  CHECK_THAT(error_of([&] { k.skip_value(); }),
+  CHECK_THAT(input_error_of([&] { k.skip_value(); }),
              ContainsSubstring("bad.json:2:11: json: expected ',' or ']' after an array element (got '2')"));
 }
 
 TEST_CASE("Batsim: delay jobs replay with their delays", "[workloads][batsim]")
 {
   auto r = open_batsim(BATSIM + "test_delays.json");
-  const auto jobs = read_all(*r);
+  const auto jobs = drain(*r);
   REQUIRE(jobs.size() == 10);
   // {"id":0, "subtime": 0, "walltime": 100, "res": 1, "profile": "delay10"}
   CHECK(jobs[0].id == "0");
@@ -95,7 +75,7 @@ TEST_CASE("Batsim: every profile type of Batsim's documentation example", "[work
   CHECK(r.profile_duration("delay").value_or(0) == 20.2);
   CHECK(
       !r.profile_duration("sequence").has_value()); // a sequence of parallel tasks: set by Batsim's platform
-  const auto jobs = read_all(r);
+  const auto jobs = drain(r);
   REQUIRE(jobs.size() == 9);
   std::vector<std::string> ids;
   for (const auto& j : jobs)
@@ -123,7 +103,7 @@ TEST_CASE("Batsim: options scale resources and pick the walltime rule", "[worklo
 {
   auto r = open_batsim(BATSIM + "test_delays.json",
                        BatsimOptions{.duration = BatsimDurationRule::WALLTIME, .devices_per_res = 12});
-  const auto jobs = read_all(*r);
+  const auto jobs = drain(*r);
   CHECK(jobs[0].duration_s == 100);
   CHECK(jobs[0].devices == 12);
 }
@@ -131,24 +111,24 @@ TEST_CASE("Batsim: options scale resources and pick the walltime rule", "[worklo
 TEST_CASE("Batsim: malformed workloads", "[workloads][batsim][errors]")
 {
   CHECK_THAT(
-      error_of([] { open_batsim(BATSIM + "bad-syntax.json"); }),
+      input_error_of([] { open_batsim(BATSIM + "bad-syntax.json"); }),
       ContainsSubstring("bad-syntax.json:5:9: json: expected ',' or ']' after an array element (got '{')"));
-  CHECK_THAT(error_of([] { read_all(*open_batsim(BATSIM + "bad-res.json")); }),
+  CHECK_THAT(input_error_of([] { drain(*open_batsim(BATSIM + "bad-res.json")); }),
              ContainsSubstring("bad-res.json:5:56: jobs[1].res: not a whole number >= 1 (got 1.5"));
   CHECK_THAT(
-      error_of([] { read_all(*open_batsim(BATSIM + "bad-profile.json")); }),
+      input_error_of([] { drain(*open_batsim(BATSIM + "bad-profile.json")); }),
       ContainsSubstring("bad-profile.json:5:53: jobs[1].profile: unknown profile 'delay20'; expected a name "
                         "from \"profiles\""));
-  CHECK_THAT(error_of([] { read_all(*open_batsim(BATSIM + "bad-no-walltime.json")); }),
+  CHECK_THAT(input_error_of([] { drain(*open_batsim(BATSIM + "bad-no-walltime.json")); }),
              ContainsSubstring(
                  "bad-no-walltime.json:4:9: jobs[0].walltime: profile 'homogeneous' is of type "
                  "parallel_homogeneous, whose run time depends on Batsim's platform, and the job has no "
                  "walltime"));
   std::istringstream no_jobs(R"({"nb_res": 1, "profiles": {}})");
-  CHECK_THAT(error_of([&] { BatsimReader r(no_jobs, "w.json"); }),
+  CHECK_THAT(input_error_of([&] { BatsimReader r(no_jobs, "w.json"); }),
              ContainsSubstring("w.json:1:1: jobs: missing; expected a \"jobs\" array"));
   std::istringstream bad_seq(R"({"jobs": [], "profiles": {"s": {"type": "composed", "seq": ["nope"]}}})");
-  CHECK_THAT(error_of([&] { BatsimReader r(bad_seq, "w.json"); }),
+  CHECK_THAT(input_error_of([&] { BatsimReader r(bad_seq, "w.json"); }),
              ContainsSubstring("profiles.s.seq: unknown profile 'nope'"));
 }
 
@@ -159,14 +139,14 @@ TEST_CASE("Batsim: nb_res and repeat beyond their bounds are refused before conv
           "[workloads][batsim][errors]")
 {
   std::istringstream huge_res(R"({"nb_res": 2055555555555555555555555, "jobs": [], "profiles": {}})");
-  CHECK_THAT(error_of([&] { BatsimReader r(huge_res, "w.json"); }),
+  CHECK_THAT(input_error_of([&] { BatsimReader r(huge_res, "w.json"); }),
              ContainsSubstring("w.json:1:12: nb_res: too large (got 2.05556e+24); expected a whole number in "
                                "[0, 1048576]"));
   std::istringstream max_res(R"({"nb_res": 1048576, "jobs": [], "profiles": {}})");
   CHECK_NOTHROW([&] { BatsimReader r(max_res, "w.json"); }());
   std::istringstream huge_repeat(
       R"({"nb_res": 1, "jobs": [], "profiles": {"s": {"type": "composed", "repeat": 7.77778e33, "seq": []}}})");
-  CHECK_THAT(error_of([&] { BatsimReader r(huge_repeat, "w.json"); }),
+  CHECK_THAT(input_error_of([&] { BatsimReader r(huge_repeat, "w.json"); }),
              ContainsSubstring(
                  "profiles.s.repeat: too large (got 7.77778e+33); expected a whole number in [1, 1e10]"));
 }

@@ -10,30 +10,23 @@
 
 using namespace colocsim;
 using Catch::Matchers::ContainsSubstring;
+using colocsim::test::drain;
 
 namespace {
 
 const std::string& DATA = test::WORKLOADS_DATA;
 
-std::vector<Job> read_all(JobReader& reader)
-{
-  std::vector<Job> jobs;
-  while (auto job = reader.next())
-    jobs.push_back(std::move(*job));
-  return jobs;
-}
-
 std::vector<Job> read_file(const std::string& name)
 {
   auto reader = open_native_csv(DATA + name);
-  return read_all(*reader);
+  return drain(*reader);
 }
 
 std::vector<Job> read_text(const std::string& text, const std::string& file = "inline.csv")
 {
   std::istringstream in(text);
   NativeCsvReader reader(in, file);
-  return read_all(reader);
+  return drain(reader);
 }
 
 } // namespace

@@ -7,39 +7,19 @@
 
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <numeric>
 
 using namespace colocsim;
-using Catch::Matchers::ContainsSubstring;
-using colocsim::test::WORKLOADS_DATA;
+using namespace colocsim::test;
 
 namespace {
-std::vector<Job> read_all(JobReader& r)
-{
-  std::vector<Job> jobs;
-  while (auto j = r.next())
-    jobs.push_back(*j);
-  return jobs;
-}
-
-std::string error_of(const std::function<void()>& f)
-{
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 const std::string OPENB = WORKLOADS_DATA + "openb/";
 } // namespace
 
 TEST_CASE("openb: the default slice maps pods onto jobs", "[workloads][openb]")
 {
   auto r = open_openb(OPENB + "default-head100.csv");
-  const auto jobs = read_all(*r);
+  const auto jobs = drain(*r);
   // 100 pods: 6 CPU-only and 5 pending are left out (counts computed from the slice with Python's csv).
   REQUIRE(jobs.size() == 89);
   // openb-pod-0000,12000,16384,1,1000,,LS,Running,0,12537496,0
@@ -77,7 +57,7 @@ TEST_CASE("openb: pending pods can be kept with a stated run time", "[workloads]
   o.pending = OpenbPendingRule::KEEP;
   o.pending_duration_s = 100;
   auto r = open_openb(OPENB + "default-head100.csv", o);
-  const auto jobs = read_all(*r);
+  const auto jobs = drain(*r);
   REQUIRE(jobs.size() == 94);
   // openb-pod-0061,11908,47104,1,1000,,BE,Pending,10001278,10001403,
   const auto p =
@@ -92,7 +72,7 @@ TEST_CASE("openb: pending pods can be kept with a stated run time", "[workloads]
 TEST_CASE("openb: gpu_spec becomes the job's allowed GPU types", "[workloads][openb]")
 {
   auto r = open_openb(OPENB + "gpuspec33-head40.csv");
-  const auto jobs = read_all(*r);
+  const auto jobs = drain(*r);
   REQUIRE(jobs.size() == 38);
   auto by_id = [&](const std::string& id) {
     return *std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return j.id == id; });
@@ -111,7 +91,7 @@ TEST_CASE("openb: a pod's run time starts when it is scheduled, not when it is c
   //     runs deletion − scheduled = 10959245 − 6595531 = 4363714 s (from creation it would be 4371052 s);
   //   openb-pod-0006,...,LS,Running,3019330,11815163,3019331: 11815163 − 3019331 = 8795832 s (not 8795833).
   auto r = open_openb(OPENB + "gpuspec33-head40.csv");
-  const auto jobs = read_all(*r);
+  const auto jobs = drain(*r);
   auto by_id = [&](const std::string& id) {
     return *std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return j.id == id; });
   };
@@ -124,7 +104,7 @@ TEST_CASE("openb: a pod's run time starts when it is scheduled, not when it is c
 TEST_CASE("openb: a re-sampled variant is put in creation order within the window", "[workloads][openb]")
 {
   auto r = open_openb(OPENB + "gpushare100-lines1090-1129.csv");
-  const auto jobs = read_all(*r);
+  const auto jobs = drain(*r);
   REQUIRE(jobs.size() == 31); // 40 pods, 9 pending
   for (std::size_t i = 1; i < jobs.size(); ++i)
     CHECK(jobs[i].submit_s >= jobs[i - 1].submit_s);
@@ -144,7 +124,7 @@ TEST_CASE("openb: a re-sampled variant is put in creation order within the windo
     o.reorder_window = 1;
     OpenbPodReader small(in, "bad-unsorted.csv", o);
     CHECK_THAT(
-        error_of([&] { read_all(small); }),
+        input_error_of([&] { drain(small); }),
         ContainsSubstring("bad-unsorted.csv:4: creation_time: submit time 427061 is earlier than a job "
                           "already replayed (2690044) and beyond the reorder window of 1 rows; sort the file "
                           "by creation_time (column 9)"));
@@ -159,7 +139,7 @@ TEST_CASE("openb: the 5-column request-only variant", "[workloads][openb]")
   std::ifstream in(OPENB + "multigpu50-head20.csv");
   OpenbPodReader r(in, "multigpu50-head20.csv", o);
   CHECK(!r.timed());
-  const auto jobs = read_all(r);
+  const auto jobs = drain(r);
   REQUIRE(jobs.size() == 18); // openb-pod-0005 and -0016 are CPU-only
   CHECK(jobs[0].id == "openb-pod-0000");
   CHECK(jobs[0].submit_s == 0);
@@ -173,24 +153,24 @@ TEST_CASE("openb: the 5-column request-only variant", "[workloads][openb]")
 
 TEST_CASE("openb: malformed rows", "[workloads][openb][errors]")
 {
-  CHECK_THAT(error_of([] { read_all(*open_openb(OPENB + "bad-columns.csv")); }),
+  CHECK_THAT(input_error_of([] { drain(*open_openb(OPENB + "bad-columns.csv")); }),
              ContainsSubstring(
                  "bad-columns.csv:3: row: wrong number of fields (got 10); expected 11 as in the header"));
   CHECK_THAT(
-      error_of([] { read_all(*open_openb(OPENB + "bad-number.csv")); }),
+      input_error_of([] { drain(*open_openb(OPENB + "bad-number.csv")); }),
       ContainsSubstring("bad-number.csv:3:27: num_gpu: not a number (got 'one'); expected a whole number of "
                         "GPUs >= 0"));
   CHECK_THAT(
-      error_of([] { read_all(*open_openb(OPENB + "bad-gpu-type.csv")); }),
+      input_error_of([] { drain(*open_openb(OPENB + "bad-gpu-type.csv")); }),
       ContainsSubstring("bad-gpu-type.csv:3:34: gpu_spec: unknown GPU type 'H100' (got 'T4|H100'); expected "
                         "GPU types separated by '|' from: A10, G2, G3, P100, T4, V100M16, V100M32"));
-  CHECK_THAT(error_of([] { read_all(*open_openb(OPENB + "bad-times.csv")); }),
+  CHECK_THAT(input_error_of([] { drain(*open_openb(OPENB + "bad-times.csv")); }),
              ContainsSubstring("bad-times.csv:3:55: deletion_time: earlier than scheduled_time 1558381 (got "
                                "'1000000'); expected deletion_time >= scheduled_time"));
-  CHECK_THAT(error_of([] { open_openb(OPENB + "bad-header.csv"); }),
+  CHECK_THAT(input_error_of([] { open_openb(OPENB + "bad-header.csv"); }),
              ContainsSubstring(
                  "bad-header.csv:1: header: missing column(s) pod_phase, deletion_time, scheduled_time"));
-  CHECK_THAT(error_of([] { open_openb(OPENB + "missing.csv"); }),
+  CHECK_THAT(input_error_of([] { open_openb(OPENB + "missing.csv"); }),
              ContainsSubstring("cannot open trace file"));
 }
 
@@ -227,7 +207,7 @@ TEST_CASE("openb node list: the inventory of the FGD cluster", "[workloads][open
 
   std::istringstream bad("sn,cpu_milli,memory_mib,gpu,model\nn1,64000,262144,2,\n");
   CHECK_THAT(
-      error_of([&] { read_openb_nodes(bad, "nodes.csv"); }),
+      input_error_of([&] { read_openb_nodes(bad, "nodes.csv"); }),
       ContainsSubstring("nodes.csv:2:19: model: empty (got ''); expected the GPU model of a node with GPUs"));
 }
 
@@ -241,7 +221,7 @@ TEST_CASE("PAI machine table: the inventory reader", "[workloads][pai][inventory
   CHECK(inv.nodes[0].gpu_model.empty());
   CHECK(inv.gpus_by_model().at("V100M32") == 8);
   std::istringstream bad("m1,P100,64,512,two\n");
-  CHECK_THAT(error_of([&] { read_pai_machines(bad, "spec.csv"); }),
+  CHECK_THAT(input_error_of([&] { read_pai_machines(bad, "spec.csv"); }),
              ContainsSubstring("spec.csv:1:16: cap_gpu: not a number (got 'two')"));
 }
 
@@ -251,8 +231,8 @@ TEST_CASE("openb: a gzip-compressed pod list reads as the plain file, a damaged 
   // default-head100.csv.gz is `gzip -9 -n default-head100.csv` (NOTICE.md): every job and warning alike.
   auto plain_reader = open_openb(OPENB + "default-head100.csv");
   auto gz_reader = open_openb(OPENB + "default-head100.csv.gz");
-  const auto plain = read_all(*plain_reader);
-  const auto gz = read_all(*gz_reader);
+  const auto plain = drain(*plain_reader);
+  const auto gz = drain(*gz_reader);
   REQUIRE(plain.size() == 89); // as in "the default slice maps pods onto jobs"
   REQUIRE(gz.size() == plain.size());
   for (std::size_t i = 0; i < plain.size(); ++i) {
@@ -284,7 +264,7 @@ TEST_CASE("openb: a gzip-compressed pod list reads as the plain file, a damaged 
   std::ofstream(bad, std::ios::binary) << corrupt;
   for (const auto& path : {cut, bad}) {
     INFO(path);
-    CHECK_THAT(error_of([&] { read_all(*open_openb(path)); }),
+    CHECK_THAT(input_error_of([&] { drain(*open_openb(path)); }),
                ContainsSubstring(path) && ContainsSubstring("gzip data cut short or corrupt (zlib: "));
   }
   fs::remove_all(dir);

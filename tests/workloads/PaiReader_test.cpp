@@ -5,31 +5,11 @@
 #include "workloads/PaiReader.hpp"
 
 #include <fstream>
-#include <functional>
 
 using namespace colocsim;
-using Catch::Matchers::ContainsSubstring;
-using colocsim::test::WORKLOADS_DATA;
+using namespace colocsim::test;
 
 namespace {
-std::vector<Job> read_all(JobReader& r)
-{
-  std::vector<Job> jobs;
-  while (auto j = r.next())
-    jobs.push_back(*j);
-  return jobs;
-}
-
-std::string error_of(const std::function<void()>& f)
-{
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 const std::string PAI = WORKLOADS_DATA + "pai/";
 } // namespace
 
@@ -37,7 +17,7 @@ TEST_CASE("PAI task table: tasks become jobs with fractional GPU shares", "[work
 {
   std::ifstream in(PAI + "pai_task_table.synthetic.csv");
   PaiReader r(in, "task.csv");
-  const auto jobs = read_all(r);
+  const auto jobs = drain(r);
   CHECK(r.table() == PaiTable::TASK);
   REQUIRE(jobs.size() == 5);
   // synjob..01,tensorflow,1.0,Terminated,1739162.0,1739200.0,600.0,29.296875,50.0,MISC
@@ -77,7 +57,7 @@ TEST_CASE("PAI task table: status=terminated leaves failed tasks out", "[workloa
   PaiOptions o;
   o.terminated_only = true;
   auto r = open_pai(PAI + "pai_task_table.synthetic.csv", o);
-  CHECK(read_all(*r).size() == 4);
+  CHECK(drain(*r).size() == 4);
   CHECK_THAT(r->warnings().at(2), ContainsSubstring("skipped 1 failed task(s) (status=terminated)"));
 }
 
@@ -87,7 +67,7 @@ TEST_CASE("PAI job table: arrivals and durations, devices from the options", "[w
   o.job_devices = 2;
   std::ifstream in(PAI + "pai_job_table.synthetic.csv");
   PaiReader r(in, "job.csv", o);
-  const auto jobs = read_all(r);
+  const auto jobs = drain(r);
   CHECK(r.table() == PaiTable::JOB);
   REQUIRE(jobs.size() == 4);
   CHECK(jobs[0].id == "synjob000000000000000001");
@@ -100,20 +80,20 @@ TEST_CASE("PAI job table: arrivals and durations, devices from the options", "[w
 
 TEST_CASE("PAI: malformed rows", "[workloads][pai][errors]")
 {
-  CHECK_THAT(error_of([] { read_all(*open_pai(PAI + "bad-task-columns.csv")); }),
+  CHECK_THAT(input_error_of([] { drain(*open_pai(PAI + "bad-task-columns.csv")); }),
              ContainsSubstring(
                  "bad-task-columns.csv:2: row: wrong number of fields (got 9); expected 10 (task table"));
-  CHECK_THAT(error_of([] { read_all(*open_pai(PAI + "bad-task-gpu-type.csv")); }),
+  CHECK_THAT(input_error_of([] { drain(*open_pai(PAI + "bad-task-gpu-type.csv")); }),
              ContainsSubstring(
                  "bad-task-gpu-type.csv:3:93: gpu_type: unknown GPU type 'A100' (got 'A100'); expected "
                  "one of MISC, P100, T4, V100, V100M32"));
-  CHECK_THAT(error_of([] { read_all(*open_pai(PAI + "bad-task-number.csv")); }),
+  CHECK_THAT(input_error_of([] { drain(*open_pai(PAI + "bad-task-number.csv")); }),
              ContainsSubstring(
                  "bad-task-number.csv:2:88: plan_gpu: not a number (got 'half'); expected percent of one "
                  "GPU per instance"));
   PaiOptions job;
   job.table = PaiTable::JOB;
   CHECK_THAT(
-      error_of([&] { read_all(*open_pai(PAI + "pai_task_table.synthetic.csv", job)); }),
+      input_error_of([&] { drain(*open_pai(PAI + "pai_task_table.synthetic.csv", job)); }),
       ContainsSubstring("pai_task_table.synthetic.csv:4: row: wrong number of fields (got 10); expected 6"));
 }
