@@ -5,15 +5,15 @@
 #   scripts/tidy.sh                 every source file (about 90; 10-15 min on 2 cores)
 #   scripts/tidy.sh sim/Engine.cpp  the files given (a regular expression each, as run-clang-tidy takes them)
 # COLOCSIM_JOBS=N sets the parallelism (default: the number of cores). The compile commands come from
-# build-tidy/ (configured here when missing; nothing is built).
+# build-tidy/ (configured here on every run; nothing is built).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jobs="${COLOCSIM_JOBS:-$(nproc)}"
 tidy=$(command -v run-clang-tidy-14 || command -v run-clang-tidy || true)
 [[ -n "$tidy" ]] || { echo "scripts/tidy.sh: run-clang-tidy not found (Debian package clang-tidy)" >&2; exit 3; }
-if [[ ! -f "$root/build-tidy/compile_commands.json" ]]; then
-  cmake -S "$root" -B "$root/build-tidy" -DCMAKE_BUILD_TYPE=Release -DCOLOCSIM_TESTS=ON >/dev/null
-fi
+# Configured every time (a few seconds once cached), so that source files added since the last run are in the
+# compile database: a stale build-tidy/ silently skipped them.
+cmake -S "$root" -B "$root/build-tidy" -DCMAKE_BUILD_TYPE=Release -DCOLOCSIM_TESTS=ON >/dev/null
 if [[ $# -eq 0 ]]; then
   set -- "$root/(models|workloads|policies|sim|calibration)/"
 fi
