@@ -146,9 +146,11 @@ def targets(rows, args):
         c_big, c_small = big["cpu"] / big["jobs"], small["cpu"] / small["jobs"]
         s_ratio = big["sim_us"] / small["sim_us"]
         out.append(f"* CPU per job (whole process) {small['jobs']:,} → {big['jobs']:,} jobs: {c_small * 1e6:.1f} → "
-                   f"{c_big * 1e6:.1f} µs ({c_big / c_small:.2f}×; target within 1.5×: "
-                   f"{'met' if 1 / 1.5 <= c_big / c_small <= 1.5 else 'not met'}); simulation phase only: "
-                   f"{small['sim_us']:.1f} → {big['sim_us']:.1f} µs ({s_ratio:.2f}×).")
+                   f"{c_big * 1e6:.1f} µs ({c_big / c_small:.2f}×; target within 1.5× either way: "
+                   f"{'met' if 1 / 1.5 <= c_big / c_small <= 1.5 else 'not met'}; at few jobs the once-per-run "
+                   f"setup dominates); simulation phase only: "
+                   f"{small['sim_us']:.1f} → {big['sim_us']:.1f} µs ({s_ratio:.2f}×; target within 1.5× either way: "
+                   f"{'met' if 1 / 1.5 <= s_ratio <= 1.5 else 'not met'}).")
     raw = [r for r in rows if r["run"] == "raw" and r["jobs"] == big["jobs"] and r["tiles"] == args.tiles]
     if raw:
         out.append(f"* raw-SimGrid loop, same jobs and hosts: {raw[0]['wall']:.1f} s wall, "
