@@ -164,23 +164,19 @@ for f in "${scenarios[@]}"; do
   fi
 done
 
-# 3. The experiment drivers, as their CTests run them.
-drivers=(collocation-pitfalls:colocsim-pitfalls compare-policies:colocsim-compare-policies
-  mlperf-scaling:colocsim-mlperf-scaling repro-costa-sscad25:colocsim-repro-costa
-  repro-heshare:colocsim-repro-heshare repro-mig-manager:colocsim-repro-mig
-  validate-interference:colocsim-validate-interference validate-mig:colocsim-validate-mig
-  repro-fgd-atc23:colocsim-repro-fgd)
-for entry in "${drivers[@]}"; do
-  folder=${entry%%:*}
-  exe=${entry#*:}
-  if [[ ! -x "$OLD/experiments/$folder/$exe" || ! -x "$NEW/experiments/$folder/$exe" ]]; then
-    echo "experiments/$folder: skipped ($exe not built in both builds)"
+# 3. The experiment drivers, as their CTests run them: every colocsim-* executable the new build has under
+#    experiments/FOLDER/ (a driver added later is compared without editing this list).
+while read -r path; do
+  folder=$(basename "$(dirname "$path")")
+  exe=$(basename "$path")
+  if [[ ! -x "$OLD/experiments/$folder/$exe" ]]; then
+    echo "experiments/$folder: skipped ($exe not built in the old build)"
     continue
   fi
   extra=()
   [[ $folder == repro-fgd-atc23 ]] && extra=(--reduced -j 2)
   both "experiments/$folder" "@BUILD@/experiments/$folder/$exe" --check "${extra[@]}" --csv results.csv
-done
+done < <(find -H "$NEW/experiments" -mindepth 2 -maxdepth 2 -type f -executable -name 'colocsim-*' | sort)
 both experiments/validate-easy python3 "$ROOT/experiments/validate-easy/validate_easy.py" --check --quick \
   --colocsim @BIN@ --out out
 

@@ -7,6 +7,7 @@
 // pages off: sim/Engine.cpp make_engine). Durations are lognormal with the bench scenario's mean and
 // sigma (sim/scenarios/bench/scenario.yaml: 1800 s, σ = 1). Prints key=value lines like `colocsim bench`:
 // wall_s, cpu_s, peak_rss_mb, makespan_s, and a checksum (Σ end times) that is the same for a seed.
+// It links SimGrid alone, so cpu_seconds and peak_rss_mb below repeat sim/cli/Cli.cpp's on purpose.
 //
 //   colocsim-rawloop --jobs 1000000 --tiles 127488 [--load 1] [--duration 1800] [--seed 1] [--stack-kib 8]
 #include <simgrid/s4u.hpp>

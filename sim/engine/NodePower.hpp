@@ -31,7 +31,7 @@ public:
   void integrate(double now);
   /// Node n (off) starts booting at sim time `now`: it draws its baseline at once and is on at now + boot_s.
   void power_on(std::uint32_t node, double now, double boot_s);
-  /// Node n (on or booting) is powered off; it is reported by take_powered_off().
+  /// Node n (on or booting) is powered off; powered_off() lists it until clear_powered_off().
   void power_off(std::uint32_t node);
   /// The earliest boot that ends at or before sim time `limit`: that node is on now.
   std::optional<std::uint32_t> finish_boot(double limit);
