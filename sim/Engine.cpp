@@ -191,7 +191,7 @@ private:
   void record_end(JobIndex j);
 
   // device updates, O(residents) each
-  void touch(DeviceIndex d);
+  void touch(DeviceIndex d); ///< DEVICE_CHANGING: d is about to change (its meters integrate up to now)
   void recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty);
   void refresh_power(DeviceIndex d);
   void settle(std::vector<DeviceIndex>& dirty);
@@ -236,7 +236,7 @@ private:
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
   NodePower nodes_; ///< node states, boots, the nodes powered off not yet reported, baseline energy
   std::vector<std::vector<DeviceIndex>> node_devices_;
-  void touch_nodes() { events_.nodes_changing(sim_now()); }
+  void touch_nodes() { events_.nodes_changing(sim_now()); } ///< NODES_CHANGING: node baselines integrate
   bool device_available(DeviceIndex d) const
   {
     return !devices_[d].repartitioning && nodes_.on(setup_.platform->devices[d].node);

@@ -81,8 +81,8 @@ struct RunSetup {
   bool durations_include_scaling = false;
   EstimateSource estimates = EstimateSource::EXACT;
   bool record_timeseries = true;
-  /// Follows every event and decision (the event log, --log-events; sim/EventLog.hpp). Null: off, which
-  /// costs a pointer test per policy call, per decision and per job end.
+  /// Follows every event and decision (the event log, --log-events; sim/EventLog.hpp), as a subscriber of the
+  /// engine's events registered only when set. Null: off, which costs nothing.
   RunTrace* trace = nullptr;
   /// Further subscribers of the engine's events (sim/engine/EngineEvents.hpp), for tests and tools; each is
   /// called after the engine's own, in this order, and sees a job end before its dependents end.
