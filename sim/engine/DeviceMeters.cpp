@@ -1,5 +1,7 @@
 #include "sim/engine/DeviceMeters.hpp"
 
+#include <algorithm>
+
 namespace colocsim {
 
 void DeviceMeters::device_changing(const DeviceChanging& e)
@@ -24,7 +26,10 @@ void DeviceMeters::residents_changed(const ResidentsChanged& e)
 
 void DeviceMeters::job_started(const JobStarted& e)
 {
-  if (e.job >= job_energy_j_.size()) job_energy_j_.resize(static_cast<std::size_t>(e.job) + 1, 0.0);
+  // Grown by doubling here rather than by one job at a time: one resize call per doubling, not per job.
+  if (e.job >= job_energy_j_.size())
+    job_energy_j_.resize(std::max<std::size_t>(static_cast<std::size_t>(e.job) + 1, 2 * job_energy_j_.size()),
+                         0.0);
 }
 
 } // namespace colocsim
