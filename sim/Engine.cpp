@@ -3,11 +3,13 @@
 
 #include "models/Placement.hpp"
 #include "sim/engine/DependencyGraph.hpp"
-#include "sim/engine/DeviceMeter.hpp"
+#include "sim/engine/DeviceMeters.hpp"
+#include "sim/engine/EngineEvents.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
 #include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
 #include "sim/engine/ReasonTable.hpp"
+#include "sim/engine/RunReporters.hpp"
 #include "sim/engine/UserRunHistory.hpp"
 
 #include <simgrid/Exception.hpp>
@@ -82,7 +84,6 @@ struct DeviceState {
   bool repartitioning = false;
   // mig mode (RunSetup::mig): the GPU instances, the job on each (-1: none) and when each is usable
   MigInstances gi;
-  DeviceMeter meter; ///< energy, busy, resident, allocated and fragmented time; the residents' shares
 };
 
 struct JobState {
@@ -94,7 +95,6 @@ struct JobState {
   std::vector<sg4::ExecPtr> execs; ///< filled by the job actor when it starts
   double rate = 0;                 ///< effective rate: the slowest device's × e(n)
   double first_start = -1, attempt_start = -1, end = -1;
-  double energy_j = 0;
   int attempts = 0;
   bool oom_pending = false;             ///< this attempt overflowed device memory: it will fail
   double thread_share = 1.0;            ///< MPS active-thread fraction of this attempt
@@ -115,9 +115,9 @@ struct Notice {
   NoticeKind kind;
 };
 
-class Simulation final : public ClusterView {
+class Simulation final : public ClusterView, private DependencyOutcomes {
 public:
-  Simulation(const RunSetup& setup, RunObserver& observer) : setup_(setup), observer_(observer) {}
+  Simulation(const RunSetup& setup, RunObserver& observer);
 
   RunTotals run();
 
@@ -178,6 +178,8 @@ private:
   void apply(const Decision& d); ///< dispatches to the apply_* of the decision's type
   [[noreturn]] void fail(const Decision& decision, const std::string& why) const;
   void apply_place(const Decision& decision, const Place& d);
+  void check_place_device(const Decision& decision, const Place& d, std::size_t i) const;
+  void check_mig_instance(const Decision& decision, const Place& d, std::size_t i) const;
   void apply_reject(const Decision& decision, const Reject& d);
   void apply_node_power(const Decision& decision, const SetNodePower& d);
   void apply_repartition(const Decision& decision, const Repartition& d);
@@ -189,7 +191,7 @@ private:
   void record_end(JobIndex j);
 
   // device updates, O(residents) each
-  void touch(DeviceIndex d);
+  void touch(DeviceIndex d); ///< DEVICE_CHANGING: d is about to change (its meters integrate up to now)
   void recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty);
   void refresh_power(DeviceIndex d);
   void settle(std::vector<DeviceIndex>& dirty);
@@ -218,17 +220,13 @@ private:
   double first_named_speed(const Job& job) const;
   void emit_timepoint();
   void progress(bool force);
-  /// Tsafrir et al. 2007: each user's last two run times (workload.estimates: predicted).
-  UserRunHistory user_runs_; ///< each user's last two run times (workload.estimates: predicted)
-  void record_run(const JobState& js)
-  {
-    // the run time the system saw (killed jobs: their limit)
-    if (setup_.estimates == EstimateSource::PREDICTED)
-      user_runs_.record(js.job.user, js.end - js.attempt_start);
-  }
-
   const RunSetup& setup_;
-  RunObserver& observer_;
+  /// The engine's events and their subscribers (sim/engine/EngineEvents.hpp), registered in the constructor.
+  EngineEvents events_;
+  DeviceMeters meters_; ///< per device: energy, busy, resident, allocated, fragmented time; per job: energy
+  UserRunHistory user_runs_;            ///< each user's last two run times (workload.estimates: predicted)
+  ObserverFeed observer_feed_;          ///< jobs.csv, timeseries.csv
+  std::optional<TraceFeed> trace_feed_; ///< the event log (RunSetup::trace)
   std::vector<DeviceState> devices_;
   std::deque<JobState> jobs_;
   std::optional<Job> lookahead_;
@@ -238,11 +236,12 @@ private:
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
   NodePower nodes_; ///< node states, boots, the nodes powered off not yet reported, baseline energy
   std::vector<std::vector<DeviceIndex>> node_devices_;
-  void touch_nodes() { nodes_.integrate(sim_now()); }
+  void touch_nodes() { events_.nodes_changing(sim_now()); } ///< NODES_CHANGING: node baselines integrate
   bool device_available(DeviceIndex d) const
   {
     return !devices_[d].repartitioning && nodes_.on(setup_.platform->devices[d].node);
   }
+  bool idle(DeviceIndex d) const { return devices_[d].residents.empty() && device_available(d); }
   double total_device_power_w_ = 0;
   std::uint32_t busy_devices_ = 0;
   std::uint32_t running_ = 0;
@@ -255,8 +254,11 @@ private:
   /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
   std::unordered_map<std::string, ResourceSignature> batch_sigs_;
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
-  void release_dependents(JobIndex j, std::vector<Event>& events);
-  void cancel_dependents(JobIndex j);
+  // DependencyOutcomes: deps_ calls them when a job ends (JOB_ENDED)
+  void dependency_completed(JobIndex k) override;
+  bool cancel(JobIndex b, JobIndex k) override;
+  /// The events of the controller pass a completion is handled in: dependents released go there.
+  std::vector<Event>* released_ = nullptr;
   // MIG (models/Mig.hpp): a device's instances, and the fractions of the GPU an instance holds
   void set_mig_layout(DeviceState& ds, DeviceIndex d) const
   {
@@ -333,12 +335,12 @@ private:
   std::vector<PowerLoad> loads_;
   std::vector<std::uint32_t> scratch_cards_;
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
-  // idle_while_waiting_device_s (sim/engine/IdleWaitMeter.hpp): told when a device becomes idle or busy and
-  // when a job joins or leaves the queue.
+  // idle_while_waiting_device_s (sim/engine/IdleWaitMeter.hpp): follows devices becoming idle or busy and
+  // jobs joining or leaving the queue.
   IdleWaitMeter idle_wait_;
-  void update_idle(DeviceIndex d)
+  void availability_changed(DeviceIndex d)
   {
-    idle_wait_.device_idle(d, devices_[d].residents.empty() && device_available(d), sim_now());
+    events_.availability_changed(AvailabilityChanged{d, sim_now(), idle(d)});
   }
   /// The device types whose devices could take job j (one bit per type).
   std::uint64_t fitting_types(const JobState& js) const
@@ -359,12 +361,32 @@ private:
     else
       --waiting_;
     const auto& js = jobs_[j];
-    idle_wait_.job_waiting(fitting_types(js), static_cast<std::uint32_t>(js.job.devices), add, sim_now());
+    events_.queue_changed(
+        QueueChanged{j, sim_now(), add, static_cast<std::uint32_t>(js.job.devices), fitting_types(js)});
   }
   ReasonTable reasons_; ///< why jobs did not complete (JobRecord::reason), each text stored once
   std::uint32_t reason_id(const std::string& text) { return reasons_.id(text); }
   std::uint32_t dependency_reason(JobStatus dep) { return reasons_.dependency(dep); }
 };
+
+Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
+    : setup_(setup), observer_feed_(observer, setup.record_timeseries)
+{
+  // The registration order is the order of each event's side effects (docs/architecture.md, The engine's
+  // components): the meters first, then the run time history, the reporters (jobs.csv before the event log),
+  // the caller's subscribers, and the dependency graph last: ending a job's dependents publishes their ends,
+  // which every other subscriber must see after the job's own.
+  events_.subscribe(meters_);
+  events_.subscribe(idle_wait_);
+  events_.subscribe(nodes_);
+  if (setup_.estimates == EstimateSource::PREDICTED) events_.subscribe(user_runs_);
+  events_.subscribe(observer_feed_);
+  if (setup_.trace) events_.subscribe(trace_feed_.emplace(*setup_.trace));
+  for (auto* s : setup_.subscribers)
+    events_.subscribe(*s);
+  deps_.set_outcomes(this);
+  events_.subscribe(deps_);
+}
 
 double Simulation::estimate(JobIndex j) const
 {
@@ -511,8 +533,9 @@ void Simulation::build_platform()
     device_types[d] = platform.devices[d].type;
   idle_wait_ = IdleWaitMeter(platform.types.size(), std::move(device_types));
   nodes_ = NodePower(std::max<std::size_t>(platform.nodes, node_devices_.size()), platform.node_baseline_w);
+  meters_ = DeviceMeters(devices_.size());
   for (DeviceIndex d = 0; d < devices_.size(); ++d)
-    update_idle(d);
+    availability_changed(d);
 }
 
 RunTotals Simulation::run()
@@ -541,12 +564,13 @@ RunTotals Simulation::run()
     touch(d);
   totals_.t_first_submit_s = origin_;
   totals_.t_end_s = origin_ + end;
-  for (const auto& ds : devices_) {
-    totals_.energy_device_j += ds.meter.energy_j();
-    totals_.busy_device_s += ds.meter.busy_s();
-    totals_.resident_s += ds.meter.resident_s();
-    totals_.allocated_device_s += ds.meter.allocated_s();
-    totals_.fragmented_device_s += ds.meter.fragmented_s();
+  for (DeviceIndex d = 0; d < meters_.size(); ++d) {
+    const auto& m = meters_.meter(d);
+    totals_.energy_device_j += m.energy_j();
+    totals_.busy_device_s += m.busy_s();
+    totals_.resident_s += m.resident_s();
+    totals_.allocated_device_s += m.allocated_s();
+    totals_.fragmented_device_s += m.fragmented_s();
   }
   touch_nodes();
   totals_.energy_node_j = nodes_.energy_j();
@@ -610,7 +634,7 @@ void Simulation::controller()
     while (const auto booted = nodes_.finish_boot(now + time_slack(now))) {
       const auto node = *booted;
       for (auto dev : node_devices_[node])
-        update_idle(dev);
+        availability_changed(dev);
       ++totals_.engine_events;
       events.emplace_back(std::in_place_type<NodePowered>, NodePowered{node, true});
     }
@@ -618,7 +642,7 @@ void Simulation::controller()
       const DeviceIndex d = repartitions_.begin()->second;
       repartitions_.erase(repartitions_.begin());
       devices_[d].repartitioning = false;
-      update_idle(d);
+      availability_changed(d);
       ++totals_.engine_events;
       events.emplace_back(std::in_place_type<DeviceRepartitioned>, DeviceRepartitioned{d, devices_[d].mode});
     }
@@ -776,8 +800,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
     js.end = sim_now();
     js.reason = dependency_reason(cause);
     ++totals_.cancelled;
-    record_end(j);
-    cancel_dependents(j);
+    record_end(j); // nobody waits for j yet: its end cancels nothing
     return;
   }
   js.submitted = ready;
@@ -790,42 +813,37 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
   batch.emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{j});
 }
 
-/// Job j completed: its blocked dependents whose last dependency this was are submitted (now, or after
-/// their think time).
-void Simulation::release_dependents(JobIndex j, std::vector<Event>& events)
+/// A job that blocked job k waits for completed (deps_, when it ends): k is submitted once this was its last
+/// dependency (now, or after its think time), into the events of the controller pass (released_).
+void Simulation::dependency_completed(JobIndex k)
 {
-  const std::vector<JobIndex> waiting = deps_.take_dependents(j);
-  if (waiting.empty()) return;
+  auto& ks = jobs_[k];
+  if (ks.status != JobStatus::BLOCKED) return;
   const double now = sim_now();
-  for (JobIndex k : waiting) {
-    auto& ks = jobs_[k];
-    if (ks.status != JobStatus::BLOCKED) continue;
-    ks.submitted = std::max(ks.submitted, now + ks.job.think_time_s);
-    if (--ks.deps_pending > 0) continue;
-    if (ks.submitted > now + time_slack(now)) {
-      deps_.release_at(ks.submitted, k);
-      continue;
-    }
-    ks.status = JobStatus::WAITING;
-    ks.submitted = now;
-    add_waiting(k);
-    events.emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{k});
+  ks.submitted = std::max(ks.submitted, now + ks.job.think_time_s);
+  if (--ks.deps_pending > 0) return;
+  if (ks.submitted > now + time_slack(now)) {
+    deps_.release_at(ks.submitted, k);
+    return;
   }
+  ks.status = JobStatus::WAITING;
+  ks.submitted = now;
+  add_waiting(k);
+  released_->emplace_back(std::in_place_type<JobSubmitted>, JobSubmitted{k});
 }
 
-/// Job j will never complete: every job that (transitively) waits for it is cancelled now.
-void Simulation::cancel_dependents(JobIndex j)
+/// Job b waits for job k, which will never complete (deps_, when k ends, for every job that transitively
+/// waits for it): b is cancelled now; its end (record_end) is published like any other.
+bool Simulation::cancel(JobIndex b, JobIndex k)
 {
-  deps_.cancel_from(j, [this](JobIndex b, JobIndex k) {
-    auto& bs = jobs_[b];
-    if (bs.status != JobStatus::BLOCKED) return false;
-    bs.status = JobStatus::CANCELLED;
-    bs.end = sim_now();
-    bs.reason = dependency_reason(jobs_[k].status);
-    ++totals_.cancelled;
-    record_end(b);
-    return true;
-  });
+  auto& bs = jobs_[b];
+  if (bs.status != JobStatus::BLOCKED) return false;
+  bs.status = JobStatus::CANCELLED;
+  bs.end = sim_now();
+  bs.reason = dependency_reason(jobs_[k].status);
+  ++totals_.cancelled;
+  record_end(b);
+  return true;
 }
 
 std::uint64_t Simulation::type_mask_of(const Job& job) const
@@ -871,9 +889,7 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
     js.end = sim_now();
     js.reason = reason_id("killed at its requested time (workload.estimates)");
     ++totals_.killed;
-    record_run(js);
-    record_end(n.job);
-    cancel_dependents(n.job);
+    record_end(n.job); // its run time into the user's history, its dependents cancelled (JOB_ENDED)
     events.emplace_back(std::in_place_type<JobFailed>,
                         JobFailed{n.job, devs, "killed at its requested time", false});
     return;
@@ -882,10 +898,12 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
     js.status = JobStatus::COMPLETED;
     js.end = sim_now();
     ++totals_.completed;
-    record_run(js);
-    record_end(n.job);
+    // The policy gets the completion before the submissions of the dependents it releases: those are
+    // appended to `events` when the job's end is published (JOB_ENDED: deps_ → dependency_completed).
     events.emplace_back(std::in_place_type<JobCompleted>, JobCompleted{n.job, devs});
-    release_dependents(n.job, events);
+    released_ = &events;
+    record_end(n.job); // its run time into the user's history, its dependents released
+    released_ = nullptr;
     return;
   }
   ++totals_.oom_events;
@@ -899,19 +917,19 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
     js.reason = reason_id("out of memory on every attempt (memory.max_retries " +
                           std::to_string(setup_.max_retries) + ")");
     ++totals_.failed;
-    record_end(n.job);
-    cancel_dependents(n.job);
+    record_end(n.job); // its dependents cancelled (JOB_ENDED)
   }
   events.emplace_back(std::in_place_type<JobFailed>, JobFailed{n.job, devs, "out of memory", requeue});
 }
 
 void Simulation::call_policy(std::vector<Event> events)
 {
-  if (setup_.trace) setup_.trace->on_events(*this, events, waiting_, running_);
+  events_.policy_calling(PolicyCalling{*this, events, waiting_, running_});
   const auto decisions = setup_.policy->decide(*this, events);
   for (const auto& d : decisions) {
-    if (setup_.trace) setup_.trace->on_decision(*this, d, waiting_);
+    events_.decision_applying(DecisionEvent{*this, d, waiting_});
     apply(d);
+    events_.decision_applied(DecisionEvent{*this, d, waiting_});
   }
   emit_timepoint();
 }
@@ -959,53 +977,67 @@ void Simulation::apply_place(const Decision& decision, const Place& d)
     fail(decision, "thread_share must be in [0.01, 1] (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE 1..100)");
   if (!d.instances.empty() && d.instances.size() != d.devices.size())
     fail(decision, "instances must name one MIG instance per device");
-  for (std::size_t i = 0; i < d.devices.size(); ++i) {
-    const DeviceIndex dev = d.devices[i];
-    if (dev >= devices_.size())
-      fail(decision, "device " + std::to_string(dev) + " does not exist (" + std::to_string(devices_.size()) +
-                         " devices)");
-    if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
-        d.devices.begin() + static_cast<long>(i))
-      fail(decision, "device " + std::to_string(dev) + " is listed twice");
-    if (devices_[dev].repartitioning)
-      fail(decision, "device " + std::to_string(dev) + " is being repartitioned");
-    if (!allows(d.job, dev))
-      fail(decision, "device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
-                         "', not one the job's gpu_types '" + js.job.gpu_types + "' name");
-    if (!nodes_.on(setup_.platform->devices[dev].node))
-      fail(decision, "device " + std::to_string(dev) + " is on node " +
-                         std::to_string(setup_.platform->devices[dev].node) +
-                         ", which is off or still booting");
-    const auto mode = devices_[dev].mode;
-    const unsigned limit = max_residents(mode);
-    if (limit != 0 && devices_[dev].residents.size() >= limit)
-      fail(decision, "device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
-                         " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
-                         " job(s), its limit");
-    if (mode == SharingMode::MIG) {
-      const auto& ds = devices_[dev];
-      if (d.instances.empty())
-        fail(decision,
-             "device " + std::to_string(dev) + " is in mig mode: name its GPU instance (Place::instances)");
-      const auto gi = d.instances[i];
-      if (gi >= ds.gi.size())
-        fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(ds.gi.size()) +
-                           " MIG instance(s), no instance " + std::to_string(gi));
-      if (ds.gi.job(gi) >= 0)
-        fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.gi[gi]) +
-                           ") of device " + std::to_string(dev) + " already runs job " +
-                           std::to_string(ds.gi.job(gi)));
-      if (!ds.gi.ready(gi, sim_now() + time_slack(sim_now())))
-        fail(decision, "MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
-                           " is still being created (ready at t=" +
-                           std::to_string(origin_ + ds.gi.ready_at(gi)) + " s)");
-    } else if (!d.instances.empty()) {
-      fail(decision, "device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
-    }
-  }
+  for (std::size_t i = 0; i < d.devices.size(); ++i)
+    check_place_device(decision, d, i);
   jobs_[d.job].thread_share = d.thread_share;
   jobs_[d.job].instances = d.instances;
   start_job(d.job, d.devices);
+}
+
+/// The i-th device of a Place decision can take the job now: it exists, is listed once, is available, of a
+/// type the job accepts, below its mode's resident limit, and on a mig device the named instance is free
+/// and ready.
+void Simulation::check_place_device(const Decision& decision, const Place& d, std::size_t i) const
+{
+  const DeviceIndex dev = d.devices[i];
+  if (dev >= devices_.size())
+    fail(decision, "device " + std::to_string(dev) + " does not exist (" + std::to_string(devices_.size()) +
+                       " devices)");
+  if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
+      d.devices.begin() + static_cast<long>(i))
+    fail(decision, "device " + std::to_string(dev) + " is listed twice");
+  if (devices_[dev].repartitioning)
+    fail(decision, "device " + std::to_string(dev) + " is being repartitioned");
+  if (!allows(d.job, dev))
+    fail(decision, "device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
+                       "', not one the job's gpu_types '" + jobs_[d.job].job.gpu_types + "' name");
+  if (!nodes_.on(setup_.platform->devices[dev].node))
+    fail(decision, "device " + std::to_string(dev) + " is on node " +
+                       std::to_string(setup_.platform->devices[dev].node) +
+                       ", which is off or still booting");
+  const auto mode = devices_[dev].mode;
+  const unsigned limit = max_residents(mode);
+  if (limit != 0 && devices_[dev].residents.size() >= limit)
+    fail(decision, "device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
+                       " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
+                       " job(s), its limit");
+  if (mode == SharingMode::MIG)
+    check_mig_instance(decision, d, i);
+  else if (!d.instances.empty())
+    fail(decision, "device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
+}
+
+/// The i-th device of a Place decision is in mig mode: the decision names one of its instances, which holds
+/// no job and is ready.
+void Simulation::check_mig_instance(const Decision& decision, const Place& d, std::size_t i) const
+{
+  const DeviceIndex dev = d.devices[i];
+  const auto& ds = devices_[dev];
+  if (d.instances.empty())
+    fail(decision,
+         "device " + std::to_string(dev) + " is in mig mode: name its GPU instance (Place::instances)");
+  const auto gi = d.instances[i];
+  if (gi >= ds.gi.size())
+    fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(ds.gi.size()) +
+                       " MIG instance(s), no instance " + std::to_string(gi));
+  if (ds.gi.job(gi) >= 0)
+    fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.gi[gi]) +
+                       ") of device " + std::to_string(dev) + " already runs job " +
+                       std::to_string(ds.gi.job(gi)));
+  if (!ds.gi.ready(gi, sim_now() + time_slack(sim_now())))
+    fail(decision, "MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
+                       " is still being created (ready at t=" + std::to_string(origin_ + ds.gi.ready_at(gi)) +
+                       " s)");
 }
 
 void Simulation::apply_reject(const Decision& decision, const Reject& d)
@@ -1018,8 +1050,7 @@ void Simulation::apply_reject(const Decision& decision, const Reject& d)
                                          : "policy '" + setup_.policy_name + "': " + d.reason);
   remove_waiting(d.job);
   ++totals_.rejected;
-  record_end(d.job);
-  cancel_dependents(d.job);
+  record_end(d.job); // its dependents cancelled (JOB_ENDED)
 }
 
 void Simulation::apply_node_power(const Decision& decision, const SetNodePower& d)
@@ -1040,7 +1071,7 @@ void Simulation::apply_node_power(const Decision& decision, const SetNodePower& 
     nodes_.power_off(d.node);
   for (auto dev : node_devices_[d.node]) {
     refresh_power(dev);
-    update_idle(dev);
+    availability_changed(dev);
   }
 }
 
@@ -1066,7 +1097,7 @@ void Simulation::apply_repartition(const Decision& decision, const Repartition& 
   }
   ds.mode = d.mode;
   ds.repartitioning = true;
-  update_idle(d.device);
+  availability_changed(d.device);
   repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
 }
 
@@ -1131,6 +1162,7 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   ++js.attempts;
   remove_waiting(j);
   ++running_;
+  events_.job_started(JobStarted{j, js.attempt_start, js.devices, js.attempts});
   auto& dirty = scratch_dirty_;
   dirty.clear();
   for (std::uint32_t pos = 0; pos < devs.size(); ++pos) {
@@ -1139,11 +1171,11 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
     auto& ds = devices_[d];
     if (ds.residents.empty()) ++busy_devices_;
     ds.residents.push_back(j);
-    update_idle(d);
     ds.slot.push_back(pos);
     ds.share_w.push_back(0);
     ds.mem_used_bytes += js.sig->mem_bytes;
-    ds.meter.add_share(requested_share(js, d, pos));
+    events_.residents_changed(
+        ResidentsChanged{d, j, sim_now(), true, requested_share(js, d, pos), ds.residents.size(), false});
     if (ds.mode == SharingMode::MIG) {
       // One job per GPU instance; its memory is the instance's (MIG isolates memory).
       const auto gi = js.instances[pos];
@@ -1251,18 +1283,17 @@ void Simulation::remove_job(JobIndex j)
     auto& ds = devices_[d];
     auto it = std::find(ds.residents.begin(), ds.residents.end(), j);
     const auto i = static_cast<std::size_t>(it - ds.residents.begin());
-    ds.meter.remove_share(requested_share(js, d, ds.slot[i]));
+    const double share = requested_share(js, d, ds.slot[i]);
     if (ds.mode == SharingMode::MIG) ds.gi.vacate(js.instances[ds.slot[i]]);
     ds.residents.erase(it);
     ds.slot.erase(ds.slot.begin() + static_cast<long>(i));
     ds.share_w.erase(ds.share_w.begin() + static_cast<long>(i));
     ds.mem_used_bytes -= js.sig->mem_bytes;
     if (ds.residents.empty()) {
-      update_idle(d);
       --busy_devices_;
       ds.mem_used_bytes = 0; // no drift from repeated add/subtract
-      ds.meter.clear_share();
     }
+    events_.residents_changed(ResidentsChanged{d, j, sim_now(), false, share, ds.residents.size(), idle(d)});
     dirty.push_back(d);
   }
   --running_;
@@ -1272,14 +1303,12 @@ void Simulation::remove_job(JobIndex j)
   settle(dirty);
 }
 
+/// Device d is about to change (power, residents, share, frequency): its meters integrate up to now at the
+/// state that held since its last change, and attribute that energy to its residents (DEVICE_CHANGING).
 void Simulation::touch(DeviceIndex d)
 {
-  auto& ds = devices_[d];
-  const double dt = ds.meter.advance(sim_now(), ds.power_w, ds.residents.size());
-  if (dt <= 0) return;
-  // The same interval's energy, attributed to the residents.
-  for (std::size_t i = 0; i < ds.residents.size(); ++i)
-    jobs_[ds.residents[i]].energy_j += ds.share_w[i] * dt;
+  const auto& ds = devices_[d];
+  events_.device_changing(DeviceChanging{d, sim_now(), ds.power_w, ds.residents, ds.share_w});
 }
 
 void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty)
@@ -1449,13 +1478,14 @@ void Simulation::record_end(JobIndex j)
   r.last_start_s = js.attempt_start < 0 ? -1 : trace_time(origin_, js.attempt_start, r.start_s);
   r.end_s = js.end < 0 ? -1 : trace_time(origin_, js.end, std::max(r.last_start_s, r.submit_s));
   r.devices = js.devices;
-  r.energy_j = js.energy_j;
+  r.energy_j = meters_.job_energy_j(j);
   r.attempts = js.attempts;
   r.reason = reasons_.text(js.reason);
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
-  observer_.on_job_end(r);
-  if (setup_.trace) setup_.trace->on_job_end(*this, r);
+  // The run time the system saw (a killed job's: its limit), for the user's history.
+  const double run_s = js.attempt_start < 0 || js.end < 0 ? 0.0 : js.end - js.attempt_start;
+  events_.job_ended(JobEnded{j, sim_now(), r, run_s, *this});
   // The job has ended for good: nothing reads its per-attempt vectors again (r.devices was a copy, and so is
   // handle_notice's). Their heap blocks go back now, not at the end of the run: every JobState lives as long
   // as the run (jobs are indexed by JobIndex), 96 bytes of blocks per single-device job (BENCHMARKS.md).
@@ -1467,7 +1497,7 @@ void Simulation::record_end(JobIndex j)
 
 void Simulation::emit_timepoint()
 {
-  if (!setup_.record_timeseries) return;
+  if (!events_.wanted(EngineEvent::PASS_ENDED)) return; // timeseries.csv off, no other subscriber
   TimePoint p;
   p.t_s = now();
   p.device_power_w = total_device_power_w_;
@@ -1475,7 +1505,7 @@ void Simulation::emit_timepoint()
   p.busy_devices = busy_devices_;
   p.running_jobs = running_;
   p.waiting_jobs = waiting_;
-  observer_.on_timepoint(p);
+  events_.pass_ended(p);
 }
 
 std::string progress_line(std::uint64_t read, std::uint64_t total, std::uint64_t ended, double sim_t_s,

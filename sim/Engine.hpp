@@ -10,8 +10,9 @@
 //  * each host uses the NONLINEAR sharing policy with capacity × Σ rates of its residents, and each exec
 //    has priority = its job's rate, so every job progresses at exactly rate = f-factor / slowdown;
 //  * one controller actor (large stack) takes arrivals, completions, failures and wake-ups in time order,
-//    updates only the affected devices (O(co-runners) per event), integrates energy exactly between
-//    events, calls the policy and applies its decisions.
+//    updates only the affected devices (O(co-runners) per event), calls the policy and applies its
+//    decisions; it publishes what happens (sim/engine/EngineEvents.hpp) to the components that integrate
+//    energy and the other metrics exactly between events, and to the run's observer and trace.
 #include "models/Interference.hpp"
 #include "models/PowerModel.hpp"
 #include "policies/Policy.hpp"
@@ -52,6 +53,7 @@ enum class EstimateSource {
 };
 
 class RunTrace;
+class EngineSubscriber; // sim/engine/EngineEvents.hpp
 
 /// What a run needs. The models of each device type (power, time-slice, interference, MIG table, speed) are
 /// in platform->types.
@@ -79,9 +81,12 @@ struct RunSetup {
   bool durations_include_scaling = false;
   EstimateSource estimates = EstimateSource::EXACT;
   bool record_timeseries = true;
-  /// Follows every event and decision (the event log, --log-events; sim/EventLog.hpp). Null: off, which
-  /// costs a pointer test per policy call, per decision and per job end.
+  /// Follows every event and decision (the event log, --log-events; sim/EventLog.hpp), as a subscriber of the
+  /// engine's events registered only when set. Null: off, which costs nothing.
   RunTrace* trace = nullptr;
+  /// Further subscribers of the engine's events (sim/engine/EngineEvents.hpp), for tests and tools; each is
+  /// called after the engine's own, in this order, and sees a job end before its dependents end.
+  std::vector<EngineSubscriber*> subscribers;
   /// Wall seconds between progress lines on stderr; <= 0: never. The clock is read once every
   /// PROGRESS_CHECK_EVERY scheduling rounds, so a line may come a little later.
   double progress_interval_s = 2.0;

@@ -3,8 +3,10 @@
 // The engine's components): device-seconds during which a device had no job and was available while a
 // waiting job could have run on it. It owns, per device type, the idle available devices and the waiting
 // jobs that fit that type, and integrates exactly between the engine's events (never a scan of the
-// cluster): the engine tells it when a device becomes idle or busy and when a job joins or leaves the
-// queue, each with the simulated time of the change.
+// cluster). A subscriber of the engine's events: a device's residents or availability changed (it may have
+// become idle or busy) and a job joined or left the queue, each with the simulated time of the change.
+#include "sim/engine/EngineEvents.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -12,12 +14,23 @@
 
 namespace colocsim {
 
-class IdleWaitMeter {
+class IdleWaitMeter final : public EngineSubscriber {
 public:
   /// `device_types[d]`: the type index of device d (< `type_count`, at most 64 types). Every device starts
   /// busy (not idle): the engine reports each device's state once before the first event.
   IdleWaitMeter(std::size_t type_count, std::vector<std::uint32_t> device_types);
   IdleWaitMeter() = default; ///< no devices, no types (replaced before the run)
+
+  EngineEventSet events() const override
+  {
+    return {EngineEvent::RESIDENTS_CHANGED, EngineEvent::AVAILABILITY_CHANGED, EngineEvent::QUEUE_CHANGED};
+  }
+  void residents_changed(const ResidentsChanged& e) override { device_idle(e.device, e.idle, e.t_s); }
+  void availability_changed(const AvailabilityChanged& e) override { device_idle(e.device, e.idle, e.t_s); }
+  void queue_changed(const QueueChanged& e) override
+  {
+    job_waiting(e.fitting_types, e.size, e.joined, e.t_s);
+  }
 
   /// Device d is now idle (no job, available) or not, at sim time `now`. No change: nothing happens.
   void device_idle(std::size_t d, bool idle, double now)

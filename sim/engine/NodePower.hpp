@@ -1,8 +1,11 @@
 #pragma once
 // Node power of the engine (docs/architecture.md, The engine's components): each node's state (on, off,
 // booting), the boots in progress, the nodes powered off but not yet reported to the policy, and the node
-// baselines' energy, integrated exactly between the engine's events (every change brings it up to date
-// first). Devices' own power is the engine's; a device draws nothing while its node is off.
+// baselines' energy, integrated exactly between the engine's events: a subscriber of NODES_CHANGING, which
+// the engine publishes before any node's state changes. Devices' own power is the engine's; a device draws
+// nothing while its node is off.
+#include "sim/engine/EngineEvents.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -11,9 +14,11 @@
 
 namespace colocsim {
 
-class NodePower {
+class NodePower final : public EngineSubscriber {
 public:
   enum class State { ON, OFF, BOOTING };
+  EngineEventSet events() const override { return {EngineEvent::NODES_CHANGING}; }
+  void nodes_changing(double t_s) override { integrate(t_s); }
 
   NodePower() = default; ///< no nodes (replaced before the run)
   /// `node_count` nodes, all on; `baseline_w[n]` is node n's baseline power (nodes past its end: 0 W).

@@ -4,6 +4,12 @@
 
 namespace colocsim {
 
+void UserRunHistory::job_ended(const JobEnded& e)
+{
+  if (e.record.status == JobStatus::COMPLETED || e.record.status == JobStatus::KILLED)
+    record(e.record.job->user, e.run_s);
+}
+
 void UserRunHistory::record(const std::string& user, double run_s)
 {
   if (user.empty()) return;

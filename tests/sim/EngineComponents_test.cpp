@@ -4,6 +4,8 @@
 
 #include "sim/engine/DependencyGraph.hpp"
 #include "sim/engine/DeviceMeter.hpp"
+#include "sim/engine/DeviceMeters.hpp"
+#include "sim/engine/EngineEvents.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
 #include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
@@ -11,6 +13,8 @@
 #include "sim/engine/UserRunHistory.hpp"
 
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -264,4 +268,248 @@ TEST_CASE("device meter: energy, busy, resident, allocated and fragmented time b
   CHECK_THAT(m.resident_s(), WithinAbs(70.0, 1e-12));
   CHECK_THAT(m.allocated_s(), WithinAbs(25.0, 1e-12));
   CHECK_THAT(m.fragmented_s(), WithinAbs(5.0, 1e-12));
+}
+
+// ---- The components as subscribers: driven through EngineEvents, as the engine drives them. ----
+
+namespace {
+/// Records the name of every event it gets, to check lists, order and nesting.
+class Names final : public EngineSubscriber {
+public:
+  Names(std::string tag, EngineEventSet which, std::vector<std::string>& log)
+      : tag_(std::move(tag)), which_(which), log_(log)
+  {
+  }
+  EngineEventSet events() const override { return which_; }
+  void device_changing(const DeviceChanging& e) override { add("changing d" + std::to_string(e.device)); }
+  void residents_changed(const ResidentsChanged&) override { add("residents"); }
+  void availability_changed(const AvailabilityChanged&) override { add("availability"); }
+  void queue_changed(const QueueChanged&) override { add("queue"); }
+  void job_started(const JobStarted& e) override { add("started " + std::to_string(e.job)); }
+  void job_ended(const JobEnded& e) override { add("ended " + std::to_string(e.job)); }
+  void nodes_changing(double) override { add("nodes"); }
+  void policy_calling(const PolicyCalling&) override { add("policy"); }
+  void decision_applying(const DecisionEvent&) override { add("applying"); }
+  void decision_applied(const DecisionEvent&) override { add("applied"); }
+  void pass_ended(const TimePoint&) override { add("pass"); }
+
+private:
+  void add(const std::string& what) { log_.push_back(tag_ + ": " + what); }
+  std::string tag_;
+  EngineEventSet which_;
+  std::vector<std::string>& log_;
+};
+
+/// A JobRecord of `status` for job `job` (its user: "u").
+JobRecord ended(const Job& job, JobStatus status)
+{
+  JobRecord r;
+  r.job = &job;
+  r.status = status;
+  return r;
+}
+
+/// A ClusterView nobody reads (the payloads' view is the event log's): any use fails the test.
+class NoView final : public ClusterView {
+public:
+  double now() const override { throw std::logic_error("read"); }
+  std::size_t device_count() const override { throw std::logic_error("read"); }
+  DeviceView device(DeviceIndex) const override { throw std::logic_error("read"); }
+  const Job& job(JobIndex) const override { throw std::logic_error("read"); }
+  std::span<const JobIndex> residents(DeviceIndex) const override { throw std::logic_error("read"); }
+  const ResourceSignature& signature(JobIndex) const override { throw std::logic_error("read"); }
+  PlacementPrediction predict(JobIndex, std::span<const DeviceIndex>,
+                              std::span<const JobIndex>) const override
+  {
+    throw std::logic_error("read");
+  }
+};
+const NoView NO_VIEW;
+} // namespace
+
+TEST_CASE("engine events: each event goes to its own subscribers, in registration order",
+          "[engine][components][events]")
+{
+  std::vector<std::string> log;
+  Names a("a", {EngineEvent::DEVICE_CHANGING, EngineEvent::JOB_ENDED}, log);
+  Names b("b", {EngineEvent::JOB_ENDED, EngineEvent::PASS_ENDED}, log);
+  EngineEvents events;
+  events.subscribe(b);
+  events.subscribe(a);
+  CHECK(events.wanted(EngineEvent::JOB_ENDED));
+  CHECK_FALSE(events.wanted(EngineEvent::QUEUE_CHANGED)); // nobody named it
+  const std::vector<JobIndex> none;
+  const std::vector<double> no_w;
+  events.device_changing(DeviceChanging{3, 1.0, 100.0, none, no_w});
+  Job job;
+  const JobRecord r = ended(job, JobStatus::COMPLETED);
+  events.job_ended(JobEnded{7, 2.0, r, 0.0, NO_VIEW});
+  events.queue_changed(QueueChanged{}); // nobody: nothing
+  events.pass_ended(TimePoint{});
+  // By hand: device_changing reaches a only; job_ended b then a (registration order, not the order of the
+  // events() sets); pass_ended b only.
+  const std::vector<std::string> expected{"a: changing d3", "b: ended 7", "a: ended 7", "b: pass"};
+  CHECK(log == expected);
+}
+
+TEST_CASE("device meters through the events: device integrals and each job's attributed energy",
+          "[engine][components][events]")
+{
+  DeviceMeters m(2);
+  EngineEvents events;
+  events.subscribe(m);
+  const std::vector<JobIndex> none, one{4}, two{4, 2};
+  const std::vector<double> no_w, w1{50.0}, w2{30.0, 90.0};
+  // Jobs 4 and 2 start (their counters exist from here). Device 0: idle at 100 W over [0, 10]: 1,000 J.
+  events.job_started(JobStarted{4, 10, {}, 1});
+  events.job_started(JobStarted{2, 10, {}, 1});
+  events.device_changing(DeviceChanging{0, 10, 100, none, no_w});
+  // Job 4 joins device 0 (share 0.5); [10, 20] at 150 W, 50 W of it job 4's: + 1,500 J; job 4: 500 J.
+  events.residents_changed(ResidentsChanged{0, 4, 10, true, 0.5, 1, false});
+  events.device_changing(DeviceChanging{0, 20, 150, one, w1});
+  events.device_changing(DeviceChanging{0, 20, 150, one, w1}); // same instant: nothing more
+  // Job 2 joins (share 0.25); [20, 40] at 220 W, 30 W job 4's and 90 W job 2's: + 4,400 J; job 4 + 600 J,
+  // job 2: 1,800 J. Allocated 0.5 × 10 + 0.75 × 20 = 20 s; fragmented 0.5 × 10 + 0.25 × 20 = 10 s.
+  events.residents_changed(ResidentsChanged{0, 2, 20, true, 0.25, 2, false});
+  events.device_changing(DeviceChanging{0, 40, 220, two, w2});
+  // Both leave at 40: the share is cleared. [40, 45] idle at 100 W: + 500 J. Device 1: idle 80 W × 45 s.
+  events.residents_changed(ResidentsChanged{0, 4, 40, false, 0.5, 1, false});
+  events.residents_changed(ResidentsChanged{0, 2, 40, false, 0.25, 0, true});
+  CHECK(m.meter(0).share() == 0);
+  events.device_changing(DeviceChanging{0, 45, 100, none, no_w});
+  events.device_changing(DeviceChanging{1, 45, 80, none, no_w});
+  CHECK_THAT(m.meter(0).energy_j(), WithinAbs(7400.0, 1e-9)); // 1,000 + 1,500 + 4,400 + 500
+  CHECK_THAT(m.meter(1).energy_j(), WithinAbs(3600.0, 1e-9));
+  CHECK_THAT(m.job_energy_j(4), WithinAbs(1100.0, 1e-9));
+  CHECK_THAT(m.job_energy_j(2), WithinAbs(1800.0, 1e-9));
+  CHECK(m.job_energy_j(3) == 0);  // never started
+  CHECK(m.job_energy_j(99) == 0); // not even read
+  CHECK_THAT(m.meter(0).busy_s(), WithinAbs(30.0, 1e-12));
+  CHECK_THAT(m.meter(0).resident_s(), WithinAbs(50.0, 1e-12)); // 1 × 10 + 2 × 20
+  CHECK_THAT(m.meter(0).allocated_s(), WithinAbs(20.0, 1e-12));
+  CHECK_THAT(m.meter(0).fragmented_s(), WithinAbs(10.0, 1e-12));
+}
+
+TEST_CASE("idle-while-waiting meter through the events: residents, availability and the queue",
+          "[engine][components][events]")
+{
+  // Two devices of one type. The engine reports both available and idle at t = 0.
+  IdleWaitMeter m(1, {0, 0});
+  EngineEvents events;
+  events.subscribe(m);
+  events.availability_changed(AvailabilityChanged{0, 0, true});
+  events.availability_changed(AvailabilityChanged{1, 0, true});
+  // t = 5: job 0 (one device, fits type 0) waits: 2 count. t = 15: it joins device 0 and leaves the queue:
+  // nothing waits, 0 count. [5, 15]: 2 × 10 = 20.
+  events.queue_changed(QueueChanged{0, 5, true, 1, 0b1});
+  events.queue_changed(QueueChanged{0, 15, false, 1, 0b1});
+  events.residents_changed(ResidentsChanged{0, 0, 15, true, 1.0, 1, false});
+  CHECK(m.counting_now() == 0);
+  // t = 20: job 1 waits: device 1 counts (device 0 is busy). t = 30: device 1's node goes off (not
+  // available): 0 count. [20, 30]: 1 × 10 = 10.
+  events.queue_changed(QueueChanged{1, 20, true, 1, 0b1});
+  CHECK(m.counting_now() == 1);
+  events.availability_changed(AvailabilityChanged{1, 30, false});
+  CHECK(m.counting_now() == 0);
+  // t = 40: job 0 leaves device 0, which is idle: 1 counts until t = 50: + 10. Total 40.
+  events.residents_changed(ResidentsChanged{0, 0, 40, false, 1.0, 0, true});
+  CHECK_THAT(m.total(50), WithinAbs(40.0, 1e-12));
+}
+
+TEST_CASE("node power through the events: integrated up to each change", "[engine][components][events]")
+{
+  NodePower n(2, {100.0, 300.0});
+  EngineEvents events;
+  events.subscribe(n);
+  // [0, 10]: 400 W = 4,000 J; node 1 off at 10; [10, 25]: 100 W = 1,500 J; the run's end at 25.
+  events.nodes_changing(10);
+  n.power_off(1);
+  events.nodes_changing(25);
+  CHECK_THAT(n.energy_j(), WithinAbs(5500.0, 1e-9));
+}
+
+TEST_CASE("user run history through the events: completed and killed jobs count, others do not",
+          "[engine][components][events]")
+{
+  UserRunHistory h;
+  EngineEvents events;
+  events.subscribe(h);
+  Job job;
+  job.user = "u";
+  auto end = [&](JobStatus s, double run_s) {
+    const JobRecord r = ended(job, s);
+    events.job_ended(JobEnded{0, 0, r, run_s, NO_VIEW});
+  };
+  end(JobStatus::COMPLETED, 30);
+  end(JobStatus::FAILED, 1000);     // not a run time the user asked for: ignored
+  end(JobStatus::CANCELLED, 1000);  // never ran
+  end(JobStatus::KILLED, 50);       // killed at its limit: its run time is the limit
+  CHECK(h.predict("u", 100) == 40); // (30 + 50) / 2
+  end(JobStatus::NEVER_STARTED, 1000);
+  end(JobStatus::REJECTED, 1000);
+  CHECK(h.predict("u", 100) == 40);
+}
+
+namespace {
+/// The engine's side of the dependency graph, by hand: releases and cancellations are logged; a cancelled
+/// job's end is published again, as the engine's record_end does.
+class Outcomes final : public DependencyOutcomes {
+public:
+  Outcomes(EngineEvents& events, std::vector<std::string>& log) : events_(events), log_(log) {}
+  void dependency_completed(JobIndex k) override { log_.push_back("release " + std::to_string(k)); }
+  bool cancel(JobIndex b, JobIndex k) override
+  {
+    if (!blocked.contains(b)) return false;
+    blocked.erase(b);
+    log_.push_back("cancel " + std::to_string(b) + " for " + std::to_string(k));
+    const JobRecord r = ended(job_, JobStatus::CANCELLED);
+    events_.job_ended(JobEnded{b, 0, r, 0, NO_VIEW});
+    return true;
+  }
+  std::set<JobIndex> blocked;
+
+private:
+  EngineEvents& events_;
+  std::vector<std::string>& log_;
+  Job job_;
+};
+} // namespace
+
+TEST_CASE("dependency graph through the events: a completion releases, a failure cancels depth first",
+          "[engine][components][events]")
+{
+  // 0 ← {1, 2}; 1 ← {3}; 2 ← {3, 4}; 4 ← {5}; and 6 ← {7, 8}.
+  std::vector<std::string> log;
+  EngineEvents events;
+  Names seen("seen", {EngineEvent::JOB_ENDED}, log); // registered before the graph, as the engine does
+  DependencyGraph g;
+  Outcomes outcomes(events, log);
+  g.set_outcomes(&outcomes);
+  events.subscribe(seen);
+  events.subscribe(g);
+  for (const auto& [dep, b] : std::vector<std::pair<JobIndex, JobIndex>>{
+           {0, 1}, {0, 2}, {1, 3}, {2, 3}, {2, 4}, {4, 5}, {6, 7}, {6, 8}})
+    g.wait_for(dep, b);
+  outcomes.blocked = {1, 2, 3, 4, 5, 7, 8};
+  Job job;
+  auto end = [&](JobIndex j, JobStatus s) {
+    const JobRecord r = ended(job, s);
+    events.job_ended(JobEnded{j, 0, r, 0, NO_VIEW});
+  };
+  // Job 6 completes: 7 and 8 are told, in the order they were added; taken once.
+  end(6, JobStatus::COMPLETED);
+  end(6, JobStatus::COMPLETED);
+  // Job 0 never started (the run's end): nothing is cancelled.
+  end(0, JobStatus::NEVER_STARTED);
+  // Job 0 fails. By hand (the walk of "cancelling walks the waiting jobs depth first" above): cancel 1 and 2
+  // for 0, then 3 and 4 for 2, then 5 for 4; 3 again for 1 is refused (already cancelled). Each cancelled
+  // job's end is seen right after its cancellation, and starts no walk of its own (5 would otherwise be
+  // cancelled before 2).
+  end(0, JobStatus::FAILED);
+  const std::vector<std::string> expected{
+      "seen: ended 6",  "release 7",     "release 8",      "seen: ended 6", "seen: ended 0",  "seen: ended 0",
+      "cancel 1 for 0", "seen: ended 1", "cancel 2 for 0", "seen: ended 2", "cancel 3 for 2", "seen: ended 3",
+      "cancel 4 for 2", "seen: ended 4", "cancel 5 for 4", "seen: ended 5"};
+  CHECK(log == expected);
+  CHECK(outcomes.blocked == std::set<JobIndex>{7, 8}); // released, not cancelled
 }

@@ -1,0 +1,39 @@
+#pragma once
+// The devices' meters and the per-job energy attribution (docs/architecture.md, The engine's components): one
+// DeviceMeter per device and each job's attributed energy over all its attempts, kept up to date from the
+// engine's events. Before a device changes (DEVICE_CHANGING) it integrates the interval since the device's
+// last change at the power and residents of that interval, and attributes the same interval's energy to the
+// residents by their attributed power; a job joining or leaving a device (RESIDENTS_CHANGED) changes the
+// device's allocated share; a job starting (JOB_STARTED) gets its energy counter.
+#include "sim/engine/DeviceMeter.hpp"
+#include "sim/engine/EngineEvents.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace colocsim {
+
+class DeviceMeters final : public EngineSubscriber {
+public:
+  DeviceMeters() = default; ///< no devices (replaced before the run)
+  explicit DeviceMeters(std::size_t devices) : meters_(devices) {}
+
+  EngineEventSet events() const override
+  {
+    return {EngineEvent::DEVICE_CHANGING, EngineEvent::RESIDENTS_CHANGED, EngineEvent::JOB_STARTED};
+  }
+  void device_changing(const DeviceChanging& e) override;
+  void residents_changed(const ResidentsChanged& e) override;
+  void job_started(const JobStarted& e) override;
+
+  const DeviceMeter& meter(DeviceIndex d) const { return meters_[d]; }
+  std::size_t size() const { return meters_.size(); }
+  /// Energy attributed to job j so far (J; 0 for a job that never started).
+  double job_energy_j(JobIndex j) const { return j < job_energy_j_.size() ? job_energy_j_[j] : 0.0; }
+
+private:
+  std::vector<DeviceMeter> meters_;
+  std::vector<double> job_energy_j_; ///< by job index, grown as jobs start (amortised: never per event)
+};
+
+} // namespace colocsim
