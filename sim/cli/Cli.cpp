@@ -430,32 +430,33 @@ static std::pair<double, bool> progress_settings(bool quiet)
   return {PROGRESS_LOG_S, false};
 }
 
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage,
-                Summary* summary)
-{
-  InterruptGuard interrupts;
-  const auto where = "; no results written to " + scenario.outputs.dir.string();
-  std::optional<OutputStage> own_stage;
-  OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
-  for (const auto& w : scenario.warnings)
-    std::cerr << "colocsim: warning: " << w << "\n";
-  // The event log: --log-events FILE (refused now if it exists, without --force; staged like the results,
-  // and kept if the run fails), or events.jsonl among the results (outputs.events).
-  std::optional<EventLogFile> log_file;
-  std::optional<EventLog> log;
-  const auto& events_file = scenario.outputs.events_file;
-  const bool own_log_file = !events_file.empty();
-  const auto log_shown = own_log_file ? events_file : scenario.outputs.dir / "events.jsonl";
-  if (own_log_file || scenario.outputs.events) {
-    log_file.emplace(own_log_file ? events_file : stage.dir() / "events.jsonl", scenario.outputs.force);
-    log.emplace(log_file->stream(), log_shown.string(), scenario.policy);
-  }
-  RunInputs inputs = build_run(scenario);
+namespace {
 
-  const auto wall0 = std::chrono::steady_clock::now();
-  MetricsCollector metrics;
-  OutputWriter writer(scenario.outputs, stage.dir(), metrics);
-  RunTotals totals;
+/// A run's event log: --log-events FILE (refused now if it exists, without --force; staged like the
+/// results, and kept if the run fails), or events.jsonl among the results (outputs.events), or none.
+struct RunEventLog {
+  std::optional<EventLogFile> file;
+  std::optional<EventLog> log;
+  bool own_file = false;       ///< --log-events FILE, not events.jsonl among the results
+  std::filesystem::path shown; ///< its path as messages name it
+
+  RunEventLog(const Scenario& scenario, const OutputStage& stage)
+  {
+    const auto& events_file = scenario.outputs.events_file;
+    own_file = !events_file.empty();
+    shown = own_file ? events_file : scenario.outputs.dir / "events.jsonl";
+    if (own_file || scenario.outputs.events) {
+      file.emplace(own_file ? events_file : stage.dir() / "events.jsonl", scenario.outputs.force);
+      log.emplace(file->stream(), shown.string(), scenario.policy);
+    }
+  }
+};
+
+/// Runs the simulation into `writer`. A run that failed (an infeasible decision, a bad trace row) keeps
+/// its own event log up to the failure, ending with an "error" line: it is what explains the failure.
+RunTotals simulate(const Scenario& scenario, RunInputs& inputs, OutputWriter& writer, RunEventLog& events,
+                   bool quiet, const std::string& where)
+{
   try {
     InterruptGuard::throw_if_caught("before the simulation started");
     RunSetup setup = inputs.setup();
@@ -465,26 +466,31 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
     if (scenario.synthetic) setup.jobs_total = scenario.synthetic->jobs;
     setup.stop = InterruptGuard::flag();
     setup.after_engine_created = &InterruptGuard::reinstall;
-    if (log) setup.trace = &*log;
-    totals = run_simulation(setup, writer);
+    if (events.log) setup.trace = &*events.log;
+    return run_simulation(setup, writer);
   } catch (const RunInterrupted& e) {
     throw RunInterrupted(e.signal, std::string(signal_name(e.signal)) + ", " + e.what() + where);
   } catch (const OutputError&) {
     throw;
   } catch (const std::exception& e) {
-    // A run that failed (an infeasible decision, a bad trace row): the event log up to the failure is what
-    // explains it, so it is kept, ending with an "error" line. A failure to write it hides nothing.
-    if (log && own_log_file) {
+    // A failure to write the log hides nothing.
+    if (events.log && events.own_file) {
       try {
-        log->error(e.what());
-        log_file->commit();
-        std::cerr << "colocsim: the event log up to the failure is in " << log_file->path().string() << "\n";
+        events.log->error(e.what());
+        events.file->commit();
+        std::cerr << "colocsim: the event log up to the failure is in " << events.file->path().string()
+                  << "\n";
       } catch (const OutputError&) {
       }
     }
     throw;
   }
-  writer.finish();
+}
+
+/// summary.json's contents: the metrics and what the run was made of.
+Summary run_summary(const Scenario& scenario, const RunInputs& inputs, const MetricsCollector& metrics,
+                    const RunTotals& totals, std::chrono::steady_clock::time_point wall0)
+{
   Summary s = metrics.summarize(totals, scenario.pue);
   s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   s.scenario = scenario.name;
@@ -500,24 +506,29 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
     if (p.loaded) s.plugins.emplace_back(p.path, p.sha256);
   s.user_supplied = inputs.user_supplied;
   s.seed = scenario.seed;
-  write_summary_json(s, stage.dir() / "summary.json");
-  if (summary) *summary = s;
-  if (caught_signal != 0)
-    throw RunInterrupted(caught_signal,
-                         std::string(signal_name(caught_signal)) + " after the simulation" + where);
-  // The log's writes are checked before the results appear. Among the results (outputs.events) it moves
-  // with them; a file of its own is moved into place after them, so that --force, which clears earlier
-  // results this run does not write (events.jsonl among them), never removes it.
-  if (log_file) {
-    if (own_log_file)
-      log_file->close();
+  return s;
+}
+
+/// The results appear: the staged outputs, and the event log. The log's writes are checked before the
+/// results appear. Among the results (outputs.events) it moves with them; a file of its own is moved into
+/// place after them, so that --force, which clears earlier results this run does not write (events.jsonl
+/// among them), never removes it.
+void commit_results(OutputStage& stage, RunEventLog& events)
+{
+  if (events.file) {
+    if (events.own_file)
+      events.file->close();
     else
-      log_file->commit();
+      events.file->commit();
   }
   stage.commit();
-  if (log_file && own_log_file) log_file->commit();
-  for (const auto& n : writer.notes())
-    std::cerr << "colocsim: note: " << n << "\n";
+  if (events.file && events.own_file) events.file->commit();
+}
+
+/// The notes and warnings on what the inputs held: numbers without provenance, dependencies that name no
+/// earlier job, jobs killed at their requested time, jobs whose gpu_types the platform lacks.
+void warn_about_inputs(const Scenario& scenario, const RunInputs& inputs, const RunTotals& totals)
+{
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
   if (!inputs.user_supplied.empty())
@@ -544,6 +555,11 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
               << inputs.platform.name << "' (" << device_types(inputs.platform)
               << "; first: " << totals.first_rejected_gpu_types
               << "); replay on a platform with those types, or set workload.gpu_types: ignore\n";
+}
+
+/// The warnings on what the policy did: jobs it never started, devices it left idle beside waiting jobs.
+void warn_about_policy(const RunInputs& inputs, const Summary& s)
+{
   if (s.jobs_never_started > 0)
     std::cerr
         << "colocsim: warning: " << s.jobs_never_started << " of " << s.jobs_read
@@ -562,13 +578,45 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
               << " left jobs waiting next to free devices that fit them; check its parameters (a candidates "
                  "or window limit, max_per_device) and its queue order (FCFS holds every job behind a "
                  "head that does not fit)\n";
+}
+
+} // namespace
+
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage,
+                Summary* summary)
+{
+  InterruptGuard interrupts;
+  const auto where = "; no results written to " + scenario.outputs.dir.string();
+  std::optional<OutputStage> own_stage;
+  OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
+  for (const auto& w : scenario.warnings)
+    std::cerr << "colocsim: warning: " << w << "\n";
+  RunEventLog events(scenario, stage);
+  RunInputs inputs = build_run(scenario);
+
+  const auto wall0 = std::chrono::steady_clock::now();
+  MetricsCollector metrics;
+  OutputWriter writer(scenario.outputs, stage.dir(), metrics);
+  const RunTotals totals = simulate(scenario, inputs, writer, events, quiet, where);
+  writer.finish();
+  const Summary s = run_summary(scenario, inputs, metrics, totals, wall0);
+  write_summary_json(s, stage.dir() / "summary.json");
+  if (summary) *summary = s;
+  if (caught_signal != 0)
+    throw RunInterrupted(caught_signal,
+                         std::string(signal_name(caught_signal)) + " after the simulation" + where);
+  commit_results(stage, events);
+  for (const auto& n : writer.notes())
+    std::cerr << "colocsim: note: " << n << "\n";
+  warn_about_inputs(scenario, inputs, totals);
+  warn_about_policy(inputs, s);
   if (!quiet) {
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json";
     for (const auto& f : writer.files())
       out << ", " << f;
-    out << (log && !own_log_file ? ", events.jsonl" : "") << ")\n";
-    if (own_log_file) out << "  event log in " << log_shown.string() << "\n";
+    out << (events.log && !events.own_file ? ", events.jsonl" : "") << ")\n";
+    if (events.own_file) out << "  event log in " << events.shown.string() << "\n";
   }
   return 0;
 }
