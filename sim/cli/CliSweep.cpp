@@ -7,6 +7,7 @@
 // same process inherits the first one's clock (sim/README.md). Each run is exactly `colocsim run` with
 // the run's --set/--policy arguments, so a sweep row can always be reproduced by hand (runs.txt lists the
 // command of every run).
+#include "sim/cli/Cli.hpp"
 #include "sim/cli/CliCommands.hpp"
 
 #include "models/Csv.hpp"
@@ -426,26 +427,6 @@ std::string self_exe()
   return p.string();
 }
 
-pid_t spawn_run(const std::string& exe, const std::vector<std::string>& args, const fs::path& log)
-{
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<std::string> all{exe};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
-  return pid;
-}
-
 /// The numbers of a summary.json, in file order (strings such as the policy name are skipped).
 std::vector<std::pair<std::string, double>> read_summary(const fs::path& file)
 {
@@ -773,7 +754,7 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
         if (e.path().filename().string().rfind("." + runs[i].id() + ".partial-", 0) == 0)
           fs::remove_all(e.path(), ec);
       fs::create_directories(rdir, ec);
-      const pid_t pid = spawn_run(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
+      const pid_t pid = spawn_logged(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
       running[pid] = {i, std::chrono::steady_clock::now()};
     }
     if (running.empty()) continue;
@@ -1174,6 +1155,34 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   how << std::fixed << std::setprecision(1) << wall << " s with -j " << a.jobs;
   if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, how.str());
   return report_failures(runs, outcomes, "--resume reruns only them");
+}
+
+pid_t spawn_logged(const std::string& exe, const std::vector<std::string>& args, const fs::path& log,
+                   bool own_group)
+{
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (own_group) {
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0); // its own group, led by itself
+  }
+  std::vector<std::string> all{exe};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
+  return pid;
 }
 
 } // namespace colocsim
