@@ -65,15 +65,21 @@ std::optional<DeviceIndex> Complementary::first_available(const ClusterView& vie
 
 void Complementary::restore_available(const ClusterView& view)
 {
-  for (auto it = aside_.begin(); it != aside_.end();)
-    if (view.device(*it).available) {
-      free_.insert(*it);
-      it = aside_.erase(it);
-    } else
-      ++it;
+  complementary::move_devices(view, aside_, free_, /*available=*/true);
 }
 
 namespace complementary {
+
+void move_devices(const ClusterView& view, std::set<DeviceIndex>& from, std::set<DeviceIndex>& to,
+                  bool available)
+{
+  for (auto it = from.begin(); it != from.end();)
+    if (view.device(*it).available == available) {
+      to.insert(*it);
+      it = from.erase(it);
+    } else
+      ++it;
+}
 
 std::vector<JobIndex> window_singles(const ClusterView& view, const FcfsQueue& queue, std::size_t window)
 {

@@ -44,6 +44,10 @@ namespace colocsim {
 /// finds free devices.
 namespace complementary {
 
+/// Moves the devices of `from` whose availability (DeviceView::available) is `available` to `to`.
+void move_devices(const ClusterView& view, std::set<DeviceIndex>& from, std::set<DeviceIndex>& to,
+                  bool available);
+
 /// The single-device jobs among the first `window` waiting, in submission order.
 std::vector<JobIndex> window_singles(const ClusterView& view, const FcfsQueue& queue, std::size_t window);
 

@@ -222,18 +222,8 @@ std::optional<DeviceIndex> ScanningComplementary::take(const ClusterView& view, 
 void ScanningComplementary::drop_unavailable(const ClusterView& view)
 {
   // Devices being repartitioned or on nodes that are off wait aside until they are available again.
-  for (auto it = free_.begin(); it != free_.end();)
-    if (!view.device(*it).available) {
-      aside_.insert(*it);
-      it = free_.erase(it);
-    } else
-      ++it;
-  for (auto it = aside_.begin(); it != aside_.end();)
-    if (view.device(*it).available) {
-      free_.insert(*it);
-      it = aside_.erase(it);
-    } else
-      ++it;
+  complementary::move_devices(view, free_, aside_, /*available=*/false);
+  complementary::move_devices(view, aside_, free_, /*available=*/true);
 }
 
 std::vector<Decision> ScanningComplementary::decide(const ClusterView& view, std::span<const Event> events)
