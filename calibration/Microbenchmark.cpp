@@ -630,10 +630,12 @@ std::vector<MeasurementRow> Campaign::run(const std::vector<PlannedRun>& plan, s
   return all;
 }
 
-int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
+namespace {
+
+/// Pinning and priority (before the backend starts its threads, which inherit both): what was done or
+/// refused, as "k=v;..." notes for the READY line.
+std::string isolate_worker(const WorkerOptions& o)
 {
-  std::unique_ptr<KernelRunner> runner;
-  // Pinning and priority before the backend starts its threads, which inherit both.
   std::string setup_notes;
   auto note = [&](const std::string& n) { setup_notes += (setup_notes.empty() ? "" : ";") + n; };
   if (o.pin_cpu) {
@@ -660,6 +662,102 @@ int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
     else
       note("nice-refused(" + std::string(std::strerror(errno)) + ")");
   }
+  return setup_notes;
+}
+
+/// The protocol's "ERROR\tfailed\tMESSAGE" line (the message on one line).
+void write_failed(std::ostream& out, const std::exception& e)
+{
+  std::string msg = e.what();
+  std::replace(msg.begin(), msg.end(), '\n', ' ');
+  out << "ERROR\tfailed\t" << msg << "\n" << std::flush;
+}
+
+/// The warm-up launches, and the sleep after each kernel that gives the duty cycle: --sleep as given, or
+/// for a duty cycle d < 1 the kernel's median time × (1 − d) / d.
+double warm_up(const WorkerOptions& o, KernelRunner& runner)
+{
+  double sleep_s = o.sleep_s.value_or(0.0);
+  if (o.idle) return sleep_s;
+  std::vector<double> busy;
+  const int warmup = o.sleep_s || o.duty >= 1.0 ? o.warmup : std::max(o.warmup, 8);
+  for (int i = 0; i < warmup; ++i) {
+    const double t0 = monotonic_s();
+    runner.launch();
+    busy.push_back(monotonic_s() - t0);
+  }
+  // Duty cycle d: the kernel (launch to completion) is a fraction d of each iteration when alone. The
+  // first launches are slow (lazy compilation, page faults, clocks ramping up): use the second half.
+  if (!o.sleep_s && o.duty < 1.0) {
+    busy.erase(busy.begin(), busy.begin() + static_cast<std::ptrdiff_t>(busy.size() / 2));
+    sleep_s = median(busy) * (1.0 - o.duty) / o.duty;
+  }
+  return sleep_s;
+}
+
+/// The timings of every iteration that ran entirely inside the measurement window.
+struct WindowTimes {
+  std::vector<double> global, context, host, iter, started;
+};
+
+/// Launch, sleep, repeat from `start` to `end` (ns, CLOCK_MONOTONIC); an idle worker only waits.
+WindowTimes measure_window(const WorkerOptions& o, KernelRunner& runner, double sleep_s, long long start,
+                           long long end)
+{
+  WindowTimes w;
+  const auto sleep_ns = static_cast<long long>(sleep_s * 1e9);
+  if (o.idle) {
+    sleep_until_ns(end);
+    return w;
+  }
+  while (true) {
+    const long long t0 = now_ns();
+    if (t0 >= end) break;
+    const auto t = runner.launch();
+    const long long t1 = now_ns();
+    if (sleep_ns > 0) sleep_until_ns(t1 + sleep_ns);
+    const long long t2 = sleep_ns > 0 ? now_ns() : t1;
+    if (t2 > end) break; // not entirely inside the window
+    w.global.push_back(t.global_s);
+    w.context.push_back(t.context_s);
+    w.host.push_back(static_cast<double>(t1 - t0) * 1e-9);
+    w.iter.push_back(static_cast<double>(t2 - t0) * 1e-9);
+    w.started.push_back(static_cast<double>(t0 - start) * 1e-9);
+  }
+  return w;
+}
+
+/// The protocol's RESULT line: medians, the coefficient of variation of the iterations, the medians of
+/// `samples` sub-windows and their median, least and greatest, the CPU use.
+void write_result(std::ostream& out, const WindowTimes& w, double seconds, int samples, double cpu_util)
+{
+  double cv = NAN;
+  if (w.iter.size() >= 2) {
+    double mean = 0, var = 0;
+    for (double x : w.iter)
+      mean += x;
+    mean /= static_cast<double>(w.iter.size());
+    for (double x : w.iter)
+      var += (x - mean) * (x - mean);
+    cv = std::sqrt(var / static_cast<double>(w.iter.size() - 1)) / mean;
+  }
+  const auto parts = sub_window_medians(w.started, w.iter, seconds, samples);
+  const double t_iter = parts.empty() ? NAN : median(parts);
+  const double lo = parts.empty() ? NAN : *std::min_element(parts.begin(), parts.end());
+  const double hi = parts.empty() ? NAN : *std::max_element(parts.begin(), parts.end());
+  out << "RESULT\treps=" << w.iter.size() << "\tt_global=" << number(median(w.global))
+      << "\tt_context=" << number(median(w.context)) << "\tt_host=" << number(median(w.host))
+      << "\tt_iter=" << number(t_iter) << "\tcv=" << number(cv) << "\tsamples=" << parts.size()
+      << "\tt_lo=" << number(lo) << "\tt_hi=" << number(hi) << "\tcpu=" << number(cpu_util) << "\n"
+      << std::flush;
+}
+
+} // namespace
+
+int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
+{
+  std::unique_ptr<KernelRunner> runner;
+  const std::string setup_notes = isolate_worker(o);
   try {
     const auto& info = find_backend(o.backend);
     if (!info.built)
@@ -673,29 +771,12 @@ int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
     out << "ERROR\tunavailable\t" << e.what() << "\n" << std::flush;
     return EXIT_BACKEND_UNAVAILABLE;
   } catch (const std::exception& e) {
-    std::string msg = e.what();
-    std::replace(msg.begin(), msg.end(), '\n', ' ');
-    out << "ERROR\tfailed\t" << msg << "\n" << std::flush;
+    write_failed(out, e);
     return 1;
   }
 
   try {
-    double sleep_s = o.sleep_s.value_or(0.0);
-    if (!o.idle) {
-      std::vector<double> busy;
-      const int warmup = o.sleep_s || o.duty >= 1.0 ? o.warmup : std::max(o.warmup, 8);
-      for (int i = 0; i < warmup; ++i) {
-        const double t0 = monotonic_s();
-        runner->launch();
-        busy.push_back(monotonic_s() - t0);
-      }
-      // Duty cycle d: the kernel (launch to completion) is a fraction d of each iteration when alone. The
-      // first launches are slow (lazy compilation, page faults, clocks ramping up): use the second half.
-      if (!o.sleep_s && o.duty < 1.0) {
-        busy.erase(busy.begin(), busy.begin() + static_cast<std::ptrdiff_t>(busy.size() / 2));
-        sleep_s = median(busy) * (1.0 - o.duty) / o.duty;
-      }
-    }
+    const double sleep_s = warm_up(o, *runner);
     std::string notes = runner->notes();
     if (!setup_notes.empty()) notes += (notes.empty() ? "" : ";") + setup_notes;
     out << "READY\t" << runner->device_name() << "\t" << notes << "\t" << number(sleep_s) << "\n"
@@ -706,52 +787,13 @@ int run_worker(const WorkerOptions& o, std::istream& in, std::ostream& out)
     if (!(in >> cmd >> start >> end) || cmd != "GO") return 1; // parent gone: nothing to report
     sleep_until_ns(start);
     const double cpu0 = process_cpu_s();
-    std::vector<double> global, context, host, iter, started;
-    const auto sleep_ns = static_cast<long long>(sleep_s * 1e9);
-    if (o.idle) {
-      sleep_until_ns(end);
-    } else {
-      while (true) {
-        const long long t0 = now_ns();
-        if (t0 >= end) break;
-        const auto t = runner->launch();
-        const long long t1 = now_ns();
-        if (sleep_ns > 0) sleep_until_ns(t1 + sleep_ns);
-        const long long t2 = sleep_ns > 0 ? now_ns() : t1;
-        if (t2 > end) break; // not entirely inside the window
-        global.push_back(t.global_s);
-        context.push_back(t.context_s);
-        host.push_back(static_cast<double>(t1 - t0) * 1e-9);
-        iter.push_back(static_cast<double>(t2 - t0) * 1e-9);
-        started.push_back(static_cast<double>(t0 - start) * 1e-9);
-      }
-    }
+    const WindowTimes w = measure_window(o, *runner, sleep_s, start, end);
     const double cpu_util =
         o.idle ? NAN : (process_cpu_s() - cpu0) / (static_cast<double>(now_ns() - start) * 1e-9);
-    double cv = NAN;
-    if (iter.size() >= 2) {
-      double mean = 0, var = 0;
-      for (double x : iter)
-        mean += x;
-      mean /= static_cast<double>(iter.size());
-      for (double x : iter)
-        var += (x - mean) * (x - mean);
-      cv = std::sqrt(var / static_cast<double>(iter.size() - 1)) / mean;
-    }
-    const auto parts = sub_window_medians(started, iter, static_cast<double>(end - start) * 1e-9, o.samples);
-    const double t_iter = parts.empty() ? NAN : median(parts);
-    const double lo = parts.empty() ? NAN : *std::min_element(parts.begin(), parts.end());
-    const double hi = parts.empty() ? NAN : *std::max_element(parts.begin(), parts.end());
-    out << "RESULT\treps=" << iter.size() << "\tt_global=" << number(median(global))
-        << "\tt_context=" << number(median(context)) << "\tt_host=" << number(median(host))
-        << "\tt_iter=" << number(t_iter) << "\tcv=" << number(cv) << "\tsamples=" << parts.size()
-        << "\tt_lo=" << number(lo) << "\tt_hi=" << number(hi) << "\tcpu=" << number(cpu_util) << "\n"
-        << std::flush;
+    write_result(out, w, static_cast<double>(end - start) * 1e-9, o.samples, cpu_util);
     return 0;
   } catch (const std::exception& e) {
-    std::string msg = e.what();
-    std::replace(msg.begin(), msg.end(), '\n', ' ');
-    out << "ERROR\tfailed\t" << msg << "\n" << std::flush;
+    write_failed(out, e);
     return 1;
   }
 }

@@ -119,6 +119,28 @@ public:
   }
 };
 
+/// A class-by-class table of slowdowns (T[row][col]: a row-class job next to one col-class job), where it
+/// came from, and the sharing modes it applies in: what the `table` and `pair-total` models hold.
+class ClassTableModel : public InterferenceModel {
+public:
+  using Table = std::array<std::array<double, JOB_CLASS_COUNT>, JOB_CLASS_COUNT>;
+  ClassTableModel(Table table, std::string source, std::vector<SharingMode> modes)
+      : table_(table), source_(std::move(source)), modes_(std::move(modes))
+  {
+  }
+  double pair(JobClass row, JobClass col) const
+  {
+    return table_[static_cast<int>(row)][static_cast<int>(col)];
+  }
+  const std::string& source() const { return source_; }
+  const std::vector<SharingMode>& modes() const { return modes_; }
+
+protected:
+  Table table_;
+  std::string source_;
+  std::vector<SharingMode> modes_;
+};
+
 /// `table`: measured or estimated pairwise slowdowns by class. T[row][col] is the factor of a row-class
 /// job next to one col-class job. Rule for 3+ co-runners (additive excess, documented in
 /// models/README.md): factor_j = 1 + Σ_{i≠j} (T[c_j][c_i] − 1).
@@ -128,16 +150,15 @@ public:
 /// factor"); under time-slicing kernels never overlap and the sharing factor already is the whole slowdown,
 /// so applying that table there would count the co-runners twice. A table fitted from time-sliced co-runs
 /// (the calibration fitter: the excess over the time-slice factor) applies to time-slice.
-class TableInterference final : public InterferenceModel {
+class TableInterference final : public ClassTableModel {
 public:
-  using Table = std::array<std::array<double, JOB_CLASS_COUNT>, JOB_CLASS_COUNT>;
   /// The modes reference §6.3's table is for: kernels of the co-runners overlap.
   static std::vector<SharingMode> overlapping_modes()
   {
     return {SharingMode::CCS_2, SharingMode::CCS_4, SharingMode::MPS};
   }
   TableInterference(Table table, std::string source, std::vector<SharingMode> modes = overlapping_modes())
-      : table_(table), source_(std::move(source)), modes_(std::move(modes))
+      : ClassTableModel(table, std::move(source), std::move(modes))
   {
   }
   std::string_view name() const override { return "table"; }
@@ -151,17 +172,6 @@ public:
   /// over the time-slice factor) the factor stays an extra.
   Parts parts(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
               SharingMode mode) const override;
-  double pair(JobClass row, JobClass col) const
-  {
-    return table_[static_cast<int>(row)][static_cast<int>(col)];
-  }
-  const std::string& source() const { return source_; }
-  const std::vector<SharingMode>& modes() const { return modes_; }
-
-private:
-  Table table_;
-  std::string source_;
-  std::vector<SharingMode> modes_;
 };
 
 /// `pair-total`: measured TOTAL slowdowns of a job next to one co-runner, by class (Gavel's pairwise
@@ -175,29 +185,14 @@ private:
 /// which gives n for n jobs that each halve the other (T = 2, time-sharing); the floor is what the mode
 /// does to the job alone (an MPS active-thread cap c/p). In other modes factor() is 1 and the sharing
 /// factor alone applies.
-class PairTotalInterference final : public InterferenceModel {
+class PairTotalInterference final : public ClassTableModel {
 public:
-  using Table = TableInterference::Table;
-  PairTotalInterference(Table table, std::string source, std::vector<SharingMode> modes)
-      : table_(table), source_(std::move(source)), modes_(std::move(modes))
-  {
-  }
+  using ClassTableModel::ClassTableModel;
   std::string_view name() const override { return "pair-total"; }
   /// In the table's modes: max(1, 1 + Σ_{i≠j} (T[c_j][c_i] − 1)) (1 alone); elsewhere 1.
   double factor(const ResourceSignature& job, std::span<const ResourceSignature* const> others,
                 SharingMode mode) const override;
   bool gives_total_slowdown(SharingMode mode) const override;
-  double pair(JobClass row, JobClass col) const
-  {
-    return table_[static_cast<int>(row)][static_cast<int>(col)];
-  }
-  const std::string& source() const { return source_; }
-  const std::vector<SharingMode>& modes() const { return modes_; }
-
-private:
-  Table table_;
-  std::string source_;
-  std::vector<SharingMode> modes_;
 };
 
 /// `contention`: a roofline-style model of the resources that stay shared when kernels of several jobs run

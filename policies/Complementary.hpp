@@ -29,13 +29,83 @@
 // the waiting job that complements it best.
 #include "models/Params.hpp"
 #include "policies/FcfsQueue.hpp"
+#include "policies/MaxWeightMatching.hpp"
 #include "policies/Policy.hpp"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <vector>
 
 namespace colocsim {
+
+/// The parts of complementary's decision that look at jobs, not at which devices are free: also used by
+/// tests/policies/ScanningReference_test.cpp, whose reference differs from Complementary only in how it
+/// finds free devices.
+namespace complementary {
+
+/// Moves the devices of `from` whose availability (DeviceView::available) is `available` to `to`.
+void move_devices(const ClusterView& view, std::set<DeviceIndex>& from, std::set<DeviceIndex>& to,
+                  bool available);
+
+/// The single-device jobs among the first `window` waiting, in submission order.
+std::vector<JobIndex> window_singles(const ClusterView& view, const FcfsQueue& queue, std::size_t window);
+
+/// The matching's edges between `jobs` (indexes into it): the device time a pair saves on `probe` (an
+/// empty device standing for all of them), in ms, times a scale, less the pair's distance in submission
+/// order; only pairs that save time, fit in memory and share a type among the `free` devices.
+std::vector<WeightedEdge> pair_edges(const ClusterView& view, const std::vector<JobIndex>& jobs,
+                                     DeviceIndex probe, const std::set<DeviceIndex>& free);
+
+/// The waiting job among the first `window` that interferes least with device d's one job (`also`: that job
+/// when it is not a resident yet), if sharing beats taking turns (max(i_j, i_r) < 2).
+std::optional<JobIndex> best_partner(const ClusterView& view, const FcfsQueue& queue, std::size_t window,
+                                     DeviceIndex d, std::span<const JobIndex> also);
+
+/// `need` empty devices for the multi-device job `head`, each from take(head) (the lowest empty device that
+/// accepts it, taken out of `free`); nullopt, with the devices taken put back, if there are not enough.
+template <class Take>
+std::optional<std::vector<DeviceIndex>> take_gang(std::set<DeviceIndex>& free, JobIndex head,
+                                                  std::size_t need, Take take)
+{
+  if (free.size() < need) return std::nullopt;
+  std::vector<DeviceIndex> devices;
+  while (devices.size() < need)
+    if (const auto d = take(head))
+      devices.push_back(*d);
+    else
+      break;
+  if (devices.size() < need) { // not enough empty devices of the types it accepts: wait, in order
+    free.insert(devices.begin(), devices.end());
+    return std::nullopt;
+  }
+  return devices;
+}
+
+/// Places the matched pairs (mate[a]: a's partner, -1 for none) and the unmatched jobs of `jobs` in
+/// submission order of their first member, while `free` has devices: each on the device take(a, partner)
+/// gives (nullopt: no empty device of a type both accept; it waits), with place(job, device). True if any
+/// was placed.
+template <class Take, class PlaceOne>
+bool place_matching(const std::vector<JobIndex>& jobs, const std::vector<int>& mate,
+                    const std::set<DeviceIndex>& free, Take take, PlaceOne place)
+{
+  bool placed = false;
+  for (std::size_t a = 0; a < jobs.size() && !free.empty(); ++a) {
+    const int m = mate[a];
+    if (m != -1 && static_cast<std::size_t>(m) < a) continue; // placed with its partner
+    const bool paired = m != -1;
+    const auto partner = paired ? std::optional<JobIndex>(jobs[static_cast<std::size_t>(m)]) : std::nullopt;
+    const auto d = take(jobs[a], partner);
+    if (!d) continue;
+    place(jobs[a], *d);
+    if (paired) place(*partner, *d);
+    placed = true;
+  }
+  return placed;
+}
+
+} // namespace complementary
 
 class Complementary final : public Policy {
 public:
@@ -44,6 +114,20 @@ public:
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
 
 private:
+  /// What one decide() call has done so far: its decisions, and the single-device jobs it placed alone, by
+  /// device (not residents yet: the engine applies the decisions after decide() returns).
+  struct Call {
+    std::vector<Decision> out;
+    std::map<DeviceIndex, JobIndex> placed_alone;
+  };
+  void start(const ClusterView& view, std::span<const Event> events, Call& call);
+  void place(Call& call, JobIndex j, std::vector<DeviceIndex> devices);
+  /// The multi-device job at the head on empty devices; false if it must wait.
+  bool place_gang(const ClusterView& view, Call& call, JobIndex head, std::size_t need);
+  /// The single-device jobs of the window, paired; false if none was placed.
+  bool place_pairs(const ClusterView& view, Call& call);
+  /// Devices left with one single-device job of ours take a partner.
+  void fill_half(const ClusterView& view, Call& call);
   void release(const std::vector<DeviceIndex>& devices);
   /// The lowest empty device that accepts job a (and b, if given: ClusterView::allows), taken out of the
   /// free set; nullopt if there is none.

@@ -37,9 +37,7 @@ std::vector<ParamSpec> PowerAware::params()
                 .max = 1e9}};
 }
 
-PowerAware::PowerAware(const ParamSet& p)
-    : idle_s_(p.real("idle_s")), min_on_(static_cast<std::size_t>(p.integer("min_on"))),
-      max_boots_(static_cast<std::size_t>(p.integer("max_boots")))
+PowerAware::Inner PowerAware::inner_policy(const ParamSet& p)
 {
   const std::string name = p.text("inner");
   const SourceLocation where{"policy power-aware"};
@@ -56,9 +54,17 @@ PowerAware::PowerAware(const ParamSet& p)
     else
       given[item.substr(0, eq)] = GivenValue{item.substr(eq + 1), where};
   }
-  const ParamSet inner_params = parse_params(info.params, given, "inner_params", sink);
+  Inner inner{.info = &info, .params = parse_params(info.params, given, "inner_params", sink)};
   sink.throw_if_any();
-  inner_ = info.factory(inner_params);
+  return inner;
+}
+
+PowerAware::PowerAware(const ParamSet& p)
+    : idle_s_(p.real("idle_s")), min_on_(static_cast<std::size_t>(p.integer("min_on"))),
+      max_boots_(static_cast<std::size_t>(p.integer("max_boots")))
+{
+  const Inner inner = inner_policy(p);
+  inner_ = inner.info->factory(inner.params);
 }
 
 void PowerAware::set_jobs(std::uint32_t n, long delta, double now)

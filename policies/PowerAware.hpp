@@ -30,6 +30,13 @@ namespace colocsim {
 class PowerAware final : public Policy {
 public:
   static std::vector<ParamSpec> params();
+  /// The policy underneath, as the parameters inner and inner_params name it.
+  struct Inner {
+    const PolicyInfo* info = nullptr;
+    ParamSet params;
+  };
+  /// Throws InputError for power-aware itself, an unknown policy or bad inner_params.
+  static Inner inner_policy(const ParamSet& params);
   explicit PowerAware(const ParamSet& params);
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
 

@@ -1,7 +1,8 @@
 #pragma once
 // Shared by every test: Catch2 v3 names on either Catch2 v3 or v2.13 (Debian bookworm ships 2.13.10 only;
 // tests are written against v3: catch_test_macros.hpp, Catch::Approx, Catch::Matchers::ContainsSubstring,
-// WithinAbs/WithinRel), and helpers to read files of the source tree.
+// WithinAbs/WithinRel), helpers to read files of the source tree, and the small helpers of tests that break
+// a valid input and check its error (replace, input_error_of).
 #if __has_include(<catch2/catch_test_macros.hpp>)
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
@@ -20,7 +21,10 @@ inline auto ContainsSubstring(const std::string& text)
 } // namespace Catch
 #endif
 
+#include "models/Errors.hpp"
+
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -58,6 +62,26 @@ inline std::string doc_example(const std::string& doc_relative_path, const std::
   const auto body = start + marker.size();
   const auto end = doc.find("\n```", body - 1);
   return end == std::string::npos ? std::string{} : doc.substr(body, end + 1 - body);
+}
+
+/// The InputError message `f` throws, or "(no error)".
+inline std::string input_error_of(const std::function<void()>& f)
+{
+  try {
+    f();
+  } catch (const colocsim::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+/// `text` with the first `from` replaced by `to`; `from` must be there (a test that breaks a valid file).
+inline std::string replace(std::string text, const std::string& from, const std::string& to)
+{
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  return text;
 }
 
 } // namespace colocsim::test

@@ -163,38 +163,42 @@ std::optional<double> BatsimReader::profile_duration(const std::string& name) co
   return resolve(name, 0);
 }
 
-bool BatsimReader::read_job()
+void BatsimReader::open_jobs()
 {
-  if (!json_) {
-    in_.clear();
-    in_.seekg(0);
-    if (!in_)
-      throw InputError(SourceLocation{file_}, "", "cannot read the workload twice; expected a seekable file");
-    json_ = std::make_unique<JsonStream>(in_, file_);
-    json_->begin_object();
-    std::string key;
-    while (json_->next_member(key)) {
-      if (key == "jobs") break;
-      json_->skip_value();
-    }
-    json_->begin_array();
-    in_jobs_ = true;
-  }
-  if (!in_jobs_) return false;
-  if (!json_->next_element()) {
-    in_jobs_ = false;
-    return false;
-  }
-  ++index_;
-  const std::string path = "jobs[" + std::to_string(index_) + "]";
-  Job job;
-  job.origin = json_->where();
-  if (json_->peek_kind() != JsonStream::Kind::OBJECT)
-    throw InputError(job.origin, path, "expected a job object {\"id\", \"subtime\", \"res\", \"profile\"}");
+  in_.clear();
+  in_.seekg(0);
+  if (!in_)
+    throw InputError(SourceLocation{file_}, "", "cannot read the workload twice; expected a seekable file");
+  json_ = std::make_unique<JsonStream>(in_, file_);
   json_->begin_object();
-  DiagnosticSink sink;
+  std::string key;
+  while (json_->next_member(key)) {
+    if (key == "jobs") break;
+    json_->skip_value();
+  }
+  json_->begin_array();
+  in_jobs_ = true;
+}
+
+void BatsimReader::read_res(double res, const SourceLocation& at, const std::string& path, Job& job,
+                            DiagnosticSink& sink) const
+{
+  const double devices = std::ceil(res * options_.devices_per_res / options_.res_per_device);
+  if (res < 1 || std::floor(res) != res)
+    sink.add(at, path + ".res", "not a whole number >= 1 (got " + std::to_string(res) + ")");
+  else if (devices > JobLimits::MAX_DEVICES)
+    sink.add(at, path + ".res",
+             "too many resources (got " + std::to_string(res) + "): more than " +
+                 std::to_string(JobLimits::MAX_DEVICES) +
+                 " devices; expected at most that many "
+                 "(docs/formats/limits.md)");
+  else
+    job.devices = static_cast<int>(devices);
+}
+
+void BatsimReader::read_job_members(Job& job, const std::string& path, double& walltime, DiagnosticSink& sink)
+{
   bool has_id = false, has_subtime = false, has_res = false, has_profile = false;
-  double walltime = -1;
   std::string key;
   while (json_->next_member(key)) {
     const SourceLocation at = json_->where();
@@ -226,17 +230,7 @@ bool BatsimReader::read_job()
       if (auto v = number("seconds > 0, or -1 for none")) walltime = *v;
     } else if (key == "res") {
       if (auto v = number("a whole number of resources >= 1")) {
-        const double devices = std::ceil(*v * options_.devices_per_res / options_.res_per_device);
-        if (*v < 1 || std::floor(*v) != *v)
-          sink.add(at, path + ".res", "not a whole number >= 1 (got " + std::to_string(*v) + ")");
-        else if (devices > JobLimits::MAX_DEVICES)
-          sink.add(at, path + ".res",
-                   "too many resources (got " + std::to_string(*v) + "): more than " +
-                       std::to_string(JobLimits::MAX_DEVICES) +
-                       " devices; expected at most that many "
-                       "(docs/formats/limits.md)");
-        else
-          job.devices = static_cast<int>(devices);
+        read_res(*v, at, path, job, sink);
         has_res = true;
       }
     } else if (key == "profile") {
@@ -259,8 +253,10 @@ bool BatsimReader::read_job()
     sink.add(job.origin, path + ".subtime", "missing; expected the submission time in seconds");
   if (!has_res) sink.add(job.origin, path + ".res", "missing; expected the number of resources");
   if (!has_profile) sink.add(job.origin, path + ".profile", "missing; expected a profile name");
-  sink.throw_if_any();
+}
 
+void BatsimReader::set_duration(Job& job, const std::string& path, double walltime)
+{
   const auto& profile = profiles_.at(job.trace_class);
   if (options_.duration == BatsimDurationRule::WALLTIME) {
     if (walltime <= 0)
@@ -284,6 +280,28 @@ bool BatsimReader::read_job()
             "delay profile or a walltime");
   }
   if (walltime > 0) job.requested_s = walltime; // the user's estimate (workload.estimates: requested)
+}
+
+bool BatsimReader::read_job()
+{
+  if (!json_) open_jobs();
+  if (!in_jobs_) return false;
+  if (!json_->next_element()) {
+    in_jobs_ = false;
+    return false;
+  }
+  ++index_;
+  const std::string path = "jobs[" + std::to_string(index_) + "]";
+  Job job;
+  job.origin = json_->where();
+  if (json_->peek_kind() != JsonStream::Kind::OBJECT)
+    throw InputError(job.origin, path, "expected a job object {\"id\", \"subtime\", \"res\", \"profile\"}");
+  json_->begin_object();
+  DiagnosticSink sink;
+  double walltime = -1;
+  read_job_members(job, path, walltime, sink);
+  sink.throw_if_any();
+  set_duration(job, path, walltime);
   if (job.duration_s <= 0) {
     ++zero_runtime_;
     return true; // nothing pushed, but the array goes on

@@ -13,6 +13,7 @@
 // profiles (composed / SequentialCompositionProfile) repeat × the sum of its parts; capped by the walltime
 // as Batsim does. Profiles whose run time depends on Batsim's platform (parallel tasks, SMPI, I/O) take the
 // job's walltime instead, counted in warnings(); with no walltime either, the job is an error.
+#include "models/Errors.hpp"
 #include "workloads/JobReader.hpp"
 #include "workloads/JsonStream.hpp"
 #include "workloads/ReorderWindow.hpp"
@@ -59,7 +60,16 @@ private:
     SourceLocation origin;
   };
   void read_profiles();
-  bool read_job(); ///< next job of the array into the window; false at the end of the array
+  bool read_job();  ///< next job of the array into the window; false at the end of the array
+  void open_jobs(); ///< the second pass: a JsonStream at the start of the "jobs" array
+  /// The members of the job object at json_ into job (walltime: -1 if none); every problem into sink, and
+  /// the missing required members.
+  void read_job_members(Job& job, const std::string& path, double& walltime, DiagnosticSink& sink);
+  /// job.devices from the job's res (resources), checked: a whole number >= 1, at most MAX_DEVICES devices.
+  void read_res(double res, const SourceLocation& at, const std::string& path, Job& job,
+                DiagnosticSink& sink) const;
+  /// job.duration_s (and requested_s) from its profile, walltime and the duration rule.
+  void set_duration(Job& job, const std::string& path, double walltime);
   std::optional<double> resolve(const std::string& name, int depth) const;
 
   std::istream& in_;

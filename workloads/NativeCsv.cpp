@@ -228,27 +228,29 @@ std::optional<Job> NativeCsvReader::next()
   return parse_row();
 }
 
-Job NativeCsvReader::parse_row()
-{
-  if (field_count_ != header_size_)
-    throw InputError(SourceLocation{file_, line_}, "",
-                     "wrong number of fields (got " + std::to_string(field_count_) + "); expected " +
-                         std::to_string(header_size_) +
-                         " as in the header (quote fields that contain commas)");
-
-  const auto& columns = native_csv_columns();
+/// The current data row's fields, read column by column into a Job; every problem goes to `sink`.
+class NativeCsvReader::Row {
+public:
+  explicit Row(const NativeCsvReader& r) : r_(r) {}
   DiagnosticSink sink;
-  auto where = [&](Field f) { return SourceLocation{file_, line_, field_cols_[column_of_[f]]}; };
-  // The field's text, or nullptr when the column is absent or the field empty (then the default applies).
-  auto text = [&](Field f) -> const std::string* {
-    if (column_of_[f] < 0 || fields_[column_of_[f]].empty()) return nullptr;
-    return &fields_[column_of_[f]];
-  };
-  auto bad = [&](Field f, const std::string& what, const std::string& expected) {
-    const std::string got = column_of_[f] < 0 ? std::string() : fields_[column_of_[f]];
-    sink.add(where(f), columns[f].name, what + " (got '" + got + "'); expected " + expected);
-  };
-  auto read_int = [&](Field f, long long min, long long max, const std::string& expected, int& out) {
+
+  SourceLocation where(Field f) const
+  {
+    return SourceLocation{r_.file_, r_.line_, r_.field_cols_[r_.column_of_[f]]};
+  }
+  /// The field's text, or nullptr when the column is absent or the field empty (then the default applies).
+  const std::string* text(Field f) const
+  {
+    if (r_.column_of_[f] < 0 || r_.fields_[r_.column_of_[f]].empty()) return nullptr;
+    return &r_.fields_[r_.column_of_[f]];
+  }
+  void bad(Field f, const std::string& what, const std::string& expected)
+  {
+    const std::string got = r_.column_of_[f] < 0 ? std::string() : r_.fields_[r_.column_of_[f]];
+    sink.add(where(f), native_csv_columns()[f].name, what + " (got '" + got + "'); expected " + expected);
+  }
+  void read_int(Field f, long long min, long long max, const std::string& expected, int& out)
+  {
     const std::string* t = text(f);
     if (!t) return;
     auto v = parse_int(*t);
@@ -258,11 +260,20 @@ Job NativeCsvReader::parse_row()
       bad(f, "out of range", expected);
     else
       out = static_cast<int>(*v);
-  };
+  }
 
-  Job job;
-  job.origin = SourceLocation{file_, line_};
+  bool read_id_and_times(Job& job);
+  void read_request(Job& job);
+  void read_host_and_labels(Job& job);
+  void read_dependencies(Job& job);
 
+private:
+  const NativeCsvReader& r_;
+};
+
+/// id, submit_s, duration_s: true if submit_s was read.
+bool NativeCsvReader::Row::read_id_and_times(Job& job)
+{
   if (const std::string* t = text(ID))
     job.id = *t;
   else
@@ -292,7 +303,12 @@ Job NativeCsvReader::parse_row()
   } else {
     bad(DURATION_S, "empty", "a duration in seconds > 0");
   }
+  return submit_ok;
+}
 
+/// What the job asks of the devices: devices, gpu_milli, mem.
+void NativeCsvReader::Row::read_request(Job& job)
+{
   read_int(DEVICES, 1, JobLimits::MAX_DEVICES, "an integer >= 1 (devices requested), at most 1048576",
            job.devices);
   read_int(GPU_MILLI, 1, 1000, "an integer in 1..1000 (per-device share in thousandths; 1000 = whole device)",
@@ -307,6 +323,11 @@ Job NativeCsvReader::parse_row()
     else
       job.mem_request_bytes = *v;
   }
+}
+
+/// profile, qos, user, status, cpus, host_mem, gpu_types, batch_size.
+void NativeCsvReader::Row::read_host_and_labels(Job& job)
+{
   if (const std::string* t = text(PROFILE)) job.profile = *t;
   if (const std::string* t = text(QOS)) job.qos = *t;
   if (const std::string* t = text(USER)) job.user = *t;
@@ -332,6 +353,11 @@ Job NativeCsvReader::parse_row()
   }
   read_int(BATCH_SIZE, 0, JobLimits::MAX_BATCH_SIZE,
            "an integer in 0..1048576 (batch size; 0 or empty = not stated)", job.batch_size);
+}
+
+/// depends_on and think_time_s.
+void NativeCsvReader::Row::read_dependencies(Job& job)
+{
   if (const std::string* t = text(DEPENDS_ON)) {
     std::size_t start = 0;
     while (start <= t->size()) {
@@ -354,14 +380,31 @@ Job NativeCsvReader::parse_row()
     else
       job.think_time_s = *v;
   }
+}
+
+Job NativeCsvReader::parse_row()
+{
+  if (field_count_ != header_size_)
+    throw InputError(SourceLocation{file_, line_}, "",
+                     "wrong number of fields (got " + std::to_string(field_count_) + "); expected " +
+                         std::to_string(header_size_) +
+                         " as in the header (quote fields that contain commas)");
+
+  Row row(*this);
+  Job job;
+  job.origin = SourceLocation{file_, line_};
+  const bool submit_ok = row.read_id_and_times(job);
+  row.read_request(job);
+  row.read_host_and_labels(job);
+  row.read_dependencies(job);
 
   if (submit_ok && previous_line_ > 0 && job.submit_s < previous_submit_s_)
-    sink.add(where(SUBMIT_S), "submit_s",
-             "unsorted: submit_s " + fields_[column_of_[SUBMIT_S]] + " < previous " +
-                 shortest(previous_submit_s_) + " at line " + std::to_string(previous_line_) +
-                 "; expected non-decreasing submit times");
+    row.sink.add(row.where(SUBMIT_S), "submit_s",
+                 "unsorted: submit_s " + fields_[column_of_[SUBMIT_S]] + " < previous " +
+                     shortest(previous_submit_s_) + " at line " + std::to_string(previous_line_) +
+                     "; expected non-decreasing submit times");
 
-  sink.throw_if_any();
+  row.sink.throw_if_any();
   previous_submit_s_ = job.submit_s;
   previous_line_ = line_;
   return job;

@@ -66,6 +66,7 @@ private:
   std::string column_name_at(std::size_t index) const; ///< for messages: "header" or the column's name
   void read_header();
   Job parse_row();
+  class Row; ///< the current data row's fields as parse_row() reads them (NativeCsv.cpp)
 
   LineReader in_; ///< the stream's lines (CsvLines.hpp)
   std::string file_;

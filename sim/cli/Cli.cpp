@@ -430,32 +430,33 @@ static std::pair<double, bool> progress_settings(bool quiet)
   return {PROGRESS_LOG_S, false};
 }
 
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage,
-                Summary* summary)
-{
-  InterruptGuard interrupts;
-  const auto where = "; no results written to " + scenario.outputs.dir.string();
-  std::optional<OutputStage> own_stage;
-  OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
-  for (const auto& w : scenario.warnings)
-    std::cerr << "colocsim: warning: " << w << "\n";
-  // The event log: --log-events FILE (refused now if it exists, without --force; staged like the results,
-  // and kept if the run fails), or events.jsonl among the results (outputs.events).
-  std::optional<EventLogFile> log_file;
-  std::optional<EventLog> log;
-  const auto& events_file = scenario.outputs.events_file;
-  const bool own_log_file = !events_file.empty();
-  const auto log_shown = own_log_file ? events_file : scenario.outputs.dir / "events.jsonl";
-  if (own_log_file || scenario.outputs.events) {
-    log_file.emplace(own_log_file ? events_file : stage.dir() / "events.jsonl", scenario.outputs.force);
-    log.emplace(log_file->stream(), log_shown.string(), scenario.policy);
-  }
-  RunInputs inputs = build_run(scenario);
+namespace {
 
-  const auto wall0 = std::chrono::steady_clock::now();
-  MetricsCollector metrics;
-  OutputWriter writer(scenario.outputs, stage.dir(), metrics);
-  RunTotals totals;
+/// A run's event log: --log-events FILE (refused now if it exists, without --force; staged like the
+/// results, and kept if the run fails), or events.jsonl among the results (outputs.events), or none.
+struct RunEventLog {
+  std::optional<EventLogFile> file;
+  std::optional<EventLog> log;
+  bool own_file = false;       ///< --log-events FILE, not events.jsonl among the results
+  std::filesystem::path shown; ///< its path as messages name it
+
+  RunEventLog(const Scenario& scenario, const OutputStage& stage)
+  {
+    const auto& events_file = scenario.outputs.events_file;
+    own_file = !events_file.empty();
+    shown = own_file ? events_file : scenario.outputs.dir / "events.jsonl";
+    if (own_file || scenario.outputs.events) {
+      file.emplace(own_file ? events_file : stage.dir() / "events.jsonl", scenario.outputs.force);
+      log.emplace(file->stream(), shown.string(), scenario.policy);
+    }
+  }
+};
+
+/// Runs the simulation into `writer`. A run that failed (an infeasible decision, a bad trace row) keeps
+/// its own event log up to the failure, ending with an "error" line: it is what explains the failure.
+RunTotals simulate(const Scenario& scenario, RunInputs& inputs, OutputWriter& writer, RunEventLog& events,
+                   bool quiet, const std::string& where)
+{
   try {
     InterruptGuard::throw_if_caught("before the simulation started");
     RunSetup setup = inputs.setup();
@@ -465,26 +466,31 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
     if (scenario.synthetic) setup.jobs_total = scenario.synthetic->jobs;
     setup.stop = InterruptGuard::flag();
     setup.after_engine_created = &InterruptGuard::reinstall;
-    if (log) setup.trace = &*log;
-    totals = run_simulation(setup, writer);
+    if (events.log) setup.trace = &*events.log;
+    return run_simulation(setup, writer);
   } catch (const RunInterrupted& e) {
     throw RunInterrupted(e.signal, std::string(signal_name(e.signal)) + ", " + e.what() + where);
   } catch (const OutputError&) {
     throw;
   } catch (const std::exception& e) {
-    // A run that failed (an infeasible decision, a bad trace row): the event log up to the failure is what
-    // explains it, so it is kept, ending with an "error" line. A failure to write it hides nothing.
-    if (log && own_log_file) {
+    // A failure to write the log hides nothing.
+    if (events.log && events.own_file) {
       try {
-        log->error(e.what());
-        log_file->commit();
-        std::cerr << "colocsim: the event log up to the failure is in " << log_file->path().string() << "\n";
+        events.log->error(e.what());
+        events.file->commit();
+        std::cerr << "colocsim: the event log up to the failure is in " << events.file->path().string()
+                  << "\n";
       } catch (const OutputError&) {
       }
     }
     throw;
   }
-  writer.finish();
+}
+
+/// summary.json's contents: the metrics and what the run was made of.
+Summary run_summary(const Scenario& scenario, const RunInputs& inputs, const MetricsCollector& metrics,
+                    const RunTotals& totals, std::chrono::steady_clock::time_point wall0)
+{
   Summary s = metrics.summarize(totals, scenario.pue);
   s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   s.scenario = scenario.name;
@@ -500,24 +506,29 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
     if (p.loaded) s.plugins.emplace_back(p.path, p.sha256);
   s.user_supplied = inputs.user_supplied;
   s.seed = scenario.seed;
-  write_summary_json(s, stage.dir() / "summary.json");
-  if (summary) *summary = s;
-  if (caught_signal != 0)
-    throw RunInterrupted(caught_signal,
-                         std::string(signal_name(caught_signal)) + " after the simulation" + where);
-  // The log's writes are checked before the results appear. Among the results (outputs.events) it moves
-  // with them; a file of its own is moved into place after them, so that --force, which clears earlier
-  // results this run does not write (events.jsonl among them), never removes it.
-  if (log_file) {
-    if (own_log_file)
-      log_file->close();
+  return s;
+}
+
+/// The results appear: the staged outputs, and the event log. The log's writes are checked before the
+/// results appear. Among the results (outputs.events) it moves with them; a file of its own is moved into
+/// place after them, so that --force, which clears earlier results this run does not write (events.jsonl
+/// among them), never removes it.
+void commit_results(OutputStage& stage, RunEventLog& events)
+{
+  if (events.file) {
+    if (events.own_file)
+      events.file->close();
     else
-      log_file->commit();
+      events.file->commit();
   }
   stage.commit();
-  if (log_file && own_log_file) log_file->commit();
-  for (const auto& n : writer.notes())
-    std::cerr << "colocsim: note: " << n << "\n";
+  if (events.file && events.own_file) events.file->commit();
+}
+
+/// The notes and warnings on what the inputs held: numbers without provenance, dependencies that name no
+/// earlier job, jobs killed at their requested time, jobs whose gpu_types the platform lacks.
+void warn_about_inputs(const Scenario& scenario, const RunInputs& inputs, const RunTotals& totals)
+{
   for (const auto& w : inputs.reader->warnings())
     std::cerr << "colocsim: warning: " << w << "\n";
   if (!inputs.user_supplied.empty())
@@ -544,6 +555,11 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
               << inputs.platform.name << "' (" << device_types(inputs.platform)
               << "; first: " << totals.first_rejected_gpu_types
               << "); replay on a platform with those types, or set workload.gpu_types: ignore\n";
+}
+
+/// The warnings on what the policy did: jobs it never started, devices it left idle beside waiting jobs.
+void warn_about_policy(const RunInputs& inputs, const Summary& s)
+{
   if (s.jobs_never_started > 0)
     std::cerr
         << "colocsim: warning: " << s.jobs_never_started << " of " << s.jobs_read
@@ -562,13 +578,45 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
               << " left jobs waiting next to free devices that fit them; check its parameters (a candidates "
                  "or window limit, max_per_device) and its queue order (FCFS holds every job behind a "
                  "head that does not fit)\n";
+}
+
+} // namespace
+
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage,
+                Summary* summary)
+{
+  InterruptGuard interrupts;
+  const auto where = "; no results written to " + scenario.outputs.dir.string();
+  std::optional<OutputStage> own_stage;
+  OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
+  for (const auto& w : scenario.warnings)
+    std::cerr << "colocsim: warning: " << w << "\n";
+  RunEventLog events(scenario, stage);
+  RunInputs inputs = build_run(scenario);
+
+  const auto wall0 = std::chrono::steady_clock::now();
+  MetricsCollector metrics;
+  OutputWriter writer(scenario.outputs, stage.dir(), metrics);
+  const RunTotals totals = simulate(scenario, inputs, writer, events, quiet, where);
+  writer.finish();
+  const Summary s = run_summary(scenario, inputs, metrics, totals, wall0);
+  write_summary_json(s, stage.dir() / "summary.json");
+  if (summary) *summary = s;
+  if (caught_signal != 0)
+    throw RunInterrupted(caught_signal,
+                         std::string(signal_name(caught_signal)) + " after the simulation" + where);
+  commit_results(stage, events);
+  for (const auto& n : writer.notes())
+    std::cerr << "colocsim: note: " << n << "\n";
+  warn_about_inputs(scenario, inputs, totals);
+  warn_about_policy(inputs, s);
   if (!quiet) {
     print_summary(s, out);
     out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json";
     for (const auto& f : writer.files())
       out << ", " << f;
-    out << (log && !own_log_file ? ", events.jsonl" : "") << ")\n";
-    if (own_log_file) out << "  event log in " << log_shown.string() << "\n";
+    out << (events.log && !events.own_file ? ", events.jsonl" : "") << ")\n";
+    if (events.own_file) out << "  event log in " << events.shown.string() << "\n";
   }
   return 0;
 }
@@ -643,12 +691,20 @@ int cmd_validate(const std::vector<std::string>& args, std::ostream& out)
   return 0;
 }
 
-int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
-{
+namespace {
+
+/// `colocsim bench`'s options (BENCH_HELP).
+struct BenchOptions {
   long long jobs = 100000, tiles = 1000, seed = 1;
   double load = 1.0, duration = 1800;
   std::string policy = "first-fit", platform = "max1550";
   ScenarioArgs plugin_args; // --policy-plugin, --policy-python
+};
+
+/// The options of `colocsim bench`; nullopt after printing the help for --help.
+std::optional<BenchOptions> parse_bench_args(const std::vector<std::string>& args, std::ostream& out)
+{
+  BenchOptions o;
   auto number = [](const std::string& opt, const std::string& v) {
     auto x = parse_double(v);
     if (!x || *x <= 0) throw UsageError("option " + opt + " expects a positive number (got '" + v + "')");
@@ -658,45 +714,51 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
     const auto& s = args[i];
     if (s == "--help" || s == "-h") {
       out << BENCH_HELP;
-      return 0;
+      return std::nullopt;
     }
     if (s == "--jobs")
-      jobs = static_cast<long long>(number(s, next_arg(args, i)));
+      o.jobs = static_cast<long long>(number(s, next_arg(args, i)));
     else if (s == "--tiles")
-      tiles = static_cast<long long>(number(s, next_arg(args, i)));
+      o.tiles = static_cast<long long>(number(s, next_arg(args, i)));
     else if (s == "--seed")
-      seed = static_cast<long long>(number(s, next_arg(args, i)));
+      o.seed = static_cast<long long>(number(s, next_arg(args, i)));
     else if (s == "--load")
-      load = number(s, next_arg(args, i));
+      o.load = number(s, next_arg(args, i));
     else if (s == "--duration")
-      duration = number(s, next_arg(args, i));
+      o.duration = number(s, next_arg(args, i));
     else if (s == "--policy")
-      policy = next_arg(args, i);
+      o.policy = next_arg(args, i);
     else if (s == "--policy-plugin")
-      plugin_args.plugins.push_back(next_arg(args, i));
+      o.plugin_args.plugins.push_back(next_arg(args, i));
     else if (s == "--policy-python")
-      plugin_args.python_policy = next_arg(args, i);
+      o.plugin_args.python_policy = next_arg(args, i);
     else if (s == "--platform") {
-      platform = next_arg(args, i);
-      if (platform != "max1550" && platform != "dgx-a100")
-        throw UsageError("option --platform expects max1550 or dgx-a100 (got '" + platform + "')");
+      o.platform = next_arg(args, i);
+      if (o.platform != "max1550" && o.platform != "dgx-a100")
+        throw UsageError("option --platform expects max1550 or dgx-a100 (got '" + o.platform + "')");
     } else
       throw UsageError("unknown option '" + s + "' (see colocsim bench --help)");
   }
+  return o;
+}
+
+/// The bench scenario's --set overrides for the policy (a Python policy's) and the platform; loads the
+/// plugins; `devices` is the number of devices the platform will have.
+std::vector<std::string> bench_sets(BenchOptions& o, long long& devices)
+{
   std::vector<std::string> sets{"outputs.jobs=false", "outputs.timeseries=false"};
-  if (!plugin_args.python_policy.empty()) {
-    if (policy != "first-fit")
+  if (!o.plugin_args.python_policy.empty()) {
+    if (o.policy != "first-fit")
       throw UsageError("--policy-python and --policy both choose the policy; give one");
-    use_python_policy(plugin_args);
-    policy.clear();
-    sets.insert(sets.end(), plugin_args.sets.begin(), plugin_args.sets.end());
+    use_python_policy(o.plugin_args);
+    o.policy.clear();
+    sets.insert(sets.end(), o.plugin_args.sets.begin(), o.plugin_args.sets.end());
   }
-  load_plugins(plugin_args.plugins);
-  long long devices = 0;
-  if (platform == "dgx-a100") {
+  load_plugins(o.plugin_args.plugins);
+  if (o.platform == "dgx-a100") {
     // DGX A100 nodes of 8 GPUs in MIG mode; the bundled A100 calibration; MIG instances are isolated, so no
     // interference model.
-    const long long nodes = (tiles + 7) / 8;
+    const long long nodes = (o.tiles + 7) / 8;
     devices = nodes * 8;
     for (std::string set : {"platform.preset=dgx-a100", "platform.cards_per_node=8", "platform.sharing=mig",
                             "interference=none"})
@@ -704,87 +766,84 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
     sets.push_back("platform.nodes=" + std::to_string(nodes));
   } else {
     // One card (2 tiles) per node so that any even tile count is exact.
-    const long long cards = (tiles + 1) / 2;
+    const long long cards = (o.tiles + 1) / 2;
     devices = cards * 2;
     sets.push_back("platform.nodes=" + std::to_string(cards));
     sets.push_back("platform.cards_per_node=1");
   }
-  const auto setup0 = std::chrono::steady_clock::now();
-  const double setup0_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
-  Scenario scenario = load_scenario("builtin:sim/scenarios/bench/scenario.yaml", sets, policy);
-  auto& syn = *scenario.synthetic;
-  syn.jobs = static_cast<std::size_t>(jobs);
-  syn.duration_mean_s = duration;
-  syn.arrival_rate_per_s = load * static_cast<double>(devices) / duration;
-  syn.seed = static_cast<std::uint64_t>(seed);
-  RunInputs inputs = build_run(scenario);
-  // The policy, timed: the wall-clock and CPU time inside decide() after its first call, and when that
-  // first call ended. Setup ends there: the engine has built its hosts, and the policy its indexes over the
-  // devices (once, O(devices): SlotPolicy::init and the like run in the first call). CPU time (of this
-  // thread, which runs every actor) does not count the time other processes of a busy machine take.
-  struct TimedPolicy final : Policy {
-    std::unique_ptr<Policy> inner;
-    std::chrono::steady_clock::duration inside{};
-    double inside_cpu_s = 0;
-    std::optional<std::chrono::steady_clock::time_point> first_call_end;
-    double first_call_end_cpu_s = 0; ///< process CPU time then
-    std::uint64_t calls = 0;
-    std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
-    {
-      const auto t0 = std::chrono::steady_clock::now();
-      const double c0 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
-      auto decisions = inner->decide(view, events);
-      const double c1 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
-      const auto t1 = std::chrono::steady_clock::now();
-      if (first_call_end) {
-        inside += t1 - t0;
-        inside_cpu_s += c1 - c0;
-      } else {
-        first_call_end = t1;
-        first_call_end_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
-      }
-      ++calls;
-      return decisions;
-    }
-  };
-  auto timed_owner = std::make_unique<TimedPolicy>();
-  timed_owner->inner = std::move(inputs.policy);
-  TimedPolicy& timed = *timed_owner;
-  inputs.policy = std::move(timed_owner);
+  return sets;
+}
 
-  const auto wall0 = std::chrono::steady_clock::now();
-  MetricsCollector metrics;
-  // The last job's end closes the event loop; what follows is the teardown (the engine's totals over every
-  // device, SimGrid's end-of-simulation walk over every host): once per run, O(devices), like the setup.
-  struct Collect final : RunObserver {
-    MetricsCollector& m;
-    std::chrono::steady_clock::time_point last_end{};
-    double last_end_cpu_s = 0;
-    explicit Collect(MetricsCollector& mc) : m(mc) {}
-    void on_job_end(const JobRecord& r) override
-    {
-      m.add(r);
-      last_end = std::chrono::steady_clock::now();
-      last_end_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+// The policy, timed: the wall-clock and CPU time inside decide() after its first call, and when that
+// first call ended. Setup ends there: the engine has built its hosts, and the policy its indexes over the
+// devices (once, O(devices): SlotPolicy::init and the like run in the first call). CPU time (of this
+// thread, which runs every actor) does not count the time other processes of a busy machine take.
+struct TimedPolicy final : Policy {
+  std::unique_ptr<Policy> inner;
+  std::chrono::steady_clock::duration inside{};
+  double inside_cpu_s = 0;
+  std::optional<std::chrono::steady_clock::time_point> first_call_end;
+  double first_call_end_cpu_s = 0; ///< process CPU time then
+  std::uint64_t calls = 0;
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+    auto decisions = inner->decide(view, events);
+    const double c1 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (first_call_end) {
+      inside += t1 - t0;
+      inside_cpu_s += c1 - c0;
+    } else {
+      first_call_end = t1;
+      first_call_end_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
     }
-  } collect(metrics);
-  const RunTotals totals = run_simulation(inputs.setup(), collect);
-  const auto wall1 = std::chrono::steady_clock::now();
-  const double wall1_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
-  const double setup_end_cpu_s = timed.first_call_end ? timed.first_call_end_cpu_s : wall1_cpu_s;
-  const double wall = std::chrono::duration<double>(wall1 - wall0).count();
-  const auto setup_end = timed.first_call_end.value_or(wall1);
-  const double setup_wall = std::chrono::duration<double>(setup_end - setup0).count();
+    ++calls;
+    return decisions;
+  }
+};
+
+// The last job's end closes the event loop; what follows is the teardown (the engine's totals over every
+// device, SimGrid's end-of-simulation walk over every host): once per run, O(devices), like the setup.
+struct BenchCollect final : RunObserver {
+  MetricsCollector& m;
+  std::chrono::steady_clock::time_point last_end{};
+  double last_end_cpu_s = 0;
+  explicit BenchCollect(MetricsCollector& mc) : m(mc) {}
+  void on_job_end(const JobRecord& r) override
+  {
+    m.add(r);
+    last_end = std::chrono::steady_clock::now();
+    last_end_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+  }
+};
+
+/// The clock readings of one bench run: when the setup began, the simulation (the event loop) began
+/// and ended, and the whole run ended, each in wall-clock and process CPU time.
+struct BenchClocks {
+  std::chrono::steady_clock::time_point setup0, wall0, wall1;
+  double setup0_cpu_s = 0, wall1_cpu_s = 0;
+};
+
+/// `colocsim bench`'s key=value lines.
+void print_bench_report(const BenchClocks& c, const TimedPolicy& timed, const BenchCollect& collect,
+                        const RunTotals& totals, const Summary& s, const std::string& policy,
+                        std::size_t tiles, std::ostream& out)
+{
+  const double setup_end_cpu_s = timed.first_call_end ? timed.first_call_end_cpu_s : c.wall1_cpu_s;
+  const double wall = std::chrono::duration<double>(c.wall1 - c.wall0).count();
+  const auto setup_end = timed.first_call_end.value_or(c.wall1);
+  const double setup_wall = std::chrono::duration<double>(setup_end - c.setup0).count();
   const auto loop_end = std::max(collect.last_end, setup_end);
   const double loop_end_cpu_s = std::max(collect.last_end_cpu_s, setup_end_cpu_s);
   const double simulation_wall = std::chrono::duration<double>(loop_end - setup_end).count();
-  const double teardown_wall = std::chrono::duration<double>(wall1 - loop_end).count();
+  const double teardown_wall = std::chrono::duration<double>(c.wall1 - loop_end).count();
   const double policy_wall = std::chrono::duration<double>(timed.inside).count();
   const double n_jobs = static_cast<double>(std::max<std::uint64_t>(totals.jobs_read, 1));
-  const Summary s = metrics.summarize(totals, scenario.pue);
   out << "jobs=" << totals.jobs_read << "\n"
-      << "tiles=" << inputs.platform.devices.size() << "\n"
-      << "policy=" << scenario.policy << "\n"
+      << "tiles=" << tiles << "\n"
+      << "policy=" << policy << "\n"
       << "wall_s=" << wall << "\n"
       << "engine_events=" << totals.engine_events << "\n"
       << "events_per_s=" << static_cast<double>(totals.engine_events) / wall << "\n"
@@ -799,13 +858,47 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
       << "simulation_wall_s=" << simulation_wall << "\n"
       << "policy_wall_s=" << policy_wall << "\n"
       << "policy_calls=" << timed.calls - (timed.calls > 0 ? 1 : 0) << "\n"
-      << "setup_cpu_s=" << setup_end_cpu_s - setup0_cpu_s << "\n"
+      << "setup_cpu_s=" << setup_end_cpu_s - c.setup0_cpu_s << "\n"
       << "simulation_cpu_s=" << loop_end_cpu_s - setup_end_cpu_s << "\n"
       << "policy_cpu_s=" << timed.inside_cpu_s << "\n"
       << "teardown_wall_s=" << teardown_wall << "\n"
-      << "teardown_cpu_s=" << wall1_cpu_s - loop_end_cpu_s << "\n"
+      << "teardown_cpu_s=" << c.wall1_cpu_s - loop_end_cpu_s << "\n"
       << "simulation_us_per_job=" << (loop_end_cpu_s - setup_end_cpu_s) / n_jobs * 1e6 << "\n"
       << "policy_us_per_job=" << timed.inside_cpu_s / n_jobs * 1e6 << "\n";
+}
+
+} // namespace
+
+int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
+{
+  auto options = parse_bench_args(args, out);
+  if (!options) return 0;
+  BenchOptions& o = *options;
+  long long devices = 0;
+  const std::vector<std::string> sets = bench_sets(o, devices);
+  BenchClocks clocks;
+  clocks.setup0 = std::chrono::steady_clock::now();
+  clocks.setup0_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+  Scenario scenario = load_scenario("builtin:sim/scenarios/bench/scenario.yaml", sets, o.policy);
+  auto& syn = *scenario.synthetic;
+  syn.jobs = static_cast<std::size_t>(o.jobs);
+  syn.duration_mean_s = o.duration;
+  syn.arrival_rate_per_s = o.load * static_cast<double>(devices) / o.duration;
+  syn.seed = static_cast<std::uint64_t>(o.seed);
+  RunInputs inputs = build_run(scenario);
+  auto timed_owner = std::make_unique<TimedPolicy>();
+  timed_owner->inner = std::move(inputs.policy);
+  TimedPolicy& timed = *timed_owner;
+  inputs.policy = std::move(timed_owner);
+
+  clocks.wall0 = std::chrono::steady_clock::now();
+  MetricsCollector metrics;
+  BenchCollect collect(metrics);
+  const RunTotals totals = run_simulation(inputs.setup(), collect);
+  clocks.wall1 = std::chrono::steady_clock::now();
+  clocks.wall1_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+  const Summary s = metrics.summarize(totals, scenario.pue);
+  print_bench_report(clocks, timed, collect, totals, s, scenario.policy, inputs.platform.devices.size(), out);
   return 0;
 }
 

@@ -7,6 +7,7 @@
 // same process inherits the first one's clock (sim/README.md). Each run is exactly `colocsim run` with
 // the run's --set/--policy arguments, so a sweep row can always be reproduced by hand (runs.txt lists the
 // command of every run).
+#include "sim/cli/Cli.hpp"
 #include "sim/cli/CliCommands.hpp"
 
 #include "models/Csv.hpp"
@@ -137,23 +138,10 @@ std::string resolve_value(const std::string& spec_path, const std::string& key, 
   return value;
 }
 
-SweepSpec load_spec(const std::string& path)
+/// The spec's name: `name:`, else the spec file's stem.
+void read_spec_name(const YAML::Node& root, const std::string& path, const std::string& f,
+                    DiagnosticSink& sink, SweepSpec& s)
 {
-  const TextFile text = read_text_file(path);
-  const std::string& f = text.name;
-  const YAML::Node root = load_yaml(text.text, f);
-  DiagnosticSink sink;
-  SweepSpec s;
-  s.file = f;
-  s.text = text.text;
-  if (!root.IsMap()) {
-    sink.add(location_of(root, f), "",
-             "expected a sweep map (name, scenario, set, policy, axes, seeds, metrics)");
-    sink.throw_if_any();
-  }
-  check_keys(root, {"name", "description", "scenario", "set", "policy", "axes", "seeds", "metrics"}, f, "",
-             sink);
-
   s.name = fs::path(path).stem().string();
   if (const auto n = root["name"]; n.IsDefined()) {
     if (!n.IsScalar() || n.Scalar().empty() || n.Scalar().find('/') != std::string::npos)
@@ -162,43 +150,56 @@ SweepSpec load_spec(const std::string& path)
     else
       s.name = n.Scalar();
   }
+}
 
-  // The scenario: relative to the spec file's folder; "default" or absent = the embedded default scenario.
+/// The scenario: relative to the spec file's folder; "default" or absent = the embedded default scenario.
+void read_spec_scenario(const YAML::Node& root, const std::string& path, const std::string& f,
+                        DiagnosticSink& sink, SweepSpec& s)
+{
   s.scenario = DEFAULT_SCENARIO;
-  if (const auto n = root["scenario"]; n.IsDefined()) {
-    if (!n.IsScalar() || n.Scalar().empty())
-      sink.add(location_of(n, f), "scenario", "expected a scenario file path (or 'default')");
-    else if (n.Scalar() != "default") {
-      const std::string& v = n.Scalar();
-      if (v.rfind("builtin:", 0) == 0 || fs::path(v).is_absolute() || f.rfind("builtin:", 0) == 0)
-        s.scenario = v;
-      else
-        s.scenario = (fs::path(path).parent_path() / v).lexically_normal().string();
-      std::error_code ec; // e.g. a name too long for the file system: an input error, not an exception
-      if (s.scenario.rfind("builtin:", 0) != 0 && !fs::exists(s.scenario, ec))
-        sink.add(location_of(n, f), "scenario",
-                 ec ? "cannot access the scenario file " + s.scenario + " (" + ec.message() +
-                          "); expected the path of a scenario file"
-                    : "scenario file not found: " + s.scenario);
-    }
+  const auto n = root["scenario"];
+  if (!n.IsDefined()) return;
+  if (!n.IsScalar() || n.Scalar().empty()) {
+    sink.add(location_of(n, f), "scenario", "expected a scenario file path (or 'default')");
+    return;
   }
+  if (n.Scalar() == "default") return;
+  const std::string& v = n.Scalar();
+  if (v.rfind("builtin:", 0) == 0 || fs::path(v).is_absolute() || f.rfind("builtin:", 0) == 0)
+    s.scenario = v;
+  else
+    s.scenario = (fs::path(path).parent_path() / v).lexically_normal().string();
+  std::error_code ec; // e.g. a name too long for the file system: an input error, not an exception
+  if (s.scenario.rfind("builtin:", 0) != 0 && !fs::exists(s.scenario, ec))
+    sink.add(location_of(n, f), "scenario",
+             ec ? "cannot access the scenario file " + s.scenario + " (" + ec.message() +
+                      "); expected the path of a scenario file"
+                : "scenario file not found: " + s.scenario);
+}
 
-  auto scalar_list = [&](const YAML::Node& n, const std::string& key) {
-    std::vector<std::pair<std::string, SourceLocation>> out;
-    if (n.IsScalar())
-      out.emplace_back(n.Scalar(), location_of(n, f));
-    else if (n.IsSequence() && n.size() > 0) {
-      for (std::size_t i = 0; i < n.size(); ++i) {
-        if (!n[i].IsScalar())
-          sink.add(location_of(n[i], f), key + "[" + std::to_string(i) + "]", "expected a single value");
-        else
-          out.emplace_back(n[i].Scalar(), location_of(n[i], f));
-      }
-    } else
-      sink.add(location_of(n, f), key, "expected a value or a non-empty list of values");
-    return out;
-  };
+/// A value or a non-empty list of values, each with its place in the spec.
+std::vector<std::pair<std::string, SourceLocation>> scalar_list(const YAML::Node& n, const std::string& key,
+                                                                const std::string& f, DiagnosticSink& sink)
+{
+  std::vector<std::pair<std::string, SourceLocation>> out;
+  if (n.IsScalar())
+    out.emplace_back(n.Scalar(), location_of(n, f));
+  else if (n.IsSequence() && n.size() > 0) {
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      if (!n[i].IsScalar())
+        sink.add(location_of(n[i], f), key + "[" + std::to_string(i) + "]", "expected a single value");
+      else
+        out.emplace_back(n[i].Scalar(), location_of(n[i], f));
+    }
+  } else
+    sink.add(location_of(n, f), key, "expected a value or a non-empty list of values");
+  return out;
+}
 
+/// The fixed settings: `set:` (scenario key → value) and `policy:`.
+void read_spec_fixed(const YAML::Node& root, const std::string& path, const std::string& f,
+                     DiagnosticSink& sink, SweepSpec& s)
+{
   if (const auto n = root["set"]; n.IsDefined()) {
     if (!n.IsMap())
       sink.add(location_of(n, f), "set",
@@ -218,68 +219,107 @@ SweepSpec load_spec(const std::string& path)
     else
       s.policy = n.Scalar();
   }
+}
 
-  if (const auto n = root["axes"]; n.IsDefined()) {
-    if (!n.IsMap())
-      sink.add(location_of(n, f), "axes", "expected a map of scenario keys to lists of values");
+/// `axes:`: scenario key → the values the sweep takes it through.
+void read_spec_axes(const YAML::Node& root, const std::string& path, const std::string& f,
+                    DiagnosticSink& sink, SweepSpec& s)
+{
+  const auto n = root["axes"];
+  if (!n.IsDefined()) return;
+  if (!n.IsMap()) {
+    sink.add(location_of(n, f), "axes", "expected a map of scenario keys to lists of values");
+    return;
+  }
+  for (const auto& kv : n) {
+    if (!kv.first.IsScalar()) { // `? [a, b]: [...]` or `? {k: v}: [...]`: YAML allows it, a key is a name
+      sink.add(location_of(kv.first, f), "axes", "expected a scenario key (a plain name) before ':'");
+      continue;
+    }
+    Axis a;
+    a.key = kv.first.Scalar();
+    for (auto& [v, where] : scalar_list(kv.second, "axes." + a.key, f, sink)) {
+      if (std::find(a.labels.begin(), a.labels.end(), v) != a.labels.end())
+        sink.add(where, "axes." + a.key, "value '" + v + "' appears twice");
+      a.labels.push_back(v);
+      a.values.push_back(a.key == "policy" ? v : resolve_value(path, a.key, v));
+      a.where.push_back(where);
+    }
+    if (a.key == "seed")
+      sink.add(location_of(kv.first, f), "axes.seed", "seeds are listed under `seeds:`, not as an axis");
+    s.axes.push_back(std::move(a));
+  }
+}
+
+/// `seeds:`: {first, count} or a value or list of integer seeds.
+void read_spec_seeds(const YAML::Node& root, const std::string& f, DiagnosticSink& sink, SweepSpec& s)
+{
+  const auto n = root["seeds"];
+  if (!n.IsDefined()) return;
+  if (n.IsMap()) {
+    check_keys(n, {"first", "count"}, f, "seeds", sink);
+    long long first = 1, count = 0;
+    try {
+      first = n["first"].IsDefined() ? n["first"].as<long long>() : 1;
+      count = n["count"].as<long long>();
+    } catch (const YAML::Exception&) {
+      count = 0;
+    }
+    if (count < 1 || count > 100000)
+      sink.add(location_of(n, f), "seeds", "expected {first: integer, count: 1..100000}");
     else
-      for (const auto& kv : n) {
-        if (!kv.first.IsScalar()) { // `? [a, b]: [...]` or `? {k: v}: [...]`: YAML allows it, a key is a name
-          sink.add(location_of(kv.first, f), "axes", "expected a scenario key (a plain name) before ':'");
-          continue;
-        }
-        Axis a;
-        a.key = kv.first.Scalar();
-        for (auto& [v, where] : scalar_list(kv.second, "axes." + a.key)) {
-          if (std::find(a.labels.begin(), a.labels.end(), v) != a.labels.end())
-            sink.add(where, "axes." + a.key, "value '" + v + "' appears twice");
-          a.labels.push_back(v);
-          a.values.push_back(a.key == "policy" ? v : resolve_value(path, a.key, v));
-          a.where.push_back(where);
-        }
-        if (a.key == "seed")
-          sink.add(location_of(kv.first, f), "axes.seed", "seeds are listed under `seeds:`, not as an axis");
-        s.axes.push_back(std::move(a));
-      }
+      for (long long i = 0; i < count; ++i)
+        s.seeds.push_back(first + i);
+    return;
   }
-
-  if (const auto n = root["seeds"]; n.IsDefined()) {
-    if (n.IsMap()) {
-      check_keys(n, {"first", "count"}, f, "seeds", sink);
-      long long first = 1, count = 0;
-      try {
-        first = n["first"].IsDefined() ? n["first"].as<long long>() : 1;
-        count = n["count"].as<long long>();
-      } catch (const YAML::Exception&) {
-        count = 0;
-      }
-      if (count < 1 || count > 100000)
-        sink.add(location_of(n, f), "seeds", "expected {first: integer, count: 1..100000}");
-      else
-        for (long long i = 0; i < count; ++i)
-          s.seeds.push_back(first + i);
-    } else
-      for (auto& [v, where] : scalar_list(n, "seeds")) {
-        const auto x = parse_double(v);
-        if (!x || *x != std::floor(*x))
-          sink.add(where, "seeds", "expected an integer seed (got '" + v + "')");
-        else if (std::find(s.seeds.begin(), s.seeds.end(), static_cast<long long>(*x)) != s.seeds.end())
-          sink.add(where, "seeds", "seed " + v + " appears twice");
-        else
-          s.seeds.push_back(static_cast<long long>(*x));
-      }
+  for (auto& [v, where] : scalar_list(n, "seeds", f, sink)) {
+    const auto x = parse_double(v);
+    if (!x || *x != std::floor(*x))
+      sink.add(where, "seeds", "expected an integer seed (got '" + v + "')");
+    else if (std::find(s.seeds.begin(), s.seeds.end(), static_cast<long long>(*x)) != s.seeds.end())
+      sink.add(where, "seeds", "seed " + v + " appears twice");
+    else
+      s.seeds.push_back(static_cast<long long>(*x));
   }
+}
 
+/// `metrics:`: the summary.json fields of the table (checked against summary.json's fields in cmd_sweep).
+void read_spec_metrics(const YAML::Node& root, const std::string& f, DiagnosticSink& sink, SweepSpec& s)
+{
   s.metrics = default_metrics();
   s.metric_where.assign(s.metrics.size(), SourceLocation{f});
   if (const auto n = root["metrics"]; n.IsDefined()) {
     s.metrics.clear();
     s.metric_where.clear();
-    for (auto& [v, where] : scalar_list(n, "metrics")) {
-      s.metrics.push_back(v); // checked against summary.json's fields in cmd_sweep
+    for (auto& [v, where] : scalar_list(n, "metrics", f, sink)) {
+      s.metrics.push_back(v);
       s.metric_where.push_back(where);
     }
   }
+}
+
+SweepSpec load_spec(const std::string& path)
+{
+  const TextFile text = read_text_file(path);
+  const std::string& f = text.name;
+  const YAML::Node root = load_yaml(text.text, f);
+  DiagnosticSink sink;
+  SweepSpec s;
+  s.file = f;
+  s.text = text.text;
+  if (!root.IsMap()) {
+    sink.add(location_of(root, f), "",
+             "expected a sweep map (name, scenario, set, policy, axes, seeds, metrics)");
+    sink.throw_if_any();
+  }
+  check_keys(root, {"name", "description", "scenario", "set", "policy", "axes", "seeds", "metrics"}, f, "",
+             sink);
+  read_spec_name(root, path, f, sink, s);
+  read_spec_scenario(root, path, f, sink, s);
+  read_spec_fixed(root, path, f, sink, s);
+  read_spec_axes(root, path, f, sink, s);
+  read_spec_seeds(root, f, sink, s);
+  read_spec_metrics(root, f, sink, s);
   sink.throw_if_any();
   return s;
 }
@@ -385,26 +425,6 @@ std::string self_exe()
   const auto p = fs::read_symlink("/proc/self/exe", ec);
   if (ec) throw std::runtime_error("cannot find the colocsim executable (/proc/self/exe): " + ec.message());
   return p.string();
-}
-
-pid_t spawn_run(const std::string& exe, const std::vector<std::string>& args, const fs::path& log)
-{
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<std::string> all{exe};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
-  return pid;
 }
 
 /// The numbers of a summary.json, in file order (strings such as the policy name are skipped).
@@ -734,7 +754,7 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
         if (e.path().filename().string().rfind("." + runs[i].id() + ".partial-", 0) == 0)
           fs::remove_all(e.path(), ec);
       fs::create_directories(rdir, ec);
-      const pid_t pid = spawn_run(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
+      const pid_t pid = spawn_logged(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
       running[pid] = {i, std::chrono::steady_clock::now()};
     }
     if (running.empty()) continue;
@@ -1135,6 +1155,34 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   how << std::fixed << std::setprecision(1) << wall << " s with -j " << a.jobs;
   if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, how.str());
   return report_failures(runs, outcomes, "--resume reruns only them");
+}
+
+pid_t spawn_logged(const std::string& exe, const std::vector<std::string>& args, const fs::path& log,
+                   bool own_group)
+{
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (own_group) {
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0); // its own group, led by itself
+  }
+  std::vector<std::string> all{exe};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
+  return pid;
 }
 
 } // namespace colocsim

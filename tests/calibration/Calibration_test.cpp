@@ -10,10 +10,7 @@
 #include <vector>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_source_file;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 
@@ -43,14 +40,6 @@ std::vector<Diagnostic> problems(const std::string& text, const std::string& fil
     return e.diagnostics();
   }
   return {};
-}
-
-std::string replace(std::string text, const std::string& from, const std::string& to)
-{
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  return text;
 }
 
 constexpr int C = 0, X = 1, M = 2, MS = 3, L = 4;

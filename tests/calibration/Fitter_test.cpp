@@ -12,10 +12,7 @@
 #include <random>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_source_file;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 

@@ -12,9 +12,7 @@
 #include <sstream>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_source_file;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 
@@ -37,7 +35,7 @@ std::string header()
 }
 
 /// The text between "<!-- example: PATH -->\n```csv\n" and "```" in a doc page.
-std::string doc_example(const std::string& doc, const std::string& path)
+std::string csv_doc_example(const std::string& doc, const std::string& path)
 {
   const std::string marker = "<!-- example: " + path + " -->\n```csv\n";
   const auto at = doc.find(marker);
@@ -92,7 +90,7 @@ TEST_CASE("the documented example is the fixture and parses", "[calibration][mea
 {
   const auto doc = read_source_file("docs/formats/measurements.md");
   const auto fixture = read_source_file("tests/data/calibration/measurements-example.csv");
-  CHECK(doc_example(doc, "tests/data/calibration/measurements-example.csv") == fixture);
+  CHECK(csv_doc_example(doc, "tests/data/calibration/measurements-example.csv") == fixture);
   // The column table is the declaration's.
   for (const auto& c : measurement_columns())
     CHECK_THAT(doc, ContainsSubstring("| `" + c.name + "` | " + c.type + " | " + c.help + " |"));

@@ -13,9 +13,7 @@
 #include <sstream>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_source_file;
-using colocsim::test::WithinAbs;
+using namespace colocsim::test;
 
 namespace {
 

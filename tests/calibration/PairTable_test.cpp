@@ -10,9 +10,7 @@
 #include <vector>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_source_file;
-using colocsim::test::WithinAbs;
+using namespace colocsim::test;
 
 namespace {
 
@@ -34,14 +32,6 @@ std::vector<Diagnostic> problems(const std::string& text)
     return e.diagnostics();
   }
   return {};
-}
-
-std::string replace(std::string text, const std::string& from, const std::string& to)
-{
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  return text;
 }
 
 ResourceSignature sig(JobClass c, double duty, double share)

@@ -8,10 +8,7 @@
 #include <map>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_source_file;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 DeviceSpec load_bundled(const std::string& name)
@@ -22,12 +19,7 @@ DeviceSpec load_bundled(const std::string& name)
 
 std::string error_of(const std::string& text)
 {
-  try {
-    load_device_spec(text, "dev.yaml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return input_error_of([&] { load_device_spec(text, "dev.yaml"); });
 }
 
 // A valid file, one key per line, so tests can break one line and know its number.
@@ -45,11 +37,6 @@ const std::string VALID = "format: colocsim-device/1\n"                         
                           "card_tdp: {value: 600W, tag: vendor-spec, source: s}\n"        // 12
                           "sharing_modes: [exclusive, time-slice]\n";                     // 13
 
-std::string replace(std::string text, const std::string& from, const std::string& to)
-{
-  text.replace(text.find(from), from.size(), to);
-  return text;
-}
 } // namespace
 
 TEST_CASE("Aurora Max 1550 tile matches the reference", "[device]")

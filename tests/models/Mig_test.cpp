@@ -18,10 +18,7 @@
 #include <utility>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_source_file;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 
@@ -52,20 +49,7 @@ MigTable load_toy()
 
 std::string error_of(const std::string& text)
 {
-  try {
-    load_mig_table(text, "mig.yaml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-std::string replace(std::string text, const std::string& from, const std::string& to)
-{
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  return text;
+  return input_error_of([&] { load_mig_table(text, "mig.yaml"); });
 }
 
 /// Layout from "profile@start" pairs, e.g. layout(g, {{"4g.20gb", 0}, {"3g.20gb", 4}}).

@@ -6,6 +6,22 @@ using namespace colocsim;
 using namespace colocsim::test;
 using Devices = std::vector<DeviceIndex>;
 
+namespace {
+/// Three 64 GB devices; 0 runs a 60 GB job, 1 a 10 GB one, 2 nothing; j, a 1 GB job, waits.
+std::pair<FakeClusterView, JobIndex> three_devices_60_10_0_gb()
+{
+  FakeClusterView view;
+  for (int i = 0; i < 3; ++i)
+    view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
+  const auto r0 = view.add_job(make_job(1, 1000, 100, 60 * GB));
+  const auto r1 = view.add_job(make_job(1, 1000, 100, 10 * GB));
+  view.run_before(r0, {0});
+  view.run_before(r1, {1});
+  const auto j = view.add_job(make_job(1, 1000, 100, 1 * GB));
+  return {view, j};
+}
+} // namespace
+
 TEST_CASE("best-fit picks the tightest device", "[policies][best-fit]")
 {
   // The first-fit case: after A (30 GB) on 0 and B (40 GB) on 1, device 0 has 34 GB free and device 1
@@ -20,28 +36,14 @@ TEST_CASE("best-fit skips devices without a free slot", "[policies][best-fit]")
 {
   // Three 64 GB devices; 0 already runs a 60 GB job, 1 a 10 GB one. With max_per_device = 1 neither has a
   // slot left, so a 1 GB job takes device 2 although device 0 would be the tightest.
-  FakeClusterView view;
-  for (int i = 0; i < 3; ++i)
-    view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
-  const auto r0 = view.add_job(make_job(1, 1000, 100, 60 * GB));
-  const auto r1 = view.add_job(make_job(1, 1000, 100, 10 * GB));
-  view.run_before(r0, {0});
-  view.run_before(r1, {1});
-  const auto j = view.add_job(make_job(1, 1000, 100, 1 * GB));
+  auto [view, j] = three_devices_60_10_0_gb();
   auto tight = make_policy("best-fit:memory=declared,max_per_device=1");
   CHECK(placements(view.submit(*tight, {j})) == std::map<JobIndex, Devices>{{j, {2}}});
 }
 
 TEST_CASE("best-fit with two slots prefers the device the earlier jobs filled most", "[policies][best-fit]")
 {
-  FakeClusterView view;
-  for (int i = 0; i < 3; ++i)
-    view.add_device(SharingMode::TIME_SLICE, 0, 64 * GB);
-  const auto r0 = view.add_job(make_job(1, 1000, 100, 60 * GB));
-  const auto r1 = view.add_job(make_job(1, 1000, 100, 10 * GB));
-  view.run_before(r0, {0});
-  view.run_before(r1, {1});
-  const auto j = view.add_job(make_job(1, 1000, 100, 1 * GB));
+  auto [view, j] = three_devices_60_10_0_gb();
   auto policy = make_policy("best-fit:memory=declared,max_per_device=2");
   CHECK(placements(view.submit(*policy, {j})) ==
         std::map<JobIndex, Devices>{{j, {0}}}); // 4 GB free: tightest

@@ -14,9 +14,7 @@
 #include <random>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";

@@ -12,10 +12,7 @@
 #include <fstream>
 
 using namespace colocsim;
-using colocsim::test::cli;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::fresh_dir;
-using colocsim::test::read_source_file;
+using namespace colocsim::test;
 
 namespace {
 

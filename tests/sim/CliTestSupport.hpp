@@ -9,10 +9,8 @@
 #include "tests/support/StrictFormats.hpp"
 
 #include <cstdlib>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <spawn.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -153,27 +151,7 @@ inline int shell(const std::string& command)
 /// step, or check_output_tree()).
 inline pid_t spawn_colocsim(const std::vector<std::string>& args, const std::filesystem::path& log)
 {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0); // its own group, led by itself
-  std::vector<std::string> all{COLOCSIM_BINARY};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw std::runtime_error(std::string("cannot start ") + COLOCSIM_BINARY);
-  return pid;
+  return spawn_logged(COLOCSIM_BINARY, args, log, /*own_group=*/true);
 }
 
 /// The disk-full tests' set-up: dir/trace.csv, 20,000 jobs made by the binary, and a tmpfs of `size_kb` KB

@@ -14,23 +14,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::slurp;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
-using colocsim::test::cli;
-using colocsim::test::shell;
-using colocsim::test::trace_and_small_tmpfs;
 
-const colocsim::test::ScratchDirs fresh_dir{.prefix = "test", .create = false};
+const colocsim::test::ScratchDirs scratch_dir{.prefix = "test", .create = false};
 } // namespace
 
 TEST_CASE("run with no scenario simulates the embedded default and writes the outputs", "[cli]")
 {
-  const auto dir = fresh_dir("default");
+  const auto dir = scratch_dir("default");
   const auto r = cli({"run", "-o", dir.string()});
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -64,7 +58,7 @@ TEST_CASE("the same scenario and seed give identical outputs", "[cli]")
 {
   // Two separate processes of the real binary, as a user runs it. (Runs inside one process share SimGrid's
   // clock, which carries over from one engine to the next and can change the last bits; see sim/README.md.)
-  const auto a = fresh_dir("det-a"), b = fresh_dir("det-b");
+  const auto a = scratch_dir("det-a"), b = scratch_dir("det-b");
   for (const auto& d : {a, b}) {
     const std::string cmd = std::string(COLOCSIM_BINARY) + " run --quiet -o " + d.string();
     REQUIRE(colocsim::test::shell(cmd) == 0);
@@ -159,7 +153,7 @@ TEST_CASE("bench --platform dgx-a100 replays mig-manager on A100s in MIG mode", 
 
 TEST_CASE("a run that fails on a bad trace row leaves no partial results behind", "[cli]")
 {
-  const auto dir = fresh_dir("failed");
+  const auto dir = scratch_dir("failed");
   const auto r =
       cli({"run", std::string(COLOCSIM_TEST_DATA) + "/sim/bad/unknown-profile.yaml", "-o", dir.string()});
   CHECK(r.status == 2);
@@ -172,7 +166,7 @@ TEST_CASE("a run that fails on a bad trace row leaves no partial results behind"
 
 TEST_CASE("replay runs a trace file end to end and saves its scenario", "[cli][replay]")
 {
-  const auto dir = fresh_dir("replay");
+  const auto dir = scratch_dir("replay");
   const auto r = cli({"replay", std::string(COLOCSIM_TEST_DATA) + "/workloads/itp/cluster10-head30.csv",
                       "--format", "itp", "--platform", "aurora-node", "--nodes", "2", "--policy",
                       "first-fit:max_per_device=3", "-o", dir.string(), "--quiet"});
@@ -204,7 +198,7 @@ TEST_CASE("replay runs a trace file end to end and saves its scenario", "[cli][r
 
 TEST_CASE("generate writes a seeded synthetic trace and never overwrites without --force", "[cli][generate]")
 {
-  const auto dir = fresh_dir("generate");
+  const auto dir = scratch_dir("generate");
   fs::create_directories(dir);
   const auto a = (dir / "a.csv").string(), b = (dir / "b.csv").string();
   REQUIRE(cli({"generate", "--jobs", "200", "--seed", "7", "-o", a}).status == 0);
@@ -222,7 +216,7 @@ TEST_CASE("generate writes a seeded synthetic trace and never overwrites without
 
 TEST_CASE("a short option's value may be attached: -j2 is -j 2, -oDIR is -o DIR", "[cli]")
 {
-  const auto dir = fresh_dir("attached");
+  const auto dir = scratch_dir("attached");
   fs::create_directories(dir);
   const auto spec = (dir / "spec.yaml").string();
   {
@@ -258,7 +252,7 @@ int count_entries(const fs::path& dir, const std::string& prefix)
 
 TEST_CASE("a run that fails leaves no output directory, and replay no scenario.yaml", "[cli][outputs]")
 {
-  const auto dir = fresh_dir("fails");
+  const auto dir = scratch_dir("fails");
   fs::create_directories(dir);
   // The trace's rows name profiles of the test catalog, not the bundled one: the run stops at the first
   // row (exit 2), after replay wrote its scenario.yaml and the engine started.
@@ -330,7 +324,7 @@ TEST_CASE("a failed write is an error naming the file and the OS error", "[cli][
 TEST_CASE("disk full: replaying 20,000 jobs into a 200 KB file system fails with the path and the error",
           "[cli][outputs]")
 {
-  const auto dir = fresh_dir("tmpfs");
+  const auto dir = scratch_dir("tmpfs");
   fs::create_directories(dir);
   if (!trace_and_small_tmpfs(dir, 200)) return;
   const std::string bin = COLOCSIM_BINARY;
@@ -358,7 +352,7 @@ TEST_CASE("Ctrl-C or SIGTERM stops a run: exit 130 or 143, one line, no output d
   // --foreground: timeout sends the signal to colocsim only. Without it, timeout also signals its whole
   // process group, so colocsim may receive the signal twice, and a second signal ends it at once (by design:
   // a second Ctrl-C), with no message: the test failed now and then on a loaded machine.
-  const auto dir = fresh_dir("interrupt");
+  const auto dir = scratch_dir("interrupt");
   fs::create_directories(dir);
   const std::string bin = COLOCSIM_BINARY;
   for (const auto& [sig, code] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {

@@ -20,9 +20,7 @@
 #include <unistd.h>
 
 using namespace colocsim;
-using colocsim::test::doc_example;
-using colocsim::test::read_source_file;
-using colocsim::test::slurp;
+using namespace colocsim::test;
 
 namespace {
 

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 
 using namespace colocsim;
@@ -349,16 +350,17 @@ TEST_CASE("the engine refuses a 49th MPS client on one GPU", "[engine][mps]")
 }
 
 namespace {
-/// DVFS test policy: sets every device to `freq_hz` at the first call, then places job k on device k.
+/// DVFS test policy: sets every device (or only device `only`) to `freq_hz` at the first call, then places
+/// job k on device k.
 class SlowClock final : public Policy {
 public:
-  explicit SlowClock(double freq_hz) : freq_hz_(freq_hz) {}
+  explicit SlowClock(double freq_hz, std::optional<DeviceIndex> only = {}) : freq_hz_(freq_hz), only_(only) {}
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
   {
     std::vector<Decision> out;
     if (!set_) {
       for (DeviceIndex d = 0; d < view.device_count(); ++d)
-        out.push_back(SetFrequency{d, freq_hz_});
+        if (!only_ || d == *only_) out.push_back(SetFrequency{d, freq_hz_});
       set_ = true;
     }
     for (const auto& e : events)
@@ -369,6 +371,7 @@ public:
 
 private:
   double freq_hz_;
+  std::optional<DeviceIndex> only_;
   bool set_ = false;
 };
 } // namespace
@@ -446,28 +449,6 @@ TEST_CASE("static power: an idle tile drops to its idle clock unless the site pi
   CHECK_THAT(pinned.jobs.at("a").energy_j, WithinRel(17000.0, 1e-12));
 }
 
-namespace {
-/// Sets device 0 (only) to `freq_hz` at the first call, then places job k on device k.
-class SlowTileZero final : public Policy {
-public:
-  explicit SlowTileZero(double freq_hz) : freq_hz_(freq_hz) {}
-  std::vector<Decision> decide(const ClusterView&, std::span<const Event> events) override
-  {
-    std::vector<Decision> out;
-    if (!set_) out.push_back(SetFrequency{0, freq_hz_});
-    set_ = true;
-    for (const auto& e : events)
-      if (const auto* s = std::get_if<JobSubmitted>(&e))
-        out.push_back(Place{s->job, {static_cast<DeviceIndex>(s->job)}});
-    return out;
-  }
-
-private:
-  double freq_hz_;
-  bool set_ = false;
-};
-} // namespace
-
 TEST_CASE("a card power cap never raises a tile the policy set lower", "[engine][power-cap]")
 {
   // Card cap 300 W; a busy tile at f draws 120 + (f/1.6 GHz)^2·50 W. Tile 0 is set to 0.8 GHz: 132.5 W.
@@ -478,7 +459,7 @@ TEST_CASE("a card power cap never raises a tile the policy set lower", "[engine]
   // at 132.5 W: 26,500 J. Devices: 26,500 + 167.5·T + 100·(200 − T) J with T = 100/√0.95.
   RunInputs in = build_run(load_scenario(
       DATA + "base.yaml", {"workload.trace=cap-two-busy.csv", "platform.preset=platform-lowcap.yaml"}));
-  in.policy = std::make_unique<SlowTileZero>(0.8e9);
+  in.policy = std::make_unique<SlowClock>(0.8e9, DeviceIndex{0});
   const RunOutcome o = run_collect(in);
   const double t = 100.0 / std::sqrt(0.95);
   CHECK_THAT(o.jobs.at("fast").end_s, WithinRel(t, 1e-5));

@@ -23,23 +23,12 @@
 #include <utility>
 #include <vector>
 
-using colocsim::test::cli;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::fresh_dir;
-using colocsim::test::WithinAbs;
+using namespace colocsim::test;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string DATA = std::string(COLOCSIM_TEST_DATA) + "/sim/";
-
-std::string slurp(const fs::path& file)
-{
-  std::ifstream f(file, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 /// One line of the log, read by the project's strict JSON reader (JsonStream): its members in order,
 /// arrays as "[a,b]" of their elements' text.

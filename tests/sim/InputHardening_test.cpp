@@ -11,14 +11,12 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::slurp;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
-using colocsim::test::cli;
 
-const colocsim::test::ScratchDirs fresh_dir{"hardening"};
+const colocsim::test::ScratchDirs scratch_dir{"hardening"};
 
 std::string write(const fs::path& dir, const std::string& name, const std::string& text)
 {
@@ -30,7 +28,7 @@ std::string write(const fs::path& dir, const std::string& name, const std::strin
 
 TEST_CASE("summary.json never holds inf or nan", "[cli][outputs]")
 {
-  const auto dir = fresh_dir("json");
+  const auto dir = scratch_dir("json");
   colocsim::Summary s;
   s.edp_js = std::numeric_limits<double>::infinity();
   s.jct_mean_s = std::numeric_limits<double>::quiet_NaN();
@@ -47,7 +45,7 @@ TEST_CASE("summary.json never holds inf or nan", "[cli][outputs]")
 
 TEST_CASE("replay refuses trace values beyond the documented bounds and exits 2", "[cli][errors]")
 {
-  const auto dir = fresh_dir("bounds");
+  const auto dir = scratch_dir("bounds");
   // 1e300 s would make the energy-delay product overflow to inf.
   const auto trace = write(dir, "huge.csv", "id,submit_s,duration_s\na,0,1e300\n");
   const auto r = cli({"replay", trace, "--format", "native", "-o", (dir / "out").string()});
@@ -69,7 +67,7 @@ TEST_CASE("replay refuses trace values beyond the documented bounds and exits 2"
 
 TEST_CASE("replay of a header-only trace or of /dev/zero exits 2 and says why", "[cli][errors]")
 {
-  const auto dir = fresh_dir("empty");
+  const auto dir = scratch_dir("empty");
   const auto trace = write(dir, "header.csv", "id,submit_s,duration_s\n");
   const auto r = cli({"replay", trace, "--format", "native", "-o", (dir / "out").string()});
   CHECK(r.status == 2);
@@ -82,7 +80,7 @@ TEST_CASE("replay of a header-only trace or of /dev/zero exits 2 and says why", 
 
 TEST_CASE("a duplicate key in a scenario or a sweep exits 2 naming both lines", "[cli][errors]")
 {
-  const auto dir = fresh_dir("duplicates");
+  const auto dir = scratch_dir("duplicates");
   // yaml-cpp kept both: policy resolved to the first, seed (read in a loop) to the last.
   const auto s = write(dir, "s.yaml", "name: t\npolicy: first-fit\nseed: 1\npolicy: best-fit\nseed: 2\n");
   const auto r = cli({"validate", s});
@@ -99,7 +97,7 @@ TEST_CASE("a duplicate key in a scenario or a sweep exits 2 naming both lines", 
 TEST_CASE("a platform file without name or device exits 2 with the file, not a yaml-cpp message",
           "[cli][errors]")
 {
-  const auto dir = fresh_dir("platform");
+  const auto dir = scratch_dir("platform");
   write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
   // Without `name:` (optional: the file's name stands in) and without `device:` (required).
   write(dir, "p.yaml",
@@ -118,7 +116,7 @@ TEST_CASE("a platform file without name or device exits 2 with the file, not a y
 
 TEST_CASE("a sweep whose scenario path is too long for the file system exits 2 at the key", "[cli][errors]")
 {
-  const auto dir = fresh_dir("long-path");
+  const auto dir = scratch_dir("long-path");
   // 300 characters: more than NAME_MAX (255 on Linux file systems) in one path component.
   const auto sw = write(dir, "sw.yaml", "name: t\nscenario: " + std::string(295, 'a') + ".yaml\n");
   const auto r = cli({"sweep", sw, "--dry-run", "-o", (dir / "out").string()});
@@ -130,7 +128,7 @@ TEST_CASE("a sweep whose scenario path is too long for the file system exits 2 a
 
 TEST_CASE("a scenario path that is a directory exits 2", "[cli][errors]")
 {
-  const auto dir = fresh_dir("dir-scenario");
+  const auto dir = scratch_dir("dir-scenario");
   const auto r = cli({"validate", dir.string()});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring(dir.string() + ": not a regular file"));
@@ -139,7 +137,7 @@ TEST_CASE("a scenario path that is a directory exits 2", "[cli][errors]")
 
 TEST_CASE("a platform of more than 2^22 devices exits 2 before allocating them", "[cli][errors]")
 {
-  const auto dir = fresh_dir("huge-platform");
+  const auto dir = scratch_dir("huge-platform");
   write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
   // 10^6 nodes x 64 cards x 1 device = 6.4e7 devices (4 GB of device rows before the cap; the fuzzer's seed).
   write(dir, "p.yaml",

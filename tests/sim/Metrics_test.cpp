@@ -22,10 +22,7 @@
 #include <unistd.h>
 
 using namespace colocsim;
-using colocsim::test::ContainsSubstring;
-using colocsim::test::slurp;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;

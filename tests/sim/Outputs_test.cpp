@@ -18,19 +18,12 @@
 #include <string>
 #include <vector>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::slurp;
-using colocsim::test::WithinAbs;
-using colocsim::test::WithinRel;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
-using colocsim::test::cli;
-using colocsim::test::shell;
-using colocsim::test::trace_and_small_tmpfs;
-using colocsim::test::write_file;
 
-const colocsim::test::ScratchDirs fresh_dir{"test"};
+const colocsim::test::ScratchDirs scratch_dir{"test"};
 
 /// A CSV file of numbers (plain or gzip): the header and each row as doubles.
 struct NumTable {
@@ -116,7 +109,7 @@ fs::path synthetic_scenario(const fs::path& dir, int jobs)
 
 TEST_CASE("timeseries modes: every-event, intervals and off give the same energy to 1e-9", "[cli][outputs]")
 {
-  const auto dir = fresh_dir("ts-modes");
+  const auto dir = scratch_dir("ts-modes");
   const auto scenario = synthetic_scenario(dir, 400).string();
   // Each run in a process of its own: runs in one process share SimGrid's clock, whose base changes the
   // last bits of the times.
@@ -217,7 +210,7 @@ TEST_CASE("interval timeseries of two jobs, worked out by hand", "[cli][outputs]
   //   t=60:  [60, 120)  device 340×40 + 270×20 = 19000 J → 316.67 W; total 816.67 W; energy 18300 + 30000
   //   t=120: [120, 130) device 270×10 = 2700 J → 270 W; total 770 W; energy 48300 + 19000 + 30000 = 97300
   //   t=130: the end: 200 W + 500 W; energy 97300 + 2700 + 5000 = 105000 (device 40000 + node 65000)
-  const auto dir = fresh_dir("ts-hand");
+  const auto dir = scratch_dir("ts-hand");
   write_file(dir / "two.csv", "id,submit_s,duration_s,profile\na,0,100,busy\nb,30,100,busy\n");
   const auto out = dir / "out";
   const auto r = cli({"run", std::string(COLOCSIM_TEST_DATA) + "/sim/base.yaml", "--set",
@@ -244,7 +237,7 @@ TEST_CASE("interval timeseries of two jobs, worked out by hand", "[cli][outputs]
 
 TEST_CASE("gzip outputs decompress to the plain files byte for byte, and plot reads them", "[cli][outputs]")
 {
-  const auto dir = fresh_dir("gzip");
+  const auto dir = scratch_dir("gzip");
   for (const std::string mode : {"every-event", "5min"}) {
     INFO("outputs.timeseries=" << mode);
     const auto plain = dir / ("plain-" + mode), gz = dir / ("gz-" + mode);
@@ -274,7 +267,7 @@ TEST_CASE("gzip outputs decompress to the plain files byte for byte, and plot re
 TEST_CASE("auto: a large run's timeseries turns to intervals and its files to gzip", "[outputs]")
 {
   // The thresholds made small: gzip past 4 rows, intervals past 4 time points.
-  const auto dir = fresh_dir("auto");
+  const auto dir = scratch_dir("auto");
   colocsim::OutputOptions o;
   o.timeseries_auto_rows = 4;
   o.timeseries_interval_s = 10;
@@ -316,7 +309,7 @@ TEST_CASE("auto: a large run's timeseries turns to intervals and its files to gz
   // A fifth point passes the limit: one row per 10 s. [0, 10): 100×5 + 300×5 = 2000 J → 200 W;
   // [10, 20): 300×2 + 200×8 = 2200 J → 220 W; [20, 30): 200×5 + 40×5 = 1200 J → 120 W; the point at
   // t = 30 is the end: 60 W, 2000 + 2200 + 1200 = 5400 J.
-  const auto dir2 = fresh_dir("auto2");
+  const auto dir2 = scratch_dir("auto2");
   o.compress = colocsim::Compression::NONE;
   colocsim::OutputWriter w2(o, dir2, metrics);
   for (const auto& [t, pw] :
@@ -346,7 +339,7 @@ TEST_CASE("a gzip output that cannot be written fails the run with its name", "[
     REQUIRE_THROWS_WITH(writer.finish(), ContainsSubstring("cannot write injected/jobs.csv.gz"));
   }
   // A whole run into a 100 KB file system (as the plain files' test in Cli_test.cpp).
-  const auto dir = fresh_dir("gz-full");
+  const auto dir = scratch_dir("gz-full");
   if (!trace_and_small_tmpfs(dir, 100)) return;
   const std::string bin = COLOCSIM_BINARY;
   const auto mnt = dir / "small";
@@ -366,7 +359,7 @@ TEST_CASE("a gzip output that cannot be written fails the run with its name", "[
 
 TEST_CASE("progress lines on stderr name jobs, simulated time, wall time and what is left", "[cli][outputs]")
 {
-  const auto dir = fresh_dir("progress");
+  const auto dir = scratch_dir("progress");
   const auto scenario = synthetic_scenario(dir, 3000).string();
   const std::string bin = COLOCSIM_BINARY;
   const auto with = dir / "with", without = dir / "without";
@@ -418,7 +411,7 @@ TEST_CASE("progress lines on stderr name jobs, simulated time, wall time and wha
 
 TEST_CASE("a sweep takes the timeseries modes and compression as axes and fixed keys", "[cli][outputs]")
 {
-  const auto dir = fresh_dir("sweep-modes");
+  const auto dir = scratch_dir("sweep-modes");
   write_file(dir / "spec.yaml", "name: modes\nscenario: default\nset:\n  outputs.compress: gzip\n"
                                 "axes:\n  outputs.timeseries: [every-event, 10min, \"off\"]\n");
   const auto out = dir / "out";

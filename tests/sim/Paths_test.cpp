@@ -12,13 +12,10 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::slurp;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
-using colocsim::test::cli;
-using colocsim::test::source;
 
 /// A scratch directory, made the current directory for the test's lifetime.
 struct InScratchDir {

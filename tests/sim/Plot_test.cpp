@@ -14,17 +14,12 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::slurp;
-using colocsim::test::WithinAbs;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
-using colocsim::test::cli;
 
-const colocsim::test::ScratchDirs fresh_dir{"plot-test"};
-
-using colocsim::test::write_file;
+const colocsim::test::ScratchDirs scratch_dir{"plot-test"};
 
 std::size_t count(const std::string& text, const std::string& what)
 {
@@ -51,7 +46,7 @@ const char* const SERIES =
 
 TEST_CASE("plot draws a run: a bar per started job, co-located jobs in lanes, power as steps", "[cli][plot]")
 {
-  const auto dir = fresh_dir("run");
+  const auto dir = scratch_dir("run");
   write_file(dir / "jobs.csv", JOBS);
   write_file(dir / "timeseries.csv", SERIES);
   const auto r = cli({"plot", dir.string()});
@@ -110,7 +105,7 @@ TEST_CASE("plot draws a run: a bar per started job, co-located jobs in lanes, po
 
 TEST_CASE("plot draws a sweep: the metric's mean per axis value with its min-max range", "[cli][plot]")
 {
-  const auto dir = fresh_dir("sweep");
+  const auto dir = scratch_dir("sweep");
   write_file(dir / "sweep.csv", "run,status,policy,seed,makespan_s,energy_total_j\n"
                                 "run-0001,ok,first-fit,1,100,10\n"
                                 "run-0002,ok,first-fit,2,140,12\n"
@@ -140,7 +135,7 @@ TEST_CASE("plot draws a sweep: the metric's mean per axis value with its min-max
 
 TEST_CASE("plot refuses what it cannot draw, with the file, line and field", "[cli][plot]")
 {
-  const auto dir = fresh_dir("bad");
+  const auto dir = scratch_dir("bad");
   auto r = cli({"plot", (dir / "none").string()});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("not a directory"));
@@ -256,7 +251,7 @@ TEST_CASE("plot envelope: min, max and mean of a step function per pixel column,
 TEST_CASE("plot draws a long series per pixel column: a spike shorter than a column still shows",
           "[cli][plot]")
 {
-  const auto dir = fresh_dir("spike");
+  const auto dir = scratch_dir("spike");
   // 1000 W from t = 0 to 2000 s, one row a second, and a 5000 W spike on [1000.5, 1000.5005): 2003 rows,
   // more than the 900 pixel columns, so the figure draws the envelope. Columns of 2000/900 s: the spike is in
   // column 450 = [1000, 1002.22) (x 530..531). Power axis: peak 5000 W, in W, to 5000 × 1.05 = 5250 W over
@@ -296,7 +291,7 @@ TEST_CASE("plot draws a long series per pixel column: a spike shorter than a col
 TEST_CASE("plot --from/--to/--devices select exactly the jobs that run in the window on those devices",
           "[cli][plot]")
 {
-  const auto dir = fresh_dir("window");
+  const auto dir = scratch_dir("window");
   write_file(dir / "jobs.csv", WINDOW_JOBS);
   write_file(dir / "timeseries.csv", WINDOW_SERIES);
   int plots = 0;
@@ -398,7 +393,7 @@ TEST_CASE("plot density view: mean jobs per device and time column, worked out b
 
 TEST_CASE("plot refuses bad windows, device ranges, views and colours, writing nothing", "[cli][plot]")
 {
-  const auto dir = fresh_dir("badopts");
+  const auto dir = scratch_dir("badopts");
   write_file(dir / "jobs.csv", WINDOW_JOBS);
   write_file(dir / "timeseries.csv", WINDOW_SERIES);
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
@@ -449,7 +444,7 @@ TEST_CASE("plot refuses bad windows, device ranges, views and colours, writing n
 TEST_CASE("plot of a 100,000-job run: every figure bounded in size and rendered by rsvg-convert",
           "[cli][plot]")
 {
-  const auto dir = fresh_dir("100k");
+  const auto dir = scratch_dir("100k");
   const auto trace = (dir / "trace.csv").string(), run = (dir / "run").string();
   // 100,000 jobs, one a second, a minute long on average, on 6 nodes (72 tiles): about 200,000 events.
   REQUIRE(cli({"generate", "-o", trace, "--jobs", "100000", "--arrival-rate", "1", "--duration-mean", "60s"})

@@ -15,15 +15,12 @@
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::slurp;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
-using colocsim::test::cli;
-using colocsim::test::source;
 
-const colocsim::test::ScratchDirs fresh_dir{"provenance"};
+const colocsim::test::ScratchDirs scratch_dir{"provenance"};
 
 /// An A100-40GB device file with plain numbers only: the bundled file's values without their provenance.
 const char* const PLAIN_A100 = R"(format: colocsim-device/1
@@ -46,7 +43,7 @@ relative_throughput: 2.077
 TEST_CASE("a user's platform file may give plain numbers, which the run records as user-supplied",
           "[provenance]")
 {
-  const auto dir = fresh_dir("platform");
+  const auto dir = scratch_dir("platform");
   std::ofstream(dir / "my-lab.yaml")
       << "format: colocsim-platform/1\nname: my-lab\ndevice: max1550-aurora-tile\n"
       << "nodes: 2\ncards_per_node: 3\n";
@@ -110,7 +107,7 @@ TEST_CASE("a user's device file may give plain numbers, a bundled one may not", 
   }
 
   // Through a platform that names it: the run lists the device file's plain numbers too.
-  const auto dir = fresh_dir("device");
+  const auto dir = scratch_dir("device");
   std::ofstream(dir / "my-a100.yaml") << PLAIN_A100;
   std::ofstream(dir / "lab.yaml") << "format: colocsim-platform/1\nname: lab\ndevice: my-a100.yaml\n"
                                   << "nodes: {value: 1, tag: estimate, source: test}\n"
@@ -158,7 +155,7 @@ TEST_CASE("every bundled platform and device file still tags every number", "[pr
   CHECK(devices >= 10);
   CHECK(platforms >= 6);
   // And a run on them lists nothing.
-  const auto dir = fresh_dir("bundled");
+  const auto dir = scratch_dir("bundled");
   REQUIRE(cli({"run", "-o", (dir / "out").string(), "--quiet"}).status == 0);
   CHECK_THAT(slurp((dir / "out" / "summary.json").string()), ContainsSubstring("\"user_supplied\": [],"));
   fs::remove_all(dir);
@@ -168,7 +165,7 @@ TEST_CASE("a user's profile catalog may give plain numbers, which the run record
           "[provenance]")
 {
   // The bundled catalog with one number typed in plainly (a solo measurement, docs/formats/profiles.md).
-  const auto dir = fresh_dir("profiles");
+  const auto dir = scratch_dir("profiles");
   std::string text = slurp(source("workloads/profiles/default.yaml"));
   const std::string tagged = "duty_cycle: {value: 0.35, tag: estimate,";
   const auto at = text.find(tagged);

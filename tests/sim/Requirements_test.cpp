@@ -15,22 +15,19 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::slurp;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
-using colocsim::test::cli;
-using colocsim::test::source;
 
-const colocsim::test::ScratchDirs fresh_dir{.prefix = "reqs", .create = false};
+const colocsim::test::ScratchDirs scratch_dir{.prefix = "reqs", .create = false};
 
 } // namespace
 
 TEST_CASE("mig-manager on the default Max 1550 platform is refused by run, validate and replay",
           "[requirements]")
 {
-  const auto dir = fresh_dir("refused");
+  const auto dir = scratch_dir("refused");
   const auto run = cli({"run", "--policy", "mig-manager", "-o", (dir / "run").string(), "--quiet"});
   CHECK(run.status == 2);
   CHECK_THAT(run.err,
@@ -55,7 +52,7 @@ TEST_CASE("mig-manager on the default Max 1550 platform is refused by run, valid
 
 TEST_CASE("a policy that never names a MIG instance is refused on a mig platform, exit 2", "[requirements]")
 {
-  const auto dir = fresh_dir("first-fit-mig");
+  const auto dir = scratch_dir("first-fit-mig");
   // Before: the engine stopped at t=0 with "device 0 is in mig mode: name its GPU instance", exit 1.
   const auto r = cli({"run", "--set", "platform.preset=dgx-a100", "--set", "platform.sharing=mig", "--policy",
                       "first-fit", "-o", dir.string(), "--quiet"});
@@ -78,7 +75,7 @@ TEST_CASE("a policy that never names a MIG instance is refused on a mig platform
 
 TEST_CASE("mig-manager on a mig platform still runs", "[requirements]")
 {
-  const auto dir = fresh_dir("mig-ok");
+  const auto dir = scratch_dir("mig-ok");
   const auto r =
       cli({"run", source("experiments/repro-mig-manager/scenario.yaml"), "-o", dir.string(), "--quiet"});
   INFO(r.err);
@@ -90,7 +87,7 @@ TEST_CASE("mig-manager on a mig platform still runs", "[requirements]")
 
 TEST_CASE("sweep --dry-run refuses a policy its platform cannot serve", "[requirements]")
 {
-  const auto dir = fresh_dir("sweep");
+  const auto dir = scratch_dir("sweep");
   fs::create_directories(dir);
   const auto spec = dir / "spec.yaml";
   std::ofstream(spec) << "name: reqs\nscenario: " << source("sim/scenarios/default/scenario.yaml")
@@ -181,7 +178,7 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
     const bool mig_platform = scenario.find("repro-mig-manager") != std::string::npos;
     for (const auto& info : colocsim::policy_registry()) {
       const bool compatible = (info.name == "mig-manager") == mig_platform;
-      const auto dir = fresh_dir("loop");
+      const auto dir = scratch_dir("loop");
       std::vector<std::string> args{"run", source(scenario), "--policy", info.name,
                                     "-o",  dir.string(),     "--quiet"};
       if (scenario.find("bench") != std::string::npos)

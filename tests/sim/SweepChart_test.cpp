@@ -17,19 +17,10 @@
 #include <set>
 #include <sstream>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_csv_cells;
-using colocsim::test::slurp;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
-using colocsim::test::write_file;
-
-/// A sweep's runs are the real binary (sweep spawns colocsim run).
-colocsim::test::CliResult cli(const std::vector<std::string>& args)
-{
-  return colocsim::test::cli_spawning_binary(args);
-}
 
 // 30 synthetic jobs (mean 900 s) on one Aurora node; 2 policies × 2 arrival rates × 3 seeds = 12 runs of a
 // few milliseconds. The seed draws the jobs, so the seeds' results differ: the bars have a length.
@@ -192,10 +183,10 @@ TEST_CASE("plot draws a sweep's metrics against its load, a colour per policy, m
   write_file(dir / "scenario.yaml", SCENARIO);
   write_file(dir / "spec.yaml", SPEC);
   const auto out = dir / "out";
-  const auto swept = cli({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", out.string(), "--quiet"});
+  const auto swept = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", out.string(), "--quiet"});
   INFO(swept.err);
   REQUIRE(swept.status == 0);
-  const auto r = cli({"plot", out.string(), "--metrics", "makespan_s,energy_total_j,utilization"});
+  const auto r = cli_spawning_binary({"plot", out.string(), "--metrics", "makespan_s,energy_total_j,utilization"});
   INFO(r.err);
   REQUIRE(r.status == 0);
 
@@ -291,29 +282,29 @@ TEST_CASE("plot's --metrics, --x and --colour are checked against the sweep's co
                                 "run-0003,ok,exclusive-fcfs,time-slice,1,200,0.75\n"
                                 "run-0004,failed,exclusive-fcfs,ccs-2,1,,\n");
   const auto d = dir.string();
-  auto r = cli({"plot", d, "--x", "sharing"});
+  auto r = cli_spawning_binary({"plot", d, "--x", "sharing"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("--x: 'sharing' is not an axis of " + d +
                                       "/sweep.csv; its axes: policy, platform.sharing"));
-  r = cli({"plot", d, "--colour", "seed"});
+  r = cli_spawning_binary({"plot", d, "--colour", "seed"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("--colour: 'seed' is not an axis"));
-  r = cli({"plot", d, "--x", "policy", "--colour", "policy"});
+  r = cli_spawning_binary({"plot", d, "--x", "policy", "--colour", "policy"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("--x and --colour name the same axis 'policy'"));
-  r = cli({"plot", d, "--metrics", "makespan_s,energy_kwh"});
+  r = cli_spawning_binary({"plot", d, "--metrics", "makespan_s,energy_kwh"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("--metrics: 'energy_kwh' is not a metric of " + d +
                                       "/sweep.csv; its metrics (numbers of summary.json): makespan_s, "
                                       "utilization"));
   CHECK_FALSE(fs::exists(dir / "sweep-makespan_s.svg")); // nothing written before every chart is drawn
-  r = cli({"plot", d, "--metrics", "makespan_s,,utilization"});
+  r = cli_spawning_binary({"plot", d, "--metrics", "makespan_s,,utilization"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("option --metrics expects metric names separated by commas"));
 
   // Both axes are categories: x = sharing, colour = policy by default; swapped with --x policy. The failed
   // run is counted in the legend; utilisation is drawn in %: 0.5 → 50 %.
-  r = cli({"plot", d, "--metrics", "utilization"});
+  r = cli_spawning_binary({"plot", d, "--metrics", "utilization"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   std::string svg = slurp((dir / "sweep-utilization.svg").string());
@@ -322,7 +313,7 @@ TEST_CASE("plot's --metrics, --x and --colour are checked against the sweep's co
                                     "min–max 50–50 %, 1 run(s)</title>"));
   CHECK_THAT(svg, ContainsSubstring(">1 failed run(s) left out</text>"));
   check_no_overlap(svg);
-  r = cli({"plot", d, "--metrics", "utilization", "--x", "policy", "--force"});
+  r = cli_spawning_binary({"plot", d, "--metrics", "utilization", "--x", "policy", "--force"});
   REQUIRE(r.status == 0);
   svg = slurp((dir / "sweep-utilization.svg").string());
   CHECK_THAT(svg, ContainsSubstring(">utilisation by policy and platform.sharing</text>"));
@@ -334,14 +325,14 @@ TEST_CASE("plot's --metrics, --x and --colour are checked against the sweep's co
   // A sweep.csv with a header only has nothing to draw: refused, not an empty or broken chart.
   fs::create_directories(dir / "empty");
   write_file(dir / "empty" / "sweep.csv", "run,status,policy,seed,makespan_s\n");
-  r = cli({"plot", (dir / "empty").string()});
+  r = cli_spawning_binary({"plot", (dir / "empty").string()});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("empty/sweep.csv: holds no runs (a header only)"));
   CHECK_FALSE(fs::exists(dir / "empty" / "sweep-makespan_s.svg"));
 
   fs::create_directories(dir / "run");
   write_file(dir / "run" / "jobs.csv", "id,submit_s,start_s,end_s,status,attempts,devices,profile\n");
-  r = cli({"plot", (dir / "run").string(), "--x", "policy"});
+  r = cli_spawning_binary({"plot", (dir / "run").string(), "--x", "policy"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("--metrics and --x are for sweep directories"));
   fs::remove_all(dir);

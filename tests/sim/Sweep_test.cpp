@@ -15,22 +15,12 @@
 #include <sstream>
 #include <unistd.h>
 
-using colocsim::test::ContainsSubstring;
-using colocsim::test::read_csv_cells;
-using colocsim::test::slurp;
+using namespace colocsim::test;
 
 namespace {
 namespace fs = std::filesystem;
 
-using colocsim::test::write_file;
-
-/// A sweep's runs are the real binary (sweep spawns colocsim run).
-colocsim::test::CliResult cli(const std::vector<std::string>& args)
-{
-  return colocsim::test::cli_spawning_binary(args);
-}
-
-const colocsim::test::ScratchDirs fresh_dir{"sweep-test"};
+const colocsim::test::ScratchDirs scratch_dir{"sweep-test"};
 
 std::size_t column(const std::vector<std::string>& header, const std::string& name)
 {
@@ -54,9 +44,9 @@ metrics: [makespan_s, wait_mean_s]
 
 TEST_CASE("sweep runs every combination of axes and seeds, each exactly as colocsim run", "[cli][sweep]")
 {
-  const auto dir = fresh_dir("product");
+  const auto dir = scratch_dir("product");
   write_file(dir / "spec.yaml", SPEC);
-  const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", (dir / "out").string()});
+  const auto r = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", (dir / "out").string()});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("8 runs (8 ok, 0 failed, 0 done earlier)"));
@@ -105,19 +95,19 @@ TEST_CASE("sweep runs every combination of axes and seeds, each exactly as coloc
 TEST_CASE("sweep never overwrites an earlier sweep unless asked, --resume runs only what is missing",
           "[cli][sweep]")
 {
-  const auto dir = fresh_dir("resume");
+  const auto dir = scratch_dir("resume");
   write_file(dir / "spec.yaml", SPEC);
   const auto spec = (dir / "spec.yaml").string(), out = (dir / "out").string();
-  REQUIRE(cli({"sweep", spec, "-j", "2", "-o", out, "--quiet"}).status == 0);
+  REQUIRE(cli_spawning_binary({"sweep", spec, "-j", "2", "-o", out, "--quiet"}).status == 0);
   const std::string before = slurp((dir / "out" / "run-0004" / "summary.json").string());
 
-  const auto again = cli({"sweep", spec, "-o", out});
+  const auto again = cli_spawning_binary({"sweep", spec, "-o", out});
   CHECK(again.status == 2);
   CHECK_THAT(again.err, ContainsSubstring("already holds a sweep") && ContainsSubstring("--resume"));
   CHECK(slurp((dir / "out" / "run-0004" / "summary.json").string()) == before);
 
   fs::remove_all(dir / "out" / "run-0004");
-  const auto resumed = cli({"sweep", spec, "-o", out, "--resume"});
+  const auto resumed = cli_spawning_binary({"sweep", spec, "-o", out, "--resume"});
   INFO(resumed.err);
   CHECK(resumed.status == 0);
   CHECK_THAT(resumed.out, ContainsSubstring("8 runs (8 ok, 0 failed, 7 done earlier)"));
@@ -126,10 +116,10 @@ TEST_CASE("sweep never overwrites an earlier sweep unless asked, --resume runs o
 
   // --resume needs the same spec; --force reruns everything.
   write_file(dir / "spec.yaml", std::string(SPEC) + "# changed\n");
-  const auto other = cli({"sweep", spec, "-o", out, "--resume"});
+  const auto other = cli_spawning_binary({"sweep", spec, "-o", out, "--resume"});
   CHECK(other.status == 2);
   CHECK_THAT(other.err, ContainsSubstring("different spec"));
-  const auto forced = cli({"sweep", spec, "-o", out, "--force", "-j", "2"});
+  const auto forced = cli_spawning_binary({"sweep", spec, "-o", out, "--force", "-j", "2"});
   CHECK(forced.status == 0);
   CHECK_THAT(forced.out, ContainsSubstring("(8 ok, 0 failed, 0 done earlier)"));
   fs::remove_all(dir);
@@ -138,13 +128,13 @@ TEST_CASE("sweep never overwrites an earlier sweep unless asked, --resume runs o
 TEST_CASE("a failing run is reported with its log and the other runs still complete", "[cli][sweep]")
 {
   // bad.csv opens fine (the spec check passes) but its second row is wrong: that run fails while it runs.
-  const auto dir = fresh_dir("fail");
+  const auto dir = scratch_dir("fail");
   write_file(dir / "bad.csv",
              "id,submit_s,duration_s,profile\nj1,0,10,resnet50-infer-bs1\nj2,5,-3,resnet50-infer-bs1\n");
   write_file(dir / "spec.yaml",
              "name: f\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
              "axes:\n  workload.trace: [builtin:sim/scenarios/default/jobs.csv, bad.csv]\n");
-  const auto r = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
+  const auto r = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, ContainsSubstring("2 runs (1 ok, 1 failed, 0 done earlier)"));
   const auto rows = read_csv_cells(dir / "out" / "sweep.csv");
@@ -160,7 +150,7 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
   // next to the spec (before: the embedded scenario's folder, "builtin:.../missing.csv: no such bundled
   // file").
   write_file(dir / "spec.yaml", "name: f\naxes:\n  workload.trace: [missing.csv]\n");
-  const auto missing = cli({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string()});
+  const auto missing = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string()});
   CHECK(missing.status == 2);
   CHECK_THAT(missing.err, ContainsSubstring("spec.yaml:3:20: axes.workload.trace:") &&
                               ContainsSubstring((dir / "missing.csv").string() + ": cannot open trace file"));
@@ -170,18 +160,18 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
 
 TEST_CASE("sweep spec errors name the spec file, line, column and key", "[cli][sweep]")
 {
-  const auto dir = fresh_dir("errors");
+  const auto dir = scratch_dir("errors");
   const auto spec = (dir / "spec.yaml").string();
   write_file(spec,
              "name: e\naxes:\n  platform.sharing: [time-slice, bogus]\n  policy: [first-fit, nosuch]\n");
-  auto r = cli({"sweep", spec, "--dry-run"});
+  auto r = cli_spawning_binary({"sweep", spec, "--dry-run"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("spec.yaml:3:34: axes.platform.sharing: unknown value (got 'bogus')") &&
                         ContainsSubstring("valid: exclusive, time-slice") &&
                         ContainsSubstring("spec.yaml:4:23: axes.policy: unknown policy 'nosuch'"));
 
   write_file(spec, "name: e\ncolour: red\nseeds: [1, x, 1]\naxes:\n  platform.sharing: []\n");
-  r = cli({"sweep", spec});
+  r = cli_spawning_binary({"sweep", spec});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("spec.yaml:2:1: colour: unknown key") &&
                         ContainsSubstring("spec.yaml:3:12: seeds: expected an integer seed (got 'x')") &&
@@ -192,27 +182,27 @@ TEST_CASE("sweep spec errors name the spec file, line, column and key", "[cli][s
   // Found by scripts/fuzz.sh 10m (sweep harness): an axis key that is a list or map stopped colocsim with a
   // yaml-cpp exception (exit 1, "internal error") instead of naming the key.
   write_file(spec, "name: e\naxes:\n  ? [policy, seed]\n  : [first-fit]\n");
-  r = cli({"sweep", spec, "--dry-run"});
+  r = cli_spawning_binary({"sweep", spec, "--dry-run"});
   CHECK(r.status == 2);
   CHECK_THAT(r.err,
              ContainsSubstring("spec.yaml:3:5: axes: expected a scenario key (a plain name) before ':'"));
 
   write_file(spec, "metrics: [makespan_s, energy_kwh]\n");
-  r = cli({"sweep", spec});
+  r = cli_spawning_binary({"sweep", spec});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("spec.yaml:1:23: metrics: unknown metric 'energy_kwh'") &&
                         ContainsSubstring("energy_total_j"));
 
   write_file(spec, "axes: {policy: [first-fit, exclusive-fcfs]}\nseeds: {first: 5, count: 3}\n");
-  r = cli({"sweep", spec, "--dry-run", "-o", "x"});
+  r = cli_spawning_binary({"sweep", spec, "--dry-run", "-o", "x"});
   CHECK(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("6 runs") && ContainsSubstring("run-0006  colocsim run") &&
                         ContainsSubstring("--set seed=7 --policy exclusive-fcfs -o x/run-0006"));
   CHECK_FALSE(fs::exists("x"));
 
-  CHECK(cli({"sweep"}).status == 2);
-  CHECK(cli({"sweep", spec, "-j", "0"}).status == 2);
-  CHECK(cli({"sweep", spec, "--resume", "--force"}).status == 2);
+  CHECK(cli_spawning_binary({"sweep"}).status == 2);
+  CHECK(cli_spawning_binary({"sweep", spec, "-j", "0"}).status == 2);
+  CHECK(cli_spawning_binary({"sweep", spec, "--resume", "--force"}).status == 2);
   fs::remove_all(dir);
 }
 
@@ -221,7 +211,7 @@ TEST_CASE("the sweep page shows the bundled example spec, which checks and expan
 {
   const std::string file = "experiments/sweeps/default-sharing.yaml";
   CHECK(colocsim::test::doc_example("docs/formats/sweep.md", file) == colocsim::test::read_source_file(file));
-  const auto r = cli({"sweep", std::string(COLOCSIM_SOURCE_DIR) + "/" + file, "--dry-run"});
+  const auto r = cli_spawning_binary({"sweep", std::string(COLOCSIM_SOURCE_DIR) + "/" + file, "--dry-run"});
   INFO(r.err);
   CHECK(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("24 runs") && ContainsSubstring("run-0024  colocsim run"));
@@ -233,7 +223,7 @@ TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactl
   // their results and the third is running (its staging directory holds a jobs.csv), the whole process
   // group — the sweep and its child — gets SIGKILL: no handler runs, nothing is cleaned up. Waiting on
   // files, not on time, keeps the test independent of the machine's speed.
-  const auto dir = fresh_dir("sigkill");
+  const auto dir = scratch_dir("sigkill");
   write_file(dir / "spec.yaml", "name: killed\n"
                                 "scenario: builtin:sim/scenarios/bench/scenario.yaml\n"
                                 "set: {workload.synthetic.jobs: 4000, outputs.jobs: true}\n"
@@ -280,7 +270,7 @@ TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactl
 
   // --resume: only the runs without results run (each exactly once), and the sweep is complete.
   const auto resumed =
-      cli({"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "-j", "1", "--resume"});
+      cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "-j", "1", "--resume"});
   INFO(resumed.err);
   REQUIRE(resumed.status == 0);
   CHECK_THAT(resumed.out,
@@ -297,7 +287,7 @@ TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactl
   std::sort(entries.begin(), entries.end());
   CHECK(entries == std::vector<std::string>{"run-0001", "run-0002", "run-0003", "run-0004", "runs.txt",
                                             "sweep.csv", "sweep.yaml"});
-  // sweep.csv (parsed strictly by cli() above): one row per run, each run once, in order, each row the
+  // sweep.csv (parsed strictly by cli_spawning_binary() above): one row per run, each run once, in order, each row the
   // numbers of that run's summary.json.
   const auto rows = read_csv_cells(out / "sweep.csv");
   REQUIRE(rows.size() == 5);

@@ -9,11 +9,7 @@
 #include <fstream>
 #include <unistd.h>
 
-using colocsim::test::check_csv;
-using colocsim::test::check_json;
-using colocsim::test::check_key_values;
-using colocsim::test::check_output_tree;
-using colocsim::test::ContainsSubstring;
+using namespace colocsim::test;
 
 namespace {
 std::string json_error(const std::string& text)
@@ -136,7 +132,6 @@ TEST_CASE("strict CSV rejects short and long rows, bad quoting, empty rows and n
 TEST_CASE("the numeric columns of colocsim's CSV outputs come from their documented schemas",
           "[support][csv]")
 {
-  using colocsim::test::numeric_columns;
   const std::vector<std::string> jobs{"id",       "submit_s", "start_s", "end_s",    "status",
                                       "attempts", "devices",  "profile", "slowdown", "energy_j",
                                       "jct_s",    "wait_s",   "reason"};

@@ -22,9 +22,7 @@
 
 using namespace colocsim;
 using Catch::Matchers::ContainsSubstring;
-using colocsim::test::drain;
-using colocsim::test::input_error_of;
-using colocsim::test::WORKLOADS_DATA;
+using namespace colocsim::test;
 namespace fs = std::filesystem;
 
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the workloads tests: the fixture directory (Catch2 shim and file helpers: tests/CatchCompat.hpp),
-// a reader over jobs held in memory, and helpers to drain a reader or catch its error.
+// a reader over jobs held in memory, and a helper to drain a reader (input_error_of: tests/CatchCompat.hpp).
 #include "tests/CatchCompat.hpp"
 
 #include "workloads/JobReader.hpp"
@@ -36,17 +36,6 @@ inline std::vector<colocsim::Job> drain(colocsim::JobReader& r)
   while (auto j = r.next())
     jobs.push_back(*j);
   return jobs;
-}
-
-/// The InputError message `f` throws, or "(no error)".
-inline std::string input_error_of(const std::function<void()>& f)
-{
-  try {
-    f();
-  } catch (const colocsim::InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 } // namespace colocsim::test
