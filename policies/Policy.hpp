@@ -85,10 +85,6 @@ public:
   virtual double now() const = 0;
   virtual std::size_t device_count() const = 0;
   virtual DeviceView device(DeviceIndex d) const = 0;
-  /// Job j as read. The engine keeps a job until it has ended and the decide() call that reported its end
-  /// (JobCompleted, JobFailed that is not requeued, or the policy's own Reject) has returned; afterwards this
-  /// and every other per-job query throws std::logic_error naming j (indices are never reused). A policy
-  /// that needs a job past its end keeps a copy.
   virtual const Job& job(JobIndex j) const = 0;
   /// Jobs currently resident on device d.
   virtual std::span<const JobIndex> residents(DeviceIndex d) const = 0;
