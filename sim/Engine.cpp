@@ -6,6 +6,7 @@
 #include "sim/engine/DeviceMeters.hpp"
 #include "sim/engine/EngineEvents.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
+#include "sim/engine/JobSlots.hpp"
 #include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
 #include "sim/engine/ReasonTable.hpp"
@@ -142,23 +143,23 @@ public:
                       pd.type,
                       setup_.platform->types[pd.type].speed};
   }
-  const Job& job(JobIndex j) const override { return jobs_.at(j).job; }
+  const Job& job(JobIndex j) const override { return jobs_[j].job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
-  const ResourceSignature& signature(JobIndex j) const override { return *jobs_.at(j).sig; }
+  const ResourceSignature& signature(JobIndex j) const override { return *jobs_[j].sig; }
   PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
                               std::span<const JobIndex> also) const override;
   bool allows(JobIndex j, DeviceIndex d) const override
   {
-    return (jobs_.at(j).type_mask >> setup_.platform->devices.at(d).type) & 1U;
+    return (jobs_[j].type_mask >> setup_.platform->devices.at(d).type) & 1U;
   }
   double estimate(JobIndex j) const override;
-  double time_limit(JobIndex j) const override { return jobs_.at(j).limit_s; }
+  double time_limit(JobIndex j) const override { return jobs_[j].limit_s; }
   double mig_slowdown_alone(JobIndex j, DeviceIndex d, std::size_t profile) const override
   {
     const auto& t = type(d);
     if (!t.mig || profile >= t.mig->profiles().size()) return 1.0;
     const auto& p = t.mig->profiles()[profile];
-    return colocsim::mig_slowdown(*jobs_.at(j).sig, mig_sm_fraction(p, t.spec->compute_units.value),
+    return colocsim::mig_slowdown(*jobs_[j].sig, mig_sm_fraction(p, t.spec->compute_units.value),
                                   mig_memory_fraction(*t.mig, p), p.compute_slices);
   }
 
@@ -228,7 +229,10 @@ private:
   ObserverFeed observer_feed_;          ///< jobs.csv, timeseries.csv
   std::optional<TraceFeed> trace_feed_; ///< the event log (RunSetup::trace)
   std::vector<DeviceState> devices_;
-  std::deque<JobState> jobs_;
+  /// The jobs alive: read, not yet ended or ended in the current pass (sim/engine/JobSlots.hpp).
+  JobSlots<JobState> jobs_;
+  std::vector<JobIndex> ended_; ///< jobs ended in this pass, freed once its policy call has returned
+  void release_ended();
   std::optional<Job> lookahead_;
   bool reader_done_ = false;
   double origin_ = 0;                           ///< trace time of sim time 0 (first submit)
@@ -254,6 +258,13 @@ private:
   /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
   std::unordered_map<std::string, ResourceSignature> batch_sigs_;
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
+  /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
+  /// job of each id (the one an id names), and only when the workload may have dependencies.
+  struct EndedDependency {
+    JobStatus status;
+    double end; ///< sim time
+  };
+  std::unordered_map<JobIndex, EndedDependency> ended_dependencies_;
   // DependencyOutcomes: deps_ calls them when a job ends (JOB_ENDED)
   void dependency_completed(JobIndex k) override;
   bool cancel(JobIndex b, JobIndex k) override;
@@ -390,7 +401,7 @@ Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
 
 double Simulation::estimate(JobIndex j) const
 {
-  const Job& job = jobs_.at(j).job;
+  const Job& job = jobs_[j].job;
   const double requested = job.requested_s > 0 ? job.requested_s : job.duration_s; // none stated: exact
   switch (setup_.estimates) {
   case EstimateSource::EXACT:
@@ -407,7 +418,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
                                         std::span<const JobIndex> also) const
 {
   PlacementPrediction p;
-  const auto& js = jobs_.at(j);
+  const auto& js = jobs_[j];
   std::vector<const ResourceSignature*> sigs;
   std::vector<double> slow;
   std::vector<PowerLoad> loads;
@@ -463,7 +474,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       caps.push_back(jobs_[r].thread_share);
     }
     for (auto r : also) {
-      sigs.push_back(jobs_.at(r).sig);
+      sigs.push_back(jobs_[r].sig);
       caps.push_back(1.0);
       mem += jobs_[r].sig->mem_bytes;
     }
@@ -576,7 +587,7 @@ RunTotals Simulation::run()
   totals_.energy_node_j = nodes_.energy_j();
   totals_.idle_while_waiting_device_s = idle_wait_.total(sim_now());
   // Jobs left waiting when nothing could run any more.
-  for (JobIndex j = 0; j < jobs_.size(); ++j) {
+  for (const JobIndex j : jobs_.live_indices()) {
     if (jobs_[j].status == JobStatus::WAITING || jobs_[j].status == JobStatus::BLOCKED) {
       jobs_[j].reason = jobs_[j].status == JobStatus::BLOCKED
                             ? reason_id("a job it depends on never ran")
@@ -587,6 +598,7 @@ RunTotals Simulation::run()
       record_end(j);
     }
   }
+  totals_.peak_live_jobs = jobs_.peak();
   progress(true);
   return totals_;
 }
@@ -650,8 +662,9 @@ void Simulation::controller()
       bool any = false;
       while (const auto released = deps_.pop_release(now + time_slack(now))) {
         const JobIndex j = *released;
-        auto& js = jobs_[j];
-        if (js.status != JobStatus::BLOCKED) continue; // cancelled meanwhile
+        auto* found = jobs_.find(j);
+        if (!found || found->status != JobStatus::BLOCKED) continue; // cancelled meanwhile
+        auto& js = *found;
         js.status = JobStatus::WAITING;
         js.submitted = now;
         add_waiting(j);
@@ -676,6 +689,7 @@ void Simulation::controller()
       nodes_.clear_powered_off();
     }
     if (!events.empty()) call_policy(std::move(events));
+    release_ended();
     if (!notices_.empty()) continue; // completions reported while we were deciding
     double next = std::numeric_limits<double>::infinity();
     if (read_next_job()) next = lookahead_->submit_s - origin_;
@@ -719,7 +733,7 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     if (job.devices < 1)
       throw InputError(job.origin, "devices",
                        "expected at least 1 device (got " + std::to_string(job.devices) + ")");
-    auto& js = jobs_.emplace_back();
+    auto [j, js] = jobs_.add();
     js.job = std::move(job);
     js.job.profile = name;
     js.sig = &profile.sig;
@@ -729,7 +743,6 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
       js.sig = &it->second;
     }
     js.submitted = t;
-    const auto j = static_cast<JobIndex>(jobs_.size() - 1);
     if (index_ids_) deps_.index(js.job.id, j); // the first job of an id wins
     js.type_mask = type_mask_of(js.job);
     if (setup_.durations_on_named_type && !js.job.gpu_types.empty())
@@ -778,7 +791,10 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
             "job '" + js.job.id + "' (" + js.job.origin.to_string() + ") depends on '" + id + "'";
       continue;
     }
-    const auto& dep = jobs_[*found];
+    // A dependency ended in an earlier pass has only its outcome kept (ended_dependencies_).
+    const auto* alive = jobs_.find(*found);
+    const EndedDependency dep =
+        alive ? EndedDependency{alive->status, alive->end} : ended_dependencies_.at(*found);
     switch (dep.status) {
     case JobStatus::COMPLETED:
       ready = std::max(ready, dep.end + js.job.think_time_s);
@@ -968,6 +984,7 @@ void Simulation::apply(const Decision& decision)
 void Simulation::apply_place(const Decision& decision, const Place& d)
 {
   if (d.job >= jobs_.size()) fail(decision, "no such job");
+  if (!jobs_.find(d.job)) fail(decision, "the job has ended, not waiting");
   const auto& js = jobs_[d.job];
   if (js.status != JobStatus::WAITING)
     fail(decision, "the job is " + std::string(to_string(js.status)) + ", not waiting");
@@ -1042,7 +1059,7 @@ void Simulation::check_mig_instance(const Decision& decision, const Place& d, st
 
 void Simulation::apply_reject(const Decision& decision, const Reject& d)
 {
-  if (d.job >= jobs_.size() || jobs_[d.job].status != JobStatus::WAITING)
+  if (d.job >= jobs_.size() || !jobs_.find(d.job) || jobs_[d.job].status != JobStatus::WAITING)
     fail(decision, "the job is not waiting");
   auto& js = jobs_[d.job];
   js.status = JobStatus::REJECTED;
@@ -1486,6 +1503,7 @@ void Simulation::record_end(JobIndex j)
   // The run time the system saw (a killed job's: its limit), for the user's history.
   const double run_s = js.attempt_start < 0 || js.end < 0 ? 0.0 : js.end - js.attempt_start;
   events_.job_ended(JobEnded{j, sim_now(), r, run_s, *this});
+  ended_.push_back(j);
   // The job has ended for good: nothing reads its per-attempt vectors again (r.devices was a copy, and so is
   // handle_notice's). Their heap blocks go back now, not at the end of the run: every JobState lives as long
   // as the run (jobs are indexed by JobIndex), 96 bytes of blocks per single-device job (BENCHMARKS.md).
@@ -1493,6 +1511,22 @@ void Simulation::record_end(JobIndex j)
   std::vector<double>().swap(js.device_rate);
   std::vector<sg4::ExecPtr>().swap(js.execs);
   std::vector<std::uint32_t>().swap(js.instances);
+}
+
+/// The jobs ended in this pass: the policy call that reported their ends has returned (a job rejected when
+/// read, or cancelled by its dependencies before it was submitted, was never reported), so nothing reads
+/// their state again; a dependent read later needs only its outcome, kept for the job its id names.
+void Simulation::release_ended()
+{
+  for (const JobIndex j : ended_) {
+    if (index_ids_) {
+      const auto& js = jobs_[j];
+      if (deps_.find(js.job.id) == j) ended_dependencies_.emplace(j, EndedDependency{js.status, js.end});
+    }
+    jobs_.release(j);
+    meters_.forget(j);
+  }
+  ended_.clear();
 }
 
 void Simulation::emit_timepoint()

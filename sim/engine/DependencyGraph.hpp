@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -44,12 +45,12 @@ public:
   EngineEventSet events() const override { return {EngineEvent::JOB_ENDED}; }
   void job_ended(const JobEnded& e) override;
 
-  /// Job j has id `id` (a view that stays valid while the graph is used); the first job of an id wins.
-  void index(std::string_view id, JobIndex j) { ids_.emplace(id, j); }
+  /// Job j has id `id` (copied: the job's own state is freed once it has ended); the first job of an id wins.
+  void index(std::string_view id, JobIndex j) { ids_.emplace(std::string(id), j); }
   /// The first job read with this id, if any.
   std::optional<JobIndex> find(std::string_view id) const
   {
-    const auto it = ids_.find(id);
+    const auto it = ids_.find(std::string(id));
     if (it == ids_.end()) return std::nullopt;
     return it->second;
   }
@@ -90,7 +91,7 @@ public:
 private:
   DependencyOutcomes* outcomes_ = nullptr;
   bool cancelling_ = false; ///< inside cancel_from's walk (a job ended by it ends no walk of its own)
-  std::unordered_map<std::string_view, JobIndex> ids_;
+  std::unordered_map<std::string, JobIndex> ids_;
   std::unordered_map<JobIndex, std::vector<JobIndex>> dependents_; ///< job → blocked jobs waiting for it
   std::set<std::pair<double, JobIndex>> releases_; ///< (sim time, job): dependencies done, think time running
 };

@@ -1,7 +1,5 @@
 #include "sim/engine/DeviceMeters.hpp"
 
-#include <algorithm>
-
 namespace colocsim {
 
 void DeviceMeters::device_changing(const DeviceChanging& e)
@@ -10,7 +8,7 @@ void DeviceMeters::device_changing(const DeviceChanging& e)
   if (dt <= 0) return;
   // The same interval's energy, attributed to the residents.
   for (std::size_t i = 0; i < e.residents.size(); ++i)
-    job_energy_j_[e.residents[i]] += e.share_w[i] * dt;
+    job_energy_j_.at(e.residents[i]) += e.share_w[i] * dt;
 }
 
 void DeviceMeters::residents_changed(const ResidentsChanged& e)
@@ -26,10 +24,7 @@ void DeviceMeters::residents_changed(const ResidentsChanged& e)
 
 void DeviceMeters::job_started(const JobStarted& e)
 {
-  // Grown by doubling here rather than by one job at a time: one resize call per doubling, not per job.
-  if (e.job >= job_energy_j_.size())
-    job_energy_j_.resize(std::max<std::size_t>(static_cast<std::size_t>(e.job) + 1, 2 * job_energy_j_.size()),
-                         0.0);
+  job_energy_j_.try_emplace(e.job, 0.0); // a retry keeps the energy of the earlier attempts
 }
 
 } // namespace colocsim

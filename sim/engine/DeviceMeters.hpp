@@ -4,11 +4,13 @@
 // engine's events. Before a device changes (DEVICE_CHANGING) it integrates the interval since the device's
 // last change at the power and residents of that interval, and attributes the same interval's energy to the
 // residents by their attributed power; a job joining or leaving a device (RESIDENTS_CHANGED) changes the
-// device's allocated share; a job starting (JOB_STARTED) gets its energy counter.
+// device's allocated share; a job starting (JOB_STARTED) gets its energy counter, which the engine drops
+// (forget) once the job has ended and its end was reported.
 #include "sim/engine/DeviceMeter.hpp"
 #include "sim/engine/EngineEvents.hpp"
 
 #include <cstddef>
+#include <unordered_map>
 #include <vector>
 
 namespace colocsim {
@@ -28,12 +30,20 @@ public:
 
   const DeviceMeter& meter(DeviceIndex d) const { return meters_[d]; }
   std::size_t size() const { return meters_.size(); }
-  /// Energy attributed to job j so far (J; 0 for a job that never started).
-  double job_energy_j(JobIndex j) const { return j < job_energy_j_.size() ? job_energy_j_[j] : 0.0; }
+  /// Energy attributed to job j so far (J; 0 for a job that never started or was forgotten).
+  double job_energy_j(JobIndex j) const
+  {
+    const auto it = job_energy_j_.find(j);
+    return it == job_energy_j_.end() ? 0.0 : it->second;
+  }
+  /// Job j has ended and its energy was reported: its counter goes (the table holds the jobs alive only).
+  void forget(JobIndex j) { job_energy_j_.erase(j); }
+  /// Jobs with an energy counter now.
+  std::size_t jobs_counted() const { return job_energy_j_.size(); }
 
 private:
   std::vector<DeviceMeter> meters_;
-  std::vector<double> job_energy_j_; ///< by job index, grown as jobs start (amortised: never per event)
+  std::unordered_map<JobIndex, double> job_energy_j_; ///< jobs started and not yet forgotten
 };
 
 } // namespace colocsim

@@ -708,3 +708,86 @@ TEST_CASE("a second simulation in the same process gives the first one's times b
   }
   CHECK(second.totals.t_end_s == first.totals.t_end_s);
 }
+
+namespace {
+
+/// `n` jobs of profile `busy` (one device, `duration_s` of work), job i submitted at i × `gap_s`: a trace
+/// made in memory for the tests of the engine's job storage.
+class SequentialJobs final : public JobReader {
+public:
+  SequentialJobs(int n, double gap_s, double duration_s) : n_(n), gap_s_(gap_s), duration_s_(duration_s) {}
+  std::optional<Job> next() override
+  {
+    if (i_ == n_) return std::nullopt;
+    Job job;
+    job.id = "j" + std::to_string(i_);
+    job.submit_s = i_ * gap_s_;
+    job.duration_s = duration_s_;
+    job.profile = "busy";
+    job.origin = SourceLocation{"sequential", i_ + 1, 0};
+    ++i_;
+    return job;
+  }
+
+private:
+  int n_, i_ = 0;
+  double gap_s_, duration_s_;
+};
+
+/// Places each submitted job on device 0 and, at every later call, reads the first job it placed: the policy
+/// that reads a job after the call that reported its end.
+class ReadsEndedJob final : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    if (placed_) (void)view.job(0).duration_s; // job 0 ended at t = 10, reported at the call of t = 10
+    std::vector<Decision> out;
+    for (const auto& e : events)
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) {
+        out.push_back(Place{s->job, {0}});
+        placed_ = true;
+      }
+    return out;
+  }
+
+private:
+  bool placed_ = false;
+};
+
+} // namespace
+
+TEST_CASE("a job's state is freed once the call that reported its end returns: a long run keeps a handful",
+          "[engine][memory]")
+{
+  // 1,000 jobs of 150 s, one every 100 s, first-fit one job per tile on two tiles: job i runs alone over
+  // [100 i, 100 i + 150], on tile i mod 2 (job i+1 arrives while it still runs on the other). By hand,
+  // the jobs the engine needs at once: at t = 100 i, job i−1 (running) and job i (just read); at
+  // t = 100 i + 50, job i−1 (ended in this call) and job i (running): at most 2, whatever the trace's length.
+  // Kept for the whole run, the storage would hold all 1,000.
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"policy.params.max_per_device=1"}));
+  in.reader = std::make_unique<SequentialJobs>(1000, 100.0, 150.0);
+  const auto o = run_collect(in);
+  CHECK(o.totals.jobs_read == 1000);
+  CHECK(o.totals.completed == 1000);
+  CHECK(o.jobs.size() == 1000);
+  CHECK(o.totals.peak_live_jobs == 2);
+  CHECK(o.jobs.at("j1").devices == std::vector<DeviceIndex>{1});
+  // Every job's record is still whole: job 999 alone from 99,900 s, 150 s later; its energy is its own.
+  const auto& last = o.jobs.at("j999");
+  CHECK_THAT(last.start_s, WithinAbs(99900.0, 1e-6));
+  CHECK_THAT(last.end_s, WithinAbs(100050.0, 1e-6));
+  CHECK(last.energy_j > 0);
+}
+
+TEST_CASE("a policy that reads a job ended in an earlier call gets an error naming the job",
+          "[engine][memory]")
+{
+  // Job 0 (10 s) ends at t = 10: that call gets its JobCompleted, and may read it; job 1 arrives at t = 100,
+  // and the policy's read of job 0 then must fail loudly, never return another job's data.
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {}));
+  in.reader = std::make_unique<SequentialJobs>(2, 100.0, 10.0);
+  in.policy = std::make_unique<ReadsEndedJob>();
+  RunObserver none;
+  REQUIRE_THROWS_WITH(run_simulation(in.setup(), none),
+                      ContainsSubstring("job 0 has ended and its state was freed"));
+}
