@@ -48,7 +48,9 @@ double peak_rss_mb()
 enum class Style { ACTOR, POOL, SHARDED, SPLIT };
 
 struct Options {
-  long long jobs = 100000, tiles = 1000, seed = 1, stack_kib = 8, owners = 1024, per_owner = 128;
+  long long jobs = 100000, tiles = 1000, seed = 1, stack_kib = 8, owners = 4096, per_owner = 32,
+            owner_stack_kib = 16;
+  std::vector<std::string> simgrid_cfg; // --cfg=... passed on to SimGrid (e.g. --cfg=contexts/guard-size:1)
   double load = 1.0, duration = 1800;
   Style style = Style::ACTOR;
   std::string style_name = "actor";
@@ -59,7 +61,7 @@ struct Options {
   std::fprintf(stderr,
                "colocsim-rawloop: %s\nusage: colocsim-rawloop [--jobs N] [--tiles N] [--load X] "
                "[--duration S] [--seed N] [--stack-kib N] [--style actor|pool|sharded|split] "
-               "[--per-owner M] [--owners K]\n",
+               "[--per-owner M] [--owners K] [--owner-stack-kib N] [--cfg=SIMGRID-OPTION...]\n",
                why.c_str());
   std::exit(2);
 }
@@ -70,6 +72,10 @@ Options parse(int argc, char** argv)
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") usage("the raw-SimGrid reference loop (BENCHMARKS.md)");
+    if (a.rfind("--cfg=", 0) == 0) {
+      o.simgrid_cfg.push_back(a);
+      continue;
+    }
     if (i + 1 >= argc) usage("option " + a + " needs a value");
     if (a == "--style") {
       o.style_name = argv[++i];
@@ -99,6 +105,8 @@ Options parse(int argc, char** argv)
       o.stack_kib = static_cast<long long>(v);
     else if (a == "--owners")
       o.owners = static_cast<long long>(v);
+    else if (a == "--owner-stack-kib")
+      o.owner_stack_kib = static_cast<long long>(v);
     else if (a == "--per-owner")
       o.per_owner = static_cast<long long>(v);
     else if (a == "--load")
@@ -304,16 +312,16 @@ void run_sharded(const Options& o, const std::vector<sg4::Host*>& hosts, const s
       ->set_stacksize(8 * 1024)
       ->start([&o, &hosts, &bells, &tally, s] {
         // A new owner, on its own doorbell host; it fills its pool when it first runs, at this same date.
-        auto add_owner = [&bells, &tally, s] {
+        auto add_owner = [&o, &bells, &tally, s] {
           const std::size_t id = s->owners.size();
           if (id >= bells.size()) {
             std::fprintf(stderr, "colocsim-rawloop: more than %zu owners needed\n", bells.size());
             std::exit(2);
           }
           s->owners.emplace_back().bell_host = bells[id];
-          sg4::Actor::init("owner", bells[id])->set_stacksize(64 * 1024)->start([s, id, &tally] {
-            owner_loop(*s, id, tally);
-          });
+          sg4::Actor::init("owner", bells[id])
+              ->set_stacksize(static_cast<std::size_t>(o.owner_stack_kib) * 1024)
+              ->start([s, id, &tally] { owner_loop(*s, id, tally); });
           ++tally.owners;
         };
         add_owner();
@@ -383,7 +391,7 @@ void run_split(const Options& o, const std::vector<sg4::Host*>& hosts, Tally& ta
   tally.owners = k_owners;
   for (long long k = 0; k < k_owners; ++k) {
     sg4::Actor::init("owner", hosts.front())
-        ->set_stacksize(64 * 1024)
+        ->set_stacksize(static_cast<std::size_t>(o.owner_stack_kib) * 1024)
         ->start([&o, &hosts, &tally, arrivals, k, k_owners] {
           std::vector<sg4::ExecPtr> running;
           long long next = k;
@@ -423,7 +431,11 @@ int main(int argc, char** argv)
   std::string stack = "--cfg=contexts/stack-size:" + std::to_string(o.stack_kib);
   std::string arg0 = "colocsim-rawloop", log1 = "--log=root.thres:warning",
               log2 = "--log=xbt_cfg.thres:warning", guard = "--cfg=contexts/guard-size:0";
-  std::vector<char*> args{arg0.data(), log1.data(), log2.data(), stack.data(), guard.data(), nullptr};
+  std::vector<char*> args{arg0.data(), log1.data(), log2.data(), stack.data(), guard.data()};
+  std::vector<std::string> cfg = o.simgrid_cfg; // after the defaults, so they override them
+  for (std::string& c : cfg)
+    args.push_back(c.data());
+  args.push_back(nullptr);
   int sg_argc = static_cast<int>(args.size()) - 1;
   sg4::Engine engine(&sg_argc, args.data());
 
