@@ -9,7 +9,14 @@
 // wall_s, cpu_s, peak_rss_mb, makespan_s, and a checksum (Σ end times) that is the same for a seed.
 // It links SimGrid alone, so cpu_seconds and peak_rss_mb below repeat sim/cli/Cli.cpp's on purpose.
 //
+// --style chooses who owns and waits for the jobs' execs (BENCHMARKS.md, "Without an actor per job"): actor
+// (the default, above), pool (job actors reused), sharded (owner actors with pools of pre-inited execs and a
+// doorbell), split (owner actors that share the arrivals). Every style simulates the same run: same checksum,
+// makespan and peak_running (the largest number of jobs running at once); tests/sim/rawloop_styles.py checks.
+//
 //   colocsim-rawloop --jobs 1000000 --tiles 127488 [--load 1] [--duration 1800] [--seed 1] [--stack-kib 8]
+//                    [--style actor|pool|sharded|split] [--per-owner 32] [--owners 16384]
+//                    [--owner-stack-kib 16] [--cfg=SIMGRID-OPTION ...]
 #include <simgrid/s4u.hpp>
 
 #include <sys/resource.h>
@@ -48,7 +55,7 @@ double peak_rss_mb()
 enum class Style { ACTOR, POOL, SHARDED, SPLIT };
 
 struct Options {
-  long long jobs = 100000, tiles = 1000, seed = 1, stack_kib = 8, owners = 4096, per_owner = 32,
+  long long jobs = 100000, tiles = 1000, seed = 1, stack_kib = 8, owners = 16384, per_owner = 32,
             owner_stack_kib = 16;
   std::vector<std::string> simgrid_cfg; // --cfg=... passed on to SimGrid (e.g. --cfg=contexts/guard-size:1)
   double load = 1.0, duration = 1800;
@@ -353,9 +360,10 @@ void run_sharded(const Options& o, const std::vector<sg4::Host*>& hosts, const s
       });
 }
 
-// split: no actor per job and no submitter. K owner actors share the arrivals (job j goes to owner j mod K);
-// each starts its own jobs' execs (so owns them) and waits for the first of its execs to end or its next
-// arrival to come: Exec::wait_any_for(running, next arrival − now). An owner has about concurrency/K execs.
+// split: no actor per job and no submitter. K owner actors (default 16,384: 16 KiB stacks, 256 MB) share the
+// arrivals (job j goes to owner j mod K); each starts its own jobs' execs (so owns them) and waits for the
+// first of its execs to end or its next arrival to come: Exec::wait_any_for(running, next arrival − now). An
+// owner has about concurrency/K execs.
 class SharedArrivals { // arrivals generated once, in order, buffered until taken (at most about K ahead)
 public:
   explicit SharedArrivals(const Options& o) : w_(o) {}
