@@ -6,7 +6,9 @@ a Poisson workload at offered load 1 over the default profile mix, energy accoun
 each job count of --sizes on the Aurora-size platform (--tiles, default 127,488 tiles), the other --policies
 at the largest size, first-fit at the middle size on --small-tiles too (cost against platform size), and the
 raw-SimGrid reference loop (colocsim-rawloop: one SimGrid actor per job on the same number of hosts, no
-colocsim code) beside each first-fit run. Every figure is the median of --reps runs; wall, CPU (user + system)
+colocsim code; run "raw") and the same loop without an actor per job (--style split: 16,384 owner actors
+that share the arrivals and each wait for their own execs; run "raw-split") beside each first-fit run
+(--raw-styles chooses). Every figure is the median of --reps runs; wall, CPU (user + system)
 and peak RSS are the whole process's, taken by the kernel (os.wait4). Writes, under --out:
   suite.md   the Markdown table and the targets' lines
   suite.svg  cost per job against jobs, peak RSS against jobs, both against platform size (stdlib only)
@@ -35,6 +37,9 @@ BEGIN = "<!-- table: scripts/bench.sh --suite -->"
 END = "<!-- end table: scripts/bench.sh --suite -->"
 COLUMNS = ["run", "policy", "tiles", "jobs", "wall s", "CPU s", "peak RSS MB", "CPU µs/job",
            "simulation CPU µs/job", "RSS KB/job", "makespan s"]
+# The raw loop's runs: "raw", one actor per job (SimGrid's own idiom, what sim/Engine.cpp does); "raw-split",
+# no actor per job (BENCHMARKS.md, "Without an actor per job").
+RAW_STYLES = {"raw": ["--style", "actor"], "raw-split": ["--style", "split", "--owners", "16384"]}
 TARGET_WALL_S = 20.0
 TARGET_RSS_MB = 1000.0
 
@@ -94,8 +99,8 @@ def build_rows(args, colocsim, rawloop):
     largest, middle = sizes[-1], sizes[len(sizes) // 2]
 
     def add(kind, policy, tiles, jobs):
-        if kind == "raw":
-            cmd = [rawloop, "--jobs", str(jobs), "--tiles", str(tiles)]
+        if kind.startswith("raw"):
+            cmd = [rawloop, "--jobs", str(jobs), "--tiles", str(tiles)] + RAW_STYLES[kind]
         else:
             cmd = [colocsim, "bench", "--jobs", str(jobs), "--tiles", str(tiles), "--policy", policy]
         reps = args.largest_reps if jobs == largest and args.largest_reps else args.reps
@@ -104,13 +109,15 @@ def build_rows(args, colocsim, rawloop):
         rows.append({"run": kind, "policy": policy, "tiles": tiles, "jobs": jobs, "reps": reps, **m})
 
     for jobs in sizes:
-        add("raw", "(none)", args.tiles, jobs)
+        for kind in args.raw_styles:
+            add(kind, "(none)", args.tiles, jobs)
         add("colocsim", "first-fit", args.tiles, jobs)
     for p in args.policies:
         if p != "first-fit":
             add("colocsim", p, args.tiles, largest)
     if args.small_tiles:
-        add("raw", "(none)", args.small_tiles, middle)
+        for kind in args.raw_styles:
+            add(kind, "(none)", args.small_tiles, middle)
         add("colocsim", "first-fit", args.small_tiles, middle)
     return rows
 
@@ -156,11 +163,16 @@ def targets(rows, args):
         out.append(f"* raw-SimGrid loop, same jobs and hosts: {raw[0]['wall']:.1f} s wall, "
                    f"{raw[0]['rss']:,.0f} MB (colocsim: {big['wall'] / raw[0]['wall']:.2f}× its wall, "
                    f"{big['rss'] / raw[0]['rss']:.2f}× its RSS).")
+    split = [r for r in rows if r["run"] == "raw-split" and r["jobs"] == big["jobs"] and r["tiles"] == args.tiles]
+    if split:
+        out.append(f"* the same loop without an actor per job (raw-split: 16,384 owner actors): "
+                   f"{split[0]['wall']:.1f} s wall, {split[0]['cpu']:.1f} s CPU, {split[0]['rss']:,.0f} MB.")
     return out
 
 
 # ---- SVG (stdlib only) -------------------------------------------------------------------------------------
-COLOURS = {"(none)": "#555555", "first-fit": "#1f77b4", "fgd": "#ff7f0e", "interference-aware": "#2ca02c",
+RAW_LABELS = {"raw": "raw SimGrid", "raw-split": "raw, no actor/job"}
+COLOURS = {"raw": "#555555", "raw-split": "#9467bd", "first-fit": "#1f77b4", "fgd": "#ff7f0e", "interference-aware": "#2ca02c",
            "complementary": "#d62728"}
 
 
@@ -211,8 +223,8 @@ def svg(rows, args):
         out = []
         for (run, policy) in sorted({(r["run"], r["policy"]) for r in rows}):
             s = [(r[axis], metric(r)) for r in rows if r["run"] == run and r["policy"] == policy and pick(r)]
-            label = "raw SimGrid loop" if run == "raw" else policy
-            out.append((label, COLOURS.get(policy, "#8c564b"), s, run == "raw"))
+            label = RAW_LABELS.get(run, policy)
+            out.append((label, COLOURS.get(run if run in RAW_LABELS else policy, "#8c564b"), s, run in RAW_LABELS))
         return out
 
     at_tiles = lambda r: r["tiles"] == args.tiles
@@ -229,14 +241,16 @@ def svg(rows, args):
     legend_y = 620
     seen = []
     for r in rows:
-        label = "raw SimGrid (dashed)" if r["run"] == "raw" else r["policy"]
-        if label not in seen:
-            seen.append(label)
-    for i, label in enumerate(seen):
-        colour = COLOURS.get("(none)" if label.startswith("raw") else label, "#8c564b")
-        x = 60 + i * 156
+        key = r["run"] if r["run"] in RAW_LABELS else r["policy"]
+        if key not in seen:
+            seen.append(key)
+    x = 30
+    for key in seen:
+        label = RAW_LABELS[key] + " (dashed)" if key in RAW_LABELS else key
+        colour = COLOURS.get(key, "#8c564b")
         el.append(f'<rect x="{x}" y="{legend_y - 10}" width="12" height="12" fill="{colour}"/>')
         el.append(f'<text x="{x + 18}" y="{legend_y}" font-size="11">{esc(label)}</text>')
+        x += 18 + 6 * len(label) + 16  # about 6 px per character at 11 px
     return ('<svg xmlns="http://www.w3.org/2000/svg" width="840" height="640" viewBox="0 0 840 640" '
             'font-family="sans-serif">\n<rect width="840" height="640" fill="white"/>\n' + "\n".join(el) +
             "\n</svg>\n")
@@ -257,7 +271,7 @@ def check_table(path):
             problems.append(f"row {n}: {len(cells)} cells, expected {len(COLUMNS)}")
             continue
         for name, c in zip(COLUMNS[2:], cells[2:]):
-            if c == "–" and name == "simulation CPU µs/job" and cells[0] == "raw":
+            if c == "–" and name == "simulation CPU µs/job" and cells[0].startswith("raw"):
                 continue
             try:
                 if not float(c.replace(",", "")) >= 0:
@@ -300,6 +314,8 @@ def main():
     ap.add_argument("--largest-reps", type=int, default=0, help="runs at the largest size (default: --reps)")
     ap.add_argument("--colocsim")
     ap.add_argument("--rawloop")
+    ap.add_argument("--raw-styles", default="raw,raw-split",
+                    help=f"raw-loop runs beside first-fit, comma-separated, of {', '.join(RAW_STYLES)}")
     ap.add_argument("--out", default=str(ROOT / "build-bench-suite"))
     ap.add_argument("--write", action="store_true", help="update BENCHMARKS.md and docs/bench-scale.svg")
     ap.add_argument("--check", metavar="FILE.md", help="only check a written table")
@@ -312,6 +328,10 @@ def main():
     args.sizes = [int(s) for s in (args.sizes or ("10000,100000" if args.quick else "10000,100000,1000000"))
                   .split(",")]
     args.policies = [p for p in args.policies.split(",") if p]
+    args.raw_styles = [k for k in args.raw_styles.split(",") if k]
+    for k in args.raw_styles:
+        if k not in RAW_STYLES:
+            sys.exit(f"--raw-styles: '{k}' is not one of {', '.join(RAW_STYLES)}")
     colocsim, rawloop = find_binary("colocsim", args.colocsim), find_binary("colocsim-rawloop", args.rawloop)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
