@@ -800,6 +800,8 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
       ready = std::max(ready, dep.end + js.job.think_time_s);
       break;
     case JobStatus::FAILED:
+    case JobStatus::KILLED: // ended for good: it will never complete (a dependent held by it is cancelled
+                            // too)
     case JobStatus::REJECTED:
     case JobStatus::CANCELLED:
     case JobStatus::NEVER_STARTED:

@@ -14,6 +14,8 @@ std::uint32_t ReasonTable::dependency(JobStatus dep)
   switch (dep) {
   case JobStatus::FAILED:
     return id("a job it depends on failed");
+  case JobStatus::KILLED:
+    return id("a job it depends on was killed");
   case JobStatus::REJECTED:
     return id("a job it depends on was rejected");
   case JobStatus::NEVER_STARTED:

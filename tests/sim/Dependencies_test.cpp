@@ -76,6 +76,37 @@ TEST_CASE("a rejected job cancels the jobs that depend on it, transitively", "[e
   CHECK(o.totals.first_ignored_dependency.find("'nosuch'") != std::string::npos);
 }
 
+TEST_CASE("a job killed at its requested time cancels its dependents, read before or after the kill",
+          "[engine][dependencies][estimates]")
+{
+  // deps-killed.swf on base.yaml's tiles, exclusive FCFS, requested times: job 1 runs on a tile from 0 and is
+  // killed at 50 (asks 50 s, would run 100). Job 2 (submitted at 10) is held by it and cancelled at 50, when
+  // it is killed. Job 3 is read at 60, after the kill: its dependency can never complete, so it is cancelled
+  // at once, at 60, for the same reason (before, a killed dependency was taken for one still running: job 3
+  // waited for ever and ended "never started"). Job 4 runs [70, 80].
+  const auto o = run_scenario(DATA + "base.yaml",
+                              {"workload.trace=deps-killed.swf", "workload.format=swf",
+                               "platform.sharing=exclusive", "workload.default_profile=busy",
+                               "workload.profile_map=none", "workload.estimates=requested"},
+                              "exclusive-fcfs");
+  REQUIRE(o.jobs.size() == 4);
+  CHECK(o.jobs.at("1").status == JobStatus::KILLED);
+  CHECK_THAT(o.jobs.at("1").end_s, WithinAbs(50.0, 1e-6));
+  for (const auto* id : {"2", "3"}) {
+    INFO("job " << id);
+    CHECK(o.jobs.at(id).status == JobStatus::CANCELLED);
+    CHECK(o.jobs.at(id).reason == "a job it depends on was killed");
+    CHECK(o.jobs.at(id).start_s < 0);
+  }
+  CHECK_THAT(o.jobs.at("2").end_s, WithinAbs(50.0, 1e-6));
+  CHECK_THAT(o.jobs.at("3").end_s, WithinAbs(60.0, 1e-6));
+  CHECK(o.jobs.at("4").status == JobStatus::COMPLETED);
+  CHECK_THAT(o.jobs.at("4").end_s, WithinAbs(80.0, 1e-6));
+  CHECK(o.totals.cancelled == 2);
+  CHECK(o.totals.killed == 1);
+  CHECK(o.totals.never_started == 0);
+}
+
 TEST_CASE("SWF fields 17-18 become a dependency with its think time", "[workloads][swf][dependencies]")
 {
   // 18 fields: job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue
