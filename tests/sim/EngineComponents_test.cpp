@@ -178,7 +178,7 @@ TEST_CASE("reason table: each text stored once, dependency causes worded by stat
   CHECK(r.text(r.dependency(JobStatus::CANCELLED)) == "a job it depends on was cancelled");
   CHECK(r.text(r.dependency(JobStatus::KILLED)) == "a job it depends on was killed");
   CHECK(r.dependency(JobStatus::FAILED) == 3); // the first new text after x and y
-  CHECK(r.size() == 8); // killed has its own text
+  CHECK(r.size() == 8);                        // killed has its own text
 }
 
 TEST_CASE(

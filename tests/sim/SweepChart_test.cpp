@@ -183,10 +183,12 @@ TEST_CASE("plot draws a sweep's metrics against its load, a colour per policy, m
   write_file(dir / "scenario.yaml", SCENARIO);
   write_file(dir / "spec.yaml", SPEC);
   const auto out = dir / "out";
-  const auto swept = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", out.string(), "--quiet"});
+  const auto swept =
+      cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", out.string(), "--quiet"});
   INFO(swept.err);
   REQUIRE(swept.status == 0);
-  const auto r = cli_spawning_binary({"plot", out.string(), "--metrics", "makespan_s,energy_total_j,utilization"});
+  const auto r =
+      cli_spawning_binary({"plot", out.string(), "--metrics", "makespan_s,energy_total_j,utilization"});
   INFO(r.err);
   REQUIRE(r.status == 0);
 

@@ -46,7 +46,8 @@ TEST_CASE("sweep runs every combination of axes and seeds, each exactly as coloc
 {
   const auto dir = scratch_dir("product");
   write_file(dir / "spec.yaml", SPEC);
-  const auto r = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", (dir / "out").string()});
+  const auto r =
+      cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-j", "2", "-o", (dir / "out").string()});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, ContainsSubstring("8 runs (8 ok, 0 failed, 0 done earlier)"));
@@ -134,7 +135,8 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
   write_file(dir / "spec.yaml",
              "name: f\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
              "axes:\n  workload.trace: [builtin:sim/scenarios/default/jobs.csv, bad.csv]\n");
-  const auto r = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
+  const auto r =
+      cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "1"});
   CHECK(r.status == 1);
   CHECK_THAT(r.out, ContainsSubstring("2 runs (1 ok, 1 failed, 0 done earlier)"));
   const auto rows = read_csv_cells(dir / "out" / "sweep.csv");
@@ -150,7 +152,8 @@ TEST_CASE("a failing run is reported with its log and the other runs still compl
   // next to the spec (before: the embedded scenario's folder, "builtin:.../missing.csv: no such bundled
   // file").
   write_file(dir / "spec.yaml", "name: f\naxes:\n  workload.trace: [missing.csv]\n");
-  const auto missing = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string()});
+  const auto missing =
+      cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string()});
   CHECK(missing.status == 2);
   CHECK_THAT(missing.err, ContainsSubstring("spec.yaml:3:20: axes.workload.trace:") &&
                               ContainsSubstring((dir / "missing.csv").string() + ": cannot open trace file"));
@@ -287,8 +290,8 @@ TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactl
   std::sort(entries.begin(), entries.end());
   CHECK(entries == std::vector<std::string>{"run-0001", "run-0002", "run-0003", "run-0004", "runs.txt",
                                             "sweep.csv", "sweep.yaml"});
-  // sweep.csv (parsed strictly by cli_spawning_binary() above): one row per run, each run once, in order, each row the
-  // numbers of that run's summary.json.
+  // sweep.csv (parsed strictly by cli_spawning_binary() above): one row per run, each run once, in order,
+  // each row the numbers of that run's summary.json.
   const auto rows = read_csv_cells(out / "sweep.csv");
   REQUIRE(rows.size() == 5);
   const auto m = column(rows[0], "makespan_s");
