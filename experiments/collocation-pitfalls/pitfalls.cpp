@@ -249,12 +249,12 @@ std::pair<double, double> pair_ends(double T, double f_a, double f_b, double alo
 } // namespace
 
 namespace {
-int driver_main(int argc, char** argv)
+
+/// Every run: the mixes (pitfalls 1-3), then the hand-worked cases; throughput and efficiency relative to
+/// the trace's exclusive run.
+std::vector<Row> run_plan()
 {
-  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-pitfalls");
-  if (!args) return 2;
   std::vector<Row> rows;
-  // The mixes (pitfalls 1-3), then the hand-worked cases.
   const std::vector<std::pair<std::string, std::vector<Config>>> plan{
       {"light.csv", {EXCLUSIVE, TS2, TS4, MPS2, MPS4, MIG_7X1G, MIG_MANAGER}},
       {"heavy.csv", {EXCLUSIVE, TS2, TS4, MPS2, MPS4, MIG_2X3G, MIG_MANAGER, TS4_NOMEM, MPS4_NOMEM}},
@@ -276,15 +276,30 @@ int driver_main(int argc, char** argv)
       rows[i].efficiency_x = rows[i].jobs_per_kwh / rows[first].jobs_per_kwh;
     }
   }
+  return rows;
+}
 
+/// `x` printed with `format`; empty when not finite.
+std::string cell(double x, const char* format)
+{
+  char text[32];
+  std::snprintf(text, sizeof text, format, x);
+  return std::isfinite(x) ? std::string(text) : std::string();
+}
+
+std::string number(double x)
+{
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return std::string(text);
+}
+
+/// results.csv.
+std::string make_table(const std::vector<Row>& rows)
+{
   std::ostringstream table;
   table << "trace,config,makespan_h,jobs_per_h,energy_kwh,jobs_per_kwh,jct_mean_s,corun_slowdown,completed,"
            "not_completed,oom_events,oom_gpu_h,frag_blocked_h,frag_jobs,throughput_x,efficiency_x\n";
-  auto cell = [](double x, const char* format) {
-    char text[32];
-    std::snprintf(text, sizeof text, format, x);
-    return std::isfinite(x) ? std::string(text) : std::string();
-  };
   char line[512];
   for (const auto& r : rows) {
     std::snprintf(line, sizeof line, "%s,%s,%.4f,%.3f,%.4f,%.4f,%.1f,%.4f,%llu,%llu,%llu,%.4f,%s,%s,%s,%s\n",
@@ -296,6 +311,12 @@ int driver_main(int argc, char** argv)
                   cell(r.throughput_x, "%.4f").c_str(), cell(r.efficiency_x, "%.4f").c_str());
     table << line;
   }
+  return table.str();
+}
+
+/// The table on stdout.
+void print_table(const std::vector<Row>& rows)
+{
   std::printf("%-15s %-19s %8s %7s %7s %7s %7s %5s %4s %4s %6s %6s %4s %7s %7s\n", "trace", "config",
               "makespan", "jobs/h", "kWh", "JCT s", "corun", "done", "not", "OOM", "OOM", "frag", "frag",
               "thr", "eff");
@@ -311,65 +332,76 @@ int driver_main(int argc, char** argv)
                 std::isfinite(r.frag_h) ? std::to_string(r.frag_jobs).c_str() : "-",
                 std::isfinite(r.throughput_x) ? cell(r.throughput_x, "%.3f").c_str() : "-",
                 std::isfinite(r.efficiency_x) ? cell(r.efficiency_x, "%.3f").c_str() : "-");
-  if (!args->csv.empty()) std::ofstream(args->csv) << table.str();
-  if (!args->check) return 0;
+}
 
-  experiments::Checks checks;
-  auto find = [&](const std::string& trace, const std::string& config) -> const Row& {
-    for (const auto& r : rows)
+/// The runs, found by trace and configuration.
+class Runs {
+public:
+  explicit Runs(const std::vector<Row>& rows) : rows_(rows) {}
+  const Row& find(const std::string& trace, const std::string& config) const
+  {
+    for (const auto& r : rows_)
       if (r.trace == trace && r.config == config) return r;
     throw std::runtime_error("no row " + trace + " " + config);
-  };
-  auto expect = [&](bool cond, const std::string& what) { checks.expect(cond, what); };
-  auto job = [&](const std::string& trace, const std::string& config, const std::string& id) {
+  }
+  JobOutcome job(const std::string& trace, const std::string& config, const std::string& id) const
+  {
     return find(trace, config).jobs.at(id);
-  };
-  auto number = [](double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", x);
-    return std::string(text);
-  };
+  }
+  /// The gain of co-locating on one GPU: n jobs of T in the case's makespan against n * T one after
+  /// another.
+  double gain(const std::string& trace, const std::string& config) const
+  {
+    const Row& r = find(trace, config);
+    return static_cast<double>(r.jobs.size()) * 1000.0 / (r.makespan_h * 3600);
+  }
 
-  // 0. The printed table is the committed results.csv, line for line.
-  checks.table_is_committed(DIR, table.str());
+private:
+  const std::vector<Row>& rows_;
+};
 
-  // 1. The hand-worked cases: every job starts at 0 with T = 1000 s of work (alone on a whole A100) on GPU 0
-  //    and ends when the model's formulas, written out by hand, say. Signatures from
-  //    workloads/profiles/default.yaml (d duty cycle, c compute share, b bandwidth, u = max(vec, xmx), beta):
-  //      resnet50-infer-bs1 d .35 c .25 b .08 u .15 beta .3 | bert-base-infer-bs1 d .40 c .30 b .25 u .10
-  //      beta .3 cifar-resnet18-train d .50 c .20 b .10 u .10 beta .4 | resnet50-train-bs128 d .95 c 1 b .45
-  //      u .6 beta .85 bert-base-train-bs32 d .90 c .90 b .40 u .50 beta .8 | maskrcnn-train d .80 c .70 b
-  //      .30 u .35 beta .7
-  //    Time-slice: light pair max(1, .75, 1 + .35 * .40) * 1.01 = 1.1514 (both); heavy pair max(1, 1.85,
-  //    1 + .95 * .90) * 1.01 = 1.87355; four CIFAR trainings max(1, 2.0, 1 + .5 * 1.5) * 1.01 = 2.02.
-  //    MPS: light pair sum d c = .0875 + .12 = .2075, sum b = .33 -> 1 * 1.03 = 1.03; heavy pair sum d c =
-  //    .95 + .81 = 1.76, sum b = .85 -> 1.76 * 1.03 = 1.8128; four CIFAR trainings sum d c = .4, sum b = .4
-  //    -> 1.03. MIG, 3g.20gb (s = 42/108, m = 4/8) each, both on GPU 0: light pair 1 * (1 + .01 * .40)
-  //    = 1.004 and 1 * (1 + .01 * .35) = 1.0035; heavy pair: ResNet-50 bs128 .85 * 2.571429 + .15 = 2.335714,
-  //    * 1.009 = 2.356736; BERT bs32 .8 * 2.314286 + .2 = 2.051429, * 1.0095 = 2.070918: BERT ends at
-  //    2070.918 s, ResNet has done 2070.918 / 2.356736 = 878.72 s of its work and runs the rest alone
-  //    at 2.335714: 2354.19 s. MIG 1g.5gb (s = 14/108, m = 1/8), four CIFAR trainings on GPU 0: .4 * 1.542857
-  //    + .6 = 1.217143, times 1 + .01 * 3 * .5 = 1.015: 1.235400.
-  const double s3 = 42.0 / 108, m3 = 0.5, s1 = 14.0 / 108, m1 = 1.0 / 8;
+// The instances' SM and memory shares: 3g.20gb (42 of 108 SMs, 4 of 8 memory slices) and 1g.5gb.
+const double S3 = 42.0 / 108, M3 = 0.5, S1 = 14.0 / 108, M1 = 1.0 / 8;
+
+struct Case {
+  std::string trace, config;
+  std::map<std::string, double> end_s;
+};
+
+/// 1. The hand-worked cases: every job starts at 0 with T = 1000 s of work (alone on a whole A100) on GPU 0
+///    and ends when the model's formulas, written out by hand, say. Signatures from
+///    workloads/profiles/default.yaml (d duty cycle, c compute share, b bandwidth, u = max(vec, xmx), beta):
+///      resnet50-infer-bs1 d .35 c .25 b .08 u .15 beta .3 | bert-base-infer-bs1 d .40 c .30 b .25 u .10
+///      beta .3 cifar-resnet18-train d .50 c .20 b .10 u .10 beta .4 | resnet50-train-bs128 d .95 c 1 b .45
+///      u .6 beta .85 bert-base-train-bs32 d .90 c .90 b .40 u .50 beta .8 | maskrcnn-train d .80 c .70 b
+///      .30 u .35 beta .7
+///    Time-slice: light pair max(1, .75, 1 + .35 * .40) * 1.01 = 1.1514 (both); heavy pair max(1, 1.85,
+///    1 + .95 * .90) * 1.01 = 1.87355; four CIFAR trainings max(1, 2.0, 1 + .5 * 1.5) * 1.01 = 2.02.
+///    MPS: light pair sum d c = .0875 + .12 = .2075, sum b = .33 -> 1 * 1.03 = 1.03; heavy pair sum d c =
+///    .95 + .81 = 1.76, sum b = .85 -> 1.76 * 1.03 = 1.8128; four CIFAR trainings sum d c = .4, sum b = .4
+///    -> 1.03. MIG, 3g.20gb (s = 42/108, m = 4/8) each, both on GPU 0: light pair 1 * (1 + .01 * .40)
+///    = 1.004 and 1 * (1 + .01 * .35) = 1.0035; heavy pair: ResNet-50 bs128 .85 * 2.571429 + .15 = 2.335714,
+///    * 1.009 = 2.356736; BERT bs32 .8 * 2.314286 + .2 = 2.051429, * 1.0095 = 2.070918: BERT ends at
+///    2070.918 s, ResNet has done 2070.918 / 2.356736 = 878.72 s of its work and runs the rest alone
+///    at 2.335714: 2354.19 s. MIG 1g.5gb (s = 14/108, m = 1/8), four CIFAR trainings on GPU 0: .4 * 1.542857
+///    + .6 = 1.217143, times 1 + .01 * 3 * .5 = 1.015: 1.235400.
+std::vector<Case> hand_cases()
+{
   const double ts_light = time_slice(0.35, 0.40), ts_heavy = time_slice(0.95, 0.90);
   const double mps_light = mps(0.30, 0.35 * 0.25 + 0.40 * 0.30, 0.08 + 0.25);
   const double mps_heavy = mps(1.0, 0.95 * 1.0 + 0.90 * 0.90, 0.45 + 0.40);
-  const double r_resnet = mig_roofline(0.3, 0.25, 0.08, 0.15, s3, m3),
-               r_bert = mig_roofline(0.3, 0.3, 0.25, 0.10, s3, m3);
-  const double r_r50 = mig_roofline(0.85, 1.0, 0.45, 0.6, s3, m3),
-               r_bert32 = mig_roofline(0.8, 0.9, 0.4, 0.5, s3, m3);
-  const double r_cifar1g = mig_roofline(0.4, 0.2, 0.1, 0.1, s1, m1);
-  struct Case {
-    std::string trace, config;
-    std::map<std::string, double> end_s;
-  };
+  const double r_resnet = mig_roofline(0.3, 0.25, 0.08, 0.15, S3, M3),
+               r_bert = mig_roofline(0.3, 0.3, 0.25, 0.10, S3, M3);
+  const double r_r50 = mig_roofline(0.85, 1.0, 0.45, 0.6, S3, M3),
+               r_bert32 = mig_roofline(0.8, 0.9, 0.4, 0.5, S3, M3);
+  const double r_cifar1g = mig_roofline(0.4, 0.2, 0.1, 0.1, S1, M1);
   auto ends = [](const std::pair<double, double>& e) {
     return std::map<std::string, double>{{"a", e.first}, {"b", e.second}};
   };
   auto all4 = [](double end) {
     return std::map<std::string, double>{{"c0", end}, {"c1", end}, {"c2", end}, {"c3", end}};
   };
-  const std::vector<Case> cases{
+  return {
       {"pair-light.csv", "time-slice-2", ends(pair_ends(1000, ts_light, ts_light, 1, 1))},
       {"pair-light.csv", "mps-2", ends(pair_ends(1000, mps_light, mps_light, 1, 1))},
       {"pair-light.csv", "mig-2x3g",
@@ -382,94 +414,115 @@ int driver_main(int argc, char** argv)
       {"quad-cifar.csv", "mps-4", all4(1000 * mps(0.2, 4 * 0.5 * 0.2, 4 * 0.1))},
       {"quad-cifar.csv", "mig-7x1g", all4(1000 * mig_with(r_cifar1g, 3 * 0.5))},
   };
-  for (const auto& c : cases) {
+}
+
+/// 1. Every job of the hand-worked cases ends at the hand-computed time.
+void check_hand_cases(const Runs& runs, experiments::Checks& checks)
+{
+  for (const auto& c : hand_cases()) {
     std::size_t bad = 0;
     std::string got;
     for (const auto& [id, end] : c.end_s) {
-      const auto j = job(c.trace, c.config, id);
+      const auto j = runs.job(c.trace, c.config, id);
       bad += j.status != JobStatus::COMPLETED || j.devices != std::vector<DeviceIndex>{0} ||
              std::abs(j.end_s - end) > 1e-6 * end;
       got += " " + id + " " + number(j.end_s) + "/" + number(end);
     }
-    expect(bad == 0, c.trace + " " + c.config +
-                         ": every job on GPU 0 ends at the hand-computed time (s, run/hand):" + got);
+    checks.expect(bad == 0, c.trace + " " + c.config +
+                                ": every job on GPU 0 ends at the hand-computed time (s, run/hand):" + got);
   }
-  // The gain of co-locating on one GPU: n jobs of T in the case's makespan against n * T one after another.
-  auto gain = [&](const std::string& trace, const std::string& config) {
-    const Row& r = find(trace, config);
-    return static_cast<double>(r.jobs.size()) * 1000.0 / (r.makespan_h * 3600);
-  };
+}
+
+/// 1. The gains of the hand-worked cases against the talk's and the paper's claims.
+void check_case_gains(const Runs& runs, experiments::Checks& checks)
+{
+  const double ts_light = time_slice(0.35, 0.40);
   // The talk, "Naive collocation: efficient when models are light!" / "Degradations - Interference" (no
   // numbers; the hand values above): two light jobs share a GPU for 2000 / 1151.4 = 1.737x; two heavy
   // trainings gain 2000 / 1873.55 = 1.067x while each runs 1.87x slower.
   checks.near(
-      gain("pair-light.csv", "time-slice-2"), 2000 / (1000 * ts_light), 1e-4,
+      runs.gain("pair-light.csv", "time-slice-2"), 2000 / (1000 * ts_light), 1e-4,
       "talk: naive time-slicing is efficient when models are light: light pair gain x one-after-another");
-  checks.at_most(gain("pair-heavy.csv", "time-slice-2"), 1.1,
+  checks.at_most(runs.gain("pair-heavy.csv", "time-slice-2"), 1.1,
                  "talk: heavy pairs degrade: heavy pair gain x one-after-another (hand 1.0675)");
   // The talk, "MPS: effective when kernels are light": the light pair under MPS (1.03 each: 1.942x) beats
   // time-slicing (1.737x); two saturating trainings degrade to time-slicing (1.8128 vs 1.87355 each).
-  expect(gain("pair-light.csv", "mps-2") > gain("pair-light.csv", "time-slice-2") + 0.15 &&
-             gain("pair-heavy.csv", "mps-2") < 1.15,
-         "talk: MPS is effective when kernels are light (light pair " +
-             number(gain("pair-light.csv", "mps-2")) + "x vs time-slice " +
-             number(gain("pair-light.csv", "time-slice-2")) + "x; heavy pair " +
-             number(gain("pair-heavy.csv", "mps-2")) + "x < 1.15x)");
+  checks.expect(runs.gain("pair-light.csv", "mps-2") > runs.gain("pair-light.csv", "time-slice-2") + 0.15 &&
+                    runs.gain("pair-heavy.csv", "mps-2") < 1.15,
+                "talk: MPS is effective when kernels are light (light pair " +
+                    number(runs.gain("pair-light.csv", "mps-2")) + "x vs time-slice " +
+                    number(runs.gain("pair-light.csv", "time-slice-2")) + "x; heavy pair " +
+                    number(runs.gain("pair-heavy.csv", "mps-2")) + "x < 1.15x)");
   // The talk, "MIG: isolation / non-linear improvement": on 3g.20gb the heavy pair takes 2354.19 s, longer
   // than the 2000 s of running the two one after another on the whole GPU (0.85x); four CIFAR trainings on
   // 1g.5gb slices gain 4 / 1.2354 = 3.24x on 4 of the 7 slices, not 4x.
   checks.at_most(
-      gain("pair-heavy.csv", "mig-2x3g"), 0.9,
+      runs.gain("pair-heavy.csv", "mig-2x3g"), 0.9,
       "talk: MIG does not scale heavy jobs: heavy pair on 2 x 3g.20gb x one-after-another (hand 0.8496)");
-  checks.at_most(gain("quad-cifar.csv", "mig-7x1g"), 3.3,
+  checks.at_most(runs.gain("quad-cifar.csv", "mig-7x1g"), 3.3,
                  "talk: MIG improvement is non-linear: 4 CIFAR trainings on 4 x 1g.5gb x one-after-another "
                  "(hand 3.238)");
   // Robroek, Yousefzadeh-Asl-Miandoab, Tözün (EuroMLSys '24, abstract): co-locating training runs gives "up
   // to 4x" training throughput, and MPS performs best. The number of co-located runs behind the 4x is not in
   // the abstract; four light trainings under MPS: 4 / 1.03 = 3.883x, within 0.25 of the 4x.
   checks.near(
-      gain("quad-cifar.csv", "mps-4"), 4.0, 0.25,
+      runs.gain("quad-cifar.csv", "mps-4"), 4.0, 0.25,
       "Robroek et al.: up to 4x training throughput, 4 CIFAR ResNet-18 trainings under MPS on one A100");
-  expect(gain("quad-cifar.csv", "mps-4") > gain("quad-cifar.csv", "mig-7x1g") &&
-             gain("quad-cifar.csv", "mig-7x1g") > gain("quad-cifar.csv", "time-slice-4"),
-         "Robroek et al.: MPS performs best on the four trainings (MPS " +
-             number(gain("quad-cifar.csv", "mps-4")) + "x > MIG " +
-             number(gain("quad-cifar.csv", "mig-7x1g")) + "x > time-slice " +
-             number(gain("quad-cifar.csv", "time-slice-4")) + "x; hand 3.883x, 3.238x, 1.980x)");
+  checks.expect(runs.gain("quad-cifar.csv", "mps-4") > runs.gain("quad-cifar.csv", "mig-7x1g") &&
+                    runs.gain("quad-cifar.csv", "mig-7x1g") > runs.gain("quad-cifar.csv", "time-slice-4"),
+                "Robroek et al.: MPS performs best on the four trainings (MPS " +
+                    number(runs.gain("quad-cifar.csv", "mps-4")) + "x > MIG " +
+                    number(runs.gain("quad-cifar.csv", "mig-7x1g")) + "x > time-slice " +
+                    number(runs.gain("quad-cifar.csv", "time-slice-4")) + "x; hand 3.883x, 3.238x, 1.980x)");
+}
 
-  // 2. The mixes (64 jobs on 8 GPUs). Whole GPUs = a brute-force strict-FCFS schedule of the trace.
+/// 2. The mixes (64 jobs on 8 GPUs): whole GPUs = a brute-force strict-FCFS schedule of the trace, and the
+/// talk's and the paper's directions on time-slicing and MPS.
+void check_mixes(const Runs& runs, experiments::Checks& checks)
+{
   for (const std::string trace : {"light.csv", "heavy.csv"}) {
     std::vector<experiments::FcfsJob> fcfs;
     for (const auto& row : experiments::read_csv_rows(DIR + "/" + trace))
       fcfs.push_back({std::stod(row.at("submit_s")), std::stod(row.at("duration_s")), 1});
     const auto brute = experiments::fcfs_exclusive(fcfs, 8);
-    checks.near(find(trace, "exclusive").makespan_h * 3600, brute.makespan_s, 1e-6 * brute.makespan_s,
+    checks.near(runs.find(trace, "exclusive").makespan_h * 3600, brute.makespan_s, 1e-6 * brute.makespan_s,
                 trace + ": exclusive makespan = the brute-force strict-FCFS schedule on 8 GPUs (s)");
   }
-  const Row &l_ts2 = find("light.csv", "time-slice-2"), &l_ts4 = find("light.csv", "time-slice-4");
-  const Row &l_mps2 = find("light.csv", "mps-2"), &l_mps4 = find("light.csv", "mps-4");
-  const Row &l_mig = find("light.csv", "mig-7x1g"), &l_mgr = find("light.csv", "mig-manager");
-  const Row &h_ts2 = find("heavy.csv", "time-slice-2"), &h_ts4 = find("heavy.csv", "time-slice-4");
-  const Row &h_mps2 = find("heavy.csv", "mps-2"), &h_mps4 = find("heavy.csv", "mps-4");
-  const Row &h_mig = find("heavy.csv", "mig-2x3g"), &h_mgr = find("heavy.csv", "mig-manager");
-  expect(l_ts2.throughput_x >= 1.3 && l_ts4.throughput_x >= 1.8 && h_ts2.throughput_x <= 1.1 &&
-             h_ts4.throughput_x <= 1.1,
-         "talk: naive time-slicing pays on the light mix (" + number(l_ts2.throughput_x) + "x / " +
-             number(l_ts4.throughput_x) + "x with 2 / 4 per GPU, >= 1.3x / 1.8x) and not on the heavy mix (" +
-             number(h_ts2.throughput_x) + "x / " + number(h_ts4.throughput_x) + "x, <= 1.1x)");
-  expect(h_ts2.corun_slowdown >= 1.5 && h_ts4.corun_slowdown >= 2.5,
-         "talk: interference on heavy pairs: heavy-mix jobs run " + number(h_ts2.corun_slowdown) + "x / " +
-             number(h_ts4.corun_slowdown) + "x slower under time-slicing 2 / 4 per GPU (>= 1.5x / 2.5x)");
-  expect(l_mps2.throughput_x > l_ts2.throughput_x && l_mps4.throughput_x > l_ts4.throughput_x &&
-             l_mps4.corun_slowdown < 1.05 && h_mps2.throughput_x < 1.2 && h_mps4.throughput_x < 1.2,
-         "talk: MPS is effective when kernels are light: light mix " + number(l_mps4.throughput_x) +
-             "x > time-slice " + number(l_ts4.throughput_x) + "x, jobs " + number(l_mps4.corun_slowdown) +
-             "x slower (< 1.05x); heavy mix " + number(h_mps2.throughput_x) + "x / " +
-             number(h_mps4.throughput_x) + "x with 2 / 4 per GPU (< 1.2x)");
-  expect(l_mps4.throughput_x >= std::max({l_ts4.throughput_x, l_mig.throughput_x, l_mgr.throughput_x}) &&
-             h_mps4.throughput_x >= std::max({h_ts4.throughput_x, h_mig.throughput_x, h_mgr.throughput_x}),
-         "Robroek et al.: MPS performs best on both mixes (light " + number(l_mps4.throughput_x) +
-             "x, heavy " + number(h_mps4.throughput_x) + "x)");
+  const Row &l_ts2 = runs.find("light.csv", "time-slice-2"), &l_ts4 = runs.find("light.csv", "time-slice-4");
+  const Row &l_mps2 = runs.find("light.csv", "mps-2"), &l_mps4 = runs.find("light.csv", "mps-4");
+  const Row &l_mig = runs.find("light.csv", "mig-7x1g"), &l_mgr = runs.find("light.csv", "mig-manager");
+  const Row &h_ts2 = runs.find("heavy.csv", "time-slice-2"), &h_ts4 = runs.find("heavy.csv", "time-slice-4");
+  const Row &h_mps2 = runs.find("heavy.csv", "mps-2"), &h_mps4 = runs.find("heavy.csv", "mps-4");
+  const Row &h_mig = runs.find("heavy.csv", "mig-2x3g"), &h_mgr = runs.find("heavy.csv", "mig-manager");
+  checks.expect(l_ts2.throughput_x >= 1.3 && l_ts4.throughput_x >= 1.8 && h_ts2.throughput_x <= 1.1 &&
+                    h_ts4.throughput_x <= 1.1,
+                "talk: naive time-slicing pays on the light mix (" + number(l_ts2.throughput_x) + "x / " +
+                    number(l_ts4.throughput_x) +
+                    "x with 2 / 4 per GPU, >= 1.3x / 1.8x) and not on the heavy mix (" +
+                    number(h_ts2.throughput_x) + "x / " + number(h_ts4.throughput_x) + "x, <= 1.1x)");
+  checks.expect(h_ts2.corun_slowdown >= 1.5 && h_ts4.corun_slowdown >= 2.5,
+                "talk: interference on heavy pairs: heavy-mix jobs run " + number(h_ts2.corun_slowdown) +
+                    "x / " + number(h_ts4.corun_slowdown) +
+                    "x slower under time-slicing 2 / 4 per GPU (>= 1.5x / 2.5x)");
+  checks.expect(l_mps2.throughput_x > l_ts2.throughput_x && l_mps4.throughput_x > l_ts4.throughput_x &&
+                    l_mps4.corun_slowdown < 1.05 && h_mps2.throughput_x < 1.2 && h_mps4.throughput_x < 1.2,
+                "talk: MPS is effective when kernels are light: light mix " + number(l_mps4.throughput_x) +
+                    "x > time-slice " + number(l_ts4.throughput_x) + "x, jobs " +
+                    number(l_mps4.corun_slowdown) + "x slower (< 1.05x); heavy mix " +
+                    number(h_mps2.throughput_x) + "x / " + number(h_mps4.throughput_x) +
+                    "x with 2 / 4 per GPU (< 1.2x)");
+  checks.expect(
+      l_mps4.throughput_x >= std::max({l_ts4.throughput_x, l_mig.throughput_x, l_mgr.throughput_x}) &&
+          h_mps4.throughput_x >= std::max({h_ts4.throughput_x, h_mig.throughput_x, h_mgr.throughput_x}),
+      "Robroek et al.: MPS performs best on both mixes (light " + number(l_mps4.throughput_x) + "x, heavy " +
+          number(h_mps4.throughput_x) + "x)");
+}
+
+/// 2. MIG on the mixes: isolation (each job at its instance's roofline) and a non-linear improvement.
+void check_mig_mixes(const Runs& runs, experiments::Checks& checks)
+{
+  const Row& l_mig = runs.find("light.csv", "mig-7x1g");
+  const Row& h_mig = runs.find("heavy.csv", "mig-2x3g");
   // MIG isolation: a job's slowdown is its instance's roofline, whatever runs on the other instances, but for
   // the cross-instance host/PCIe term of `contention` (at most 1 + .01 * sum of the others' duty cycles: 6 x
   // .5 on 7 x 1g.5gb, 1 x .95 on 2 x 3g.20gb). Rooflines by hand from the signatures above and
@@ -481,85 +534,115 @@ int driver_main(int argc, char** argv)
       {"cifar-resnet18-train", {0.4, 0.2, 0.1, 0.1}},    {"resnet50-train-bs128", {0.85, 1.0, 0.45, 0.6}},
       {"bert-base-train-bs32", {0.8, 0.9, 0.4, 0.5}},    {"resnet50-train-bs32", {0.75, 0.8, 0.35, 0.4}},
       {"stable-diffusion-infer", {0.8, 0.9, 0.35, 0.6}}, {"llama3-8b-infer-bs64", {0.7, 0.9, 0.6, 0.55}}};
-  for (const auto& [r, s, m, others] : {std::tuple{&l_mig, s1, m1, 3.0}, std::tuple{&h_mig, s3, m3, 0.95}}) {
+  for (const auto& [r, s, m, others] : {std::tuple{&l_mig, S1, M1, 3.0}, std::tuple{&h_mig, S3, M3, 0.95}}) {
     std::size_t bad = 0;
     for (const auto& [id, j] : r->jobs) {
       const auto& g = sig.at(j.profile);
       const double roof = mig_roofline(g[0], g[1], g[2], g[3], s, m);
       bad += j.slowdown < roof - 1e-9 || j.slowdown > mig_with(roof, others) + 1e-9;
     }
-    expect(bad == 0 && r->completed == 64,
-           r->trace + " " + r->config +
-               ": talk: MIG isolates: every job runs at its instance's hand-computed "
-               "roofline, co-runners add at most the 1 % x duty cycle host term");
+    checks.expect(bad == 0 && r->completed == 64,
+                  r->trace + " " + r->config +
+                      ": talk: MIG isolates: every job runs at its instance's hand-computed "
+                      "roofline, co-runners add at most the 1 % x duty cycle host term");
   }
-  expect(l_mig.throughput_x < 7.0 / 2 && h_mig.throughput_x < 1.0,
-         "talk: MIG improvement is non-linear: 7 instances per GPU give the light mix " +
-             number(l_mig.throughput_x) + "x (< 3.5x, half the 7x), 2 x 3g.20gb give the heavy mix " +
-             number(h_mig.throughput_x) + "x (< 1x)");
+  checks.expect(l_mig.throughput_x < 7.0 / 2 && h_mig.throughput_x < 1.0,
+                "talk: MIG improvement is non-linear: 7 instances per GPU give the light mix " +
+                    number(l_mig.throughput_x) + "x (< 3.5x, half the 7x), 2 x 3g.20gb give the heavy mix " +
+                    number(h_mig.throughput_x) + "x (< 1x)");
+}
 
-  // 3. Out-of-memory crashes without a memory check. Two Mask R-CNN trainings (28.61 GB each; an A100-40GB
-  //    holds 40537 MiB = 42.51 GB) on first-fit with 2 per GPU: with the check the second goes to GPU 1 and
-  //    both end at 600 s. Without it both land on GPU 0; the second overflows the memory and fails after
-  //    oom_delay = 60 s, is requeued onto GPU 0 again, max_retries = 3 times: 4 OOM events, 4 x 60 = 240 s of
-  //    GPU time lost, and it fails for good. Meanwhile the first runs time-sliced at max(1, 1.6, 1 + .8 * .8)
-  //    * 1.01 = 1.6564 for 240 s (144.89 s of its work), then alone: it ends at 240 + 600 - 144.89 = 695.11
-  //    s.
+/// 3. Out-of-memory crashes without a memory check. Two Mask R-CNN trainings (28.61 GB each; an A100-40GB
+///    holds 40537 MiB = 42.51 GB) on first-fit with 2 per GPU: with the check the second goes to GPU 1 and
+///    both end at 600 s. Without it both land on GPU 0; the second overflows the memory and fails after
+///    oom_delay = 60 s, is requeued onto GPU 0 again, max_retries = 3 times: 4 OOM events, 4 x 60 = 240 s of
+///    GPU time lost, and it fails for good. Meanwhile the first runs time-sliced at max(1, 1.6, 1 + .8 * .8)
+///    * 1.01 = 1.6564 for 240 s (144.89 s of its work), then alone: it ends at 240 + 600 - 144.89 = 695.11
+///    s.
+void check_oom(const Runs& runs, experiments::Checks& checks)
+{
   {
-    const Row& ok = find("oom-pair.csv", "time-slice-2");
-    const Row& bad = find("oom-pair.csv", "time-slice-2-nomem");
+    const Row& ok = runs.find("oom-pair.csv", "time-slice-2");
+    const Row& bad = runs.find("oom-pair.csv", "time-slice-2-nomem");
     const double end_a = 240 + 600 - 240 / time_slice(0.8, 0.8);
-    expect(
+    checks.expect(
         ok.oom_events == 0 && ok.completed == 2 && std::abs(ok.jobs.at("b").end_s - 600) < 1e-6 &&
             ok.jobs.at("b").devices == std::vector<DeviceIndex>{1},
         "oom-pair.csv: with the memory check the second Mask R-CNN goes to GPU 1, no OOM, both end at 600 s");
-    expect(bad.oom_events == 4 && bad.jobs.at("b").status == JobStatus::FAILED &&
-               bad.jobs.at("b").attempts == 4 && std::abs(bad.oom_gpu_h * 3600 - 240) < 1e-6 &&
-               std::abs(bad.jobs.at("a").end_s - end_a) < 1e-6 * end_a,
-           "oom-pair.csv: without it: 4 OOM events (hand 4, got " + std::to_string(bad.oom_events) +
-               "), the second fails for good, " + number(bad.oom_gpu_h * 3600) +
-               " s of GPU time lost (hand 240), the first ends at " + number(bad.jobs.at("a").end_s) +
-               " s (hand " + number(end_a) + ")");
+    checks.expect(bad.oom_events == 4 && bad.jobs.at("b").status == JobStatus::FAILED &&
+                      bad.jobs.at("b").attempts == 4 && std::abs(bad.oom_gpu_h * 3600 - 240) < 1e-6 &&
+                      std::abs(bad.jobs.at("a").end_s - end_a) < 1e-6 * end_a,
+                  "oom-pair.csv: without it: 4 OOM events (hand 4, got " + std::to_string(bad.oom_events) +
+                      "), the second fails for good, " + number(bad.oom_gpu_h * 3600) +
+                      " s of GPU time lost (hand 240), the first ends at " + number(bad.jobs.at("a").end_s) +
+                      " s (hand " + number(end_a) + ")");
   }
   for (const auto* config : {"time-slice-4", "mps-4"}) {
-    const Row& checked = find("heavy.csv", config);
-    const Row& unchecked = find("heavy.csv", std::string(config) + "-nomem");
-    expect(checked.oom_events == 0 && checked.not_completed == 0 && unchecked.oom_events >= 50 &&
-               unchecked.not_completed >= 20 &&
-               std::abs(unchecked.oom_gpu_h * 3600 - 60.0 * unchecked.oom_events) < 1e-6,
-           std::string("heavy.csv ") + config +
-               ": talk: crashes for lack of memory: without the memory check " +
-               std::to_string(unchecked.oom_events) + " OOM events (>= 50), " +
-               std::to_string(unchecked.not_completed) +
-               " of 64 jobs fail for good (>= 20), each crash holding its GPU for oom_delay (" +
-               number(unchecked.oom_gpu_h) + " GPU h); with it none");
+    const Row& checked = runs.find("heavy.csv", config);
+    const Row& unchecked = runs.find("heavy.csv", std::string(config) + "-nomem");
+    checks.expect(checked.oom_events == 0 && checked.not_completed == 0 && unchecked.oom_events >= 50 &&
+                      unchecked.not_completed >= 20 &&
+                      std::abs(unchecked.oom_gpu_h * 3600 - 60.0 * unchecked.oom_events) < 1e-6,
+                  std::string("heavy.csv ") + config +
+                      ": talk: crashes for lack of memory: without the memory check " +
+                      std::to_string(unchecked.oom_events) + " OOM events (>= 50), " +
+                      std::to_string(unchecked.not_completed) +
+                      " of 64 jobs fail for good (>= 20), each crash holding its GPU for oom_delay (" +
+                      number(unchecked.oom_gpu_h) + " GPU h); with it none");
   }
+}
 
-  // 4. Allocation fragmentation. Eight Mask R-CNN trainings take the 8 GPUs at t = 0 (a second does not fit
-  //    next to one: 2 x 28.61 > 42.51 GB); at t = 10 s a BERT training (19.83 GB) arrives. The GPUs have 8 x
-  //    (42.51 - 28.61) = 111.2 GB free in total but 13.90 GB each: it waits until the Mask R-CNNs end at 600
-  //    s (590 s blocked by fragmentation) and ends at 1200 s. Under a static 2 x 3g.20gb layout each GPU has
-  //    two empty 19.62 GiB (21.07 GB) instances, 42.1 GB, but none holds a Mask R-CNN: all 8 are rejected;
-  //    BERT runs alone on a 3g.20gb: 10 + 600 x 2.051429 = 1240.86 s.
+/// 4. Allocation fragmentation. Eight Mask R-CNN trainings take the 8 GPUs at t = 0 (a second does not fit
+///    next to one: 2 x 28.61 > 42.51 GB); at t = 10 s a BERT training (19.83 GB) arrives. The GPUs have 8 x
+///    (42.51 - 28.61) = 111.2 GB free in total but 13.90 GB each: it waits until the Mask R-CNNs end at 600
+///    s (590 s blocked by fragmentation) and ends at 1200 s. Under a static 2 x 3g.20gb layout each GPU has
+///    two empty 19.62 GiB (21.07 GB) instances, 42.1 GB, but none holds a Mask R-CNN: all 8 are rejected;
+///    BERT runs alone on a 3g.20gb: 10 + 600 x 2.051429 = 1240.86 s.
+void check_fragmentation(const Runs& runs, experiments::Checks& checks)
+{
   {
-    const Row& ts = find("frag.csv", "time-slice-2");
-    const Row& mig = find("frag.csv", "mig-2x3g");
-    expect(std::abs(ts.frag_h * 3600 - 590) < 1e-6 && ts.frag_jobs == 1 &&
-               std::abs(ts.jobs.at("bert").end_s - 1200) < 1e-6,
-           "frag.csv time-slice-2: BERT is blocked " + number(ts.frag_h * 3600) +
-               " s (hand 590) with 111.2 GB free in total, ends at " + number(ts.jobs.at("bert").end_s) +
-               " s (hand 1200)");
-    const double end_bert = 10 + 600 * r_bert32;
-    expect(mig.not_completed == 8 && std::abs(mig.jobs.at("bert").end_s - end_bert) < 1e-6 * end_bert,
-           "frag.csv mig-2x3g: the 8 Mask R-CNNs fit no 3g.20gb instance and are rejected (" +
-               std::to_string(mig.not_completed) + ", hand 8); BERT ends at " +
-               number(mig.jobs.at("bert").end_s) + " s (hand " + number(end_bert) + ")");
+    const Row& ts = runs.find("frag.csv", "time-slice-2");
+    const Row& mig = runs.find("frag.csv", "mig-2x3g");
+    checks.expect(std::abs(ts.frag_h * 3600 - 590) < 1e-6 && ts.frag_jobs == 1 &&
+                      std::abs(ts.jobs.at("bert").end_s - 1200) < 1e-6,
+                  "frag.csv time-slice-2: BERT is blocked " + number(ts.frag_h * 3600) +
+                      " s (hand 590) with 111.2 GB free in total, ends at " +
+                      number(ts.jobs.at("bert").end_s) + " s (hand 1200)");
+    const double end_bert = 10 + 600 * mig_roofline(0.8, 0.9, 0.4, 0.5, S3, M3);
+    checks.expect(mig.not_completed == 8 && std::abs(mig.jobs.at("bert").end_s - end_bert) < 1e-6 * end_bert,
+                  "frag.csv mig-2x3g: the 8 Mask R-CNNs fit no 3g.20gb instance and are rejected (" +
+                      std::to_string(mig.not_completed) + ", hand 8); BERT ends at " +
+                      number(mig.jobs.at("bert").end_s) + " s (hand " + number(end_bert) + ")");
   }
-  expect(find("light.csv", "exclusive").frag_h == 0 && find("heavy.csv", "exclusive").frag_h == 0 &&
-             h_ts4.frag_jobs > 0 && h_mps4.frag_jobs > 0,
-         "heavy.csv: fragmentation blocks " + std::to_string(h_ts4.frag_jobs) + " / " +
-             std::to_string(h_mps4.frag_jobs) + " of 64 jobs with 4 per GPU (time-slice / MPS; > 0), for " +
-             number(h_ts4.frag_h) + " / " + number(h_mps4.frag_h) + " h; never on whole GPUs");
+  const Row &h_ts4 = runs.find("heavy.csv", "time-slice-4"), &h_mps4 = runs.find("heavy.csv", "mps-4");
+  checks.expect(
+      runs.find("light.csv", "exclusive").frag_h == 0 && runs.find("heavy.csv", "exclusive").frag_h == 0 &&
+          h_ts4.frag_jobs > 0 && h_mps4.frag_jobs > 0,
+      "heavy.csv: fragmentation blocks " + std::to_string(h_ts4.frag_jobs) + " / " +
+          std::to_string(h_mps4.frag_jobs) + " of 64 jobs with 4 per GPU (time-slice / MPS; > 0), for " +
+          number(h_ts4.frag_h) + " / " + number(h_mps4.frag_h) + " h; never on whole GPUs");
+}
+
+int driver_main(int argc, char** argv)
+{
+  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-pitfalls");
+  if (!args) return 2;
+  const std::vector<Row> rows = run_plan();
+  const std::string table = make_table(rows);
+  print_table(rows);
+  if (!args->csv.empty()) std::ofstream(args->csv) << table;
+  if (!args->check) return 0;
+
+  experiments::Checks checks;
+  const Runs runs(rows);
+  // 0. The printed table is the committed results.csv, line for line.
+  checks.table_is_committed(DIR, table);
+  check_hand_cases(runs, checks);
+  check_case_gains(runs, checks);
+  check_mixes(runs, checks);
+  check_mig_mixes(runs, checks);
+  check_oom(runs, checks);
+  check_fragmentation(runs, checks);
   return checks.exit_status();
 }
 } // namespace

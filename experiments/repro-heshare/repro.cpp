@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -203,28 +204,58 @@ Stat stat(const std::vector<double>& v)
 } // namespace
 
 namespace {
-int driver_main(int argc, char** argv)
+
+/// The drivers' common command line, with this driver's own flag --full (the whole matrix) taken out.
+std::optional<experiments::DriverArgs> parse_args(int argc, char** argv, bool& full)
 {
-  // --full (the whole matrix) is this driver's own flag; the others are the drivers' common ones.
-  bool full = false;
+  full = false;
   std::vector<char*> common;
   for (int i = 0; i < argc; ++i)
     if (std::string_view(argv[i]) == "--full")
       full = true;
     else
       common.push_back(argv[i]);
-  const auto args = experiments::parse_driver_args(static_cast<int>(common.size()), common.data(),
-                                                   "colocsim-repro-heshare");
-  if (!args) return 2;
-  const std::vector<int> seeds =
-      full ? std::vector<int>{2026, 2027, 2028, 2029, 2030} : std::vector<int>{2026, 2027};
-  const std::vector<std::string> loads =
-      full ? std::vector<std::string>{"0.5", "1", "2"} : std::vector<std::string>{"1"};
+  return experiments::parse_driver_args(static_cast<int>(common.size()), common.data(),
+                                        "colocsim-repro-heshare");
+}
 
-  experiments::Checks checks;
-  auto expect = [&](bool cond, const std::string& what) { checks.expect(cond, what); };
-  // runs[load][config] = one Row per seed
-  std::map<std::string, std::map<std::string, std::vector<Row>>> runs;
+/// runs[load][config] = one Row per seed
+using Runs = std::map<std::string, std::map<std::string, std::vector<Row>>>;
+
+/// The checks of one run, printed as it ends.
+void check_run(const Row& r, const Config& c, const BruteForce& brute, const std::string& tag,
+               experiments::Checks& checks)
+{
+  // Every job completes at its first attempt, on a device type it accepts that holds its memory.
+  checks.expect(r.s.jobs_read == 120 && r.completed == 120 && r.s.oom_events == 0 && r.wrong == 0,
+                tag + ", " + r.config +
+                    ": 120 of 120 jobs complete at the first attempt, each on a device of a type it accepts "
+                    "whose memory holds it");
+  // The nodes are always on: node energy = Σ baselines (1650 + 2 x 206 + 4 x 670 W) x makespan.
+  checks.expect(std::abs(r.baseline_w - 4742.0) < 1e-9 &&
+                    std::abs(r.s.energy_node_j - r.baseline_w * r.s.makespan_s) < 1e-6 * r.s.energy_node_j,
+                tag + ", " + r.config + ": node energy = 4742 W x makespan");
+  if (!c.exclusive) return;
+  // One job per device at a time, each at its device type's speed (no sharing slowdown), and the
+  // brute-force strict-FCFS schedule by GPU type (fcfs_by_type), to 1e-6 of the makespan.
+  checks.expect(
+      r.overlapping == 0 && std::abs(r.max_sharing - 1) < 1e-9 && std::abs(r.min_sharing - 1) < 1e-9,
+      tag + ", exclusive-fcfs: no two jobs overlap on a device; every job runs exactly at its device "
+            "type's speed");
+  const double tol = 1e-6 * brute.makespan_s;
+  checks.near(r.s.makespan_s, brute.makespan_s, tol,
+              tag + ", exclusive-fcfs: makespan = the brute-force strict-FCFS schedule by GPU type (s)");
+  checks.near(r.s.wait_mean_s, brute.wait_mean_s, tol,
+              tag + ", exclusive-fcfs: mean wait = the brute-force schedule's (s)");
+  checks.near(r.s.jct_mean_s, brute.jct_mean_s, tol,
+              tag + ", exclusive-fcfs: mean JCT = the brute-force schedule's (s)");
+}
+
+/// Every configuration on every (load, seed) trace, each run checked as it ends.
+Runs run_matrix(const std::vector<std::string>& loads, const std::vector<int>& seeds,
+                experiments::Checks& checks)
+{
+  Runs runs;
   for (const auto& load : loads)
     for (int seed : seeds) {
       const std::string trace = trace_path(seed, load);
@@ -232,43 +263,73 @@ int driver_main(int argc, char** argv)
       BruteForce brute;
       for (const auto& c : CONFIGS) {
         Row r = run(c, trace, &brute);
-        // Every job completes at its first attempt, on a device type it accepts that holds its memory.
-        expect(r.s.jobs_read == 120 && r.completed == 120 && r.s.oom_events == 0 && r.wrong == 0,
-               tag + ", " + r.config +
-                   ": 120 of 120 jobs complete at the first attempt, each on a device of a type it accepts "
-                   "whose memory holds it");
-        // The nodes are always on: node energy = Σ baselines (1650 + 2 x 206 + 4 x 670 W) x makespan.
-        expect(std::abs(r.baseline_w - 4742.0) < 1e-9 &&
-                   std::abs(r.s.energy_node_j - r.baseline_w * r.s.makespan_s) < 1e-6 * r.s.energy_node_j,
-               tag + ", " + r.config + ": node energy = 4742 W x makespan");
-        if (c.exclusive) {
-          // One job per device at a time, each at its device type's speed (no sharing slowdown), and the
-          // brute-force strict-FCFS schedule by GPU type (fcfs_by_type), to 1e-6 of the makespan.
-          expect(
-              r.overlapping == 0 && std::abs(r.max_sharing - 1) < 1e-9 && std::abs(r.min_sharing - 1) < 1e-9,
-              tag + ", exclusive-fcfs: no two jobs overlap on a device; every job runs exactly at its device "
-                    "type's speed");
-          const double tol = 1e-6 * brute.makespan_s;
-          checks.near(
-              r.s.makespan_s, brute.makespan_s, tol,
-              tag + ", exclusive-fcfs: makespan = the brute-force strict-FCFS schedule by GPU type (s)");
-          checks.near(r.s.wait_mean_s, brute.wait_mean_s, tol,
-                      tag + ", exclusive-fcfs: mean wait = the brute-force schedule's (s)");
-          checks.near(r.s.jct_mean_s, brute.jct_mean_s, tol,
-                      tag + ", exclusive-fcfs: mean JCT = the brute-force schedule's (s)");
-        }
+        check_run(r, c, brute, tag, checks);
         runs[load][c.name].push_back(std::move(r));
       }
     }
+  return runs;
+}
 
-  auto values = [](const std::vector<Row>& rows, auto field) {
-    std::vector<double> v;
-    for (const auto& r : rows)
-      v.push_back(field(r));
-    return v;
-  };
-  auto energy = [](const Row& r) { return r.s.energy_total_j / 3.6e6; };
-  auto jct = [](const Row& r) { return r.s.jct_mean_s; };
+template <class Field> std::vector<double> values(const std::vector<Row>& rows, Field field)
+{
+  std::vector<double> v;
+  for (const auto& r : rows)
+    v.push_back(field(r));
+  return v;
+}
+double energy(const Row& r)
+{
+  return r.s.energy_total_j / 3.6e6;
+}
+double jct(const Row& r)
+{
+  return r.s.jct_mean_s;
+}
+
+/// One load's rows of the table (results.csv into `table`, stdout); gives its strongest baseline, the one
+/// of least mean energy x mean JCT.
+std::string report_load(const std::string& load, const Runs& runs, std::ostringstream& table)
+{
+  std::string strongest;
+  char line[768];
+  const auto& he = runs.at(load).at("heshare");
+  double best = INFINITY;
+  for (const auto& c : CONFIGS) {
+    const auto& rows = runs.at(load).at(c.name);
+    const Stat e = stat(values(rows, energy)), j = stat(values(rows, jct));
+    const Stat g = stat(values(rows, [](const Row& r) { return r.s.energy_gpu_j / 3.6e6; }));
+    const Stat w = stat(values(rows, [](const Row& r) { return r.s.wait_mean_s; }));
+    const Stat m = stat(values(rows, [](const Row& r) { return r.s.makespan_s / 3600; }));
+    std::vector<double> de, dj; // per seed: heshare's change against this config
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      de.push_back(energy(he[i]) / energy(rows[i]) - 1);
+      dj.push_back(jct(he[i]) / jct(rows[i]) - 1);
+    }
+    const Stat se = stat(de), sj = stat(dj);
+    const Stat he_e = stat(values(he, energy)), he_j = stat(values(he, jct));
+    const double ce = he_e.mean / e.mean - 1, cj = he_j.mean / j.mean - 1;
+    if (std::find(BASELINES.begin(), BASELINES.end(), c.name) != BASELINES.end() && e.mean * j.mean < best)
+      best = e.mean * j.mean, strongest = c.name;
+    std::snprintf(line, sizeof line,
+                  "%s,%s,%zu,%.4f,%.4f,%.4f,%.1f,%.1f,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
+                  load.c_str(), c.name.c_str(), rows.size(), e.mean, e.sd, g.mean, j.mean, j.sd, w.mean,
+                  m.mean, m.sd, ce, se.min, se.max, cj, sj.min, sj.max);
+    table << line;
+    std::printf(
+        "%-4s %-19s %6.2f ± %4.2f %6.2f %5.0f ± %4.0f %6.0f %5.2f ± %4.2f | %+6.1f%% (%+5.1f, %+5.1f) "
+        "%+6.1f%% (%+5.1f, %+5.1f)\n",
+        load.c_str(), c.name.c_str(), e.mean, e.sd, g.mean, j.mean, j.sd, w.mean, m.mean, m.sd, 100 * ce,
+        100 * se.min, 100 * se.max, 100 * cj, 100 * sj.min, 100 * sj.max);
+  }
+  std::printf("load %s: strongest baseline (least mean energy x mean JCT): %s\n", load.c_str(),
+              strongest.c_str());
+  return strongest;
+}
+
+/// The table (results.csv, returned) and its printed form; `strongest` gets each load's strongest baseline.
+std::string report(const std::vector<std::string>& loads, const Runs& runs,
+                   std::map<std::string, std::string>& strongest)
+{
   std::ostringstream table;
   table << "load,config,seeds,energy_total_kwh_mean,energy_total_kwh_sd,energy_gpu_kwh_mean,jct_mean_s_mean,"
            "jct_mean_s_sd,wait_mean_s_mean,makespan_h_mean,makespan_h_sd,heshare_energy_change,"
@@ -276,84 +337,85 @@ int driver_main(int argc, char** argv)
            "heshare_jct_change_max\n";
   std::printf("%-4s %-19s %13s %6s %12s %6s %11s | %-22s %-22s\n", "load", "config", "energy kWh", "GPU",
               "JCT s", "wait", "makespan h", "heshare energy (range)", "heshare JCT (range)");
-  std::map<std::string, std::string> strongest; // per load: the baseline of least mean energy x mean JCT
-  char line[768];
-  for (const auto& load : loads) {
-    const auto& he = runs[load]["heshare"];
-    double best = INFINITY;
-    for (const auto& c : CONFIGS) {
-      const auto& rows = runs[load][c.name];
-      const Stat e = stat(values(rows, energy)), j = stat(values(rows, jct));
-      const Stat g = stat(values(rows, [](const Row& r) { return r.s.energy_gpu_j / 3.6e6; }));
-      const Stat w = stat(values(rows, [](const Row& r) { return r.s.wait_mean_s; }));
-      const Stat m = stat(values(rows, [](const Row& r) { return r.s.makespan_s / 3600; }));
-      std::vector<double> de, dj; // per seed: heshare's change against this config
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        de.push_back(energy(he[i]) / energy(rows[i]) - 1);
-        dj.push_back(jct(he[i]) / jct(rows[i]) - 1);
-      }
-      const Stat se = stat(de), sj = stat(dj);
-      const Stat he_e = stat(values(he, energy)), he_j = stat(values(he, jct));
-      const double ce = he_e.mean / e.mean - 1, cj = he_j.mean / j.mean - 1;
-      if (std::find(BASELINES.begin(), BASELINES.end(), c.name) != BASELINES.end() && e.mean * j.mean < best)
-        best = e.mean * j.mean, strongest[load] = c.name;
-      std::snprintf(line, sizeof line,
-                    "%s,%s,%zu,%.4f,%.4f,%.4f,%.1f,%.1f,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
-                    load.c_str(), c.name.c_str(), rows.size(), e.mean, e.sd, g.mean, j.mean, j.sd, w.mean,
-                    m.mean, m.sd, ce, se.min, se.max, cj, sj.min, sj.max);
-      table << line;
-      std::printf(
-          "%-4s %-19s %6.2f ± %4.2f %6.2f %5.0f ± %4.0f %6.0f %5.2f ± %4.2f | %+6.1f%% (%+5.1f, %+5.1f) "
-          "%+6.1f%% (%+5.1f, %+5.1f)\n",
-          load.c_str(), c.name.c_str(), e.mean, e.sd, g.mean, j.mean, j.sd, w.mean, m.mean, m.sd, 100 * ce,
-          100 * se.min, 100 * se.max, 100 * cj, 100 * sj.min, 100 * sj.max);
-    }
-    std::printf("load %s: strongest baseline (least mean energy x mean JCT): %s\n", load.c_str(),
-                strongest[load].c_str());
-  }
+  for (const auto& load : loads)
+    strongest[load] = report_load(load, runs, table);
   std::printf(
       "HeShare (published, vs its unnamed state-of-the-art framework): energy -26.0%%, JCT -31.0%%\n");
-  if (!args->csv.empty()) std::ofstream(args->csv) << table.str();
-  if (!args->check) return checks.exit_status();
+  return table.str();
+}
 
-  auto mean_of = [&](const std::string& load, const std::string& config, auto field) {
-    return stat(values(runs[load][config], field)).mean;
-  };
+template <class Field>
+double mean_of(const Runs& runs, const std::string& load, const std::string& config, Field field)
+{
+  return stat(values(runs.at(load).at(config), field)).mean;
+}
+
+/// Hard checks on every load: heshare against first-fit, and its DVFS.
+void check_loads(const std::vector<std::string>& loads, const Runs& runs, experiments::Checks& checks)
+{
   for (const auto& load : loads) {
     // Hard: never worse mean JCT than first-fit, at equal or lower mean energy (over the seeds).
-    checks.at_most(mean_of(load, "heshare", jct) / mean_of(load, "first-fit", jct) - 1, 0.0,
+    checks.at_most(mean_of(runs, load, "heshare", jct) / mean_of(runs, load, "first-fit", jct) - 1, 0.0,
                    "load " + load + ": heshare's mean JCT change against first-fit (at most 0)");
-    checks.at_most(mean_of(load, "heshare", energy) / mean_of(load, "first-fit", energy) - 1, 0.0,
+    checks.at_most(mean_of(runs, load, "heshare", energy) / mean_of(runs, load, "first-fit", energy) - 1, 0.0,
                    "load " + load + ": heshare's mean total energy change against first-fit (at most 0)");
   }
   for (const auto& load : loads) {
     // DVFS saves GPU energy: heshare's mean GPU energy is below heshare's without DVFS.
     auto gpu = [](const Row& r) { return r.s.energy_gpu_j; };
-    expect(mean_of(load, "heshare", gpu) < mean_of(load, "heshare-no-dvfs", gpu),
-           "load " + load + ": heshare's DVFS lowers the mean GPU energy against heshare without DVFS");
+    checks.expect(mean_of(runs, load, "heshare", gpu) < mean_of(runs, load, "heshare-no-dvfs", gpu),
+                  "load " + load +
+                      ": heshare's DVFS lowers the mean GPU energy against heshare without DVFS");
   }
-  if (!full) return checks.exit_status();
-  // The printed table is the committed results.csv, line for line.
-  checks.table_is_committed(DIR, table.str());
-  // The paper (abstract): −26 % energy and −31 % JCT against its unnamed state-of-the-art framework. Our
-  // strongest baseline stands in for it; were heshare within 5 points of both (≤ −21 %, ≤ −26 %), the claim
-  // would count as reproduced. It is not (README.md "How close"): each gap is pinned at today's change
-  // rounded up to the next percent, so that it can only shrink toward the paper.
+}
+
+/// The paper (abstract): −26 % energy and −31 % JCT against its unnamed state-of-the-art framework. Our
+/// strongest baseline stands in for it; were heshare within 5 points of both (≤ −21 %, ≤ −26 %), the claim
+/// would count as reproduced. It is not (README.md "How close"): each gap is pinned at today's change
+/// rounded up to the next percent, so that it can only shrink toward the paper.
+void check_paper_pins(const Runs& runs, std::map<std::string, std::string>& strongest,
+                      experiments::Checks& checks)
+{
   for (const PinRow& p : PINS) {
-    expect(strongest[p.load] == "interference-aware",
-           std::string("load ") + p.load +
-               ": the strongest baseline (least energy x JCT) is interference-aware");
+    checks.expect(strongest[p.load] == "interference-aware",
+                  std::string("load ") + p.load +
+                      ": the strongest baseline (least energy x JCT) is interference-aware");
     checks.at_most(
-        mean_of(p.load, "heshare", energy) / mean_of(p.load, "interference-aware", energy) - 1, p.energy,
+        mean_of(runs, p.load, "heshare", energy) / mean_of(runs, p.load, "interference-aware", energy) - 1,
+        p.energy,
         std::string("load ") + p.load +
             ": heshare's mean energy change against interference-aware (HeShare: -0.26; gap pinned, "
             "can only shrink)");
     checks.at_most(
-        mean_of(p.load, "heshare", jct) / mean_of(p.load, "interference-aware", jct) - 1, p.jct,
+        mean_of(runs, p.load, "heshare", jct) / mean_of(runs, p.load, "interference-aware", jct) - 1, p.jct,
         std::string("load ") + p.load +
             ": heshare's mean JCT change against interference-aware (HeShare: -0.31; gap pinned, can "
             "only shrink)");
   }
+}
+
+int driver_main(int argc, char** argv)
+{
+  bool full = false;
+  const auto args = parse_args(argc, argv, full);
+  if (!args) return 2;
+  const std::vector<int> seeds =
+      full ? std::vector<int>{2026, 2027, 2028, 2029, 2030} : std::vector<int>{2026, 2027};
+  const std::vector<std::string> loads =
+      full ? std::vector<std::string>{"0.5", "1", "2"} : std::vector<std::string>{"1"};
+
+  experiments::Checks checks;
+  const Runs runs = run_matrix(loads, seeds, checks);
+  std::map<std::string, std::string> strongest; // per load: the baseline of least mean energy x mean JCT
+  const std::string table = report(loads, runs, strongest);
+  if (!args->csv.empty()) std::ofstream(args->csv) << table;
+  if (!args->check) return checks.exit_status();
+
+  check_loads(loads, runs, checks);
+  if (!full) return checks.exit_status();
+  // The printed table is the committed results.csv, line for line.
+  checks.table_is_committed(DIR, table);
+  check_paper_pins(runs, strongest, checks);
   return checks.exit_status();
 }
 } // namespace

@@ -273,11 +273,10 @@ const Paper PAPER[] = {
     {"light.csv", "a100", 6.20, 5.93, 2.49, 3.63}, {"light.csv", "dgx", 6.20, 5.93, 3.45, 3.88},
 };
 
-int driver_main(int argc, char** argv)
+/// Every trace on every platform under every configuration, with the ratios to whole GPUs and the MIG work
+/// bound; `real_mem_bytes` gets each profile's real footprint.
+std::vector<Row> run_matrix(std::map<std::string, double>& real_mem_bytes)
 {
-  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-mig");
-  if (!args) return 2;
-  std::map<std::string, double> real_mem_bytes; // profile → real footprint
   std::vector<Row> rows;
   for (const std::string trace : TRACES)
     for (const auto& platform : PLATFORMS) {
@@ -295,18 +294,25 @@ int driver_main(int argc, char** argv)
         rows[i].bound_x = bound;
       }
     }
+  return rows;
+}
 
+/// A ratio, or `none` where it is not comparable.
+std::string ratio(double x, const char* format, const char* none)
+{
+  char text[32];
+  std::snprintf(text, sizeof text, format, x);
+  return std::isfinite(x) ? std::string(text) : std::string(none);
+}
+
+/// results.csv.
+std::string make_table(const std::vector<Row>& rows)
+{
   std::ostringstream table;
   table << "trace,platform,config,makespan_h,jobs_per_h,steady_jobs_per_h,gpu_energy_kwh,jobs_per_kwh,"
            "jct_mean_s,completed,not_completed,oom_events,reconfigurations,throughput_x,steady_x,"
            "efficiency_x,bound_x\n";
   char line[640];
-  // A ratio, or nothing where it is not comparable.
-  auto ratio = [](double x, const char* format, const char* none) {
-    char text[32];
-    std::snprintf(text, sizeof text, format, x);
-    return std::isfinite(x) ? std::string(text) : std::string(none);
-  };
   for (const auto& r : rows) {
     std::snprintf(
         line, sizeof line, "%s,%s,%s,%.4f,%.3f,%s,%.4f,%.4f,%.1f,%llu,%llu,%llu,%llu,%s,%s,%s,%.4f\n",
@@ -318,6 +324,12 @@ int driver_main(int argc, char** argv)
         ratio(r.efficiency_x, "%.4f", "").c_str(), r.bound_x);
     table << line;
   }
+  return table.str();
+}
+
+/// The table on stdout.
+void print_table(const std::vector<Row>& rows)
+{
   std::printf("%-9s %-5s %-23s %8s %6s %6s %7s %6s %6s %4s %4s %4s %6s %6s %6s %6s %6s\n", "trace", "plat",
               "config", "makespan", "jobs/h", "steady", "GPU", "jobs/", "JCT", "done", "not", "OOM", "reconf",
               "thr", "steady", "eff", "bound");
@@ -332,83 +344,93 @@ int driver_main(int argc, char** argv)
         static_cast<unsigned long long>(r.oom_events), static_cast<unsigned long long>(r.reconfigurations),
         ratio(r.throughput_x, "%.3f", "-").c_str(), ratio(r.steady_x, "%.3f", "-").c_str(),
         ratio(r.efficiency_x, "%.3f", "-").c_str(), r.bound_x);
-  if (!args->csv.empty()) std::ofstream(args->csv) << table.str();
-  if (!args->check) return 0;
+}
 
-  experiments::Checks checks;
-  auto expect = [&](bool cond, const std::string& what) { checks.expect(cond, what); };
-  auto find = [&](const std::string& trace, const std::string& platform,
-                  const std::string& config) -> const Row& {
-    for (const auto& r : rows)
-      if (r.trace == trace && r.platform == platform && r.config == config) return r;
-    throw std::runtime_error("no row " + trace + " " + platform + " " + config);
-  };
+const Row& find_row(const std::vector<Row>& rows, const std::string& trace, const std::string& platform,
+                    const std::string& config)
+{
+  for (const auto& r : rows)
+    if (r.trace == trace && r.platform == platform && r.config == config) return r;
+  throw std::runtime_error("no row " + trace + " " + platform + " " + config);
+}
 
-  // 1. The printed table is the committed results.csv, line for line.
-  checks.table_is_committed(DIR, table.str());
-  for (const std::string trace : TRACES)
-    for (const auto& platform : PLATFORMS) {
-      const std::string where = trace + " " + platform.name;
-      const Row& whole = find(trace, platform.name, "whole-gpu");
-      const Row& seven = find(trace, platform.name, "static-7g");
-      const Row& mgr = find(trace, platform.name, "mig-manager");
-      const Row& oracle = find(trace, platform.name, "mig-manager-oracle");
-      const Row& memsize = find(trace, platform.name, "mig-manager-memsize");
-      // 2. A 7g.40gb instance holds 98 of the A100's 108 SMs (GONVML-A100, GK-A100) and all 8 memory
-      //    slices: never faster than the whole GPU, and every job runs at mig_slowdown(s = 98/108, m = 1).
-      std::size_t off = 0;
-      for (const auto& [id, j] : seven.jobs)
-        off += j.completed && std::abs(j.slowdown - seven_slowdown.at(j.profile)) > 1e-6;
-      expect(seven.makespan_h >= whole.makespan_h - 1e-9 && seven.oom_events == 0 && off == 0,
-             where + ": a static 7g.40gb layout is never faster than whole GPUs (98 of 108 SMs)");
-      // 3. Every job completes under mig-manager; the oracle never runs out of memory.
-      expect(mgr.completed == mgr.jobs.size() && mgr.not_completed == 0,
-             where + ": mig-manager completes every job");
-      expect(oracle.oom_events == 0 && oracle.completed == oracle.jobs.size(),
-             where + ": mig-manager with the profiles' real memory never runs out of memory");
-      // 4. Out-of-memory restarts exactly where the declared memory picks an instance smaller than the
-      //    footprint: by memory and compute (instance_for) under mig-manager, by memory alone
-      //    (instance_for_bytes) under the former rule (memsize).
-      for (const Row* r : {&mgr, &memsize}) {
-        std::size_t under = 0, wrong = 0;
-        for (const auto& [id, j] : r->jobs) {
-          const double first = r == &mgr ? instance_for(j.mem_declared_bytes, signatures.at(j.profile))
-                                         : instance_for_bytes(j.mem_declared_bytes);
-          const bool too_small = first < real_mem_bytes.at(j.profile);
-          under += too_small;
-          if (too_small != (j.attempts > 1)) ++wrong;
-        }
-        expect(wrong == 0 && r->oom_events >= under && r->completed == r->jobs.size(),
-               where + " " + r->config + ": out-of-memory restarts for exactly the " + std::to_string(under) +
-                   " jobs whose declared memory picks too small an instance; every job completes");
-      }
-      std::size_t slowed = 0;
-      for (const auto& [id, j] : whole.jobs)
-        slowed += std::abs(j.slowdown - 1.0) > 1e-9;
-      expect(slowed == 0 && whole.oom_events == 0, where + ": whole GPUs: every job at full speed, no OOM");
-      // 5. Whole GPUs = a brute-force strict-FCFS schedule of the trace on the platform's GPUs.
-      std::vector<experiments::FcfsJob> jobs;
-      for (const auto& row : experiments::read_csv_rows(DIR + "/" + trace))
-        jobs.push_back({std::stod(row.at("submit_s")), std::stod(row.at("duration_s")), 1});
-      const auto brute = experiments::fcfs_exclusive(jobs, static_cast<std::size_t>(platform.gpus));
-      checks.near(whole.makespan_h * 3600, brute.makespan_s, 1e-6 * brute.makespan_s,
-                  where + ": whole-gpu makespan = the brute-force strict-FCFS schedule (s)");
-      // 6. No MIG run that completes every job beats the brute-force work bound.
-      for (const auto& r : rows)
-        if (r.trace == trace && r.platform == platform.name && r.config != "whole-gpu" &&
-            r.not_completed == 0)
-          checks.at_most(r.throughput_x, r.bound_x,
-                         where + " " + r.config +
-                             ": throughput x whole GPUs <= the brute-force MIG work bound");
+/// Checks 2-4 of one trace on one platform: the MIG runs.
+void check_mig_runs(const std::vector<Row>& rows, const std::string& trace, const Platform& platform,
+                    const std::map<std::string, double>& real_mem_bytes, experiments::Checks& checks)
+{
+  const std::string where = trace + " " + platform.name;
+  const Row& whole = find_row(rows, trace, platform.name, "whole-gpu");
+  const Row& seven = find_row(rows, trace, platform.name, "static-7g");
+  const Row& mgr = find_row(rows, trace, platform.name, "mig-manager");
+  const Row& oracle = find_row(rows, trace, platform.name, "mig-manager-oracle");
+  const Row& memsize = find_row(rows, trace, platform.name, "mig-manager-memsize");
+  // 2. A 7g.40gb instance holds 98 of the A100's 108 SMs (GONVML-A100, GK-A100) and all 8 memory
+  //    slices: never faster than the whole GPU, and every job runs at mig_slowdown(s = 98/108, m = 1).
+  std::size_t off = 0;
+  for (const auto& [id, j] : seven.jobs)
+    off += j.completed && std::abs(j.slowdown - seven_slowdown.at(j.profile)) > 1e-6;
+  checks.expect(seven.makespan_h >= whole.makespan_h - 1e-9 && seven.oom_events == 0 && off == 0,
+                where + ": a static 7g.40gb layout is never faster than whole GPUs (98 of 108 SMs)");
+  // 3. Every job completes under mig-manager; the oracle never runs out of memory.
+  checks.expect(mgr.completed == mgr.jobs.size() && mgr.not_completed == 0,
+                where + ": mig-manager completes every job");
+  checks.expect(oracle.oom_events == 0 && oracle.completed == oracle.jobs.size(),
+                where + ": mig-manager with the profiles' real memory never runs out of memory");
+  // 4. Out-of-memory restarts exactly where the declared memory picks an instance smaller than the
+  //    footprint: by memory and compute (instance_for) under mig-manager, by memory alone
+  //    (instance_for_bytes) under the former rule (memsize).
+  for (const Row* r : {&mgr, &memsize}) {
+    std::size_t under = 0, wrong = 0;
+    for (const auto& [id, j] : r->jobs) {
+      const double first = r == &mgr ? instance_for(j.mem_declared_bytes, signatures.at(j.profile))
+                                     : instance_for_bytes(j.mem_declared_bytes);
+      const bool too_small = first < real_mem_bytes.at(j.profile);
+      under += too_small;
+      if (too_small != (j.attempts > 1)) ++wrong;
     }
-  // 7. Hand-computed MIG slowdowns max(β·max(1, c/s) + (1 − β)·max(1, b/m), b/m, u/s, 1) (s = instance SMs
-  //    / 108, m = memory slices / 8; c, b, u = max(vec, xmx), β = freq_sensitive:
-  //    workloads/profiles/default.yaml). On 7 × 1g.5gb (s = 14/108, m = 1/8): resnet50-infer-bs1
-  //    0.3·1.928571 + 0.7 = 1.278571; bert-base-infer-bs1 0.3·2.314286 + 0.7·2.0 = 2.094286;
-  //    stable-diffusion-infer 0.8·6.942857 + 0.2·2.8 = 6.114286. On 2 × 3g.20gb (s = 42/108, m = 1/2):
-  //    llama3-8b-decode-bs1 0.25·1.285714 + 0.75·1.7 = 1.596429 < b/m = 1.7 → 1.7; llama3-8b-infer-bs64
-  //    0.7·2.314286 + 0.3·1.2 = 1.98. Under mig-manager (max_slowdown 1.25) stable diffusion and
-  //    resnet50-train-bs32 run on 7g.40gb at 1 (c/s = 0.9918, 0.8816), not on 1g.5gb (6.11, 5.33).
+    checks.expect(wrong == 0 && r->oom_events >= under && r->completed == r->jobs.size(),
+                  where + " " + r->config + ": out-of-memory restarts for exactly the " +
+                      std::to_string(under) +
+                      " jobs whose declared memory picks too small an instance; every job completes");
+  }
+}
+
+/// Checks 5-6 of one trace on one platform: whole GPUs against brute force, every MIG run under the bound.
+void check_whole_and_bound(const std::vector<Row>& rows, const std::string& trace, const Platform& platform,
+                           experiments::Checks& checks)
+{
+  const std::string where = trace + " " + platform.name;
+  const Row& whole = find_row(rows, trace, platform.name, "whole-gpu");
+  std::size_t slowed = 0;
+  for (const auto& [id, j] : whole.jobs)
+    slowed += std::abs(j.slowdown - 1.0) > 1e-9;
+  checks.expect(slowed == 0 && whole.oom_events == 0,
+                where + ": whole GPUs: every job at full speed, no OOM");
+  // 5. Whole GPUs = a brute-force strict-FCFS schedule of the trace on the platform's GPUs.
+  std::vector<experiments::FcfsJob> jobs;
+  for (const auto& row : experiments::read_csv_rows(DIR + "/" + trace))
+    jobs.push_back({std::stod(row.at("submit_s")), std::stod(row.at("duration_s")), 1});
+  const auto brute = experiments::fcfs_exclusive(jobs, static_cast<std::size_t>(platform.gpus));
+  checks.near(whole.makespan_h * 3600, brute.makespan_s, 1e-6 * brute.makespan_s,
+              where + ": whole-gpu makespan = the brute-force strict-FCFS schedule (s)");
+  // 6. No MIG run that completes every job beats the brute-force work bound.
+  for (const auto& r : rows)
+    if (r.trace == trace && r.platform == platform.name && r.config != "whole-gpu" && r.not_completed == 0)
+      checks.at_most(r.throughput_x, r.bound_x,
+                     where + " " + r.config + ": throughput x whole GPUs <= the brute-force MIG work bound");
+}
+
+/// 7. Hand-computed MIG slowdowns max(β·max(1, c/s) + (1 − β)·max(1, b/m), b/m, u/s, 1) (s = instance SMs
+///    / 108, m = memory slices / 8; c, b, u = max(vec, xmx), β = freq_sensitive:
+///    workloads/profiles/default.yaml). On 7 × 1g.5gb (s = 14/108, m = 1/8): resnet50-infer-bs1
+///    0.3·1.928571 + 0.7 = 1.278571; bert-base-infer-bs1 0.3·2.314286 + 0.7·2.0 = 2.094286;
+///    stable-diffusion-infer 0.8·6.942857 + 0.2·2.8 = 6.114286. On 2 × 3g.20gb (s = 42/108, m = 1/2):
+///    llama3-8b-decode-bs1 0.25·1.285714 + 0.75·1.7 = 1.596429 < b/m = 1.7 → 1.7; llama3-8b-infer-bs64
+///    0.7·2.314286 + 0.3·1.2 = 1.98. Under mig-manager (max_slowdown 1.25) stable diffusion and
+///    resnet50-train-bs32 run on 7g.40gb at 1 (c/s = 0.9918, 0.8816), not on 1g.5gb (6.11, 5.33).
+void check_hand_slowdowns(const std::vector<Row>& rows, const std::map<std::string, double>& real_mem_bytes,
+                          experiments::Checks& checks)
+{
   const std::map<std::pair<std::string, std::string>, double> hand{
       {{"static-7x1g", "resnet50-infer-bs1"}, 0.3 * 0.25 * 108 / 14 + 0.7},
       {{"static-7x1g", "bert-base-infer-bs1"}, 0.3 * 0.3 * 108 / 14 + 0.7 * 2.0},
@@ -429,17 +451,21 @@ int driver_main(int argc, char** argv)
           bad += std::abs(j.slowdown - expected) > 1e-6;
         }
     }
-    expect(seen > 0 && bad == 0, key.first + ": every " + key.second + " runs " +
-                                     std::to_string(expected).substr(0, 4) + "x slower (" +
-                                     std::to_string(seen) + " jobs)");
+    checks.expect(seen > 0 && bad == 0, key.first + ": every " + key.second + " runs " +
+                                            std::to_string(expected).substr(0, 4) + "x slower (" +
+                                            std::to_string(seen) + " jobs)");
   }
-  // 8. The paper (Saraha et al., arXiv 2508.18556, abstract: "up to" throughput / energy efficiency on an
-  //    A100: ML 1.59x / 1.12x, LLM 1.43x / 1.11x, general 6.20x / 5.93x, the light mix standing in for the
-  //    general workloads). Where the model reaches a target within 10 %, the check holds it there; where it
-  //    does not (README.md "How close": the cause, and the bound beside it), the gap is pinned where it
-  //    stands today, so it can only shrink.
+}
+
+/// 8. The paper (Saraha et al., arXiv 2508.18556, abstract: "up to" throughput / energy efficiency on an
+///    A100: ML 1.59x / 1.12x, LLM 1.43x / 1.11x, general 6.20x / 5.93x, the light mix standing in for the
+///    general workloads). Where the model reaches a target within 10 %, the check holds it there; where it
+///    does not (README.md "How close": the cause, and the bound beside it), the gap is pinned where it
+///    stands today, so it can only shrink.
+void check_paper(const std::vector<Row>& rows, experiments::Checks& checks)
+{
   for (const Paper& p : PAPER) {
-    const Row& mgr = find(p.trace, p.platform, "mig-manager");
+    const Row& mgr = find_row(rows, p.trace, p.platform, "mig-manager");
     std::printf("%s %s: mig-manager %.3fx / %.3fx (bound %.3fx); paper up to %.2fx / %.2fx\n", p.trace,
                 p.platform, mgr.throughput_x, mgr.efficiency_x, mgr.bound_x, p.throughput, p.efficiency);
     const std::string where = std::string(p.trace) + " " + p.platform;
@@ -456,6 +482,29 @@ int driver_main(int argc, char** argv)
     hold(mgr.throughput_x, p.throughput, p.throughput_gap, "throughput");
     hold(mgr.efficiency_x, p.efficiency, p.efficiency_gap, "GPU jobs/kWh");
   }
+}
+
+int driver_main(int argc, char** argv)
+{
+  const auto args = experiments::parse_driver_args(argc, argv, "colocsim-repro-mig");
+  if (!args) return 2;
+  std::map<std::string, double> real_mem_bytes; // profile → real footprint
+  const std::vector<Row> rows = run_matrix(real_mem_bytes);
+  const std::string table = make_table(rows);
+  print_table(rows);
+  if (!args->csv.empty()) std::ofstream(args->csv) << table;
+  if (!args->check) return 0;
+
+  experiments::Checks checks;
+  // 1. The printed table is the committed results.csv, line for line.
+  checks.table_is_committed(DIR, table);
+  for (const std::string trace : TRACES)
+    for (const auto& platform : PLATFORMS) {
+      check_mig_runs(rows, trace, platform, real_mem_bytes, checks);
+      check_whole_and_bound(rows, trace, platform, checks);
+    }
+  check_hand_slowdowns(rows, real_mem_bytes, checks);
+  check_paper(rows, checks);
   return checks.exit_status();
 }
 } // namespace
