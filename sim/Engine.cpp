@@ -800,8 +800,7 @@ void Simulation::resolve_dependencies(JobIndex j, std::vector<Event>& batch)
       ready = std::max(ready, dep.end + js.job.think_time_s);
       break;
     case JobStatus::FAILED:
-    case JobStatus::KILLED: // ended for good: it will never complete (a dependent held by it is cancelled
-                            // too)
+    case JobStatus::KILLED: // killed at its requested time: it will never complete either
     case JobStatus::REJECTED:
     case JobStatus::CANCELLED:
     case JobStatus::NEVER_STARTED:
@@ -1061,9 +1060,9 @@ void Simulation::check_mig_instance(const Decision& decision, const Place& d, st
 
 void Simulation::apply_reject(const Decision& decision, const Reject& d)
 {
-  if (d.job >= jobs_.size() || !jobs_.find(d.job) || jobs_[d.job].status != JobStatus::WAITING)
-    fail(decision, "the job is not waiting");
-  auto& js = jobs_[d.job];
+  auto* found = jobs_.find(d.job); // null for a job never read or already freed
+  if (!found || found->status != JobStatus::WAITING) fail(decision, "the job is not waiting");
+  auto& js = *found;
   js.status = JobStatus::REJECTED;
   js.reason = reason_id(d.reason.empty() ? "policy '" + setup_.policy_name + "' gave no reason"
                                          : "policy '" + setup_.policy_name + "': " + d.reason);

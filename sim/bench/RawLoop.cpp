@@ -102,6 +102,9 @@ Options parse(int argc, char** argv)
     const double v = std::strtod(argv[++i], &end);
     if (end == argv[i] || *end != '\0' || !(v > 0))
       usage("option " + a + " expects a positive number (got '" + argv[i] + "')");
+    const bool integer_option = a != "--load" && a != "--duration";
+    if (integer_option && !(v == std::floor(v) && v < 9.2e18))
+      usage("option " + a + " expects a positive whole number (got '" + argv[i] + "')");
     if (a == "--jobs")
       o.jobs = static_cast<long long>(v);
     else if (a == "--tiles")

@@ -6,7 +6,8 @@ Runs `colocsim-rawloop --style S` for every style on small platforms, hosts shar
 1e-9 relative, the same makespan and the same peak number of jobs running at once: the styles differ only in
 which SimGrid actors own and wait for the execs, so a completion noticed late, lost or counted twice, or a
 job started at another date, changes the checksum. The `actor` style (one actor per job, SimGrid's own
-`this_actor::execute`) is the reference. It also checks that a bad --style is refused with exit 2.
+`this_actor::execute`) is the reference. It also checks that a bad --style and a fractional --jobs are
+refused with exit 2.
 
   tests/sim/rawloop_styles.py PATH/TO/colocsim-rawloop
 """
@@ -52,6 +53,10 @@ def main():
     bad = subprocess.run([binary, "--style", "maestro"], capture_output=True, text=True)
     if bad.returncode != 2 or "--style expects actor, pool, sharded or split" not in bad.stderr:
         failures.append(f"--style maestro: exit {bad.returncode}, stderr {bad.stderr.strip()!r}")
+    # A count is whole: --jobs 2.5 was truncated to 2 before.
+    frac = subprocess.run([binary, "--jobs", "2.5"], capture_output=True, text=True)
+    if frac.returncode != 2 or "--jobs expects a positive whole number (got '2.5')" not in frac.stderr:
+        failures.append(f"--jobs 2.5: exit {frac.returncode}, stderr {frac.stderr.strip()!r}")
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
     return 1 if failures else 0
