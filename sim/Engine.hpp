@@ -202,8 +202,8 @@ struct RunTotals {
   std::uint64_t cancelled = 0; ///< jobs whose dependency failed, was rejected or cancelled
   std::uint64_t killed = 0;    ///< jobs killed at their requested time (estimates requested or predicted)
   /// The most jobs whose state the engine kept at once (read and not yet freed: waiting, blocked, running, or
-  /// ended in the policy call under way; sim/engine/JobSlots.hpp). Not written to any output: for tests and
-  /// tools that check the engine's memory follows the jobs alive, not the jobs read.
+  /// ended in the policy call under way; sim/engine/JobSlots.hpp). Printed by `colocsim bench` only: the
+  /// engine's memory follows the jobs alive, not the jobs read.
   std::uint64_t peak_live_jobs = 0;
   std::uint64_t dependencies_ignored = 0; ///< depends_on ids that named no earlier job of the replayed trace
   std::string first_ignored_dependency;   ///< e.g. "job 'x' (trace.csv:12)", for the warning

@@ -849,6 +849,7 @@ void print_bench_report(const BenchClocks& c, const TimedPolicy& timed, const Be
       << "events_per_s=" << static_cast<double>(totals.engine_events) / wall << "\n"
       << "jobs_per_s=" << static_cast<double>(totals.jobs_read) / wall << "\n"
       << "rate_updates=" << totals.rate_updates << "\n"
+      << "peak_live_jobs=" << totals.peak_live_jobs << "\n"
       << "peak_rss_mb=" << peak_rss_mb() << "\n"
       << "jobs_completed=" << s.jobs_completed << "\n"
       << "makespan_s=" << s.makespan_s << "\n"
