@@ -40,7 +40,7 @@ bench_medians() {
   for ((r = 0; r < reps; ++r)); do
     local out
     if ! out=$("$colocsim" bench --jobs "$jobs" --tiles "$tiles" --policy "$policy" \
-      --platform "$(platform_of "$policy")" 2>/dev/null); then
+      --platform "$(platform_of "$policy")" --time-decisions 2>/dev/null); then
       echo "ERROR"
       return
     fi

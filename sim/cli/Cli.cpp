@@ -118,9 +118,11 @@ jobs_per_s, rate_updates, peak_rss_mb, and the simulated makespan and energy; th
 setup_wall_s (the scenario and platform model, the engine's hosts and the policy's first call, which builds
 its indexes over the devices), simulation_wall_s (from there to the last job's end), teardown_wall_s (the
 totals over every device after it), policy_wall_s and policy_calls (inside the policy's later decide()
-calls), the same as CPU time (setup_cpu_s, simulation_cpu_s, teardown_cpu_s, policy_cpu_s: not counting
-other processes of a busy machine), and per job, in CPU microseconds:
-simulation_us_per_job and policy_us_per_job (BENCHMARKS.md compares them across platform sizes).
+calls), the same as CPU time (setup_cpu_s, simulation_cpu_s, teardown_cpu_s: not counting other processes
+of a busy machine), and simulation_us_per_job, in CPU microseconds. With --time-decisions also
+policy_cpu_s and policy_us_per_job, the CPU time inside decide() (BENCHMARKS.md compares them across
+platform sizes): reading a CPU clock is a system call (about 0.5 µs here), twice per decision, which adds
+about a tenth to the simulation's own CPU time, so it is off by default.
 
 options:
   --jobs N        jobs to replay (default 100000)
@@ -135,6 +137,7 @@ options:
   --load X        offered load: arrival rate = X × tiles / mean duration (default 1.0)
   --duration S    mean job duration in seconds (default 1800)
   --seed N        random seed (default 1)
+  --time-decisions  also measure the CPU time inside each decide() call (policy_cpu_s, policy_us_per_job)
 )";
 
 std::string next_arg(const std::vector<std::string>& args, std::size_t& i)
@@ -698,7 +701,8 @@ struct BenchOptions {
   long long jobs = 100000, tiles = 1000, seed = 1;
   double load = 1.0, duration = 1800;
   std::string policy = "first-fit", platform = "max1550";
-  ScenarioArgs plugin_args; // --policy-plugin, --policy-python
+  ScenarioArgs plugin_args;    // --policy-plugin, --policy-python
+  bool time_decisions = false; // --time-decisions
 };
 
 /// The options of `colocsim bench`; nullopt after printing the help for --help.
@@ -736,7 +740,9 @@ std::optional<BenchOptions> parse_bench_args(const std::vector<std::string>& arg
       o.platform = next_arg(args, i);
       if (o.platform != "max1550" && o.platform != "dgx-a100")
         throw UsageError("option --platform expects max1550 or dgx-a100 (got '" + o.platform + "')");
-    } else
+    } else if (s == "--time-decisions")
+      o.time_decisions = true;
+    else
       throw UsageError("unknown option '" + s + "' (see colocsim bench --help)");
   }
   return o;
@@ -777,9 +783,11 @@ std::vector<std::string> bench_sets(BenchOptions& o, long long& devices)
 // The policy, timed: the wall-clock and CPU time inside decide() after its first call, and when that
 // first call ended. Setup ends there: the engine has built its hosts, and the policy its indexes over the
 // devices (once, O(devices): SlotPolicy::init and the like run in the first call). CPU time (of this
-// thread, which runs every actor) does not count the time other processes of a busy machine take.
+// thread, which runs every actor) does not count the time other processes of a busy machine take; it is
+// read only with `cpu_clock` (--time-decisions): each reading is a system call, the wall clock's is not.
 struct TimedPolicy final : Policy {
   std::unique_ptr<Policy> inner;
+  bool cpu_clock = false;
   std::chrono::steady_clock::duration inside{};
   double inside_cpu_s = 0;
   std::optional<std::chrono::steady_clock::time_point> first_call_end;
@@ -788,9 +796,9 @@ struct TimedPolicy final : Policy {
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
   {
     const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+    const double c0 = cpu_clock ? cpu_seconds(CLOCK_THREAD_CPUTIME_ID) : 0.0;
     auto decisions = inner->decide(view, events);
-    const double c1 = cpu_seconds(CLOCK_THREAD_CPUTIME_ID);
+    const double c1 = cpu_clock ? cpu_seconds(CLOCK_THREAD_CPUTIME_ID) : 0.0;
     const auto t1 = std::chrono::steady_clock::now();
     if (first_call_end) {
       inside += t1 - t0;
@@ -806,16 +814,30 @@ struct TimedPolicy final : Policy {
 
 // The last job's end closes the event loop; what follows is the teardown (the engine's totals over every
 // device, SimGrid's end-of-simulation walk over every host): once per run, O(devices), like the setup.
+// The process CPU clock (a system call) is read at a job's end only when a millisecond of wall time has
+// passed since its last reading; the CPU time at the last end is that reading plus the wall time since,
+// the one thread being busy in between: off by at most 1 ms of a run's CPU time.
 struct BenchCollect final : RunObserver {
+  static constexpr std::chrono::milliseconds CPU_READ_EVERY{1};
   MetricsCollector& m;
   std::chrono::steady_clock::time_point last_end{};
-  double last_end_cpu_s = 0;
+  std::chrono::steady_clock::time_point cpu_read_at{}; ///< when the CPU clock was last read
+  double cpu_read_s = 0;                               ///< its reading then
   explicit BenchCollect(MetricsCollector& mc) : m(mc) {}
   void on_job_end(const JobRecord& r) override
   {
     m.add(r);
     last_end = std::chrono::steady_clock::now();
-    last_end_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    if (last_end - cpu_read_at >= CPU_READ_EVERY) {
+      cpu_read_at = last_end;
+      cpu_read_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    }
+  }
+  /// Process CPU seconds at the last job's end (0 if no job ended).
+  [[nodiscard]] double last_end_cpu_s() const
+  {
+    if (cpu_read_s == 0) return 0;
+    return cpu_read_s + std::chrono::duration<double>(last_end - cpu_read_at).count();
   }
 };
 
@@ -836,7 +858,7 @@ void print_bench_report(const BenchClocks& c, const TimedPolicy& timed, const Be
   const auto setup_end = timed.first_call_end.value_or(c.wall1);
   const double setup_wall = std::chrono::duration<double>(setup_end - c.setup0).count();
   const auto loop_end = std::max(collect.last_end, setup_end);
-  const double loop_end_cpu_s = std::max(collect.last_end_cpu_s, setup_end_cpu_s);
+  const double loop_end_cpu_s = std::max(collect.last_end_cpu_s(), setup_end_cpu_s);
   const double simulation_wall = std::chrono::duration<double>(loop_end - setup_end).count();
   const double teardown_wall = std::chrono::duration<double>(c.wall1 - loop_end).count();
   const double policy_wall = std::chrono::duration<double>(timed.inside).count();
@@ -861,11 +883,12 @@ void print_bench_report(const BenchClocks& c, const TimedPolicy& timed, const Be
       << "policy_calls=" << timed.calls - (timed.calls > 0 ? 1 : 0) << "\n"
       << "setup_cpu_s=" << setup_end_cpu_s - c.setup0_cpu_s << "\n"
       << "simulation_cpu_s=" << loop_end_cpu_s - setup_end_cpu_s << "\n"
-      << "policy_cpu_s=" << timed.inside_cpu_s << "\n"
       << "teardown_wall_s=" << teardown_wall << "\n"
       << "teardown_cpu_s=" << c.wall1_cpu_s - loop_end_cpu_s << "\n"
-      << "simulation_us_per_job=" << (loop_end_cpu_s - setup_end_cpu_s) / n_jobs * 1e6 << "\n"
-      << "policy_us_per_job=" << timed.inside_cpu_s / n_jobs * 1e6 << "\n";
+      << "simulation_us_per_job=" << (loop_end_cpu_s - setup_end_cpu_s) / n_jobs * 1e6 << "\n";
+  if (timed.cpu_clock)
+    out << "policy_cpu_s=" << timed.inside_cpu_s << "\n"
+        << "policy_us_per_job=" << timed.inside_cpu_s / n_jobs * 1e6 << "\n";
 }
 
 } // namespace
@@ -889,6 +912,7 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   RunInputs inputs = build_run(scenario);
   auto timed_owner = std::make_unique<TimedPolicy>();
   timed_owner->inner = std::move(inputs.policy);
+  timed_owner->cpu_clock = o.time_decisions;
   TimedPolicy& timed = *timed_owner;
   inputs.policy = std::move(timed_owner);
 

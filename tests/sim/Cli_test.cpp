@@ -101,7 +101,7 @@ TEST_CASE("validate, policies, devices and help", "[cli]")
 
 TEST_CASE("bench prints its figures as key=value lines", "[cli]")
 {
-  const auto b = cli({"bench", "--jobs", "2000", "--tiles", "20"});
+  const auto b = cli({"bench", "--jobs", "2000", "--tiles", "20", "--time-decisions"});
   INFO(b.err);
   REQUIRE(b.status == 0);
   for (const char* key : {"jobs=2000", "tiles=20", "wall_s=", "engine_events=4000",
@@ -130,6 +130,22 @@ TEST_CASE("bench prints its figures as key=value lines", "[cli]")
   // The per-job figures are CPU microseconds: the CPU seconds over the 2000 jobs.
   CHECK_THAT(v["simulation_us_per_job"], WithinRel(v["simulation_cpu_s"] / 2000 * 1e6, 1e-4));
   CHECK_THAT(v["policy_us_per_job"], WithinRel(v["policy_cpu_s"] / 2000 * 1e6, 1e-4) || WithinAbs(0, 1e-9));
+  // The CPU time at the last job's end is a reading at most 1 ms old plus the wall time since: the teardown
+  // after it cannot come out more than that below zero.
+  CHECK(v["teardown_cpu_s"] >= -1e-3);
+
+  // Without --time-decisions no CPU clock is read per decision (a system call each): the policy's CPU
+  // figures are left out, everything else is there, and the run is the same.
+  const auto quick = cli({"bench", "--jobs", "2000", "--tiles", "20"});
+  REQUIRE(quick.status == 0);
+  CHECK_THAT(quick.out, !ContainsSubstring("policy_cpu_s=") && !ContainsSubstring("policy_us_per_job="));
+  for (const char* key :
+       {"simulation_cpu_s=", "simulation_us_per_job=", "policy_wall_s=", "policy_calls=", "teardown_cpu_s="})
+    CHECK_THAT(quick.out, ContainsSubstring(key));
+  const auto makespan = [](const std::string& out) {
+    return out.substr(out.find("makespan_s=")).substr(0, 30);
+  };
+  CHECK(makespan(quick.out) == makespan(b.out));
 }
 
 TEST_CASE("bench --platform dgx-a100 replays mig-manager on A100s in MIG mode", "[cli][mig]")
