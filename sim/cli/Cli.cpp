@@ -114,7 +114,8 @@ const char* const BENCH_HELP = R"(usage: colocsim bench [options]
 
 Replays a synthetic trace (Poisson arrivals, lognormal durations, the default profile mix) on a platform of
 Max 1550 tiles (or of DGX A100 GPUs in MIG mode) with energy accounting on, and prints key=value lines: wall_s, engine_events, events_per_s,
-jobs_per_s, rate_updates, peak_rss_mb, and the simulated makespan and energy; then where the time went:
+jobs_per_s, rate_updates, peak_live_jobs (the most job states the engine kept at once: waiting, blocked or
+running), peak_rss_mb, and the simulated makespan and energy; then where the time went:
 setup_wall_s (the scenario and platform model, the engine's hosts and the policy's first call, which builds
 its indexes over the devices), simulation_wall_s (from there to the last job's end), teardown_wall_s (the
 totals over every device after it), policy_wall_s and policy_calls (inside the policy's later decide()

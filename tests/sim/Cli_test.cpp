@@ -126,6 +126,9 @@ TEST_CASE("bench prints its figures as key=value lines", "[cli]")
   CHECK(v["policy_cpu_s"] <=
         v["simulation_cpu_s"] * (1 + 1e-5) + 1e-6); // the thread's share of the process's
   CHECK(v["policy_calls"] >= 1);
+  // Job states kept at once: at least one, at most every job read.
+  CHECK(v["peak_live_jobs"] >= 1);
+  CHECK(v["peak_live_jobs"] <= 2000);
   CHECK(v["policy_calls"] < v["engine_events"]); // at most one call per instant with events, less the first
   // The per-job figures are CPU microseconds: the CPU seconds over the 2000 jobs.
   CHECK_THAT(v["simulation_us_per_job"], WithinRel(v["simulation_cpu_s"] / 2000 * 1e6, 1e-4));
