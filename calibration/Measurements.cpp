@@ -63,16 +63,20 @@ const std::vector<Column>& columns()
       {{"t_context_s", "number", "median device time while this context ran, s (Level Zero only)"},
        &R::t_context_s},
       {{"t_host_s", "number", "median host time from launch to completion, s"}, &R::t_host_s},
-      {{"t_iter_s", "number", "median host time per iteration (launch, wait, sleep), s"}, &R::t_iter_s},
+      {{"t_iter_s", "number",
+        "host time per iteration (launch, wait, sleep): the median over the sub-windows of their mean, i.e. "
+        "of their inverse throughput, s"},
+       &R::t_iter_s},
       {{"t_iter_cv", "number", "coefficient of variation of the iteration times"}, &R::t_iter_cv},
       {{"samples", "integer",
-        "sub-windows of the window with a finished launch; t_iter_s is the median of their medians "
+        "sub-windows of the window with a finished launch; t_iter_s is the median of their mean iteration "
+        "times "
         "(optional: older files lack it)",
         true},
        &R::samples},
-      {{"t_iter_lo_s", "number", "smallest sub-window median of the iteration times, s (optional)", true},
+      {{"t_iter_lo_s", "number", "smallest sub-window mean of the iteration times, s (optional)", true},
        &R::t_iter_lo_s},
-      {{"t_iter_hi_s", "number", "largest sub-window median of the iteration times, s (optional)", true},
+      {{"t_iter_hi_s", "number", "largest sub-window mean of the iteration times, s (optional)", true},
        &R::t_iter_hi_s},
       {{"cpu_util", "number",
         "CPU time (user + system, all threads) of the worker process in the window / the window, in cores "

@@ -35,11 +35,11 @@ struct MeasurementRow {
   double t_global_s = UNAVAILABLE;    ///< median device time per launch (global timestamps)
   double t_context_s = UNAVAILABLE;   ///< median device time while this context ran (Level Zero only)
   double t_host_s = UNAVAILABLE;      ///< median host time from launch to completion
-  double t_iter_s = UNAVAILABLE;      ///< median host time per iteration (launch + wait + sleep)
+  double t_iter_s = UNAVAILABLE;      ///< host time per iteration (launch + wait + sleep): inverse throughput
   double t_iter_cv = UNAVAILABLE;     ///< coefficient of variation of the iteration times
   int samples = 0;                    ///< sub-windows with a finished launch (0: not recorded)
-  double t_iter_lo_s = UNAVAILABLE;   ///< smallest sub-window median of the iteration times
-  double t_iter_hi_s = UNAVAILABLE;   ///< largest sub-window median of the iteration times
+  double t_iter_lo_s = UNAVAILABLE;   ///< smallest sub-window mean of the iteration times
+  double t_iter_hi_s = UNAVAILABLE;   ///< largest sub-window mean of the iteration times
   double cpu_util = UNAVAILABLE;      ///< CPU time of the worker process over the window ÷ the window
   double duty_measured = UNAVAILABLE; ///< t_global_s / t_iter_s
   double flops = UNAVAILABLE;         ///< per launch

@@ -308,19 +308,20 @@ double process_cpu_s()
 
 } // namespace
 
-std::vector<double> sub_window_medians(const std::vector<double>& start_s, const std::vector<double>& iter_s,
-                                       double window_s, int samples)
+std::vector<double> sub_window_means(const std::vector<double>& start_s, const std::vector<double>& iter_s,
+                                     double window_s, int samples)
 {
   const int n = std::max(1, samples);
-  std::vector<std::vector<double>> parts(static_cast<std::size_t>(n));
+  std::vector<std::pair<double, int>> parts(static_cast<std::size_t>(n)); // sum of iteration times, count
   for (std::size_t i = 0; i < start_s.size() && i < iter_s.size(); ++i) {
     const double x = window_s > 0 ? start_s[i] / window_s * n : 0.0;
     const int k = std::clamp(static_cast<int>(std::floor(x)), 0, n - 1);
-    parts[static_cast<std::size_t>(k)].push_back(iter_s[i]);
+    parts[static_cast<std::size_t>(k)].first += iter_s[i];
+    ++parts[static_cast<std::size_t>(k)].second;
   }
   std::vector<double> out;
-  for (auto& p : parts)
-    if (!p.empty()) out.push_back(median(std::move(p)));
+  for (const auto& [sum, count] : parts)
+    if (count > 0) out.push_back(sum / count);
   return out;
 }
 
@@ -727,8 +728,8 @@ WindowTimes measure_window(const WorkerOptions& o, KernelRunner& runner, double 
   return w;
 }
 
-/// The protocol's RESULT line: medians, the coefficient of variation of the iterations, the medians of
-/// `samples` sub-windows and their median, least and greatest, the CPU use.
+/// The protocol's RESULT line: medians, the coefficient of variation of the iterations, the mean iteration
+/// times of `samples` sub-windows and their median, least and greatest, the CPU use.
 void write_result(std::ostream& out, const WindowTimes& w, double seconds, int samples, double cpu_util)
 {
   double cv = NAN;
@@ -741,7 +742,7 @@ void write_result(std::ostream& out, const WindowTimes& w, double seconds, int s
       var += (x - mean) * (x - mean);
     cv = std::sqrt(var / static_cast<double>(w.iter.size() - 1)) / mean;
   }
-  const auto parts = sub_window_medians(w.started, w.iter, seconds, samples);
+  const auto parts = sub_window_means(w.started, w.iter, seconds, samples);
   const double t_iter = parts.empty() ? NAN : median(parts);
   const double lo = parts.empty() ? NAN : *std::min_element(parts.begin(), parts.end());
   const double hi = parts.empty() ? NAN : *std::max_element(parts.begin(), parts.end());

@@ -20,9 +20,16 @@
 // workers for their whole length.
 //
 // Repeated timings: the window is cut into `samples` equal sub-windows; each iteration belongs to the one
-// it started in. t_iter is the median of the sub-windows' median iteration times, and the smallest and
-// largest of those medians are reported as the spread, so one disturbed stretch of the window (another
+// it started in. t_iter is the median of the sub-windows' MEAN iteration times, and the smallest and
+// largest of those means are reported as the spread, so one disturbed stretch of the window (another
 // process of the host taking the CPU for a while) moves neither the reported time nor goes unnoticed.
+// Within a sub-window the mean, not the median: the simulator's slowdown is a rate (work done per unit of
+// time), and back-to-back iterations cover the sub-window, so their mean is its inverse throughput. Next to
+// a co-runner that takes the device in stretches the iteration times are bimodal (fast while the co-runner
+// sleeps or between its turns, slow across them) and the median is the fast mode: on pocl, pointer_chase
+// (1.5 ms alone) beside fma_fp32 at duty 0.5 had a median of 2.7 ms but a mean of 5.4 ms (46 iterations in
+// 0.25 s), and a cache-resident chase beside fma_fp32 at duty 1 kept its solo median (0.099 ms) while it
+// finished exactly half as many launches (2469 of 4938 in 0.5 s): slowdown 1 by the median, 2 by the rate.
 //
 // CPU devices (pocl): what processes share on a CPU is its cores, caches and memory bandwidth, and the OS
 // schedules threads, not processes: a worker with two pocl threads gets twice the share of one with one.
@@ -113,11 +120,12 @@ struct WorkerOptions {
   std::optional<int> nice;    ///< setpriority before the backend starts (its threads inherit it)
 };
 
-/// Per sub-window medians of iteration times: `start_s[i]` is when iteration i started, relative to the
-/// window start, `iter_s[i]` how long it took; the window [0, window_s) is cut into `samples` equal parts.
-/// Returns the medians of the non-empty sub-windows, in order.
-std::vector<double> sub_window_medians(const std::vector<double>& start_s, const std::vector<double>& iter_s,
-                                       double window_s, int samples);
+/// Per sub-window mean iteration times (inverse throughputs): `start_s[i]` is when iteration i started,
+/// relative to the window start, `iter_s[i]` how long it took; the window [0, window_s) is cut into
+/// `samples` equal parts and each iteration counts in the part it started in. Returns the means of the
+/// non-empty sub-windows, in order.
+std::vector<double> sub_window_means(const std::vector<double>& start_s, const std::vector<double>& iter_s,
+                                     double window_s, int samples);
 
 /// The worker side of the protocol. Returns the process exit status (0, 1 failed, 3 unavailable).
 int run_worker(const WorkerOptions& options, std::istream& in, std::ostream& out);

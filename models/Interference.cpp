@@ -9,6 +9,20 @@ double TableInterference::factor(const ResourceSignature& job,
                                  std::span<const ResourceSignature* const> others, SharingMode mode) const
 {
   if (std::find(modes_.begin(), modes_.end(), mode) == modes_.end()) return 1.0;
+  if (mode == SharingMode::TIME_SLICE && others.size() > 1) {
+    // Turns, not overlap: the excess is paid once per turn of the job, after whichever co-runner held the
+    // device before it; that one is co-runner i for a share d_i / Σd of the turns (all equal when every
+    // co-runner is idle). The duty-weighted mean of the pair excesses (TableInterference, header).
+    double sum_d = 0;
+    for (const auto* o : others)
+      sum_d += o->duty_cycle;
+    double excess = 0;
+    for (const auto* o : others) {
+      const double w = sum_d > 0 ? o->duty_cycle / sum_d : 1.0 / static_cast<double>(others.size());
+      excess += w * (pair(job.job_class, o->job_class) - 1.0);
+    }
+    return std::max(1.0, 1.0 + excess);
+  }
   double f = 1.0;
   for (const auto* o : others)
     f += pair(job.job_class, o->job_class) - 1.0;

@@ -142,8 +142,13 @@ protected:
 };
 
 /// `table`: measured or estimated pairwise slowdowns by class. T[row][col] is the factor of a row-class
-/// job next to one col-class job. Rule for 3+ co-runners (additive excess, documented in
-/// models/README.md): factor_j = 1 + Σ_{i≠j} (T[c_j][c_i] − 1).
+/// job next to one col-class job. Rule for 3+ co-runners (documented in models/README.md): where kernels
+/// overlap (ccs-2, ccs-4, mps) the excesses add, factor_j = 1 + Σ_{i≠j} (T[c_j][c_i] − 1); under
+/// time-slice, where jobs take turns and the excess is what a job loses at the start of each turn (its
+/// caches and TLB refilled after the co-runner that ran before it), it is paid once per turn whoever ran
+/// before, so the excesses are averaged, weighted by the co-runners' duty cycles d_i (the share of the
+/// job's turns that follow co-runner i): factor_j = 1 + Σ_{i≠j} d_i (T[c_j][c_i] − 1) / Σ_{i≠j} d_i
+/// (plain mean when every d_i is 0). One co-runner: T[c_j][c_i] in both rules.
 ///
 /// A table applies only in the sharing modes it was made for (`modes`). Reference §6.3's default table is
 /// the contention of kernels that run AT THE SAME TIME (ccs-2, ccs-4, mps: "excluding the partition

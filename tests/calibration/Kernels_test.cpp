@@ -6,6 +6,7 @@
 #include "calibration/Kernels.hpp"
 #include "tests/CatchCompat.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -53,6 +54,23 @@ TEST_CASE("kernel sizes are validated", "[calibration][kernels]")
     CHECK(check_kernel_config(k.quick).empty());
     CHECK(check_kernel_config(k.full).empty());
   }
+}
+
+TEST_CASE("the quick pointer chase stays in a core's private L2", "[calibration][kernels]")
+{
+  // The workers of a CPU device share one pinned core; what they must not share is the last-level cache
+  // of the host's other cores. The quick cycle: m = 65536 elements x 4 bytes = 256 KiB, the smallest
+  // private L2 of current x86 cores (Intel client cores since Skylake have 256 KiB-2 MiB, AMD Zen 512 KiB
+  // and up). A 16 MB cycle (the earlier size) made the solo time swing 6x on the CI VM (Kernels.cpp).
+  // Steps: 16 chasers x 65536 = 1,048,576 dependent loads, a few ms at L2 latency (about 4 ms measured),
+  // so that a launch still outlasts the scheduler's 4 ms tick at HZ=250.
+  const auto& quick = find_kernel("pointer_chase").quick;
+  const auto launch = make_launch(quick);
+  std::size_t cycle_bytes = 0;
+  for (const auto& b : launch.buffers)
+    cycle_bytes = std::max(cycle_bytes, b.bytes);
+  CHECK(cycle_bytes <= 256u * 1024u);
+  CHECK(quick.n * quick.k >= 1'000'000);
 }
 
 TEST_CASE("embedded sources and SPIR-V modules", "[calibration][kernels]")

@@ -127,6 +127,42 @@ TEST_CASE("table: pairs and the additive rule for 3+ co-runners", "[interference
   CHECK(NoInterference{}.factor(m, three, SharingMode::MPS) == 1.0);
 }
 
+TEST_CASE("table under time-slice: 3+ co-runners average the pair excesses, by duty cycle", "[interference]")
+{
+  // A table fitted from time-sliced pairs (`calibrate fit` on pocl, pinned workers, campaign of 2026-11-25):
+  // a streaming triad (MS) loses 14.9 % of each turn's work beside fma_fp32 (C) and 18.3 % beside l2_triad
+  // (M): its caches are refilled after whichever ran before. θ = 1, ε = 0 (fitted).
+  TableInterference::Table t{};
+  for (auto& row : t)
+    row.fill(1.0);
+  t[3][0] = 1.149; // MS next to C
+  t[3][2] = 1.183; // MS next to M
+  const TableInterference table(t, "fitted", {SharingMode::TIME_SLICE});
+  const auto ms = job(JobClass::MS, 1.0), c = job(JobClass::C, 1.0), m = job(JobClass::M, 1.0);
+  // One co-runner: the pair's cell, as before.
+  CHECK_THAT(table.factor(ms, std::vector<const ResourceSignature*>{&c}, SharingMode::TIME_SLICE),
+             WithinAbs(1.149, 1e-12));
+  // Both, each at duty 1: every turn follows one of them, half the turns each: 1 + (0.149 + 0.183) / 2
+  // = 1.166 (the additive rule gave 1.332). The slowdown: time-slice factor max(3, 1 + 1·1·2) = 3,
+  // × 1.166 = 3.498; measured in that campaign 3.343 (additive: 3.996, +19.5 %).
+  const std::vector<const ResourceSignature*> both{&c, &m};
+  CHECK_THAT(table.factor(ms, both, SharingMode::TIME_SLICE), WithinAbs(1.166, 1e-12));
+  const auto s = slowdowns(SharingMode::TIME_SLICE, ts(1.0, 0.0), table, {ms, c, m});
+  CHECK_THAT(s[0], WithinAbs(3.498, 1e-12));
+  // l2_triad at duty 0.5: it ran before a third of the turns, fma_fp32 before two thirds:
+  // 1 + (1 · 0.149 + 0.5 · 0.183) / 1.5 = 1 + 0.2405 / 1.5 = 1.160333...
+  const auto m_half = job(JobClass::M, 0.5);
+  CHECK_THAT(table.factor(ms, std::vector<const ResourceSignature*>{&c, &m_half}, SharingMode::TIME_SLICE),
+             WithinAbs(1.0 + 0.2405 / 1.5, 1e-12));
+  // Co-runners that never run (d = 0): the plain mean.
+  const auto c0 = job(JobClass::C, 0.0), m0 = job(JobClass::M, 0.0);
+  CHECK_THAT(table.factor(ms, std::vector<const ResourceSignature*>{&c0, &m0}, SharingMode::TIME_SLICE),
+             WithinAbs(1.166, 1e-12));
+  // Where kernels overlap, the excesses still add (previous test case): the same table in ccs-2.
+  const TableInterference overlapping(t, "fitted", {SharingMode::CCS_2});
+  CHECK_THAT(overlapping.factor(ms, both, SharingMode::CCS_2), WithinAbs(1.332, 1e-12));
+}
+
 TEST_CASE("slowdown = sharing factor × table factor, in the modes the table is for", "[interference]")
 {
   // Reference §6.3's table is the contention of kernels that run at the same time: it applies in ccs-2,
