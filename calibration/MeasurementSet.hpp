@@ -77,7 +77,8 @@ struct PowerObservation {
 
 /// Co-run jobs observed faster than this fraction of their solo time are impossible readings (see above).
 /// Timing noise: in four pocl campaigns on the loaded 2-core CI host (pinned workers), a solo run's fastest
-/// sub-window median was within 5 % of the run's median in 9 of 10 runs; 20 % below 1 is four times that.
+/// sub-window median was within 5 % of the run's median in 9 of 10 runs (measured while t_iter_s was still a
+/// median of sub-window medians; sub-window means scatter less); 20 % below 1 is four times that.
 inline constexpr double MIN_PLAUSIBLE_SLOWDOWN = 0.8;
 
 class MeasurementSet {
