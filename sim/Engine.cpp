@@ -346,6 +346,15 @@ private:
   std::vector<PowerLoad> loads_;
   std::vector<std::uint32_t> scratch_cards_;
   std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
+  /// predict()'s working vectors, kept between calls so that a prediction allocates nothing (a policy such
+  /// as interference-aware makes dozens per decision; predict is never nested).
+  struct PredictScratch {
+    std::vector<const ResourceSignature*> sigs;
+    std::vector<double> slow, caps, mems;
+    std::vector<unsigned> slices;
+    std::vector<PowerLoad> loads;
+  };
+  mutable PredictScratch predict_scratch_;
   // idle_while_waiting_device_s (sim/engine/IdleWaitMeter.hpp): follows devices becoming idle or busy and
   // jobs joining or leaving the queue.
   IdleWaitMeter idle_wait_;
@@ -419,9 +428,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
 {
   PlacementPrediction p;
   const auto& js = jobs_[j];
-  std::vector<const ResourceSignature*> sigs;
-  std::vector<double> slow;
-  std::vector<PowerLoad> loads;
+  auto& [sigs, slow, caps, mems, slices, loads] = predict_scratch_;
   double rate = std::numeric_limits<double>::infinity(); // the slowest device's, as recompute_device sets it
   for (const DeviceIndex d : devices) {
     const auto& ds = devices_.at(d);
@@ -440,8 +447,9 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       }
       const auto& gi = ds.gi[*best];
       sigs.clear();
-      std::vector<double> caps, mems;
-      std::vector<unsigned> slices;
+      caps.clear();
+      mems.clear();
+      slices.clear();
       for (std::size_t i = 0; i < ds.residents.size(); ++i) {
         const auto& rs = jobs_[ds.residents[i]];
         const auto& rgi = ds.gi[rs.instances[ds.slot[i]]];
@@ -467,7 +475,7 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       continue;
     }
     sigs.clear();
-    std::vector<double> caps;
+    caps.clear();
     double mem = ds.mem_used_bytes;
     for (auto r : ds.residents) {
       sigs.push_back(jobs_[r].sig);
