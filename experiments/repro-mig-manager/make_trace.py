@@ -17,7 +17,10 @@ llm.csv (random.Random(2508185562), 32 jobs, mean gap 30 s, 20-60 min each):
   llama3-8b-decode-bs1 (18 GB) 45 %, llama3-8b-infer-bs64 (20 GB) 35 %, gpt2-large-train-bs8 (28.36 GB) 20 %.
 light.csv (random.Random(2508185563), 64 jobs, mean gap 15 s, 10-40 min each): the small-job mix, jobs that
   use a fraction of a GPU: resnet50-infer-bs1, bert-base-infer-bs1, cifar-resnet18-train (1/3 each).
-Usage: python3 make_trace.py   (writes the three files next to this script)
+scientific.csv (random.Random(2508185564), 64 jobs, mean gap 15 s, 10-40 min each): the scientific mix, the
+  five Rodinia benchmarks of rodinia-profiles.yaml (1/5 each; 0.5 GB each): a job is a series of runs of one
+  benchmark at its default input (a parameter study), its duration the series' time alone on a whole GPU.
+Usage: python3 make_trace.py   (writes the four files next to this script)
 """
 import os
 import random
@@ -26,11 +29,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REAL_GB = {"resnet50-infer-bs1": 1.5, "bert-base-infer-bs1": 1.5, "stable-diffusion-infer": 5.0,
            "cifar-resnet18-train": 0.86, "resnet50-train-bs32": 3.94, "resnet50-train-bs128": 13.24,
            "bert-base-train-bs32": 19.83, "maskrcnn-train": 28.61, "llama3-8b-decode-bs1": 18.0,
-           "llama3-8b-infer-bs64": 20.0, "gpt2-large-train-bs8": 28.36}
+           "llama3-8b-infer-bs64": 20.0, "gpt2-large-train-bs8": 28.36, "rodinia-bfs": 0.5,
+           "rodinia-gaussian": 0.5, "rodinia-hotspot": 0.5, "rodinia-pathfinder": 0.5, "rodinia-srad-v1": 0.5}
 ML = [(0.45, ["resnet50-infer-bs1", "bert-base-infer-bs1", "stable-diffusion-infer"]),
       (0.35, ["cifar-resnet18-train", "resnet50-train-bs32"]),
       (0.20, ["resnet50-train-bs128", "bert-base-train-bs32", "maskrcnn-train"])]
 LIGHT = [(1.0, ["resnet50-infer-bs1", "bert-base-infer-bs1", "cifar-resnet18-train"])]
+SCIENTIFIC = [(1.0, ["rodinia-bfs", "rodinia-gaussian", "rodinia-hotspot", "rodinia-pathfinder",
+                     "rodinia-srad-v1"])]
 LLM = [(0.45, ["llama3-8b-decode-bs1"]), (0.35, ["llama3-8b-infer-bs64"]), (0.20, ["gpt2-large-train-bs8"])]
 
 
@@ -60,3 +66,4 @@ def write(name, seed, n, gap_s, min_s, max_s, mix):
 write("ml.csv", 2508185561, 64, 15, 600, 2400, ML)
 write("llm.csv", 2508185562, 32, 30, 1200, 3600, LLM)
 write("light.csv", 2508185563, 64, 15, 600, 2400, LIGHT)
+write("scientific.csv", 2508185564, 64, 15, 600, 2400, SCIENTIFIC)
