@@ -2,12 +2,12 @@
 // Savings" (arXiv 2508.18556, 2025; reference §3.3, key MIGMGR) with the mig-manager policy.
 //
 // Scenario: the paper's single A100 (one card of a DGX A100 node) and a whole DGX A100 (8 A100-SXM4-40GB
-// GPUs; scenario.yaml). Three seeded traces of single-GPU jobs from the bundled profiles (make_trace.py):
-// ml.csv (64 ML inference and training jobs), llm.csv (32 LLM jobs), light.csv (64 small ML jobs) and
+// GPUs; scenario.yaml). Four seeded traces of single-GPU jobs (make_trace.py): ml.csv (64 ML inference and
+// training jobs), llm.csv (32 LLM jobs), light.csv (64 small ML jobs), from the bundled profiles, and
 // scientific.csv (64 series of Rodinia runs, the paper's "general" class, with speeds on every MIG slice
-// measured on an A100: rodinia-profiles.yaml); 20 % declare half their real memory, 15 % twice it. Each trace runs
-// on whole GPUs (exclusive-fcfs, sharing exclusive), on static MIG layouts (mig-manager:reconfigure=false)
-// and under mig-manager (compute-aware sizing, backfilling, fission, fusion, memory estimation, early
+// measured on an A100: rodinia-profiles.yaml); 20 % declare half their real memory, 15 % twice it. Each
+// trace runs on whole GPUs (exclusive-fcfs, sharing exclusive), on static MIG layouts
+// (mig-manager:reconfigure=false) and under mig-manager (compute-aware sizing, backfilling, fission, fusion, memory estimation, early
 // restart) and variants (oracle memory, no early restart, the former memory-only strict-FCFS rule, no
 // backfill). Reported: batch throughput (jobs / makespan), the steady rate (jobs per hour between the 10th
 // and 90th percentile completions), GPU-only energy (no node baseline, as the paper measures the GPU), and
