@@ -7,17 +7,20 @@
 // scientific.csv (64 series of Rodinia runs, the paper's "general" class, with speeds on every MIG slice
 // measured on an A100: rodinia-profiles.yaml); 20 % declare half their real memory, 15 % twice it. Each
 // trace runs on whole GPUs (exclusive-fcfs, sharing exclusive), on static MIG layouts
-// (mig-manager:reconfigure=false) and under mig-manager (compute-aware sizing, backfilling, fission, fusion, memory estimation, early
-// restart) and variants (oracle memory, no early restart, the former memory-only strict-FCFS rule, no
-// backfill). Reported: batch throughput (jobs / makespan), the steady rate (jobs per hour between the 10th
-// and 90th percentile completions), GPU-only energy (no node baseline, as the paper measures the GPU), and
-// beside each result the brute-force MIG work bound (mig_throughput_bound).
+// (mig-manager:reconfigure=false) and under mig-manager (compute-aware sizing, backfilling, fission, fusion,
+// memory estimation, early restart) and variants (oracle memory, no early restart, the former memory-only
+// strict-FCFS rule, no backfill). Reported: batch throughput (jobs / makespan), the steady rate (jobs per
+// hour between the 10th and 90th percentile completions), GPU-only energy (no node baseline, as the paper
+// measures the GPU), and beside each result the brute-force MIG work bound (mig_throughput_bound).
+//
 // Claim compared (not tuned to): MIGMGR's "up to" 1.59x throughput / 1.12x energy for ML, 1.43x / 1.11x for
 // LLM and 6.20x / 5.93x for general workloads on A100, against its (unstated) baselines.
+//
 // Checked (--check): the table equals results.csv; a static 7g.40gb layout equals whole GPUs' speed less
 // 98/108 SMs; hand-computed MIG slowdowns and instance choices; out-of-memory restarts exactly where the
 // declared memory picks too small an instance; whole GPUs = a brute-force FCFS schedule; no MIG run beats
 // the work bound; each mig-manager ratio within its pinned distance of the paper's number (README.md).
+//
 // Command: build/experiments/repro-mig-manager/colocsim-repro-mig [--check] [--csv FILE]
 #include "experiments/Driver.hpp"
 #include "sim/Engine.hpp"
@@ -208,10 +211,9 @@ Row run(const std::string& trace, const Platform& platform, const Config& c,
       // A measured speed on 7 slices (mig_speed) replaces the law.
       const auto& g = p.sig;
       const double s7 = 98.0 / 108.0, c_s = std::max(1.0, g.compute_share / s7);
-      seven_slowdown[p.name] =
-          g.mig_speed[7] > 0 ? 1.0 / g.mig_speed[7]
-                             : std::max({g.freq_sensitive * c_s + 1.0 - g.freq_sensitive,
-                                         std::max(g.vec_util, g.xmx_util) / s7, 1.0});
+      seven_slowdown[p.name] = g.mig_speed[7] > 0 ? 1.0 / g.mig_speed[7]
+                                                  : std::max({g.freq_sensitive * c_s + 1.0 - g.freq_sensitive,
+                                                              std::max(g.vec_util, g.xmx_util) / s7, 1.0});
     }
   auto counting = std::make_unique<CountReconfigurations>(std::move(in.policy));
   auto* counter = counting.get();
@@ -281,9 +283,9 @@ struct Paper {
   double throughput_gap, efficiency_gap; // pinned |ours − paper's|
 };
 const Paper PAPER[] = {
-    {"ml.csv", "a100", 1.59, 1.12, 0.07, 0.14},    {"ml.csv", "dgx", 1.59, 1.12, 0.21, 0.12},
-    {"llm.csv", "a100", 1.43, 1.11, 0.45, 0.12},   {"llm.csv", "dgx", 1.43, 1.11, 0.45, 0.12},
-    {"light.csv", "a100", 6.20, 5.93, 2.49, 3.63}, {"light.csv", "dgx", 6.20, 5.93, 3.45, 3.88},
+    {"ml.csv", "a100", 1.59, 1.12, 0.07, 0.14},         {"ml.csv", "dgx", 1.59, 1.12, 0.21, 0.12},
+    {"llm.csv", "a100", 1.43, 1.11, 0.45, 0.12},        {"llm.csv", "dgx", 1.43, 1.11, 0.45, 0.12},
+    {"light.csv", "a100", 6.20, 5.93, 2.49, 3.63},      {"light.csv", "dgx", 6.20, 5.93, 3.45, 3.88},
     {"scientific.csv", "a100", 6.20, 5.93, 0.08, 2.49}, {"scientific.csv", "dgx", 6.20, 5.93, 2.23, 3.06},
 };
 
@@ -478,9 +480,9 @@ void check_hand_slowdowns(const std::vector<Row>& rows, const std::map<std::stri
 
 /// 8. The paper (Saraha et al., arXiv 2508.18556, abstract: "up to" throughput / energy efficiency on an
 ///    A100: ML 1.59x / 1.12x, LLM 1.43x / 1.11x, general 6.20x / 5.93x: the scientific mix, and the light ML
-///    mix against the same numbers). Where the model reaches a target within 10 %, the check holds it there; where it
-///    does not (README.md "How close": the cause, and the bound beside it), the gap is pinned where it
-///    stands today, so it can only shrink.
+///    mix against the same numbers). Where the model reaches a target within 10 %, the check holds it there;
+///    where it does not (README.md "How close": the cause, and the bound beside it), the gap is pinned where
+///    it stands today, so it can only shrink.
 void check_paper(const std::vector<Row>& rows, experiments::Checks& checks)
 {
   for (const Paper& p : PAPER) {
