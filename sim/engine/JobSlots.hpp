@@ -10,10 +10,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -28,48 +29,49 @@ public:
     if (next_ == std::numeric_limits<JobIndex>::max())
       throw std::length_error("more than " + std::to_string(next_) + " jobs: JobIndex is 32-bit");
     const JobIndex j = next_++;
-    auto& state = live_.try_emplace(j).first->second;
-    peak_ = std::max(peak_, live_.size());
+    auto& state = *slots_.emplace_back(std::make_unique<State>());
+    ++live_;
+    peak_ = std::max(peak_, live_);
     return {j, state};
   }
   State& operator[](JobIndex j)
   {
-    const auto it = live_.find(j);
-    if (it == live_.end()) missing(j);
-    return it->second;
+    State* s = find(j);
+    if (!s) missing(j);
+    return *s;
   }
   const State& operator[](JobIndex j) const
   {
-    const auto it = live_.find(j);
-    if (it == live_.end()) missing(j);
-    return it->second;
+    const State* s = find(j);
+    if (!s) missing(j);
+    return *s;
   }
   /// Job j's state if it is still kept, else null (never read, or freed).
-  const State* find(JobIndex j) const
-  {
-    const auto it = live_.find(j);
-    return it == live_.end() ? nullptr : &it->second;
-  }
-  State* find(JobIndex j)
-  {
-    const auto it = live_.find(j);
-    return it == live_.end() ? nullptr : &it->second;
-  }
+  const State* find(JobIndex j) const { return j >= base_ && j < next_ ? slots_[j - base_].get() : nullptr; }
+  State* find(JobIndex j) { return j >= base_ && j < next_ ? slots_[j - base_].get() : nullptr; }
   /// Job j's state is freed: nothing reads it any more.
-  void release(JobIndex j) { live_.erase(j); }
+  void release(JobIndex j)
+  {
+    if (j < base_ || j >= next_ || !slots_[j - base_]) return;
+    slots_[j - base_].reset();
+    --live_;
+    while (!slots_.empty() && !slots_.front()) { // the window starts at the oldest job kept
+      slots_.pop_front();
+      ++base_;
+    }
+  }
   /// Jobs added so far (the next job's index).
   std::size_t size() const { return next_; }
   /// States kept now, and the most kept at once since the start.
-  std::size_t live() const { return live_.size(); }
+  std::size_t live() const { return live_; }
   std::size_t peak() const { return peak_; }
   /// The indices of the states kept, in increasing order.
   std::vector<JobIndex> live_indices() const
   {
     std::vector<JobIndex> out;
-    out.reserve(live_.size());
-    for (const auto& [j, state] : live_)
-      out.push_back(j);
-    std::sort(out.begin(), out.end());
+    out.reserve(live_);
+    for (std::size_t i = 0; i < slots_.size(); ++i)
+      if (slots_[i]) out.push_back(base_ + static_cast<JobIndex>(i));
     return out;
   }
 
@@ -84,9 +86,11 @@ private:
                            "a policy may read a job only until then");
   }
 
-  std::unordered_map<JobIndex, State> live_;
-  JobIndex next_ = 0;
-  std::size_t peak_ = 0;
+  /// Jobs base_ .. next_ - 1, null where freed: a window from the oldest job kept (8 bytes a slot, so a job
+  /// that waits for ever keeps 8 bytes per later job, not their states).
+  std::deque<std::unique_ptr<State>> slots_;
+  JobIndex base_ = 0, next_ = 0;
+  std::size_t live_ = 0, peak_ = 0;
 };
 
 } // namespace colocsim

@@ -7,6 +7,7 @@
 #include "sim/engine/DeviceMeters.hpp"
 #include "sim/engine/EngineEvents.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
+#include "sim/engine/JobSlots.hpp"
 #include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
 #include "sim/engine/ReasonTable.hpp"
@@ -512,4 +513,48 @@ TEST_CASE("dependency graph through the events: a completion releases, a failure
       "cancel 4 for 2", "seen: ended 4", "cancel 5 for 4", "seen: ended 5"};
   CHECK(log == expected);
   CHECK(outcomes.blocked == std::set<JobIndex>{7, 8}); // released, not cancelled
+}
+
+TEST_CASE("job slots: states kept from read to release, a window from the oldest kept, freed jobs refused",
+          "[engine][components]")
+{
+  JobSlots<int> slots;
+  for (int i = 0; i < 5; ++i) {
+    auto [j, state] = slots.add();
+    CHECK(j == static_cast<JobIndex>(i));
+    state = 10 * i;
+  }
+  int& four = slots[4];
+  CHECK(slots.live() == 5);
+  CHECK(slots.peak() == 5);
+  // Out of order: 3, then 1. Job 0 is still kept, so the window stays at 0..4 with two holes.
+  slots.release(3);
+  slots.release(1);
+  slots.release(1); // a job already freed: nothing changes
+  CHECK(slots.live() == 3);
+  CHECK(slots.find(1) == nullptr);
+  CHECK(slots.find(3) == nullptr);
+  REQUIRE(slots.find(2) != nullptr);
+  CHECK(*slots.find(2) == 20);
+  CHECK(slots.live_indices() == std::vector<JobIndex>{0, 2, 4});
+  // Releasing 0 frees the window's head and the hole after it: jobs 2 and 4 keep their states and addresses.
+  slots.release(0);
+  CHECK(slots.live_indices() == std::vector<JobIndex>{2, 4});
+  CHECK(&slots[4] == &four);
+  CHECK(slots[4] == 40);
+  CHECK_THROWS_AS(slots[0], std::logic_error);  // freed
+  CHECK_THROWS_AS(slots[3], std::logic_error);  // freed inside the window
+  CHECK_THROWS_AS(slots[5], std::out_of_range); // never read
+  CHECK(slots.find(5) == nullptr);
+  // New jobs continue the numbering; the peak stays the most kept at once.
+  auto [j5, s5] = slots.add();
+  CHECK(j5 == 5);
+  s5 = 50;
+  slots.release(2);
+  slots.release(4);
+  CHECK(slots.live_indices() == std::vector<JobIndex>{5});
+  CHECK(slots[5] == 50);
+  CHECK(slots.live() == 1);
+  CHECK(slots.peak() == 5);
+  CHECK(slots.size() == 6);
 }
