@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -206,14 +207,9 @@ Row run(const std::string& trace, const Platform& platform, const Config& c,
     for (const auto& p : in.profiles.profiles()) {
       (*real_mem_bytes)[p.name] = p.sig.mem_bytes;
       signatures[p.name] = p.sig;
-      // On 7g.40gb (s = 98/108 of the A100's SMs, m = 8/8): only the SM terms can exceed 1, so the
-      // roofline max(β·max(1, c/s) + (1 − β)·max(1, b/m), b/m, u/s, 1) is max(β·max(1, c/s) + 1 − β, u/s, 1).
-      // A measured speed on 7 slices (mig_speed) replaces the law.
-      const auto& g = p.sig;
-      const double s7 = 98.0 / 108.0, c_s = std::max(1.0, g.compute_share / s7);
-      seven_slowdown[p.name] = g.mig_speed[7] > 0 ? 1.0 / g.mig_speed[7]
-                                                  : std::max({g.freq_sensitive * c_s + 1.0 - g.freq_sensitive,
-                                                              std::max(g.vec_util, g.xmx_util) / s7, 1.0});
+      // On 7g.40gb (s = 98/108 of the A100's SMs, m = 8/8) only the SM terms of the law can exceed 1; a
+      // measured speed on 7 slices (mig_speed) replaces the law.
+      seven_slowdown[p.name] = hand_slowdown_on(p.sig, INSTANCES[std::size(INSTANCES) - 1]); // 7g.40gb
     }
   auto counting = std::make_unique<CountReconfigurations>(std::move(in.policy));
   auto* counter = counting.get();
