@@ -8,7 +8,9 @@ at the largest size, first-fit at the middle size on --small-tiles too (cost aga
 raw-SimGrid reference loop (colocsim-rawloop: one SimGrid actor per job on the same number of hosts, no
 colocsim code; run "raw") and the same loop without an actor per job (--style split: 16,384 owner actors
 that share the arrivals and each wait for their own execs; run "raw-split") beside each first-fit run
-(--raw-styles chooses). Every figure is the median of --reps runs; wall, CPU (user + system)
+(--raw-styles chooses), and the plain C++ reference loop (colocsim-plainloop: the same arrivals and durations,
+first-fit 2 per device with a FIFO queue, exact progress and energy between events, no SimGrid; run "plain";
+--no-plain leaves it out). Every figure is the median of --reps runs; wall, CPU (user + system)
 and peak RSS are the whole process's, taken by the kernel (os.wait4). Writes, under --out:
   suite.md   the Markdown table and the targets' lines
   suite.svg  cost per job against jobs, peak RSS against jobs, both against platform size (stdlib only)
@@ -40,6 +42,10 @@ COLUMNS = ["run", "policy", "tiles", "jobs", "wall s", "CPU s", "peak RSS MB", "
 # The raw loop's runs: "raw", one actor per job (SimGrid's own idiom, what sim/Engine.cpp does); "raw-split",
 # no actor per job (BENCHMARKS.md, "Without an actor per job").
 RAW_STYLES = {"raw": ["--style", "actor"], "raw-split": ["--style", "split", "--owners", "16384"]}
+# "plain": the plain C++ reference loop (colocsim-plainloop, no SimGrid): the same arrivals and durations,
+# first-fit with 2 jobs per device and a FIFO queue, progress and energy exact between events.
+PLAIN_ARGS = ["--placement", "first-fit", "--per-device", "2"]
+TARGET_PLAIN_RATIO = 5.0
 TARGET_WALL_S = 20.0
 TARGET_RSS_MB = 1000.0
 
@@ -95,13 +101,15 @@ def fmt(x, digits):
     return f"{x:,.{digits}f}"
 
 
-def build_rows(args, colocsim, rawloop):
+def build_rows(args, colocsim, rawloop, plainloop):
     rows = []
     sizes = args.sizes
     largest, middle = sizes[-1], sizes[len(sizes) // 2]
 
     def add(kind, policy, tiles, jobs):
-        if kind.startswith("raw"):
+        if kind == "plain":
+            cmd = [plainloop, "--jobs", str(jobs), "--tiles", str(tiles)] + PLAIN_ARGS
+        elif kind.startswith("raw"):
             cmd = [rawloop, "--jobs", str(jobs), "--tiles", str(tiles)] + RAW_STYLES[kind]
         else:
             cmd = [colocsim, "bench", "--jobs", str(jobs), "--tiles", str(tiles), "--policy", policy]
@@ -113,6 +121,8 @@ def build_rows(args, colocsim, rawloop):
     for jobs in sizes:
         for kind in args.raw_styles:
             add(kind, "(none)", args.tiles, jobs)
+        if args.plain:
+            add("plain", "first-fit", args.tiles, jobs)
         add("colocsim", "first-fit", args.tiles, jobs)
     for p in args.policies:
         if p != "first-fit":
@@ -120,6 +130,8 @@ def build_rows(args, colocsim, rawloop):
     if args.small_tiles:
         for kind in args.raw_styles:
             add(kind, "(none)", args.small_tiles, middle)
+        if args.plain:
+            add("plain", "first-fit", args.small_tiles, middle)
         add("colocsim", "first-fit", args.small_tiles, middle)
     return rows
 
@@ -165,6 +177,14 @@ def targets(rows, args):
         out.append(f"* raw-SimGrid loop, same jobs and hosts: {raw[0]['wall']:.1f} s wall, "
                    f"{raw[0]['rss']:,.0f} MB (colocsim: {big['wall'] / raw[0]['wall']:.2f}× its wall, "
                    f"{big['rss'] / raw[0]['rss']:.2f}× its RSS).")
+    plain = [r for r in rows if r["run"] == "plain" and r["jobs"] == big["jobs"] and r["tiles"] == args.tiles]
+    if plain:
+        ratio = big["wall"] / plain[0]["wall"]
+        out.append(f"* plain C++ loop (colocsim-plainloop: first-fit 2 per device, no SimGrid), same jobs and "
+                   f"devices: {plain[0]['wall']:.2f} s wall, {plain[0]['rss']:,.0f} MB (colocsim first-fit: "
+                   f"{ratio:.1f}× its wall, target ≤ {TARGET_PLAIN_RATIO:.0f}×: "
+                   f"{'met' if ratio <= TARGET_PLAIN_RATIO else 'not met'}; {big['rss'] / plain[0]['rss']:.0f}× "
+                   f"its RSS).")
     split = [r for r in rows if r["run"] == "raw-split" and r["jobs"] == big["jobs"] and r["tiles"] == args.tiles]
     if split:
         out.append(f"* the same loop without an actor per job (raw-split: 16,384 owner actors): "
@@ -173,8 +193,8 @@ def targets(rows, args):
 
 
 # ---- SVG (stdlib only) -------------------------------------------------------------------------------------
-RAW_LABELS = {"raw": "raw SimGrid", "raw-split": "raw, no actor/job"}
-COLOURS = {"raw": "#555555", "raw-split": "#9467bd", "first-fit": "#1f77b4", "fgd": "#ff7f0e", "interference-aware": "#2ca02c",
+RAW_LABELS = {"raw": "raw SimGrid", "raw-split": "raw, no actor/job", "plain": "plain C++ loop"}
+COLOURS = {"raw": "#555555", "raw-split": "#9467bd", "plain": "#17becf", "first-fit": "#1f77b4", "fgd": "#ff7f0e", "interference-aware": "#2ca02c",
            "complementary": "#d62728"}
 
 
@@ -273,7 +293,7 @@ def check_table(path):
             problems.append(f"row {n}: {len(cells)} cells, expected {len(COLUMNS)}")
             continue
         for name, c in zip(COLUMNS[2:], cells[2:]):
-            if c == "–" and name == "simulation CPU µs/job" and cells[0].startswith("raw"):
+            if c == "–" and name == "simulation CPU µs/job" and cells[0] in RAW_LABELS:
                 continue
             try:
                 if not float(c.replace(",", "")) >= 0:
@@ -316,6 +336,9 @@ def main():
     ap.add_argument("--largest-reps", type=int, default=0, help="runs at the largest size (default: --reps)")
     ap.add_argument("--colocsim")
     ap.add_argument("--rawloop")
+    ap.add_argument("--plainloop")
+    ap.add_argument("--no-plain", dest="plain", action="store_false",
+                    help="leave out the plain C++ loop (colocsim-plainloop) beside first-fit")
     ap.add_argument("--raw-styles", default="raw,raw-split",
                     help=f"raw-loop runs beside first-fit, comma-separated, of {', '.join(RAW_STYLES)}")
     ap.add_argument("--out", default=str(ROOT / "build-bench-suite"))
@@ -335,10 +358,11 @@ def main():
         if k not in RAW_STYLES:
             sys.exit(f"--raw-styles: '{k}' is not one of {', '.join(RAW_STYLES)}")
     colocsim, rawloop = find_binary("colocsim", args.colocsim), find_binary("colocsim-rawloop", args.rawloop)
+    plainloop = find_binary("colocsim-plainloop", args.plainloop) if args.plain else None
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     load = os.getloadavg()
-    rows = build_rows(args, colocsim, rawloop)
+    rows = build_rows(args, colocsim, rawloop, plainloop)
     load_after = os.getloadavg()
     with open(out / "runs.csv", "w", newline="") as f:
         w = csv.writer(f)
