@@ -159,6 +159,8 @@ def page_blocks(source, page):
             blocks.append(("sh", sh_commands(first_line, body)))
         elif info == "console":
             blocks.append(("console", console_commands(first_line, body)))
+        elif info == "python":  # not shell commands: said, not run (python/README.md's examples of the API)
+            print(f"NOT RUN  {page}:{first_line}: a ```python block (an example of the API, not a shell command)")
     return blocks
 
 
