@@ -90,6 +90,7 @@ def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True)
         d = os.path.join(tmp, "out")
         _core.run(scenario, sets, name, obj, d, False, quiet)
         result = load_run(d)
+        result._keep_tables()  # read with pandas on first use, after the directory is gone
         result.dir = None
         return result
 

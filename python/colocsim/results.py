@@ -1,4 +1,5 @@
 """Reading colocsim's output directories (docs/formats/outputs.md, docs/formats/sweep.md) into pandas."""
+import io
 import json
 import os
 
@@ -14,16 +15,45 @@ def _pandas():
     return pandas
 
 
-def _read_table(directory, name):
-    """name.csv or name.csv.gz of a run directory as a DataFrame (None if the run wrote neither)."""
+def _table_file(directory, name):
+    """The path of name.csv or name.csv.gz in a run directory, None if the run wrote neither."""
     for file in (name + ".csv", name + ".csv.gz"):
         path = os.path.join(directory, file)
         if os.path.exists(path):
-            # compression is inferred from the suffix; ids stay text ("003" is not 3); round_trip: every
-            # number is the double the file's shortest representation names (pandas' default parser is off
-            # by an ulp on some, e.g. 1357.4856225)
-            return _pandas().read_csv(path, dtype={"id": str} if name == "jobs" else None, float_precision="round_trip")
+            return path
     return None
+
+
+def _parse_table(source, name, gzipped):
+    """A table (a path, or the bytes of one) as a DataFrame: ids stay text ("003" is not 3); round_trip:
+    every number is the double the file's shortest representation names (pandas' default parser is off by
+    an ulp on some, e.g. 1357.4856225)."""
+    pd = _pandas()
+    if isinstance(source, bytes):
+        source = io.BytesIO(source)
+    return pd.read_csv(source, dtype={"id": str} if name == "jobs" else None, float_precision="round_trip",
+                       compression="gzip" if gzipped else None)
+
+
+def _read_table(directory, name):
+    """name.csv or name.csv.gz of a run directory as a DataFrame (None if the run wrote neither)."""
+    path = _table_file(directory, name)
+    return None if path is None else _parse_table(path, name, path.endswith(".gz"))
+
+
+class _Unread:
+    """A table of a run not read yet: read on first use, so that a run and its summary need no pandas."""
+
+    def __init__(self, name, path):
+        self.name, self.path, self.data = name, path, None
+
+    def keep(self):
+        """Holds the file's bytes, for a run directory about to be removed."""
+        with open(self.path, "rb") as f:
+            self.data = f.read()
+
+    def read(self):
+        return _parse_table(self.path if self.data is None else self.data, self.name, self.path.endswith(".gz"))
 
 
 class Result:
@@ -32,9 +62,36 @@ class Result:
 
     def __init__(self, summary, jobs, timeseries, dir=None):
         self.summary = summary
-        self.jobs = jobs
-        self.timeseries = timeseries
+        self._tables = {"jobs": jobs, "timeseries": timeseries}
         self.dir = dir
+
+    def _table(self, name):
+        table = self._tables[name]
+        if isinstance(table, _Unread):  # pandas is imported here, on first use, not by run() or load_run()
+            table = self._tables[name] = table.read()
+        return table
+
+    @property
+    def jobs(self):
+        return self._table("jobs")
+
+    @jobs.setter
+    def jobs(self, value):
+        self._tables["jobs"] = value
+
+    @property
+    def timeseries(self):
+        return self._table("timeseries")
+
+    @timeseries.setter
+    def timeseries(self, value):
+        self._tables["timeseries"] = value
+
+    def _keep_tables(self):
+        """Holds the unread tables' bytes: the run directory is about to be removed."""
+        for table in self._tables.values():
+            if isinstance(table, _Unread):
+                table.keep()
 
     def __repr__(self):
         s = self.summary
@@ -45,14 +102,19 @@ class Result:
 
 
 def load_run(dir):
-    """The Result of a run directory (what `colocsim run -o DIR` wrote)."""
+    """The Result of a run directory (what `colocsim run -o DIR` wrote). Its jobs and timeseries tables are
+    read with pandas on first use: the summary alone needs no pandas."""
     dir = os.fspath(dir)
     path = os.path.join(dir, "summary.json")
     if not os.path.exists(path):
         raise FileNotFoundError(f"{dir}: no summary.json; expected a colocsim run directory (colocsim run -o DIR)")
     with open(path, encoding="utf-8") as f:
         summary = json.load(f)
-    return Result(summary, _read_table(dir, "jobs"), _read_table(dir, "timeseries"), dir)
+    tables = {}
+    for name in ("jobs", "timeseries"):
+        path = _table_file(dir, name)
+        tables[name] = None if path is None else _Unread(name, path)
+    return Result(summary, tables["jobs"], tables["timeseries"], dir)
 
 
 def _flatten(summary):

@@ -67,6 +67,26 @@ def test_the_result_holds_the_files_as_data_frames(tmp_path):
     assert t.dir is None and t.timeseries is None and len(t.jobs) == 48
 
 
+def test_a_run_and_its_summary_need_no_pandas(tmp_path):
+    # The README's one-liner on a python3 without pandas (a pyenv or virtualenv python3 first on PATH):
+    # sys.modules["pandas"] = None makes `import pandas` fail as if it were not installed.
+    code = (
+        "import sys; sys.modules['pandas'] = None\n"
+        "import colocsim\n"
+        "r = colocsim.run()\n"
+        "print(r.summary['makespan_s'])\n"
+        "try:\n"
+        "    r.jobs\n"
+        "except ImportError as e:\n"
+        "    print('jobs:', e)\n"
+    )
+    p = in_fresh_process(code)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert float(lines[0]) > 0  # the summary, read without pandas
+    assert "python3-pandas" in lines[1], lines
+
+
 def test_bad_input_raises_input_error_naming_the_key(tmp_path):
     with pytest.raises(colocsim.InputError, match=r"platform\.nodes"):
         colocsim.run(set={"platform.nodes": -3}, out=tmp_path / "x")
