@@ -197,31 +197,33 @@ void register_python_policy()
 }
 
 /// colocsim.run's engine: `colocsim run [SCENARIO] --set ... --policy P -o OUT [--force]`, in this process.
+/// The consent to run code a scenario names (its plugins, a policy `python`'s file) is this call's
+/// allow_plugins, as --allow-plugins is one command's: the policy `python` is registered for every call, so
+/// that what a call may run never depends on what earlier calls of the process ran.
 py::dict run_scenario(const std::optional<std::string>& scenario_file, const std::vector<std::string>& sets,
                       const std::string& policy, py::object policy_object, const std::string& out, bool force,
-                      bool quiet)
+                      bool quiet, bool allow_plugins)
 {
   std::vector<std::string> all_sets = sets;
   py::object keep = policy_object;
+  register_python_policy();
   if (!policy_object.is_none()) {
     if (!py::isinstance<Policy>(policy_object))
       throw py::type_error("policy must be a policy name (str) or a colocsim.Policy object, not a " +
                            type_name(policy_object));
-    register_python_policy();
     py::handle type = py::type::handle_of(policy_object);
     all_sets.push_back("policy=python");
     all_sets.push_back("policy.params.class=" + std::string(py::str(type.attr("__module__"))) + "." +
                        std::string(py::str(type.attr("__qualname__"))));
-  } else if (policy.rfind("python", 0) == 0) {
-    register_python_policy();
   }
   struct Restore {
     ~Restore() { current_policy_object = nullptr; }
   } restore;
   current_policy_object = policy_object.is_none() ? nullptr : &keep;
 
-  Scenario scenario = load_scenario(scenario_file.value_or(DEFAULT_SCENARIO), all_sets,
-                                    policy_object.is_none() ? policy : std::string(), PluginConsent{});
+  Scenario scenario = load_scenario(
+      scenario_file.value_or(DEFAULT_SCENARIO), all_sets, policy_object.is_none() ? policy : std::string(),
+      PluginConsent{.allow_all = allow_plugins, .command_line = {}, .load = true});
   scenario.set_on_command_line = assignment_keys(sets); // as typed: relative to the current directory
   scenario.outputs.dir = out;
   scenario.outputs.force = force;
@@ -487,7 +489,8 @@ PYBIND11_MODULE(_core, m)
       });
 
   m.def("run", &run_scenario, py::arg("scenario"), py::arg("sets"), py::arg("policy"),
-        py::arg("policy_object"), py::arg("out"), py::arg("force"), py::arg("quiet"));
+        py::arg("policy_object"), py::arg("out"), py::arg("force"), py::arg("quiet"),
+        py::arg("allow_plugins"));
   m.def(
       "_policy_for_plugin",
       [](const std::string& file, const std::string& cls) {

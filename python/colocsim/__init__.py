@@ -58,7 +58,7 @@ def _value_text(v):
     return str(v)
 
 
-def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True):
+def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True, allow_plugins=False):
     """Runs a scenario in this process, exactly as `colocsim run SCENARIO --set K=V ... --policy P -o OUT`.
 
     scenario: a scenario file (None: the embedded default scenario).
@@ -66,6 +66,9 @@ def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True)
     policy: a policy name "name[:k=v,...]" (--policy), or a colocsim.Policy object (a policy in Python).
     out: the output directory to keep (None: a temporary one, removed once read); force: overwrite it.
     quiet: False prints the summary table as the command line does.
+    allow_plugins: run the code the scenario file names (its policy plugins, the Python file of a `policy:
+    python`), as --allow-plugins does; without it such a scenario raises InputError listing that code. It is
+    this call's consent only: earlier runs of the process change nothing.
     Returns a Result (.summary dict, .jobs and .timeseries DataFrames, .dir). Bad input raises
     colocsim.InputError (the command line's exit status 2), an infeasible decision colocsim.DecisionError.
     """
@@ -84,11 +87,11 @@ def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True)
         raise TypeError(f"policy must be a policy name (str) or a colocsim.Policy object, not {type(policy).__name__}")
     scenario = None if scenario is None else os.fspath(scenario)
     if out is not None:
-        _core.run(scenario, sets, name, obj, os.fspath(out), force, quiet)
+        _core.run(scenario, sets, name, obj, os.fspath(out), force, quiet, bool(allow_plugins))
         return load_run(out)
     with tempfile.TemporaryDirectory(prefix="colocsim-run-") as tmp:
         d = os.path.join(tmp, "out")
-        _core.run(scenario, sets, name, obj, d, False, quiet)
+        _core.run(scenario, sets, name, obj, d, False, quiet, bool(allow_plugins))
         result = load_run(d)
         result.dir = None
         return result
