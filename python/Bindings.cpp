@@ -13,8 +13,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 
 namespace py = pybind11;
 using namespace colocsim;
@@ -73,6 +76,37 @@ template <class D> std::string repr_of(const D& d)
   return s;
 }
 
+/// The view a Python policy's decide() receives (colocsim.ClusterView): the engine's ClusterView for the
+/// length of that call only. A policy may keep the object past the call (in an attribute, after
+/// colocsim.run() returns, when the engine is gone): then every method raises RuntimeError instead of reading
+/// freed memory. Every device index is checked (IndexError), as the engine's view does not check them all;
+/// job indices the engine checks itself. What it returns are copies, which stay valid.
+class PyView {
+public:
+  explicit PyView(const ClusterView& view) : view_(&view) {}
+  void invalidate() { view_ = nullptr; }
+  const ClusterView& get() const
+  {
+    if (!view_)
+      throw std::runtime_error(
+          "this ClusterView was passed to an earlier decide() call and is no longer valid: a view is valid "
+          "only during the decide() call it is passed to; keep the values you need from it, not the view");
+    return *view_;
+  }
+  /// The view, once `d` is known to be one of its devices.
+  const ClusterView& with_device(DeviceIndex d) const
+  {
+    const ClusterView& v = get();
+    if (d >= v.device_count())
+      throw py::index_error("device " + std::to_string(d) + " does not exist (" +
+                            std::to_string(v.device_count()) + " devices: 0 to device_count() - 1)");
+    return v;
+  }
+
+private:
+  const ClusterView* view_;
+};
+
 /// The C++ side of colocsim.Policy: decide() calls the Python subclass's decide(view, events) and converts
 /// what it returns to decisions. A Python exception, a missing decide or a result that is not a list of
 /// decisions becomes an InputError naming the class, the file and line and the traceback's last line (exit 2
@@ -89,12 +123,17 @@ public:
       throw InputError(SourceLocation{"python policy " + cls}, "policy-python",
                        cls + " defines no decide(self, view, events); expected a method returning a list of "
                              "decisions (colocsim.Place, colocsim.Reject, colocsim.WakeAt, ...)");
+    py::object view_object = py::cast(PyView(view));
+    struct Invalidate { // the view ends with this call, however it ends
+      PyView& v;
+      ~Invalidate() { v.invalidate(); }
+    } invalidate{view_object.cast<PyView&>()};
     py::object result;
     try {
       py::list evs(events.size());
       for (std::size_t i = 0; i < events.size(); ++i)
         evs[i] = py::cast(events[i]);
-      result = f(py::cast(&view, py::return_value_policy::reference), evs);
+      result = f(view_object, evs);
     } catch (py::error_already_set& e) {
       const auto t = describe_python_error(e);
       throw InputError(t.where, "policy-python", cls + ".decide raised " + t.last_line);
@@ -365,33 +404,59 @@ PYBIND11_MODULE(_core, m)
       .def_readonly("job_rate", &PlacementPrediction::job_rate)
       .def_readonly("fits_memory", &PlacementPrediction::fits_memory);
 
-  // The view is valid only during the decide() call it is passed to.
-  py::class_<ClusterView>(m, "ClusterView", "read-only view of the cluster, valid during one decide() call")
-      .def("now", &ClusterView::now)
-      .def("device_count", &ClusterView::device_count)
-      .def("device", &ClusterView::device, py::arg("d"))
-      .def("job", &ClusterView::job, py::arg("j"), py::return_value_policy::reference_internal)
+  // The view is valid only during the decide() call it is passed to (PyView: a stale one raises
+  // RuntimeError); what its methods return are copies.
+  py::class_<PyView>(m, "ClusterView", "read-only view of the cluster, valid during one decide() call")
+      .def("now", [](const PyView& v) { return v.get().now(); })
+      .def("device_count", [](const PyView& v) { return v.get().device_count(); })
+      .def(
+          "device", [](const PyView& v, DeviceIndex d) { return v.with_device(d).device(d); }, py::arg("d"))
+      .def(
+          "job", [](const PyView& v, JobIndex j) { return Job(v.get().job(j)); }, py::arg("j"))
       .def(
           "residents",
-          [](const ClusterView& v, DeviceIndex d) {
-            const auto r = v.residents(d);
+          [](const PyView& v, DeviceIndex d) {
+            const auto r = v.with_device(d).residents(d);
             return std::vector<JobIndex>(r.begin(), r.end());
           },
           py::arg("d"))
-      .def("signature", &ClusterView::signature, py::arg("j"), py::return_value_policy::reference_internal)
+      .def(
+          "signature", [](const PyView& v, JobIndex j) { return ResourceSignature(v.get().signature(j)); },
+          py::arg("j"))
       .def(
           "predict",
-          [](const ClusterView& v, JobIndex j, const std::vector<DeviceIndex>& devices,
-             const std::vector<JobIndex>& also) { return v.predict(j, devices, also); },
+          [](const PyView& v, JobIndex j, const std::vector<DeviceIndex>& devices,
+             const std::vector<JobIndex>& also) {
+            for (const DeviceIndex d : devices)
+              v.with_device(d);
+            return v.get().predict(j, devices, also);
+          },
           py::arg("j"), py::arg("devices"), py::arg("also") = std::vector<JobIndex>{})
-      .def("mig_geometry", &ClusterView::mig_geometry, py::arg("d"),
-           py::return_value_policy::reference_internal)
-      .def("mig_instances", &ClusterView::mig_instances, py::arg("d"))
-      .def("allows", &ClusterView::allows, py::arg("j"), py::arg("d"))
-      .def("estimate", &ClusterView::estimate, py::arg("j"))
-      .def("time_limit", &ClusterView::time_limit, py::arg("j"))
-      .def("mig_slowdown_alone", &ClusterView::mig_slowdown_alone, py::arg("j"), py::arg("d"),
-           py::arg("profile"));
+      .def(
+          "mig_geometry",
+          [](const PyView& v, DeviceIndex d) -> std::optional<MigGeometry> {
+            const MigGeometry* g = v.with_device(d).mig_geometry(d);
+            if (!g) return std::nullopt;
+            return *g;
+          },
+          py::arg("d"))
+      .def(
+          "mig_instances", [](const PyView& v, DeviceIndex d) { return v.with_device(d).mig_instances(d); },
+          py::arg("d"))
+      .def(
+          "allows", [](const PyView& v, JobIndex j, DeviceIndex d) { return v.with_device(d).allows(j, d); },
+          py::arg("j"), py::arg("d"))
+      .def(
+          "estimate", [](const PyView& v, JobIndex j) { return v.get().estimate(j); }, py::arg("j"))
+      .def(
+          "time_limit", [](const PyView& v, JobIndex j) { return v.get().time_limit(j); }, py::arg("j"))
+      .def(
+          "mig_slowdown_alone",
+          [](const PyView& v, JobIndex j, DeviceIndex d, std::size_t profile) {
+            (void)v.get().job(j); // the engine's view reads the job only for a device in mig mode
+            return v.with_device(d).mig_slowdown_alone(j, d, profile);
+          },
+          py::arg("j"), py::arg("d"), py::arg("profile"));
 
   // Events (engine → policy).
   py::class_<JobSubmitted>(m, "JobSubmitted")

@@ -130,3 +130,47 @@ def subprocess_in(cwd, code, *args):
 
     return subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True,
                           cwd=cwd, env=dict(os.environ))
+
+
+def test_a_view_kept_past_the_run_raises_instead_of_crashing():
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import colocsim; from policies_for_tests import KeepsView\n"
+        "p = KeepsView()\n"
+        "colocsim.run(policy=p)\n"
+        "v = p.view\n"
+        "print(p.job.id, p.signature.mem_bytes > 0, p.device.index)\n"  # copies: still valid
+        "probes = [lambda: v.now(), lambda: v.device_count(), lambda: v.device(0).type, lambda: v.job(0),\n"
+        "          lambda: v.residents(0), lambda: v.signature(0), lambda: v.predict(0, [0]),\n"
+        "          lambda: v.mig_geometry(0), lambda: v.mig_instances(0), lambda: v.allows(0, 0),\n"
+        "          lambda: v.estimate(0), lambda: v.time_limit(0), lambda: v.mig_slowdown_alone(0, 0, 0)]\n"
+        "for probe in probes:\n"
+        "    try:\n"
+        "        print('returned', probe())\n"
+        "    except RuntimeError as e:\n"
+        "        print('RuntimeError', 'no longer valid' in str(e))\n"
+    )
+    p = in_fresh_process(code, HERE)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "job-001 True 0"  # the default trace's first job
+    assert lines[1:] == ["RuntimeError True"] * 13
+
+
+def test_a_view_kept_from_an_earlier_call_raises_in_the_next_one(tmp_path, cli):
+    p = cli("run", "--policy-python", POLICIES + ":UsesOldView", "-o", tmp_path / "out", "--quiet")
+    assert p.returncode == 2, p.stderr
+    assert "UsesOldView.decide raised RuntimeError: this ClusterView was passed to an earlier decide() call" in p.stderr
+
+
+def test_every_index_out_of_range_raises_index_error(tmp_path, cli):
+    # ProbesIndices asks every accessor for the device device_count() (and a job that does not exist) in its
+    # first call; it raises AssertionError unless each raised IndexError. It then decides as first-fit.
+    p = cli("run", "--policy-python", POLICIES + ":ProbesIndices", "-o", tmp_path / "out", "--quiet")
+    assert p.returncode == 0, p.stderr
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import colocsim; from policies_for_tests import ProbesIndices\n"
+        "print(colocsim.run(policy=ProbesIndices()).summary['jobs_completed'])\n"
+    )
+    p = in_fresh_process(code, HERE)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "48"
