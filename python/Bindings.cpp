@@ -46,7 +46,12 @@ PythonErrorText describe_python_error(py::error_already_set& e)
     py::object tb = e.trace();
     while (!tb.is_none() && !tb.attr("tb_next").is_none())
       tb = tb.attr("tb_next");
-    if (!tb.is_none()) {
+    if (e.matches(PyExc_SyntaxError) && !py::getattr(e.value(), "filename", py::none()).is_none()) {
+      // Raised by the compiler, not by a frame: the traceback ends in importlib; the error names the file.
+      t.where.file = py::str(e.value().attr("filename"));
+      const py::object line = e.value().attr("lineno");
+      if (!line.is_none()) t.where.line = line.cast<int>();
+    } else if (!tb.is_none()) {
       t.where.file = py::str(tb.attr("tb_frame").attr("f_code").attr("co_filename"));
       t.where.line = tb.attr("tb_lineno").cast<int>();
     }
@@ -195,6 +200,15 @@ std::unique_ptr<Policy> load_python_policy(const std::string& file, const std::s
     return std::make_unique<PythonPolicyHandle>(std::move(obj));
   } catch (py::error_already_set& e) {
     const auto t = describe_python_error(e);
+    // An error in the policy file itself (a SyntaxError, an exception while importing it or in the class's
+    // constructor) is reported at its line there; one elsewhere at the file, saying where it was raised.
+    std::error_code ec1, ec2;
+    if (t.where.line > 0 &&
+        std::filesystem::weakly_canonical(t.where.file, ec1) ==
+            std::filesystem::weakly_canonical(file, ec2) &&
+        !ec1 && !ec2)
+      throw InputError(t.where, "policy-python",
+                       "cannot make a policy of " + file + ":" + cls + ": " + t.last_line);
     throw InputError(SourceLocation{file}, "policy-python",
                      "cannot make a policy of " + file + ":" + cls + ": " + t.last_line + " (at " +
                          t.where.to_string() + ")");

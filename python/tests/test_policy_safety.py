@@ -174,3 +174,22 @@ def test_every_index_out_of_range_raises_index_error(tmp_path, cli):
     p = in_fresh_process(code, HERE)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "48"
+
+
+def test_a_syntax_error_is_reported_at_its_line(tmp_path, cli):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import colocsim\n\nclass Bad(colocsim.Policy):\n    def decide(self, view, events)\n        return []\n")
+    p = cli("run", "--policy-python", f"{bad}:Bad", "-o", tmp_path / "out", "--quiet")
+    assert p.returncode == 2, p.stderr
+    assert f"{bad}:4: policy-python: cannot make a policy of {bad}:Bad: SyntaxError: " in p.stderr
+    assert "frozen" not in p.stderr
+    code = (
+        "import sys, colocsim\n"
+        "try:\n"
+        "    colocsim.run(policy=f'python:file={sys.argv[1]},class=Bad')\n"
+        "except colocsim.InputError as e:\n"
+        "    print(e)\n"
+    )
+    p = in_fresh_process(code, bad)
+    assert p.returncode == 0, p.stderr
+    assert f"{bad}:4: policy-python: cannot make a policy of {bad}:Bad: SyntaxError: " in p.stdout
