@@ -8,6 +8,7 @@ pandas DataFrames, and write co-location policies in Python.
     r = colocsim.run(policy=MyPolicy())         # a subclass of colocsim.Policy
     df = colocsim.load_sweep("sweep-out/spec")  # every run's parameters and summary, one row per run
 """
+import hashlib
 import importlib.util
 import os
 import sys
@@ -103,13 +104,21 @@ def _load_policy(file, cls):
     path = os.path.abspath(file)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{file}: no such file; expected a Python file that defines class {cls}")
-    name = os.path.splitext(os.path.basename(path))[0]
+    # A module name of its own, never the file's bare name: a policy file called tempfile.py must not stand in
+    # for the standard module tempfile (nor replace a module already imported) for the rest of the process.
+    # It is in sys.modules (dataclasses and pickle look classes up there), once per file.
+    name = "_colocsim_policy_" + hashlib.sha256(path.encode()).hexdigest()[:16] + "_" + "".join(
+        c if c.isalnum() else "_" for c in os.path.splitext(os.path.basename(path))[0])
     module = sys.modules.get(name)
-    if module is None or os.path.abspath(getattr(module, "__file__", "") or "") != path:
+    if module is None:
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
     obj = module
     for part in cls.split("."):
         if not hasattr(obj, part):

@@ -193,3 +193,24 @@ def test_a_syntax_error_is_reported_at_its_line(tmp_path, cli):
     p = in_fresh_process(code, bad)
     assert p.returncode == 0, p.stderr
     assert f"{bad}:4: policy-python: cannot make a policy of {bad}:Bad: SyntaxError: " in p.stdout
+
+
+def test_a_policy_file_never_replaces_a_module_of_the_process(tmp_path):
+    (tmp_path / "tempfile.py").write_text(
+        f"import sys\nsys.path.insert(0, {EXAMPLES!r})\nfrom first_fit import FirstFit\n\nclass P(FirstFit):\n    pass\n"
+    )
+    (tmp_path / "json.py").write_text((tmp_path / "tempfile.py").read_text())
+    code = (
+        "import sys, json, tempfile, colocsim\n"
+        "before = (sys.modules['tempfile'], sys.modules['json'])\n"
+        "for name in ('tempfile', 'json'):\n"
+        "    r = colocsim.run(policy=f'python:file={sys.argv[1]}/{name}.py,class=P')\n"
+        "    print(r.summary['jobs_completed'])\n"
+        "print(sys.modules['tempfile'] is before[0], sys.modules['json'] is before[1])\n"
+        "import tempfile as t2\n"
+        "print(hasattr(t2, 'TemporaryDirectory'), json.dumps([1]))\n"
+        "print(colocsim.run().summary['jobs_completed'])\n"  # uses tempfile.TemporaryDirectory
+    )
+    p = in_fresh_process(code, tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["48", "48", "True", "True", "True", "[1]", "48"]
