@@ -13,8 +13,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 
 namespace py = pybind11;
 using namespace colocsim;
@@ -43,7 +46,12 @@ PythonErrorText describe_python_error(py::error_already_set& e)
     py::object tb = e.trace();
     while (!tb.is_none() && !tb.attr("tb_next").is_none())
       tb = tb.attr("tb_next");
-    if (!tb.is_none()) {
+    if (e.matches(PyExc_SyntaxError) && !py::getattr(e.value(), "filename", py::none()).is_none()) {
+      // Raised by the compiler, not by a frame: the traceback ends in importlib; the error names the file.
+      t.where.file = py::str(e.value().attr("filename"));
+      const py::object line = e.value().attr("lineno");
+      if (!line.is_none()) t.where.line = line.cast<int>();
+    } else if (!tb.is_none()) {
       t.where.file = py::str(tb.attr("tb_frame").attr("f_code").attr("co_filename"));
       t.where.line = tb.attr("tb_lineno").cast<int>();
     }
@@ -73,6 +81,37 @@ template <class D> std::string repr_of(const D& d)
   return s;
 }
 
+/// The view a Python policy's decide() receives (colocsim.ClusterView): the engine's ClusterView for the
+/// length of that call only. A policy may keep the object past the call (in an attribute, after
+/// colocsim.run() returns, when the engine is gone): then every method raises RuntimeError instead of reading
+/// freed memory. Every device index is checked (IndexError), as the engine's view does not check them all;
+/// job indices the engine checks itself. What it returns are copies, which stay valid.
+class PyView {
+public:
+  explicit PyView(const ClusterView& view) : view_(&view) {}
+  void invalidate() { view_ = nullptr; }
+  const ClusterView& get() const
+  {
+    if (!view_)
+      throw std::runtime_error(
+          "this ClusterView was passed to an earlier decide() call and is no longer valid: a view is valid "
+          "only during the decide() call it is passed to; keep the values you need from it, not the view");
+    return *view_;
+  }
+  /// The view, once `d` is known to be one of its devices.
+  const ClusterView& with_device(DeviceIndex d) const
+  {
+    const ClusterView& v = get();
+    if (d >= v.device_count())
+      throw py::index_error("device " + std::to_string(d) + " does not exist (" +
+                            std::to_string(v.device_count()) + " devices: 0 to device_count() - 1)");
+    return v;
+  }
+
+private:
+  const ClusterView* view_;
+};
+
 /// The C++ side of colocsim.Policy: decide() calls the Python subclass's decide(view, events) and converts
 /// what it returns to decisions. A Python exception, a missing decide or a result that is not a list of
 /// decisions becomes an InputError naming the class, the file and line and the traceback's last line (exit 2
@@ -89,12 +128,17 @@ public:
       throw InputError(SourceLocation{"python policy " + cls}, "policy-python",
                        cls + " defines no decide(self, view, events); expected a method returning a list of "
                              "decisions (colocsim.Place, colocsim.Reject, colocsim.WakeAt, ...)");
+    py::object view_object = py::cast(PyView(view));
+    struct Invalidate { // the view ends with this call, however it ends
+      PyView& v;
+      ~Invalidate() { v.invalidate(); }
+    } invalidate{view_object.cast<PyView&>()};
     py::object result;
     try {
       py::list evs(events.size());
       for (std::size_t i = 0; i < events.size(); ++i)
         evs[i] = py::cast(events[i]);
-      result = f(py::cast(&view, py::return_value_policy::reference), evs);
+      result = f(view_object, evs);
     } catch (py::error_already_set& e) {
       const auto t = describe_python_error(e);
       throw InputError(t.where, "policy-python", cls + ".decide raised " + t.last_line);
@@ -156,6 +200,15 @@ std::unique_ptr<Policy> load_python_policy(const std::string& file, const std::s
     return std::make_unique<PythonPolicyHandle>(std::move(obj));
   } catch (py::error_already_set& e) {
     const auto t = describe_python_error(e);
+    // An error in the policy file itself (a SyntaxError, an exception while importing it or in the class's
+    // constructor) is reported at its line there; one elsewhere at the file, saying where it was raised.
+    std::error_code ec1, ec2;
+    if (t.where.line > 0 &&
+        std::filesystem::weakly_canonical(t.where.file, ec1) ==
+            std::filesystem::weakly_canonical(file, ec2) &&
+        !ec1 && !ec2)
+      throw InputError(t.where, "policy-python",
+                       "cannot make a policy of " + file + ":" + cls + ": " + t.last_line);
     throw InputError(SourceLocation{file}, "policy-python",
                      "cannot make a policy of " + file + ":" + cls + ": " + t.last_line + " (at " +
                          t.where.to_string() + ")");
@@ -197,31 +250,33 @@ void register_python_policy()
 }
 
 /// colocsim.run's engine: `colocsim run [SCENARIO] --set ... --policy P -o OUT [--force]`, in this process.
+/// The consent to run code a scenario names (its plugins, a policy `python`'s file) is this call's
+/// allow_plugins, as --allow-plugins is one command's: the policy `python` is registered for every call, so
+/// that what a call may run never depends on what earlier calls of the process ran.
 py::dict run_scenario(const std::optional<std::string>& scenario_file, const std::vector<std::string>& sets,
                       const std::string& policy, py::object policy_object, const std::string& out, bool force,
-                      bool quiet)
+                      bool quiet, bool allow_plugins)
 {
   std::vector<std::string> all_sets = sets;
   py::object keep = policy_object;
+  register_python_policy();
   if (!policy_object.is_none()) {
     if (!py::isinstance<Policy>(policy_object))
       throw py::type_error("policy must be a policy name (str) or a colocsim.Policy object, not a " +
                            type_name(policy_object));
-    register_python_policy();
     py::handle type = py::type::handle_of(policy_object);
     all_sets.push_back("policy=python");
     all_sets.push_back("policy.params.class=" + std::string(py::str(type.attr("__module__"))) + "." +
                        std::string(py::str(type.attr("__qualname__"))));
-  } else if (policy.rfind("python", 0) == 0) {
-    register_python_policy();
   }
   struct Restore {
     ~Restore() { current_policy_object = nullptr; }
   } restore;
   current_policy_object = policy_object.is_none() ? nullptr : &keep;
 
-  Scenario scenario = load_scenario(scenario_file.value_or(DEFAULT_SCENARIO), all_sets,
-                                    policy_object.is_none() ? policy : std::string(), PluginConsent{});
+  Scenario scenario = load_scenario(
+      scenario_file.value_or(DEFAULT_SCENARIO), all_sets, policy_object.is_none() ? policy : std::string(),
+      PluginConsent{.allow_all = allow_plugins, .command_line = {}, .load = true});
   scenario.set_on_command_line = assignment_keys(sets); // as typed: relative to the current directory
   scenario.outputs.dir = out;
   scenario.outputs.force = force;
@@ -363,33 +418,59 @@ PYBIND11_MODULE(_core, m)
       .def_readonly("job_rate", &PlacementPrediction::job_rate)
       .def_readonly("fits_memory", &PlacementPrediction::fits_memory);
 
-  // The view is valid only during the decide() call it is passed to.
-  py::class_<ClusterView>(m, "ClusterView", "read-only view of the cluster, valid during one decide() call")
-      .def("now", &ClusterView::now)
-      .def("device_count", &ClusterView::device_count)
-      .def("device", &ClusterView::device, py::arg("d"))
-      .def("job", &ClusterView::job, py::arg("j"), py::return_value_policy::reference_internal)
+  // The view is valid only during the decide() call it is passed to (PyView: a stale one raises
+  // RuntimeError); what its methods return are copies.
+  py::class_<PyView>(m, "ClusterView", "read-only view of the cluster, valid during one decide() call")
+      .def("now", [](const PyView& v) { return v.get().now(); })
+      .def("device_count", [](const PyView& v) { return v.get().device_count(); })
+      .def(
+          "device", [](const PyView& v, DeviceIndex d) { return v.with_device(d).device(d); }, py::arg("d"))
+      .def(
+          "job", [](const PyView& v, JobIndex j) { return Job(v.get().job(j)); }, py::arg("j"))
       .def(
           "residents",
-          [](const ClusterView& v, DeviceIndex d) {
-            const auto r = v.residents(d);
+          [](const PyView& v, DeviceIndex d) {
+            const auto r = v.with_device(d).residents(d);
             return std::vector<JobIndex>(r.begin(), r.end());
           },
           py::arg("d"))
-      .def("signature", &ClusterView::signature, py::arg("j"), py::return_value_policy::reference_internal)
+      .def(
+          "signature", [](const PyView& v, JobIndex j) { return ResourceSignature(v.get().signature(j)); },
+          py::arg("j"))
       .def(
           "predict",
-          [](const ClusterView& v, JobIndex j, const std::vector<DeviceIndex>& devices,
-             const std::vector<JobIndex>& also) { return v.predict(j, devices, also); },
+          [](const PyView& v, JobIndex j, const std::vector<DeviceIndex>& devices,
+             const std::vector<JobIndex>& also) {
+            for (const DeviceIndex d : devices)
+              v.with_device(d);
+            return v.get().predict(j, devices, also);
+          },
           py::arg("j"), py::arg("devices"), py::arg("also") = std::vector<JobIndex>{})
-      .def("mig_geometry", &ClusterView::mig_geometry, py::arg("d"),
-           py::return_value_policy::reference_internal)
-      .def("mig_instances", &ClusterView::mig_instances, py::arg("d"))
-      .def("allows", &ClusterView::allows, py::arg("j"), py::arg("d"))
-      .def("estimate", &ClusterView::estimate, py::arg("j"))
-      .def("time_limit", &ClusterView::time_limit, py::arg("j"))
-      .def("mig_slowdown_alone", &ClusterView::mig_slowdown_alone, py::arg("j"), py::arg("d"),
-           py::arg("profile"));
+      .def(
+          "mig_geometry",
+          [](const PyView& v, DeviceIndex d) -> std::optional<MigGeometry> {
+            const MigGeometry* g = v.with_device(d).mig_geometry(d);
+            if (!g) return std::nullopt;
+            return *g;
+          },
+          py::arg("d"))
+      .def(
+          "mig_instances", [](const PyView& v, DeviceIndex d) { return v.with_device(d).mig_instances(d); },
+          py::arg("d"))
+      .def(
+          "allows", [](const PyView& v, JobIndex j, DeviceIndex d) { return v.with_device(d).allows(j, d); },
+          py::arg("j"), py::arg("d"))
+      .def(
+          "estimate", [](const PyView& v, JobIndex j) { return v.get().estimate(j); }, py::arg("j"))
+      .def(
+          "time_limit", [](const PyView& v, JobIndex j) { return v.get().time_limit(j); }, py::arg("j"))
+      .def(
+          "mig_slowdown_alone",
+          [](const PyView& v, JobIndex j, DeviceIndex d, std::size_t profile) {
+            (void)v.get().job(j); // the engine's view reads the job only for a device in mig mode
+            return v.with_device(d).mig_slowdown_alone(j, d, profile);
+          },
+          py::arg("j"), py::arg("d"), py::arg("profile"));
 
   // Events (engine → policy).
   py::class_<JobSubmitted>(m, "JobSubmitted")
@@ -487,7 +568,8 @@ PYBIND11_MODULE(_core, m)
       });
 
   m.def("run", &run_scenario, py::arg("scenario"), py::arg("sets"), py::arg("policy"),
-        py::arg("policy_object"), py::arg("out"), py::arg("force"), py::arg("quiet"));
+        py::arg("policy_object"), py::arg("out"), py::arg("force"), py::arg("quiet"),
+        py::arg("allow_plugins"));
   m.def(
       "_policy_for_plugin",
       [](const std::string& file, const std::string& cls) {

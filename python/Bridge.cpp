@@ -63,14 +63,25 @@ std::unique_ptr<colocsim::Policy> make_policy(const colocsim::ParamSet& p)
     if (!policy) throw py::error_already_set();
     return std::unique_ptr<colocsim::Policy>(policy);
   } catch (py::error_already_set& e) {
-    // colocsim.InputError's text is "FILE: policy-python: what went wrong" already; others: the last line.
+    // colocsim.InputError's text is "WHERE: policy-python: what went wrong" already (WHERE: the file, or
+    // FILE:LINE in it); others: the last line.
     std::string what = last_line(e);
-    const std::string prefix = "colocsim._core.InputError: " + p.text("file") + ": policy-python: ";
-    if (what.rfind(prefix, 0) == 0)
-      what = what.substr(prefix.size());
-    else
+    const std::string type = "colocsim._core.InputError: ", path = ": policy-python: ";
+    colocsim::SourceLocation where{p.text("file")};
+    const auto sep = what.find(path);
+    if (what.rfind(type, 0) == 0 && sep != std::string::npos) {
+      std::string file = what.substr(type.size(), sep - type.size());
+      const auto colon = file.rfind(':');
+      if (colon != std::string::npos && colon + 1 < file.size() && file.size() - colon <= 10 &&
+          file.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+        where.line = std::stoi(file.substr(colon + 1));
+        file.resize(colon);
+      }
+      where.file = file;
+      what = what.substr(sep + path.size());
+    } else
       what = "cannot load the Python policy " + p.text("class") + ": " + what;
-    throw colocsim::InputError(colocsim::SourceLocation{p.text("file")}, "policy-python", what);
+    throw colocsim::InputError(where, "policy-python", what);
   }
 }
 

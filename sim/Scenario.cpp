@@ -629,6 +629,38 @@ void resolve_policy(const GivenPolicy& given, Scenario& s, DiagnosticSink& sink)
   }
 }
 
+/// The policy `python` (python/README.md, the bridge's or colocsim.run's) imports and runs the Python file
+/// its parameter `file` names: code, as a plugin is. A file written in the scenario is resolved against the
+/// scenario's folder, as its plugins are, and runs only with consent to the code the scenario names
+/// (--allow-plugins, colocsim.run(allow_plugins=True)). One that `overrides` or `policy_override` set (--set,
+/// --policy, --policy-python, colocsim.run's arguments) was chosen by the user: it needs no consent and
+/// resolves against the current directory.
+void resolve_python_policy_file(GivenPolicy& given, const std::vector<std::string>& overrides,
+                                const std::string& policy_override, const PluginConsent& consent, Scenario& s,
+                                DiagnosticSink& sink)
+{
+  if (s.policy != "python" || !policy_override.empty()) return;
+  for (const auto& key : assignment_keys(overrides))
+    if (key == "policy" || key == "policy.params" || key == "policy.params.file") return;
+  const auto it = given.params.find("file");
+  if (it == given.params.end() || it->second.where.line <= 0 || it->second.text.empty()) return;
+  GivenValue& file = it->second;
+  const std::string dir = parent_dir(s.file);
+  if (file.text.front() != '/' && dir.rfind("builtin:", 0) != 0) {
+    std::error_code ec;
+    const auto resolved = std::filesystem::absolute(dir + "/" + file.text, ec).lexically_normal();
+    file.text = ec ? dir + "/" + file.text : resolved.string();
+  }
+  if (consent.allow_all) return;
+  std::error_code ec;
+  const bool exists = std::filesystem::is_regular_file(file.text, ec);
+  sink.add(file.where, "policy.params.file",
+           file.text + " (" + (exists ? "sha256 " + sha256_file(file.text).value_or("") : "no such file") +
+               ") is not run without consent: the policy python imports this Python file, which runs its "
+               "code; pass --allow-plugins (colocsim.run(..., allow_plugins=True)) to run the code this file "
+               "names, or choose the policy yourself (--policy-python FILE.py:CLASS)");
+}
+
 } // namespace
 
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides,
@@ -642,7 +674,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   const auto& f = text.name;
   read_declared_keys(root, f, s, sink);
   read_workload_source(root, f, s, sink);
-  const GivenPolicy given = read_policy_key(root, f, s, sink);
+  GivenPolicy given = read_policy_key(root, f, s, sink);
   // Policy plugins first: the policy may be one of theirs. Loading one runs its code, so nothing is loaded
   // until every plugin the file names has the command line's consent (PluginConsent).
   if (const YAML::Node plugins = root["plugins"]; plugins.IsDefined()) {
@@ -654,6 +686,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
         if (auto sp = read_plugin_entry(p, f, s, sink)) s.plugins.push_back(std::move(*sp));
   }
   load_scenario_plugins(consent, s, sink);
+  resolve_python_policy_file(given, overrides, policy_override, consent, s, sink);
   resolve_policy(given, s, sink);
   sink.throw_if_any();
   return s;

@@ -8,6 +8,7 @@ pandas DataFrames, and write co-location policies in Python.
     r = colocsim.run(policy=MyPolicy())         # a subclass of colocsim.Policy
     df = colocsim.load_sweep("sweep-out/spec")  # every run's parameters and summary, one row per run
 """
+import hashlib
 import importlib.util
 import os
 import sys
@@ -58,7 +59,7 @@ def _value_text(v):
     return str(v)
 
 
-def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True):
+def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True, allow_plugins=False):
     """Runs a scenario in this process, exactly as `colocsim run SCENARIO --set K=V ... --policy P -o OUT`.
 
     scenario: a scenario file (None: the embedded default scenario).
@@ -66,6 +67,9 @@ def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True)
     policy: a policy name "name[:k=v,...]" (--policy), or a colocsim.Policy object (a policy in Python).
     out: the output directory to keep (None: a temporary one, removed once read); force: overwrite it.
     quiet: False prints the summary table as the command line does.
+    allow_plugins: run the code the scenario file names (its policy plugins, the Python file of a `policy:
+    python`), as --allow-plugins does; without it such a scenario raises InputError listing that code. It is
+    this call's consent only: earlier runs of the process change nothing.
     Returns a Result (.summary dict, .jobs and .timeseries DataFrames, .dir). Bad input raises
     colocsim.InputError (the command line's exit status 2), an infeasible decision colocsim.DecisionError.
     """
@@ -84,11 +88,11 @@ def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True)
         raise TypeError(f"policy must be a policy name (str) or a colocsim.Policy object, not {type(policy).__name__}")
     scenario = None if scenario is None else os.fspath(scenario)
     if out is not None:
-        _core.run(scenario, sets, name, obj, os.fspath(out), force, quiet)
+        _core.run(scenario, sets, name, obj, os.fspath(out), force, quiet, bool(allow_plugins))
         return load_run(out)
     with tempfile.TemporaryDirectory(prefix="colocsim-run-") as tmp:
         d = os.path.join(tmp, "out")
-        _core.run(scenario, sets, name, obj, d, False, quiet)
+        _core.run(scenario, sets, name, obj, d, False, quiet, bool(allow_plugins))
         result = load_run(d)
         result._keep_tables()  # read with pandas on first use, after the directory is gone
         result.dir = None
@@ -101,13 +105,21 @@ def _load_policy(file, cls):
     path = os.path.abspath(file)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{file}: no such file; expected a Python file that defines class {cls}")
-    name = os.path.splitext(os.path.basename(path))[0]
+    # A module name of its own, never the file's bare name: a policy file called tempfile.py must not stand in
+    # for the standard module tempfile (nor replace a module already imported) for the rest of the process.
+    # It is in sys.modules (dataclasses and pickle look classes up there), once per file.
+    name = "_colocsim_policy_" + hashlib.sha256(path.encode()).hexdigest()[:16] + "_" + "".join(
+        c if c.isalnum() else "_" for c in os.path.splitext(os.path.basename(path))[0])
     module = sys.modules.get(name)
-    if module is None or os.path.abspath(getattr(module, "__file__", "") or "") != path:
+    if module is None:
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
     obj = module
     for part in cls.split("."):
         if not hasattr(obj, part):

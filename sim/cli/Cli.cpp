@@ -81,7 +81,8 @@ options:
   --policy-plugin FILE    load policies from a plugin built out of tree (policies/README.md; repeatable)
   --allow-plugins         load the policy plugins SCENARIO names (loading runs their code: without this
                           option or the same file given with --policy-plugin, a scenario that names
-                          plugins stops with exit 2 and lists them with their sha256)
+                          plugins stops with exit 2 and lists them with their sha256), and import the
+                          Python file its policy python names (policy.params.file; exit 2 without)
   --policy-python FILE.py:CLASS
                           run the policy CLASS (a subclass of colocsim.Policy) written in Python in
                           FILE.py (python/README.md; needs the Python package built)
@@ -107,7 +108,9 @@ trace row, reporting all problems as file:line:col: key: message. Exit status 0 
 Policy plugins the scenario names are listed (path, whether the file exists, sha256) but never loaded unless
 given with --policy-plugin; a policy only such a plugin could define is reported as not checked. As for
 run, a scenario that names plugins needs consent (--allow-plugins, or each plugin with --policy-plugin):
-without it validate lists them and exits 2.
+without it validate lists them and exits 2. With the Python bridge given (--policy-plugin
+.../libcolocsim_pybridge.so), validate builds the policy python: it imports the Python file the policy's
+`file` names, running its code (a file the scenario names needs --allow-plugins; python/README.md).
 )";
 
 const char* const BENCH_HELP = R"(usage: colocsim bench [options]

@@ -72,7 +72,9 @@ options:
   --allow-plugins    load the policy plugins the spec's scenario names (passed on to every run); loading
                      runs their code: without this option or the same file given with --policy-plugin, a
                      sweep (--dry-run too) whose scenario names plugins stops with exit 2 and lists them
-                     with their sha256. --dry-run loads only the plugins given with --policy-plugin
+                     with their sha256. --dry-run loads only the plugins given with --policy-plugin.
+                     The checks before the runs (--slurm too) build each run's policy in this process:
+                     a Python policy's file is imported, and its code runs, then
 
 exit status: 0 all runs succeeded, 1 some run failed (see DIR/run-NNNN/log.txt) or, with --collect, has
 not finished yet, 2 bad SPEC or usage.
