@@ -416,6 +416,49 @@ std::string shell_quote(const std::string& s)
   return q + "'";
 }
 
+/// A byte a script may carry as it is: printable ASCII (no control character, nothing above 0x7e).
+bool is_printable_ascii(char c)
+{
+  return c >= 0x20 && c < 0x7f;
+}
+
+/// `s` as one bash word that cannot break a script's lines: shell_quote(s) when every byte is printable
+/// ASCII, else bash's $'...' quoting with every other byte as \xHH (a newline, a carriage return, non-UTF-8
+/// bytes), so that the generated scripts hold nothing but printable ASCII and newlines, and a value never
+/// spans two lines of a script (nor of runs.txt, where a line is a run).
+std::string script_quote(const std::string& s)
+{
+  if (std::all_of(s.begin(), s.end(), is_printable_ascii)) return shell_quote(s);
+  static const char* const HEX = "0123456789abcdef";
+  std::string q = "$'";
+  for (char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '\'')
+      q += std::string("\\") + c;
+    else if (is_printable_ascii(c))
+      q += c;
+    else
+      q += std::string("\\x") + HEX[b >> 4] + HEX[b & 15];
+  }
+  return q + "'";
+}
+
+/// `s` for a comment of a script or of runs.txt: printable ASCII as it is, every other byte as \xHH, so that
+/// the comment ends where it should (a newline in a spec's name would start a line of shell).
+std::string comment_text(const std::string& s)
+{
+  static const char* const HEX = "0123456789abcdef";
+  std::string t;
+  for (char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (is_printable_ascii(c))
+      t += c;
+    else
+      t += std::string("\\x") + HEX[b >> 4] + HEX[b & 15];
+  }
+  return t;
+}
+
 /// The colocsim executable to run (this process's own binary; COLOCSIM_EXE overrides it for callers that
 /// embed the CLI in another program, such as the in-process tests).
 std::string self_exe()
@@ -672,8 +715,10 @@ std::string command_line(const SweepSpec& spec, const RunSpec& r, const fs::path
                          const PluginConsent& consent)
 {
   std::string c = "colocsim";
-  for (const auto& a : run_args(spec, r, dir / r.id(), consent))
-    c += " " + shell_quote(a);
+  for (const auto& a : run_args(spec, r, dir / r.id(), consent)) {
+    c += ' ';
+    c += script_quote(a);
+  }
   return c;
 }
 
@@ -705,7 +750,7 @@ void prepare_sweep_dir(const SweepSpec& spec, const std::vector<RunSpec>& runs, 
   std::ofstream f(spec_copy, std::ios::binary);
   f << spec.text;
   std::ofstream cmds(dir / "runs.txt");
-  cmds << "# the command of every run of sweep '" << spec.name
+  cmds << "# the command of every run of sweep '" << comment_text(spec.name)
        << "' (run in the directory colocsim sweep ran in)\n";
   for (const auto& r : runs)
     cmds << r.id() << "  " << command_line(spec, r, dir, consent) << "\n";
@@ -921,8 +966,48 @@ fs::path spec_path_file(const fs::path& dir)
   return dir / "slurm" / "spec-path";
 }
 
+/// The spec's path as spec-path holds it: the file's text but its final newline (a path may hold newlines,
+/// so it is not read as a line).
+std::string read_spec_path(const fs::path& file)
+{
+  std::string text = read_text_file(file.string()).text;
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
 /// Slurm's default MaxArraySize is 1001: task ids 0..1000. 1000 tasks at most, so that the default holds.
 constexpr long long MAX_ARRAY_TASKS = 1000;
+
+/// The jobs' name: "colocsim-" and the spec's name with every byte other than a letter, a digit, '.', '_'
+/// or '-' replaced by '_', at most 100 bytes. An #SBATCH line is not shell and cannot quote: a newline there
+/// would end the #SBATCH block (and start a line of shell).
+std::string slurm_job_name(const std::string& name)
+{
+  std::string job = "colocsim-";
+  for (char c : name.substr(0, 91))
+    job += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                   c == '_' || c == '-'
+               ? c
+               : '_';
+  return job;
+}
+
+/// The output directory of `--slurm`, absolute; InputError, before anything is written, when its path cannot
+/// go into an #SBATCH line (--output): such lines are not shell and cannot quote.
+fs::path slurm_dir(const fs::path& dir_given)
+{
+  const fs::path dir = fs::absolute(dir_given).lexically_normal();
+  const std::string d = dir.string();
+  if (d.find_first_of(" \t\n'\"\\$`%") != std::string::npos ||
+      std::any_of(d.begin(), d.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }) ||
+      d.find('\x7f') != std::string::npos)
+    throw InputError(
+        SourceLocation{comment_text(d)}, "",
+        "--slurm needs an output directory whose path has no spaces, quotes, '$', '`', '%', '\\' "
+        "or control characters such as a newline (it is written into #SBATCH lines): choose "
+        "another with -o DIR");
+  return dir;
+}
 
 /// Writes `text` to `file` (mode 0755 when `executable`), or InputError naming the file.
 void write_script(const fs::path& file, const std::string& text, bool executable)
@@ -942,7 +1027,8 @@ void write_script(const fs::path& file, const std::string& text, bool executable
   }
 }
 
-/// The #SBATCH lines both scripts share: job name, partition and time limit.
+/// The #SBATCH lines both scripts share: job name, partition and time limit (the options are checked by
+/// parse_sweep_args: letters, digits and a few signs).
 std::string sbatch_common(const std::string& job_name, const SweepArgs& a)
 {
   std::string h = "#SBATCH --job-name=" + job_name + "\n";
@@ -955,18 +1041,15 @@ std::string sbatch_common(const std::string& job_name, const SweepArgs& a)
 /// `colocsim run ... -o DIR/run-NNNN` with its output in run-NNNN/log.txt, skipping a run whose summary.json
 /// exists, so that a resubmitted array runs only what is left), collect.sh (`colocsim sweep --collect DIR`),
 /// submit.sh (submits the array, then collect.sh after it: --dependency=afterany) and spec-path.
+/// Nothing the spec or a path says becomes shell: the #SBATCH lines hold only the checked options, the job
+/// name (slurm_job_name) and DIR (slurm_dir); every other value is one quoted word (script_quote) and a
+/// comment holds the spec's name only as comment_text.
 void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir_given,
                          const std::string& exe, const SweepArgs& a, const PluginConsent& consent,
                          std::ostream& out)
 {
-  const fs::path dir = fs::absolute(dir_given).lexically_normal();
+  const fs::path dir = slurm_dir(dir_given);
   const fs::path sdir = dir / "slurm";
-  // #SBATCH lines are not shell: a path there cannot be quoted.
-  if (dir.string().find_first_of(" \t\n'\"\\$`%") != std::string::npos)
-    throw InputError(
-        SourceLocation{dir.string()}, "",
-        "--slurm needs an output directory whose path has no spaces, quotes, '$', '`', '%' or '\\' "
-        "(it is written into #SBATCH lines): choose another with -o DIR");
   std::error_code ec;
   fs::create_directories(sdir, ec);
   if (ec) throw InputError(SourceLocation{sdir.string()}, "", "cannot create the directory: " + ec.message());
@@ -974,13 +1057,16 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
   long long per_task = a.runs_per_task.value_or(1);
   per_task = std::max(per_task, (n + MAX_ARRAY_TASKS - 1) / MAX_ARRAY_TASKS);
   const long long tasks = (n + per_task - 1) / per_task;
-  const std::string job = "colocsim-" + spec.name;
+  const std::string job = slurm_job_name(spec.name);
   const std::string cwd = fs::current_path().string();
+  const std::string default_exe =
+      "if [ -z \"${COLOCSIM:-}\" ]; then COLOCSIM=" + script_quote(exe) + "; fi\n";
 
   std::ostringstream arr;
   arr << "#!/bin/bash\n"
-      << "# Written by `colocsim sweep " << shell_quote(spec.file) << " --slurm`.\n# The " << n
-      << " runs of sweep '" << spec.name << "' as a Slurm job array of " << tasks << " task(s), " << per_task
+      << "# Written by `colocsim sweep " << script_quote(spec.file) << " --slurm`.\n# The " << n
+      << " runs of sweep '" << comment_text(spec.name) << "' as a Slurm job array of " << tasks
+      << " task(s), " << per_task
       << " run(s) per task.\n# Task i runs its runs one after the other, each exactly as `colocsim sweep` "
          "runs it\n"
       << "# (the command of DIR/runs.txt, its output in run-NNNN/log.txt); a run whose summary.json exists "
@@ -992,9 +1078,8 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
       << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
       << "#SBATCH --output=" << (sdir / "task-%A_%a.out").string() << "\n"
       << "set -u\n"
-      << "COLOCSIM=${COLOCSIM:-" << shell_quote(exe) << "}\n"
-      << "DIR=" << shell_quote(dir.string()) << "\n"
-      << "cd " << shell_quote(cwd)
+      << default_exe << "DIR=" << script_quote(dir.string()) << "\n"
+      << "cd " << script_quote(cwd)
       << " || exit 2  # where the sweep was prepared: the runs' paths are relative to it\n"
       << "failed=0\n"
       << "run() { # run ID ARGS...\n"
@@ -1013,7 +1098,7 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
       const RunSpec& r = runs[static_cast<std::size_t>(i)];
       arr << "  run " << r.id();
       for (const auto& arg : run_args(spec, r, dir / r.id(), consent))
-        arr << " " << shell_quote(arg);
+        arr << " " << script_quote(arg);
       arr << "\n";
     }
     arr << "  ;;\n";
@@ -1029,9 +1114,8 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
          "over.\n"
       << sbatch_common(job + "-collect", a) << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
       << "#SBATCH --output=" << (sdir / "collect-%j.out").string() << "\n"
-      << "COLOCSIM=${COLOCSIM:-" << shell_quote(exe) << "}\n"
-      << "cd " << shell_quote(cwd) << " || exit 2\n"
-      << "exec \"$COLOCSIM\" sweep --collect " << shell_quote(dir.string()) << "\n";
+      << default_exe << "cd " << script_quote(cwd) << " || exit 2\n"
+      << "exec \"$COLOCSIM\" sweep --collect " << script_quote(dir.string()) << "\n";
   write_script(sdir / "collect.sh", col.str(), true);
 
   std::ostringstream sub;
@@ -1042,24 +1126,23 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
          "the\n"
       << "# tasks skip the runs that are done. Extra arguments go to both sbatch calls (e.g. --account=A).\n"
       << "set -euo pipefail\n"
-      << "cd " << shell_quote(sdir.string()) << "\n"
+      << "cd " << script_quote(sdir.string()) << "\n"
       << "array=$(sbatch --parsable \"$@\" array.sh)\n"
       << "array=${array%%;*}  # --parsable prints JOBID[;CLUSTER]\n"
       << "collect=$(sbatch --parsable \"$@\" --dependency=afterany:$array collect.sh)\n"
       << "collect=${collect%%;*}\n"
       << "echo \"submitted job array $array (" << tasks << " task(s)) and collect job $collect\"\n"
-      << "echo \"results: " << dir.string()
-      << "/sweep.csv once job $collect has run (or: colocsim sweep --collect " << shell_quote(dir.string())
-      << ")\"\n";
+      << "printf 'results: %s/sweep.csv once job %s has run (or: colocsim sweep --collect %s)\\n' "
+      << script_quote(dir.string()) << " \"$collect\" " << script_quote(script_quote(dir.string())) << "\n";
   write_script(sdir / "submit.sh", sub.str(), true);
   write_script(spec_path_file(dir), fs::absolute(spec.file).lexically_normal().string() + "\n", false);
 
-  out << "sweep '" << spec.name << "': " << n << " runs → " << tasks << " Slurm array task(s), " << per_task
-      << " run(s) per task"
+  out << "sweep '" << comment_text(spec.name) << "': " << n << " runs → " << tasks << " Slurm array task(s), "
+      << per_task << " run(s) per task"
       << (a.runs_per_task && per_task != *a.runs_per_task ? " (raised: at most 1000 tasks)" : "") << "\n  "
       << (sdir / "array.sh").string() << "    the job array\n  " << (sdir / "collect.sh").string()
-      << "  gathers sweep.csv after it\n  submit:  bash " << shell_quote((sdir / "submit.sh").string())
-      << "\n  collect by hand: colocsim sweep --collect " << shell_quote(dir.string()) << "\n";
+      << "  gathers sweep.csv after it\n  submit:  bash " << script_quote((sdir / "submit.sh").string())
+      << "\n  collect by hand: colocsim sweep --collect " << script_quote(dir.string()) << "\n";
 }
 
 /// `colocsim sweep [SPEC] --collect DIR`: every run's outcome from its directory (summary.json: ok; a
@@ -1080,7 +1163,7 @@ int collect_sweep(const SweepArgs& a, std::ostream& out)
     if (!fs::exists(spec_path_file(dir), ec))
       throw InputError(SourceLocation{spec_path_file(dir).string()}, "",
                        "missing: name the spec, `colocsim sweep SPEC --collect DIR`");
-    spec_file = last_line(spec_path_file(dir));
+    spec_file = read_spec_path(spec_path_file(dir));
   }
   if (!fs::exists(spec_file, ec) && spec_file.rfind("builtin:", 0) != 0)
     throw InputError(
@@ -1142,6 +1225,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     return 0;
   }
   const std::string exe = self_exe();
+  if (a.slurm) (void)slurm_dir(dir); // its checks before anything is written
   prepare_sweep_dir(spec, runs, dir, a, consent);
   if (a.slurm) {
     write_slurm_scripts(spec, runs, dir, exe, a, consent, out);
