@@ -470,17 +470,91 @@ std::string self_exe()
   return p.string();
 }
 
-/// The numbers of a summary.json, in file order (strings such as the policy name are skipped).
-std::vector<std::pair<std::string, double>> read_summary(const fs::path& file)
+/// What sweep.csv and the table take from a run's summary.json.
+struct SummaryRead {
+  std::vector<std::pair<std::string, double>> numbers; ///< file order; a null (NaN, infinity) is left out
+  std::pair<std::string, std::string> plugins;         ///< the plugins' paths, their sha256s (';'-joined)
+};
+
+/// Reads a summary.json and checks it against the schema of the one colocsim writes (summary_fields()):
+/// a JSON object holding every field exactly once and nothing else, a NUMBER field a number or null, a TEXT
+/// field a string, a LIST a list (of {path, sha256} objects for `plugins`, of strings otherwise), a MAP an
+/// object of numbers. InputError with every problem (file:line:col: field: what was expected) otherwise.
+SummaryRead read_summary(const fs::path& file)
 {
-  std::vector<std::pair<std::string, double>> out;
   const TextFile text = read_text_file(file.string());
-  const YAML::Node root = load_yaml(text.text, text.name);
-  for (const auto& kv : root) {
-    if (!kv.second.IsScalar()) continue;
-    const auto x = parse_double(kv.second.Scalar());
-    if (x && kv.second.Tag() != "!") out.emplace_back(kv.first.as<std::string>(), *x);
+  const std::string& f = text.name;
+  const YAML::Node root = load_yaml(text.text, f);
+  DiagnosticSink sink;
+  if (!root.IsMap()) {
+    sink.add(location_of(root, f), "",
+             "expected a JSON object: colocsim's summary.json, the run's results (docs/formats/outputs.md)");
+    sink.throw_if_any();
   }
+  SummaryRead out;
+  std::set<std::string> seen;
+  auto is_string = [](const YAML::Node& n) { return n.IsScalar() && n.Tag() == "!"; };
+  auto number = [](const YAML::Node& n) {
+    return n.IsScalar() && n.Tag() != "!" ? parse_double(n.Scalar()) : std::nullopt;
+  };
+  for (const auto& kv : root) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    const SummaryField* field = kv.first.IsScalar() ? find_summary_field(key) : nullptr;
+    if (!field) {
+      sink.add(location_of(kv.first, f), key, "not a field of colocsim's summary.json");
+      continue;
+    }
+    if (!seen.insert(key).second) {
+      sink.add(location_of(kv.first, f), key, "appears twice");
+      continue;
+    }
+    const YAML::Node& v = kv.second;
+    bool good = true;
+    switch (field->kind) {
+    case SummaryFieldKind::NUMBER:
+      if (const auto x = number(v))
+        out.numbers.emplace_back(key, *x);
+      else
+        good = v.IsNull();
+      break;
+    case SummaryFieldKind::TEXT:
+      good = is_string(v);
+      break;
+    case SummaryFieldKind::LIST:
+      good = v.IsSequence();
+      for (std::size_t i = 0; good && i < v.size(); ++i)
+        good = key == "plugins" ? v[i].IsMap() && is_string(v[i]["path"]) && is_string(v[i]["sha256"])
+                                : is_string(v[i]);
+      break;
+    case SummaryFieldKind::MAP:
+      good = v.IsMap();
+      if (good)
+        for (const auto& c : v)
+          good = good && c.first.IsScalar() && number(c.second).has_value();
+      break;
+    }
+    if (!good)
+      sink.add(location_of(v, f), key,
+               field->kind == SummaryFieldKind::NUMBER ? "expected a number or null"
+               : field->kind == SummaryFieldKind::TEXT ? "expected a string"
+               : field->kind == SummaryFieldKind::MAP  ? "expected an object of numbers"
+               : key == "plugins"                      ? "expected a list of {\"path\": ..., \"sha256\": ...}"
+                                                       : "expected a list of strings");
+  }
+  std::vector<std::string> missing;
+  for (const auto& field : summary_fields())
+    if (seen.count(field.name) == 0) missing.emplace_back(field.name);
+  if (!missing.empty())
+    sink.add(SourceLocation{f}, "",
+             std::to_string(missing.size()) + " of the " + std::to_string(summary_fields().size()) +
+                 " fields of colocsim's summary.json missing: " + join(missing));
+  sink.throw_if_any();
+  if (const auto plugins = root["plugins"]; plugins.IsSequence())
+    for (const auto& p : plugins) {
+      const std::string sep = out.plugins.first.empty() ? "" : ";";
+      out.plugins.first += sep + p["path"].Scalar();
+      out.plugins.second += sep + p["sha256"].Scalar();
+    }
   return out;
 }
 
@@ -505,29 +579,33 @@ std::string table_number(double x)
   return os.str();
 }
 
-/// The policy plugins a summary.json names: their paths and their sha256, each joined with ';'.
-std::pair<std::string, std::string> read_summary_plugins(const fs::path& file)
-{
-  std::pair<std::string, std::string> out;
-  const TextFile text = read_text_file(file.string());
-  const YAML::Node plugins = load_yaml(text.text, text.name)["plugins"];
-  if (!plugins.IsSequence()) return out;
-  for (const auto& p : plugins) {
-    const std::string sep = out.first.empty() ? "" : ";";
-    out.first += sep + (p["path"].IsScalar() ? p["path"].Scalar() : "");
-    out.second += sep + (p["sha256"].IsScalar() ? p["sha256"].Scalar() : "");
-  }
-  return out;
-}
-
 struct Outcome {
   bool done = false, ok = false, skipped = false;
-  bool missing = false; ///< --collect: the run has not run (no run-NNNN/ directory)
+  bool missing = false;     ///< --collect: the run has not run (no run-NNNN/ directory)
+  bool bad_summary = false; ///< its summary.json is there but is not colocsim's (read_run_summary)
   double wall_s = 0;
   std::string message;
   std::vector<std::pair<std::string, double>> numbers;
   std::pair<std::string, std::string> plugins; ///< paths, sha256s (';'-joined)
 };
+
+/// A run whose summary.json exists: its numbers into `o`, or, when the file is not colocsim's summary.json
+/// (read_summary), the run failed, with the file and what is wrong in o.message.
+void read_run_summary(const fs::path& rdir, Outcome& o)
+{
+  try {
+    SummaryRead r = read_summary(rdir / "summary.json");
+    o.numbers = std::move(r.numbers);
+    o.plugins = std::move(r.plugins);
+  } catch (const InputError& e) {
+    o.ok = false;
+    o.bad_summary = true;
+    o.message = "not a colocsim summary.json: ";
+    for (std::size_t i = 0; i < e.diagnostics().size(); ++i)
+      o.message += (i ? "; " : "") + e.diagnostics()[i].to_string();
+    o.message += " (remove " + rdir.string() + " to run it again)";
+  }
+}
 
 /// The command line of `colocsim sweep`.
 struct SweepArgs {
@@ -789,6 +867,8 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
       const fs::path rdir = dir / runs[i].id();
       if (a.resume && fs::exists(rdir / "summary.json", ec)) {
         outcomes[i].done = outcomes[i].ok = outcomes[i].skipped = true;
+        read_run_summary(rdir, outcomes[i]);
+        outcomes[i].skipped = outcomes[i].ok; // else a run that failed: its summary.json is not colocsim's
         report(i);
         continue;
       }
@@ -817,9 +897,10 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
     o.done = true;
     o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const fs::path rdir = dir / runs[i].id();
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(rdir / "summary.json", ec))
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(rdir / "summary.json", ec)) {
       o.ok = true;
-    else {
+      read_run_summary(rdir, o);
+    } else {
       o.message = (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                                        : "exit status " + std::to_string(WEXITSTATUS(status))) +
                   ": " + last_line(rdir / "log.txt") + " (" + (rdir / "log.txt").string() + ")";
@@ -829,22 +910,17 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
   return outcomes;
 }
 
-/// Reads the summary.json of every successful run into its outcome and writes DIR/sweep.csv: one row per
-/// run; the numeric fields of the first successful run's summary.json are the columns.
+/// Writes DIR/sweep.csv from the outcomes (read_run_summary): one row per run; the columns are the numbers
+/// of summary.json (summary_number_names(), but seed, which has its own column), whatever the runs hold.
 void write_sweep_csv(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir,
-                     std::vector<Outcome>& outcomes)
+                     const std::vector<Outcome>& outcomes)
 {
   std::vector<std::string> columns;
+  for (const auto& name : summary_number_names())
+    if (name != "seed") columns.push_back(name);
   bool any_plugins = false; // then sweep.csv names them: the exact code behind each row
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (!outcomes[i].ok) continue;
-    outcomes[i].numbers = read_summary(dir / runs[i].id() / "summary.json");
-    outcomes[i].plugins = read_summary_plugins(dir / runs[i].id() / "summary.json");
-    any_plugins = any_plugins || !outcomes[i].plugins.first.empty();
-    if (columns.empty())
-      for (const auto& [k, v] : outcomes[i].numbers)
-        if (k != "seed") columns.push_back(k);
-  }
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    any_plugins = any_plugins || (outcomes[i].ok && !outcomes[i].plugins.first.empty());
   std::ofstream csv(dir / "sweep.csv");
   csv << "run,status";
   for (const auto& a : spec.axes)
@@ -945,7 +1021,7 @@ void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vect
 
 /// Exit status 1 and the list of the runs that are not ok on stderr (failed, or not run yet), else 0.
 int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>& outcomes,
-                    const std::string& hint)
+                    const std::string& hint, bool with_messages)
 {
   const auto failed = static_cast<std::size_t>(
       std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.ok; }));
@@ -953,7 +1029,16 @@ int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>
   std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed or did not run:";
   for (std::size_t i = 0; i < runs.size(); ++i)
     if (!outcomes[i].ok) std::cerr << " " << runs[i].id() << (outcomes[i].missing ? " (not run)" : "");
+  const auto bad = static_cast<std::size_t>(
+      std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.bad_summary; }));
   std::cerr << " (their log.txt says why; " << hint << ")\n";
+  if (bad > 0)
+    std::cerr << "colocsim: " << bad << " of them ran but hold a summary.json that is not colocsim's: it is "
+              << "not run again while it is there; remove the run's directory to run it again\n";
+  if (with_messages)
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (!outcomes[i].ok && !outcomes[i].missing)
+        std::cerr << "colocsim: " << runs[i].id() << " failed: " << outcomes[i].message << "\n";
   return 1;
 }
 
@@ -1184,13 +1269,17 @@ int collect_sweep(const SweepArgs& a, std::ostream& out)
     o.done = fs::exists(rdir, ec);
     o.ok = fs::exists(rdir / "summary.json", ec);
     o.missing = !o.done;
-    if (!o.ok && o.done) o.message = last_line(rdir / "log.txt");
+    if (o.ok)
+      read_run_summary(rdir, o);
+    else if (o.done)
+      o.message = "no summary.json; the last line of its log.txt: " + last_line(rdir / "log.txt");
   }
   write_sweep_csv(spec, runs, dir, outcomes);
   if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, "collected");
   return report_failures(runs, outcomes,
                          "submit " + (dir / "slurm" / "submit.sh").string() +
-                             " again to run only them, then collect again");
+                             " again to run only them, then collect again",
+                         true);
 }
 
 } // namespace
@@ -1238,7 +1327,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   std::ostringstream how;
   how << std::fixed << std::setprecision(1) << wall << " s with -j " << a.jobs;
   if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, how.str());
-  return report_failures(runs, outcomes, "--resume reruns only them");
+  return report_failures(runs, outcomes, "--resume reruns only them", false);
 }
 
 pid_t spawn_logged(const std::string& exe, const std::vector<std::string>& args, const fs::path& log,
