@@ -113,6 +113,9 @@ std::vector<std::string> skeleton(const std::string& name, const std::string& te
       } else
         sk += c;
     }
+    // shell_quote writes a ' inside a value as '\'' (close, an escaped quote, reopen): still one word.
+    for (std::size_t at; (at = sk.find("Q\\'Q")) != std::string::npos;)
+      sk.replace(at, 4, "Q");
     lines.push_back(sk);
   }
   return lines;
