@@ -418,6 +418,49 @@ std::string shell_quote(const std::string& s)
   return q + "'";
 }
 
+/// A byte a script may carry as it is: printable ASCII (no control character, nothing above 0x7e).
+bool is_printable_ascii(char c)
+{
+  return c >= 0x20 && c < 0x7f;
+}
+
+/// `s` as one bash word that cannot break a script's lines: shell_quote(s) when every byte is printable
+/// ASCII, else bash's $'...' quoting with every other byte as \xHH (a newline, a carriage return, non-UTF-8
+/// bytes), so that the generated scripts hold nothing but printable ASCII and newlines, and a value never
+/// spans two lines of a script (nor of runs.txt, where a line is a run).
+std::string script_quote(const std::string& s)
+{
+  if (std::all_of(s.begin(), s.end(), is_printable_ascii)) return shell_quote(s);
+  static const char* const HEX = "0123456789abcdef";
+  std::string q = "$'";
+  for (char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '\'')
+      q += std::string("\\") + c;
+    else if (is_printable_ascii(c))
+      q += c;
+    else
+      q += std::string("\\x") + HEX[b >> 4] + HEX[b & 15];
+  }
+  return q + "'";
+}
+
+/// `s` for a comment of a script or of runs.txt: printable ASCII as it is, every other byte as \xHH, so that
+/// the comment ends where it should (a newline in a spec's name would start a line of shell).
+std::string comment_text(const std::string& s)
+{
+  static const char* const HEX = "0123456789abcdef";
+  std::string t;
+  for (char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (is_printable_ascii(c))
+      t += c;
+    else
+      t += std::string("\\x") + HEX[b >> 4] + HEX[b & 15];
+  }
+  return t;
+}
+
 /// The colocsim executable to run (this process's own binary; COLOCSIM_EXE overrides it for callers that
 /// embed the CLI in another program, such as the in-process tests).
 std::string self_exe()
@@ -429,17 +472,91 @@ std::string self_exe()
   return p.string();
 }
 
-/// The numbers of a summary.json, in file order (strings such as the policy name are skipped).
-std::vector<std::pair<std::string, double>> read_summary(const fs::path& file)
+/// What sweep.csv and the table take from a run's summary.json.
+struct SummaryRead {
+  std::vector<std::pair<std::string, double>> numbers; ///< file order; a null (NaN, infinity) is left out
+  std::pair<std::string, std::string> plugins;         ///< the plugins' paths, their sha256s (';'-joined)
+};
+
+/// Reads a summary.json and checks it against the schema of the one colocsim writes (summary_fields()):
+/// a JSON object holding every field exactly once and nothing else, a NUMBER field a number or null, a TEXT
+/// field a string, a LIST a list (of {path, sha256} objects for `plugins`, of strings otherwise), a MAP an
+/// object of numbers. InputError with every problem (file:line:col: field: what was expected) otherwise.
+SummaryRead read_summary(const fs::path& file)
 {
-  std::vector<std::pair<std::string, double>> out;
   const TextFile text = read_text_file(file.string());
-  const YAML::Node root = load_yaml(text.text, text.name);
-  for (const auto& kv : root) {
-    if (!kv.second.IsScalar()) continue;
-    const auto x = parse_double(kv.second.Scalar());
-    if (x && kv.second.Tag() != "!") out.emplace_back(kv.first.as<std::string>(), *x);
+  const std::string& f = text.name;
+  const YAML::Node root = load_yaml(text.text, f);
+  DiagnosticSink sink;
+  if (!root.IsMap()) {
+    sink.add(location_of(root, f), "",
+             "expected a JSON object: colocsim's summary.json, the run's results (docs/formats/outputs.md)");
+    sink.throw_if_any();
   }
+  SummaryRead out;
+  std::set<std::string> seen;
+  auto is_string = [](const YAML::Node& n) { return n.IsScalar() && n.Tag() == "!"; };
+  auto number = [](const YAML::Node& n) {
+    return n.IsScalar() && n.Tag() != "!" ? parse_double(n.Scalar()) : std::nullopt;
+  };
+  for (const auto& kv : root) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    const SummaryField* field = kv.first.IsScalar() ? find_summary_field(key) : nullptr;
+    if (!field) {
+      sink.add(location_of(kv.first, f), key, "not a field of colocsim's summary.json");
+      continue;
+    }
+    if (!seen.insert(key).second) {
+      sink.add(location_of(kv.first, f), key, "appears twice");
+      continue;
+    }
+    const YAML::Node& v = kv.second;
+    bool good = true;
+    switch (field->kind) {
+    case SummaryFieldKind::NUMBER:
+      if (const auto x = number(v))
+        out.numbers.emplace_back(key, *x);
+      else
+        good = v.IsNull();
+      break;
+    case SummaryFieldKind::TEXT:
+      good = is_string(v);
+      break;
+    case SummaryFieldKind::LIST:
+      good = v.IsSequence();
+      for (std::size_t i = 0; good && i < v.size(); ++i)
+        good = key == "plugins" ? v[i].IsMap() && is_string(v[i]["path"]) && is_string(v[i]["sha256"])
+                                : is_string(v[i]);
+      break;
+    case SummaryFieldKind::MAP:
+      good = v.IsMap();
+      if (good)
+        for (const auto& c : v)
+          good = good && c.first.IsScalar() && number(c.second).has_value();
+      break;
+    }
+    if (!good)
+      sink.add(location_of(v, f), key,
+               field->kind == SummaryFieldKind::NUMBER ? "expected a number or null"
+               : field->kind == SummaryFieldKind::TEXT ? "expected a string"
+               : field->kind == SummaryFieldKind::MAP  ? "expected an object of numbers"
+               : key == "plugins"                      ? "expected a list of {\"path\": ..., \"sha256\": ...}"
+                                                       : "expected a list of strings");
+  }
+  std::vector<std::string> missing;
+  for (const auto& field : summary_fields())
+    if (seen.count(field.name) == 0) missing.emplace_back(field.name);
+  if (!missing.empty())
+    sink.add(SourceLocation{f}, "",
+             std::to_string(missing.size()) + " of the " + std::to_string(summary_fields().size()) +
+                 " fields of colocsim's summary.json missing: " + join(missing));
+  sink.throw_if_any();
+  if (const auto plugins = root["plugins"]; plugins.IsSequence())
+    for (const auto& p : plugins) {
+      const std::string sep = out.plugins.first.empty() ? "" : ";";
+      out.plugins.first += sep + p["path"].Scalar();
+      out.plugins.second += sep + p["sha256"].Scalar();
+    }
   return out;
 }
 
@@ -464,29 +581,33 @@ std::string table_number(double x)
   return os.str();
 }
 
-/// The policy plugins a summary.json names: their paths and their sha256, each joined with ';'.
-std::pair<std::string, std::string> read_summary_plugins(const fs::path& file)
-{
-  std::pair<std::string, std::string> out;
-  const TextFile text = read_text_file(file.string());
-  const YAML::Node plugins = load_yaml(text.text, text.name)["plugins"];
-  if (!plugins.IsSequence()) return out;
-  for (const auto& p : plugins) {
-    const std::string sep = out.first.empty() ? "" : ";";
-    out.first += sep + (p["path"].IsScalar() ? p["path"].Scalar() : "");
-    out.second += sep + (p["sha256"].IsScalar() ? p["sha256"].Scalar() : "");
-  }
-  return out;
-}
-
 struct Outcome {
   bool done = false, ok = false, skipped = false;
-  bool missing = false; ///< --collect: the run has not run (no run-NNNN/ directory)
+  bool missing = false;     ///< --collect: the run has not run (no run-NNNN/ directory)
+  bool bad_summary = false; ///< its summary.json is there but is not colocsim's (read_run_summary)
   double wall_s = 0;
   std::string message;
   std::vector<std::pair<std::string, double>> numbers;
   std::pair<std::string, std::string> plugins; ///< paths, sha256s (';'-joined)
 };
+
+/// A run whose summary.json exists: its numbers into `o`, or, when the file is not colocsim's summary.json
+/// (read_summary), the run failed, with the file and what is wrong in o.message.
+void read_run_summary(const fs::path& rdir, Outcome& o)
+{
+  try {
+    SummaryRead r = read_summary(rdir / "summary.json");
+    o.numbers = std::move(r.numbers);
+    o.plugins = std::move(r.plugins);
+  } catch (const InputError& e) {
+    o.ok = false;
+    o.bad_summary = true;
+    o.message = "not a colocsim summary.json: ";
+    for (std::size_t i = 0; i < e.diagnostics().size(); ++i)
+      o.message += (i ? "; " : "") + e.diagnostics()[i].to_string();
+    o.message += " (remove " + rdir.string() + " to run it again)";
+  }
+}
 
 /// The command line of `colocsim sweep`.
 struct SweepArgs {
@@ -674,8 +795,10 @@ std::string command_line(const SweepSpec& spec, const RunSpec& r, const fs::path
                          const PluginConsent& consent)
 {
   std::string c = "colocsim";
-  for (const auto& a : run_args(spec, r, dir / r.id(), consent))
-    c += " " + shell_quote(a);
+  for (const auto& a : run_args(spec, r, dir / r.id(), consent)) {
+    c += ' ';
+    c += script_quote(a);
+  }
   return c;
 }
 
@@ -707,7 +830,7 @@ void prepare_sweep_dir(const SweepSpec& spec, const std::vector<RunSpec>& runs, 
   std::ofstream f(spec_copy, std::ios::binary);
   f << spec.text;
   std::ofstream cmds(dir / "runs.txt");
-  cmds << "# the command of every run of sweep '" << spec.name
+  cmds << "# the command of every run of sweep '" << comment_text(spec.name)
        << "' (run in the directory colocsim sweep ran in)\n";
   for (const auto& r : runs)
     cmds << r.id() << "  " << command_line(spec, r, dir, consent) << "\n";
@@ -746,6 +869,8 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
       const fs::path rdir = dir / runs[i].id();
       if (a.resume && fs::exists(rdir / "summary.json", ec)) {
         outcomes[i].done = outcomes[i].ok = outcomes[i].skipped = true;
+        read_run_summary(rdir, outcomes[i]);
+        outcomes[i].skipped = outcomes[i].ok; // else a run that failed: its summary.json is not colocsim's
         report(i);
         continue;
       }
@@ -774,9 +899,10 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
     o.done = true;
     o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const fs::path rdir = dir / runs[i].id();
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(rdir / "summary.json", ec))
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(rdir / "summary.json", ec)) {
       o.ok = true;
-    else {
+      read_run_summary(rdir, o);
+    } else {
       o.message = (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                                        : "exit status " + std::to_string(WEXITSTATUS(status))) +
                   ": " + last_line(rdir / "log.txt") + " (" + (rdir / "log.txt").string() + ")";
@@ -786,22 +912,17 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
   return outcomes;
 }
 
-/// Reads the summary.json of every successful run into its outcome and writes DIR/sweep.csv: one row per
-/// run; the numeric fields of the first successful run's summary.json are the columns.
+/// Writes DIR/sweep.csv from the outcomes (read_run_summary): one row per run; the columns are the numbers
+/// of summary.json (summary_number_names(), but seed, which has its own column), whatever the runs hold.
 void write_sweep_csv(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir,
-                     std::vector<Outcome>& outcomes)
+                     const std::vector<Outcome>& outcomes)
 {
   std::vector<std::string> columns;
+  for (const auto& name : summary_number_names())
+    if (name != "seed") columns.push_back(name);
   bool any_plugins = false; // then sweep.csv names them: the exact code behind each row
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (!outcomes[i].ok) continue;
-    outcomes[i].numbers = read_summary(dir / runs[i].id() / "summary.json");
-    outcomes[i].plugins = read_summary_plugins(dir / runs[i].id() / "summary.json");
-    any_plugins = any_plugins || !outcomes[i].plugins.first.empty();
-    if (columns.empty())
-      for (const auto& [k, v] : outcomes[i].numbers)
-        if (k != "seed") columns.push_back(k);
-  }
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    any_plugins = any_plugins || (outcomes[i].ok && !outcomes[i].plugins.first.empty());
   std::ofstream csv(dir / "sweep.csv");
   csv << "run,status";
   for (const auto& a : spec.axes)
@@ -902,7 +1023,7 @@ void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vect
 
 /// Exit status 1 and the list of the runs that are not ok on stderr (failed, or not run yet), else 0.
 int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>& outcomes,
-                    const std::string& hint)
+                    const std::string& hint, bool with_messages)
 {
   const auto failed = static_cast<std::size_t>(
       std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.ok; }));
@@ -910,7 +1031,16 @@ int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>
   std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed or did not run:";
   for (std::size_t i = 0; i < runs.size(); ++i)
     if (!outcomes[i].ok) std::cerr << " " << runs[i].id() << (outcomes[i].missing ? " (not run)" : "");
+  const auto bad = static_cast<std::size_t>(
+      std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.bad_summary; }));
   std::cerr << " (their log.txt says why; " << hint << ")\n";
+  if (bad > 0)
+    std::cerr << "colocsim: " << bad << " of them ran but hold a summary.json that is not colocsim's: it is "
+              << "not run again while it is there; remove the run's directory to run it again\n";
+  if (with_messages)
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (!outcomes[i].ok && !outcomes[i].missing)
+        std::cerr << "colocsim: " << runs[i].id() << " failed: " << outcomes[i].message << "\n";
   return 1;
 }
 
@@ -923,8 +1053,48 @@ fs::path spec_path_file(const fs::path& dir)
   return dir / "slurm" / "spec-path";
 }
 
+/// The spec's path as spec-path holds it: the file's text but its final newline (a path may hold newlines,
+/// so it is not read as a line).
+std::string read_spec_path(const fs::path& file)
+{
+  std::string text = read_text_file(file.string()).text;
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
 /// Slurm's default MaxArraySize is 1001: task ids 0..1000. 1000 tasks at most, so that the default holds.
 constexpr long long MAX_ARRAY_TASKS = 1000;
+
+/// The jobs' name: "colocsim-" and the spec's name with every byte other than a letter, a digit, '.', '_'
+/// or '-' replaced by '_', at most 100 bytes. An #SBATCH line is not shell and cannot quote: a newline there
+/// would end the #SBATCH block (and start a line of shell).
+std::string slurm_job_name(const std::string& name)
+{
+  std::string job = "colocsim-";
+  for (char c : name.substr(0, 91))
+    job += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                   c == '_' || c == '-'
+               ? c
+               : '_';
+  return job;
+}
+
+/// The output directory of `--slurm`, absolute; InputError, before anything is written, when its path cannot
+/// go into an #SBATCH line (--output): such lines are not shell and cannot quote.
+fs::path slurm_dir(const fs::path& dir_given)
+{
+  const fs::path dir = fs::absolute(dir_given).lexically_normal();
+  const std::string d = dir.string();
+  if (d.find_first_of(" \t\n'\"\\$`%") != std::string::npos ||
+      std::any_of(d.begin(), d.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }) ||
+      d.find('\x7f') != std::string::npos)
+    throw InputError(
+        SourceLocation{comment_text(d)}, "",
+        "--slurm needs an output directory whose path has no spaces, quotes, '$', '`', '%', '\\' "
+        "or control characters such as a newline (it is written into #SBATCH lines): choose "
+        "another with -o DIR");
+  return dir;
+}
 
 /// Writes `text` to `file` (mode 0755 when `executable`), or InputError naming the file.
 void write_script(const fs::path& file, const std::string& text, bool executable)
@@ -944,7 +1114,8 @@ void write_script(const fs::path& file, const std::string& text, bool executable
   }
 }
 
-/// The #SBATCH lines both scripts share: job name, partition and time limit.
+/// The #SBATCH lines both scripts share: job name, partition and time limit (the options are checked by
+/// parse_sweep_args: letters, digits and a few signs).
 std::string sbatch_common(const std::string& job_name, const SweepArgs& a)
 {
   std::string h = "#SBATCH --job-name=" + job_name + "\n";
@@ -957,18 +1128,15 @@ std::string sbatch_common(const std::string& job_name, const SweepArgs& a)
 /// `colocsim run ... -o DIR/run-NNNN` with its output in run-NNNN/log.txt, skipping a run whose summary.json
 /// exists, so that a resubmitted array runs only what is left), collect.sh (`colocsim sweep --collect DIR`),
 /// submit.sh (submits the array, then collect.sh after it: --dependency=afterany) and spec-path.
+/// Nothing the spec or a path says becomes shell: the #SBATCH lines hold only the checked options, the job
+/// name (slurm_job_name) and DIR (slurm_dir); every other value is one quoted word (script_quote) and a
+/// comment holds the spec's name only as comment_text.
 void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir_given,
                          const std::string& exe, const SweepArgs& a, const PluginConsent& consent,
                          std::ostream& out)
 {
-  const fs::path dir = fs::absolute(dir_given).lexically_normal();
+  const fs::path dir = slurm_dir(dir_given);
   const fs::path sdir = dir / "slurm";
-  // #SBATCH lines are not shell: a path there cannot be quoted.
-  if (dir.string().find_first_of(" \t\n'\"\\$`%") != std::string::npos)
-    throw InputError(
-        SourceLocation{dir.string()}, "",
-        "--slurm needs an output directory whose path has no spaces, quotes, '$', '`', '%' or '\\' "
-        "(it is written into #SBATCH lines): choose another with -o DIR");
   std::error_code ec;
   fs::create_directories(sdir, ec);
   if (ec) throw InputError(SourceLocation{sdir.string()}, "", "cannot create the directory: " + ec.message());
@@ -976,13 +1144,16 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
   long long per_task = a.runs_per_task.value_or(1);
   per_task = std::max(per_task, (n + MAX_ARRAY_TASKS - 1) / MAX_ARRAY_TASKS);
   const long long tasks = (n + per_task - 1) / per_task;
-  const std::string job = "colocsim-" + spec.name;
+  const std::string job = slurm_job_name(spec.name);
   const std::string cwd = fs::current_path().string();
+  const std::string default_exe =
+      "if [ -z \"${COLOCSIM:-}\" ]; then COLOCSIM=" + script_quote(exe) + "; fi\n";
 
   std::ostringstream arr;
   arr << "#!/bin/bash\n"
-      << "# Written by `colocsim sweep " << shell_quote(spec.file) << " --slurm`.\n# The " << n
-      << " runs of sweep '" << spec.name << "' as a Slurm job array of " << tasks << " task(s), " << per_task
+      << "# Written by `colocsim sweep " << script_quote(spec.file) << " --slurm`.\n# The " << n
+      << " runs of sweep '" << comment_text(spec.name) << "' as a Slurm job array of " << tasks
+      << " task(s), " << per_task
       << " run(s) per task.\n# Task i runs its runs one after the other, each exactly as `colocsim sweep` "
          "runs it\n"
       << "# (the command of DIR/runs.txt, its output in run-NNNN/log.txt); a run whose summary.json exists "
@@ -994,9 +1165,8 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
       << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
       << "#SBATCH --output=" << (sdir / "task-%A_%a.out").string() << "\n"
       << "set -u\n"
-      << "COLOCSIM=${COLOCSIM:-" << shell_quote(exe) << "}\n"
-      << "DIR=" << shell_quote(dir.string()) << "\n"
-      << "cd " << shell_quote(cwd)
+      << default_exe << "DIR=" << script_quote(dir.string()) << "\n"
+      << "cd " << script_quote(cwd)
       << " || exit 2  # where the sweep was prepared: the runs' paths are relative to it\n"
       << "failed=0\n"
       << "run() { # run ID ARGS...\n"
@@ -1015,7 +1185,7 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
       const RunSpec& r = runs[static_cast<std::size_t>(i)];
       arr << "  run " << r.id();
       for (const auto& arg : run_args(spec, r, dir / r.id(), consent))
-        arr << " " << shell_quote(arg);
+        arr << " " << script_quote(arg);
       arr << "\n";
     }
     arr << "  ;;\n";
@@ -1031,9 +1201,8 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
          "over.\n"
       << sbatch_common(job + "-collect", a) << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
       << "#SBATCH --output=" << (sdir / "collect-%j.out").string() << "\n"
-      << "COLOCSIM=${COLOCSIM:-" << shell_quote(exe) << "}\n"
-      << "cd " << shell_quote(cwd) << " || exit 2\n"
-      << "exec \"$COLOCSIM\" sweep --collect " << shell_quote(dir.string()) << "\n";
+      << default_exe << "cd " << script_quote(cwd) << " || exit 2\n"
+      << "exec \"$COLOCSIM\" sweep --collect " << script_quote(dir.string()) << "\n";
   write_script(sdir / "collect.sh", col.str(), true);
 
   std::ostringstream sub;
@@ -1044,24 +1213,23 @@ void write_slurm_scripts(const SweepSpec& spec, const std::vector<RunSpec>& runs
          "the\n"
       << "# tasks skip the runs that are done. Extra arguments go to both sbatch calls (e.g. --account=A).\n"
       << "set -euo pipefail\n"
-      << "cd " << shell_quote(sdir.string()) << "\n"
+      << "cd " << script_quote(sdir.string()) << "\n"
       << "array=$(sbatch --parsable \"$@\" array.sh)\n"
       << "array=${array%%;*}  # --parsable prints JOBID[;CLUSTER]\n"
       << "collect=$(sbatch --parsable \"$@\" --dependency=afterany:$array collect.sh)\n"
       << "collect=${collect%%;*}\n"
       << "echo \"submitted job array $array (" << tasks << " task(s)) and collect job $collect\"\n"
-      << "echo \"results: " << dir.string()
-      << "/sweep.csv once job $collect has run (or: colocsim sweep --collect " << shell_quote(dir.string())
-      << ")\"\n";
+      << "printf 'results: %s/sweep.csv once job %s has run (or: colocsim sweep --collect %s)\\n' "
+      << script_quote(dir.string()) << " \"$collect\" " << script_quote(script_quote(dir.string())) << "\n";
   write_script(sdir / "submit.sh", sub.str(), true);
   write_script(spec_path_file(dir), fs::absolute(spec.file).lexically_normal().string() + "\n", false);
 
-  out << "sweep '" << spec.name << "': " << n << " runs → " << tasks << " Slurm array task(s), " << per_task
-      << " run(s) per task"
+  out << "sweep '" << comment_text(spec.name) << "': " << n << " runs → " << tasks << " Slurm array task(s), "
+      << per_task << " run(s) per task"
       << (a.runs_per_task && per_task != *a.runs_per_task ? " (raised: at most 1000 tasks)" : "") << "\n  "
       << (sdir / "array.sh").string() << "    the job array\n  " << (sdir / "collect.sh").string()
-      << "  gathers sweep.csv after it\n  submit:  bash " << shell_quote((sdir / "submit.sh").string())
-      << "\n  collect by hand: colocsim sweep --collect " << shell_quote(dir.string()) << "\n";
+      << "  gathers sweep.csv after it\n  submit:  bash " << script_quote((sdir / "submit.sh").string())
+      << "\n  collect by hand: colocsim sweep --collect " << script_quote(dir.string()) << "\n";
 }
 
 /// `colocsim sweep [SPEC] --collect DIR`: every run's outcome from its directory (summary.json: ok; a
@@ -1082,7 +1250,7 @@ int collect_sweep(const SweepArgs& a, std::ostream& out)
     if (!fs::exists(spec_path_file(dir), ec))
       throw InputError(SourceLocation{spec_path_file(dir).string()}, "",
                        "missing: name the spec, `colocsim sweep SPEC --collect DIR`");
-    spec_file = last_line(spec_path_file(dir));
+    spec_file = read_spec_path(spec_path_file(dir));
   }
   if (!fs::exists(spec_file, ec) && spec_file.rfind("builtin:", 0) != 0)
     throw InputError(
@@ -1103,13 +1271,17 @@ int collect_sweep(const SweepArgs& a, std::ostream& out)
     o.done = fs::exists(rdir, ec);
     o.ok = fs::exists(rdir / "summary.json", ec);
     o.missing = !o.done;
-    if (!o.ok && o.done) o.message = last_line(rdir / "log.txt");
+    if (o.ok)
+      read_run_summary(rdir, o);
+    else if (o.done)
+      o.message = "no summary.json; the last line of its log.txt: " + last_line(rdir / "log.txt");
   }
   write_sweep_csv(spec, runs, dir, outcomes);
   if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, "collected");
   return report_failures(runs, outcomes,
                          "submit " + (dir / "slurm" / "submit.sh").string() +
-                             " again to run only them, then collect again");
+                             " again to run only them, then collect again",
+                         true);
 }
 
 } // namespace
@@ -1144,6 +1316,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     return 0;
   }
   const std::string exe = self_exe();
+  if (a.slurm) (void)slurm_dir(dir); // its checks before anything is written
   prepare_sweep_dir(spec, runs, dir, a, consent);
   if (a.slurm) {
     write_slurm_scripts(spec, runs, dir, exe, a, consent, out);
@@ -1156,7 +1329,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   std::ostringstream how;
   how << std::fixed << std::setprecision(1) << wall << " s with -j " << a.jobs;
   if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, how.str());
-  return report_failures(runs, outcomes, "--resume reruns only them");
+  return report_failures(runs, outcomes, "--resume reruns only them", false);
 }
 
 pid_t spawn_logged(const std::string& exe, const std::vector<std::string>& args, const fs::path& log,

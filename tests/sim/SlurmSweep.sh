@@ -106,7 +106,16 @@ if [ "$mode" = script ]; then
   expect_rc 2 "--collect with -j" "$COLOCSIM" sweep --collect out -j 2
   expect_rc 2 "--collect of no sweep" "$COLOCSIM" sweep --collect "$WORK/local/run-0001"
   grep -q "holds no sweep" last.out || fail "--collect of no sweep: message"
+  # An output directory --slurm refuses is refused before anything is written there: a local sweep (which
+  # may write there) then succeeds.
   expect_rc 2 "--slurm into a path with a space" "$COLOCSIM" sweep spec.yaml --slurm -o "with space"
+  [ -e "with space" ] && fail "a refused --slurm -o was written: $(ls -A "with space" | tr '\n' ' ')"
+  expect_rc 2 "--slurm into a path with a newline" "$COLOCSIM" sweep spec.yaml --slurm -o "$(printf 'new\nline')"
+  [ -e "$(printf 'new\nline')" ] && fail "a refused --slurm -o (newline) was written"
+  mkdir -p "empty dir"
+  expect_rc 2 "--slurm into an existing empty path with a space" "$COLOCSIM" sweep spec.yaml --slurm -o "empty dir"
+  [ -n "$(ls -A "empty dir")" ] && fail "a refused --slurm -o was written into: $(ls -A "empty dir" | tr '\n' ' ')"
+  expect_rc 0 "a local sweep into the directory --slurm refused" "$COLOCSIM" sweep spec.yaml -o "empty dir" --quiet
   expect_rc 2 "--slurm over an earlier sweep" "$COLOCSIM" sweep spec.yaml --slurm -o out
   [ "$fails" = 0 ] && echo "PASS: scripts run task by task and collected" || exit 1
   exit 0
