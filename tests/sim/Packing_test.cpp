@@ -472,3 +472,21 @@ TEST_CASE("pack refuses a curve step below 1e-6, and requests too large for a wh
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("gpu-clustering prefers a node whose pods all share the new pod's affinity over a mixed one",
+          "[packing]")
+{
+  // Node 0 holds one GPU share (tag 0) only: 25 × 500 / 8000 = 1 of fill + 75. Node 1 holds a share (tag 0)
+  // and a whole GPU (tag 1): 25 × 1500 / 8000 = 4 of fill + 50. A new share (tag 0) goes to node 0 (76 > 54).
+  Node a = node("T4", 8), b = node("T4", 8);
+  a.gpu_left[0] = 500;
+  a.affinity = {{0, 1}};
+  b.gpu_left[0] = 500;
+  b.gpu_left[1] = 0;
+  b.affinity = {{0, 1}, {1, 1}};
+  for (const std::uint64_t seed : {1, 2, 3, 4}) { // whatever the tie order
+    const Result r = run({a, b}, {pod(1, 200)}, per_arrival("gpu-clustering", seed));
+    REQUIRE(r.placements.size() == 1);
+    CHECK(r.placements[0].node == 0);
+  }
+}
