@@ -1,9 +1,14 @@
 #include "models/Csv.hpp"
 
+#include "models/Utf8.hpp"
+
 namespace colocsim {
 
-std::string csv_field(std::string_view s)
+std::string csv_field(std::string_view text)
 {
+  // Bytes that are not UTF-8 (a job id read from a Latin-1 trace) as \xNN, so that the file is UTF-8 text.
+  const std::string valid = is_utf8(text) ? std::string() : utf8_or_escaped(text);
+  const std::string_view s = valid.empty() ? text : std::string_view(valid);
   if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
   std::string q = "\"";
   for (char c : s) {

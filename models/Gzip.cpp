@@ -1,8 +1,11 @@
 #include "models/Gzip.hpp"
 
+#include "models/Errors.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <zlib.h>
 
@@ -42,6 +45,14 @@ bool GzipInBuf::open(const std::string& path)
 {
   close();
   error_.clear();
+  path_ = path;
+  // gzopen blocks on a FIFO until something writes to it, and a device never ends: regular files only.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    error_ = "not a regular file";
+    return false;
+  }
   file_ = gzopen(path.c_str(), "rb");
   if (file_ == nullptr) return false;
   gzbuffer(gz(file_), 1 << 17);
@@ -60,20 +71,32 @@ GzipInBuf::int_type GzipInBuf::underflow()
 {
   if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
   if (file_ == nullptr) return traits_type::eof();
+  if (!error_.empty()) fail();
   const int n = gzread(gz(file_), buffer_.data(), static_cast<unsigned>(buffer_.size()));
   if (n < 0) {
     error_ = gz_message(file_);
-    return traits_type::eof();
+    fail();
   }
   if (n == 0) {
-    // gzread returns 0 both at a clean end and at a gzip stream cut short; gzerror tells them apart.
+    // gzread returns 0 both at a clean end and at a gzip stream cut short (zlib checks the end-of-stream
+    // block and the CRC-32 and length trailer before a clean end); gzerror tells them apart.
     int code = Z_OK;
     gzerror(gz(file_), &code);
-    if (code != Z_OK) error_ = gz_message(file_);
+    if (code != Z_OK) {
+      error_ = gz_message(file_);
+      fail();
+    }
     return traits_type::eof();
   }
   setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
   return traits_type::to_int_type(*gptr());
+}
+
+void GzipInBuf::fail() const
+{
+  throw InputError(SourceLocation{path_}, "",
+                   "gzip data cut short or corrupt (zlib: " + error_ +
+                       "); expected a complete gzip file (gzip -t checks one) or a plain file");
 }
 
 GzipIfstream::GzipIfstream() : std::istream(nullptr)

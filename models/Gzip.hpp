@@ -13,16 +13,22 @@ namespace colocsim {
 /// True when the file starts with gzip's two magic bytes (0x1f 0x8b). False when it cannot be read.
 bool has_gzip_magic(const std::string& path);
 
-/// A read buffer over zlib's gzread: a gzip file is decompressed, any other file is read as it is.
+/// A read buffer over zlib's gzread: a gzip file is decompressed, any other file is read as it is. A gzip
+/// stream cut short (no end-of-stream block, or no CRC-32 and length trailer) or corrupt (a bad CRC or
+/// length) is never a quiet end of the data: the read that meets it throws InputError naming the file, with
+/// zlib's message in error(). Through an istream (GzipIfstream) that throw sets badbit and ends the read;
+/// a reader of the buffer itself (sgetn) gets the InputError.
 class GzipInBuf final : public std::streambuf {
 public:
   GzipInBuf() = default;
   ~GzipInBuf() override;
   GzipInBuf(const GzipInBuf&) = delete;
   GzipInBuf& operator=(const GzipInBuf&) = delete;
-  bool open(const std::string& path); ///< false when the file cannot be opened
+  /// false when the file cannot be opened, or is not a regular file (a FIFO would block, a device not end;
+  /// error() then says so)
+  bool open(const std::string& path);
   bool is_open() const { return file_ != nullptr; }
-  /// Empty, or zlib's message for the last read error (a truncated or corrupt gzip file).
+  /// Empty, or zlib's message for the read error (a truncated or corrupt gzip file).
   const std::string& error() const { return error_; }
   void close();
 
@@ -30,13 +36,15 @@ protected:
   int_type underflow() override;
 
 private:
-  void* file_ = nullptr; // gzFile, kept opaque so that users of this header need no zlib.h
+  [[noreturn]] void fail() const; ///< throws the InputError for error_
+  void* file_ = nullptr;          // gzFile, kept opaque so that users of this header need no zlib.h
   std::array<char, 1 << 16> buffer_{};
-  std::string error_;
+  std::string error_, path_;
 };
 
 /// An input stream over GzipInBuf: `GzipIfstream in(path); if (!in.is_open()) ...; std::getline(in, line)`.
-/// A read error (corrupt data) sets badbit and leaves zlib's message in error().
+/// A gzip stream cut short or corrupt sets badbit and leaves zlib's message in error(): a reader checks
+/// `bad()` (or error()) after its loop, or it takes the lines before the damage for the whole file.
 class GzipIfstream final : public std::istream {
 public:
   GzipIfstream();

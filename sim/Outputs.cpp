@@ -2,6 +2,7 @@
 
 #include "models/Csv.hpp"
 #include "models/Gzip.hpp"
+#include "models/Utf8.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -28,8 +29,12 @@ std::string json_number(double v)
   return std::isfinite(v) ? format_double(v) : std::string("null");
 }
 
-void append_json_string(std::string& out, std::string_view s)
+void append_json_string(std::string& out, std::string_view text)
 {
+  // RFC 8259 text is UTF-8: bytes that are not (a name read from a Latin-1 file) become \xNN first, whose
+  // backslash is then escaped like any other ("\\xe9").
+  const std::string valid = is_utf8(text) ? std::string() : utf8_or_escaped(text);
+  const std::string_view s = valid.empty() ? text : std::string_view(valid);
   out += '"';
   for (const char c : s) {
     switch (c) {

@@ -183,8 +183,8 @@ void print_summary(const Summary& s, std::ostream& os);
 std::string format_double(double v);
 /// A number for JSON: format_double(v), or null for infinity and NaN, which JSON cannot hold.
 std::string json_number(double v);
-/// Appends `s` as a JSON string (quoted; quote, backslash and control characters escaped): summary.json and
-/// the event log's lines.
+/// Appends `s` as a JSON string (quoted; quote, backslash and control characters escaped; bytes that are not
+/// UTF-8 written as the text `\xNN`, models/Utf8.hpp): summary.json and the event log's lines.
 void append_json_string(std::string& out, std::string_view s);
 
 } // namespace colocsim

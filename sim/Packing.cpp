@@ -1,5 +1,6 @@
 #include "sim/Packing.hpp"
 
+#include "models/Units.hpp"
 #include "workloads/OpenbReader.hpp"
 
 #include <algorithm>
@@ -95,6 +96,19 @@ std::vector<int> exclusive_choice(const std::vector<int>& gpu_left, const Pod& p
   return chosen;
 }
 
+/// The next multiple of `step` past `share` (+ 1e-12), from the current one `next`: step by step, as the
+/// curve always did, while that is a few steps; a jump to the multiple when `share` is far ahead (a step
+/// tiny against the arrivals: the steps would take as long as share ÷ step additions, and stop adding at
+/// all once `next` is 2^53 steps). Strictly greater than share + 1e-12 on return.
+double next_row_after(double next, double share, double step)
+{
+  const double target = share + 1e-12;
+  if ((target - next) / step > 64) next = std::floor(target / step) * step;
+  for (int k = 0; next <= target && k < 128; ++k)
+    next += step;
+  return next > target ? next : std::nextafter(target, std::numeric_limits<double>::infinity());
+}
+
 long long sigmoid_score(double before, double after)
 {
   return static_cast<long long>(1.0 / (1.0 + std::exp(-(before - after) / 1000.0)) * 100.0);
@@ -160,9 +174,7 @@ public:
         r.curve.push_back(CurveRow{i + 1, share,
                                    capacity_ > 0 ? double(r.allocated_milli) / double(capacity_) : 0,
                                    idle > 0 ? total_frag_ / idle : 0.0, r.dropped});
-        if (options_.curve_step > 0)
-          while (next_row <= share + 1e-12)
-            next_row += options_.curve_step;
+        if (options_.curve_step > 0) next_row = next_row_after(next_row, share, options_.curve_step);
       }
     }
     return r;
@@ -476,6 +488,19 @@ Result run(std::vector<Node> nodes, std::vector<Pod> pods, const Options& option
   return runner.run(std::move(pods));
 }
 
+namespace {
+/// A cpu_milli or memory_mib as a whole number; above MAX_REQUEST (or not a number) an InputError at `where`,
+/// as std::llround of it would overflow (a pod of 1e19 milli-CPU then fitted every node).
+long long whole_request(double v, const SourceLocation& where, const char* field, const char* what)
+{
+  if (!(v >= 0 && v <= MAX_REQUEST))
+    throw InputError(where, field,
+                     "out of range (got " + number_text(v) + "); expected " + what + ", 0.." +
+                         number_text(MAX_REQUEST));
+  return std::llround(v);
+}
+} // namespace
+
 std::vector<Node> nodes_from(const NodeInventory& inventory)
 {
   std::vector<Node> nodes;
@@ -483,8 +508,9 @@ std::vector<Node> nodes_from(const NodeInventory& inventory)
     Node n;
     n.name = in.name;
     n.model = in.gpu_model;
-    n.cpu = n.cpu_left = std::llround(in.cpu_cores * 1000.0);
-    n.mem = n.mem_left = std::llround(in.memory_bytes / (1024.0 * 1024.0));
+    n.cpu = n.cpu_left = whole_request(in.cpu_cores * 1000.0, in.origin, "cpu_milli", "milli-cores");
+    n.mem = n.mem_left =
+        whole_request(in.memory_bytes / (1024.0 * 1024.0), in.origin, "memory_mib", "MiB of memory");
     n.gpu_left.assign(static_cast<std::size_t>(in.gpus), MILLI);
     nodes.push_back(std::move(n));
   }
@@ -495,8 +521,9 @@ Pod pod_from(const Job& job)
 {
   Pod p;
   p.id = job.id;
-  p.cpu = std::llround(job.cpus * 1000.0);
-  p.mem = std::llround(job.host_mem_bytes / (1024.0 * 1024.0));
+  p.cpu = whole_request(job.cpus * 1000.0, job.origin, "cpu_milli", "thousandths of a CPU core");
+  p.mem =
+      whole_request(job.host_mem_bytes / (1024.0 * 1024.0), job.origin, "memory_mib", "MiB of host memory");
   p.gpus = job.devices;
   p.milli = job.devices == 0 ? 0 : job.gpu_milli;
   p.types = job.gpu_types;

@@ -29,6 +29,11 @@ inline constexpr int MILLI = 1000;
 /// gpushareutils.MaxSpecCpu/MaxSpecGpu: the largest openb node, 128 vCPU and 8 GPUs).
 inline constexpr double MAX_SPEC_CPU = 128000;
 inline constexpr double MAX_SPEC_GPU = 8000;
+/// The largest cpu_milli (milli-CPU) and memory_mib (MiB) a node or a pod may give: 10^15, a million times
+/// the largest machine, so that the whole-number requests and their sums stay far inside a long long.
+inline constexpr double MAX_REQUEST = 1e15;
+/// The smallest curve step above 0 (Options::curve_step): a million rows per unit of arrived capacity.
+inline constexpr double MIN_CURVE_STEP = 1e-6;
 
 struct Node {
   std::string name;
@@ -92,7 +97,8 @@ struct Options {
   double tune = 0; ///< > 0: inflate (or deflate) the pods to tune × the cluster's GPU milli (FGD's rule)
   bool shuffle = false; ///< seeded shuffle of the (tuned) pod list
   /// Curve rows: 0 = one per arrival; p > 0 = the first arrival at or past each multiple of p of the
-  /// capacity (p = 0.01: one row per percent), plus the last arrival.
+  /// capacity (p = 0.01: one row per percent), plus the last arrival. At most one row per arrival whatever
+  /// p (`colocsim pack` takes 0 or MIN_CURVE_STEP..1).
   double curve_step = 0.01;
   TypicalOptions typical;
 };
@@ -132,7 +138,8 @@ std::vector<Pod> tune_pods(std::vector<Pod> pods, double tune, long long capacit
 /// Runs the arrivals. Throws InputError (path "policy") for an unknown policy.
 Result run(std::vector<Node> nodes, std::vector<Pod> pods, const Options& options);
 
-/// Nodes of a node table (NodeInventory), pods of jobs read with OpenbOptions::requests_only.
+/// Nodes of a node table (NodeInventory), pods of jobs read with OpenbOptions::requests_only. A cpu_milli or
+/// memory_mib above MAX_REQUEST is an InputError at the node's or job's file:line, naming the field.
 std::vector<Node> nodes_from(const NodeInventory& inventory);
 Pod pod_from(const Job& job);
 std::vector<Pod> load_openb_pods(const std::string& path);

@@ -29,7 +29,8 @@ options:
   --seed N           seed of the tuning draws, the shuffle, the tie order and random (default 1)
   --tune X           inflate (or deflate) the pods to X times the GPUs (default 0: as listed; FGD: 1.3)
   --shuffle          shuffle the (tuned) pods with the seed (FGD does)
-  --curve-step P     one curve row per P of arrived capacity (default 0.01; 0: one row per pod)
+  --curve-step P     one curve row per P of arrived capacity, 1e-06..1 (default 0.01; 0: one row per
+                     pod; never more than one row per pod)
   -o, --output FILE  write the curve CSV (arrivals,arrived,allocated,fragmentation,dropped) there
 )";
 
@@ -75,9 +76,13 @@ int cmd_pack(const std::vector<std::string>& args, std::ostream& out)
       o.tune = number(a, value(), 0, 100);
     else if (a == "--shuffle")
       o.shuffle = true;
-    else if (a == "--curve-step")
+    else if (a == "--curve-step") {
       o.curve_step = number(a, value(), 0, 1);
-    else if (a == "-o" || a == "--output")
+      if (o.curve_step > 0 && o.curve_step < packing::MIN_CURVE_STEP)
+        throw UsageError(a + ": '" + args[i] +
+                         "' is below 1e-06; expected 0 (one row per pod) or a step in " +
+                         "[1e-06, 1] of the GPU capacity");
+    } else if (a == "-o" || a == "--output")
       output = value();
     else
       throw UsageError("unknown option '" + a + "'; see colocsim pack --help");

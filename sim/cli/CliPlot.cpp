@@ -14,6 +14,7 @@
 #include "models/Units.hpp"
 #include "sim/cli/Svg.hpp"
 #include "sim/cli/SweepChart.hpp"
+#include "workloads/CsvLines.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -97,6 +98,8 @@ fs::path result_file(const fs::path& dir, const std::string& name)
 
 Table read_table(const fs::path& path)
 {
+  // A FIFO, a directory or a device is refused before it is opened (opening a FIFO waits for a writer).
+  open_input_file(path.string(), "result file");
   GzipIfstream in(path.string()); // a plain file or a gzip-compressed one (jobs.csv.gz)
   if (!in.is_open()) throw InputError(SourceLocation{path.string()}, "", "cannot open for reading");
   Table t;
@@ -121,7 +124,12 @@ Table read_table(const fs::path& path)
     t.rows.push_back(std::move(fields));
     t.lines.push_back(n);
   }
-  if (in.bad()) throw InputError(SourceLocation{t.file, n}, "", "cannot read the gzip data: " + in.error());
+  // A gzip stream cut short or corrupt ends the loop early: the rows read so far are not the file.
+  if (in.bad() || !in.error().empty())
+    throw InputError(SourceLocation{t.file}, "",
+                     "gzip data cut short or corrupt after line " + std::to_string(n) +
+                         " (zlib: " + (in.error().empty() ? std::string("read error") : in.error()) +
+                         "); expected a complete gzip file (gzip -t checks one) or a plain CSV file");
   if (t.header.empty()) throw InputError(SourceLocation{t.file}, "", "empty file; expected a header row");
   return t;
 }
@@ -162,7 +170,12 @@ struct Svg {
 void write_file(const fs::path& path, const std::string& text, bool force, std::vector<fs::path>& written)
 {
   std::error_code ec;
-  if (fs::exists(path, ec) && !force)
+  const auto status = fs::status(path, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status))
+    throw InputError(SourceLocation{path.string()}, "",
+                     "exists and is not a regular file (a directory, a FIFO, a device); expected an SVG "
+                     "file or nothing there: remove it or pass -o DIR to write elsewhere");
+  if (fs::exists(status) && !force)
     throw InputError(SourceLocation{path.string()}, "",
                      "exists (an earlier plot); pass --force to overwrite it or -o DIR to write elsewhere");
   std::ofstream out(path, std::ios::binary);
@@ -241,7 +254,7 @@ std::optional<double> device_count(const fs::path& summary)
 {
   std::error_code ec;
   if (!fs::exists(summary, ec)) return std::nullopt;
-  std::ifstream in(summary);
+  std::ifstream in = open_input_file(summary.string(), "summary file"); // refuses a FIFO or a directory
   std::stringstream text;
   text << in.rdbuf();
   const std::string json = text.str(), quoted = "\"devices\":";

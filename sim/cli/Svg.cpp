@@ -1,5 +1,7 @@
 #include "sim/cli/Svg.hpp"
 
+#include "models/Utf8.hpp"
+
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -9,7 +11,7 @@ namespace colocsim::svg {
 std::string xml(const std::string& s)
 {
   std::string out;
-  for (char c : s) {
+  for (char c : utf8_or_escaped(s)) {
     switch (c) {
     case '&':
       out += "&amp;";
@@ -24,7 +26,15 @@ std::string xml(const std::string& s)
       out += "&quot;";
       break;
     default:
-      out += c;
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+        // XML 1.0 has no other control characters, not even as references: \xNN, as for bytes not UTF-8.
+        static const char* const hex = "0123456789abcdef";
+        out += "\\x";
+        out += hex[(c >> 4) & 15];
+        out += hex[c & 15];
+      } else {
+        out += c;
+      }
     }
   }
   return out;

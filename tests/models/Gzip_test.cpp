@@ -4,10 +4,17 @@
 #include "models/Gzip.hpp"
 
 #include "tests/CatchCompat.hpp"
+#include <array>
+#include <chrono>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
 using namespace colocsim;
 namespace fs = std::filesystem;
@@ -107,4 +114,101 @@ TEST_CASE("gzip: a full disk makes close() fail with the reason", "[gzip]")
   CHECK_FALSE(out.close());
   CHECK_FALSE(out.error().empty());
   CHECK(out.bad());
+}
+
+TEST_CASE("gzip: a stream cut anywhere, or with a bad CRC or length, ends the read with badbit, never early",
+          "[gzip]")
+{
+  // 96 rows, as a small jobs.csv: the whole stream fits in one read, so a quiet error would leave a short but
+  // plausible file. Cut inside the data, before the end-of-stream block, and inside the 8-byte trailer
+  // (CRC-32, then ISIZE); then a complete file with one bit of its CRC or of its length flipped.
+  std::string text = "id,submit_s\n";
+  for (int i = 0; i < 96; ++i)
+    text += "job-" + std::to_string(i) + "," + std::to_string(i * 7) + "\n";
+  const auto whole = temp_file("whole96.csv.gz").string();
+  {
+    GzipOfstream out(whole);
+    out << text;
+    REQUIRE(out.close());
+  }
+  std::string bytes;
+  {
+    std::ifstream in(whole, std::ios::binary);
+    bytes = read_all(in);
+  }
+  const std::size_t size = bytes.size();
+  REQUIRE(size > 40);
+  struct Damage {
+    std::string name, bytes;
+  };
+  std::vector<Damage> damaged;
+  for (const std::size_t keep : {std::size_t{12}, size / 2, size - 9, size - 8, size - 5, size - 4, size - 1})
+    damaged.push_back(
+        {"cut to " + std::to_string(keep) + " of " + std::to_string(size) + " bytes", bytes.substr(0, keep)});
+  std::string crc = bytes, length = bytes;
+  crc[size - 8] = static_cast<char>(crc[size - 8] ^ 1);
+  length[size - 1] = static_cast<char>(length[size - 1] ^ 1);
+  damaged.push_back({"CRC-32 flipped", crc});
+  damaged.push_back({"ISIZE flipped", length});
+  for (const auto& d : damaged) {
+    INFO(d.name);
+    const auto path = temp_file("damaged.csv.gz").string();
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out << d.bytes;
+    }
+    GzipIfstream in(path);
+    REQUIRE(in.is_open());
+    for (std::string line; std::getline(in, line);) {
+    }
+    // With only the trailer damaged every line may have come: bad() is what tells the file is not whole.
+    CHECK(in.bad()); // what a reader's loop checks after the last line
+    CHECK_FALSE(in.error().empty());
+    // A reader of the buffer itself (CsvLines' LineReader reads blocks with sgetn) gets an InputError naming
+    // the file.
+    GzipInBuf buf;
+    REQUIRE(buf.open(path));
+    std::array<char, 256> block{};
+    CHECK_THROWS_WITH(
+        [&] {
+          while (buf.sgetn(block.data(), static_cast<std::streamsize>(block.size())) > 0) {
+          }
+        }(),
+        Catch::Matchers::ContainsSubstring(path + ": gzip data cut short or corrupt"));
+  }
+  GzipIfstream in(whole); // the undamaged file: every line, no error
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line))
+    ++lines;
+  CHECK(lines == 97);
+  CHECK_FALSE(in.bad());
+  CHECK(in.error().empty());
+}
+
+TEST_CASE("gzip: the reader refuses a FIFO or a directory instead of waiting on it", "[gzip]")
+{
+  const auto dir = temp_file("not-regular");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  GzipIfstream in(dir.string());
+  CHECK_FALSE(in.is_open());
+  CHECK(in.error() == "not a regular file");
+  const auto fifo = (dir / "fifo.csv.gz").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // gzopen blocks in open() until a writer comes: on another thread, released by the test (opening the write
+  // end) if it has not answered in 20 s, so that the test fails instead of hanging.
+  auto opened = std::async(std::launch::async, [&] {
+    GzipIfstream pipe(fifo);
+    return std::make_pair(pipe.is_open(), pipe.error());
+  });
+  if (opened.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+    FAIL_CHECK("GzipIfstream waited on the FIFO");
+  }
+  const auto [is_open, error] = opened.get();
+  CHECK_FALSE(is_open);
+  CHECK(error == "not a regular file");
+  fs::remove_all(dir);
 }

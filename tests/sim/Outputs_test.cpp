@@ -4,7 +4,9 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "models/Csv.hpp"
 #include "models/Gzip.hpp"
+#include "models/Utf8.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/cli/Cli.hpp"
 
@@ -431,4 +433,59 @@ TEST_CASE("a sweep takes the timeseries modes and compression as axes and fixed 
     CHECK_FALSE(fs::exists(out / run / "jobs.csv"));
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("names that are not UTF-8 are written as \\xNN: every output file stays UTF-8 (JSON: RFC 8259)",
+          "[cli][outputs]")
+{
+  // A Latin-1 trace ("café" as 63 61 66 E9), stray bytes (FF FE), a UTF-8 name (kept as it is) and a scenario
+  // name from a Latin-1 --set. Before, the bytes went out raw: summary.json, events.jsonl and jobs.csv were
+  // not UTF-8, and nothing said so (exit 0).
+  const auto dir = scratch_dir("utf8");
+  write_file(dir / "latin1.csv", "id,submit_s,duration_s,profile\ncaf\xe9,0,10,busy\n\xff\xfe,5,10,busy\n"
+                                 "na\xc3\xafve,6,10,busy\n");
+  const auto out = dir / "out";
+  const auto events = dir / "events.jsonl";
+  const auto r = cli({"run", std::string(COLOCSIM_TEST_DATA) + "/sim/base.yaml", "--set",
+                      "workload.trace=" + (dir / "latin1.csv").string(), "--set", "name=r\xe9sultats",
+                      "--log-events", events.string(), "-o", out.string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0); // cli() has also parsed summary.json strictly (its UTF-8 included)
+  const std::string summary = slurp((out / "summary.json").string());
+  const std::string jobs = slurp((out / "jobs.csv").string());
+  const std::string log = slurp(events.string());
+  CHECK(colocsim::is_utf8(summary));
+  CHECK(colocsim::is_utf8(jobs));
+  CHECK(colocsim::is_utf8(log));
+  CHECK_THAT(summary, ContainsSubstring("\"scenario\": \"r\\\\xe9sultats\""));
+  CHECK_THAT(jobs, ContainsSubstring("\ncaf\\xe9,") && ContainsSubstring("\n\\xff\\xfe,") &&
+                       ContainsSubstring("\nna\xc3\xafve,"));
+  CHECK_THAT(log, ContainsSubstring("\"caf\\\\xe9\"") && ContainsSubstring("\"na\xc3\xafve\""));
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) // each line one strict JSON value
+    for (const auto& problem : check_json(line, events.string()))
+      FAIL_CHECK(problem);
+  // The figures drawn from them are UTF-8 too (the ids in the bars' tooltips).
+  REQUIRE(cli({"plot", out.string()}).status == 0);
+  const std::string gantt = slurp((out / "gantt.svg").string());
+  CHECK(colocsim::is_utf8(gantt));
+  CHECK_THAT(gantt, ContainsSubstring("<title>caf\\xe9 (busy)"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("utf8_or_escaped keeps valid UTF-8 and writes each other byte as \\xNN", "[outputs]")
+{
+  using colocsim::utf8_or_escaped;
+  CHECK(utf8_or_escaped("plain ascii") == "plain ascii");
+  CHECK(utf8_or_escaped("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80") == "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+  CHECK(utf8_or_escaped("caf\xe9") == "caf\\xe9");
+  CHECK(utf8_or_escaped("\xc0\xaf") == "\\xc0\\xaf");                   // overlong '/'
+  CHECK(utf8_or_escaped("\xed\xa0\x80") == "\\xed\\xa0\\x80");          // a surrogate
+  CHECK(utf8_or_escaped("\xf4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80"); // above U+10FFFF
+  CHECK(utf8_or_escaped("\xe2\x82") == "\\xe2\\x82");                   // cut short
+  CHECK(utf8_or_escaped("a\x80z") == "a\\x80z");                        // a stray continuation byte
+  std::string json;
+  colocsim::append_json_string(json, "x\xff\"");
+  CHECK(json == "\"x\\\\xff\\\"\"");
+  CHECK(colocsim::csv_field("a,\xff") == "\"a,\\xff\"");
 }

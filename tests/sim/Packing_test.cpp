@@ -1,12 +1,14 @@
 // The FGD packing study (sim/Packing.hpp): FGD's target workload and node fragmentation, the six node-scoring
 // policies, drops at arrival with their reason, workload tuning and the curve, on hand-computed cases.
 #include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Packing.hpp"
 #include "workloads/NodeInventory.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <set>
@@ -381,4 +383,110 @@ TEST_CASE("jobs.csv carries each job's gpu_milli and gpu_types", "[packing][outp
   };
   CHECK(ends_with(out.substr(0, out.find('\n')), ",reason,gpu_milli,gpu_types"));
   CHECK(ends_with(out, ",fits nowhere,460,V100M16|V100M32\n"));
+}
+
+TEST_CASE("the curve takes at most a row per arrival, in time bounded by the arrivals whatever the step",
+          "[packing]")
+{
+  // One GPU and 20 pods of 1000 GPUs: each arrival adds 1000 capacities. Stepping a row mark of 1e-6 across
+  // them one step at a time was 2e10 additions (tens of seconds), and with 1e-300 it never ended.
+  std::vector<Pod> pods(20, pod(1000, MILLI));
+  for (const double step : {1e-6, 0.5, 1000.0, 1e-300}) {
+    INFO("curve_step " << step);
+    Options o;
+    o.policy = "best-fit";
+    o.curve_step = step;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Result r = run({node("T4", 1)}, pods, o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(seconds < 2);
+    REQUIRE(r.curve.size() == 20); // every arrival passes a mark (1000 > each step, = the last)
+    for (std::size_t i = 0; i < r.curve.size(); ++i) {
+      CHECK(r.curve[i].arrivals == i + 1);
+      CHECK(r.curve[i].arrived == Approx(1000.0 * static_cast<double>(i + 1)));
+    }
+  }
+  // A step of 1500 capacities: a row at the first arrival at or past 1500, 3000, 4500...: arrivals 2, 3, 5,
+  // 6, 8, ... (1000 × k >= 1500 × m), each mark taken once, plus the last.
+  Options o;
+  o.policy = "best-fit";
+  o.curve_step = 1500;
+  const Result r = run({node("T4", 1)}, pods, o);
+  std::vector<std::size_t> at;
+  for (const auto& row : r.curve)
+    at.push_back(row.arrivals);
+  CHECK(at == std::vector<std::size_t>{2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20});
+}
+
+TEST_CASE("pack refuses a curve step below 1e-6, and requests too large for a whole number, at file:line",
+          "[packing][cli]")
+{
+  const auto dir = colocsim::test::fresh_dir("pack-test", "bounds");
+  const auto nodes = dir / "nodes.csv", pods = dir / "pods.csv";
+  colocsim::test::write_file(nodes, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,262144,2,T4\n");
+  colocsim::test::write_file(pods, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,1000,1024,1,500\n");
+  auto r = colocsim::test::cli({"pack", "--nodes", nodes.string(), "--pods", pods.string()});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Catch::Matchers::ContainsSubstring("placed=1\n"));
+  // The option is refused as it is read (before the files: a missing file does not hide it).
+  for (const std::string step : {"1e-300", "9e-7"}) {
+    r = colocsim::test::cli({"pack", "--nodes", "none.csv", "--pods", "none.csv", "--curve-step", step});
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Matchers::ContainsSubstring("--curve-step: '" + step + "' is below 1e-06"));
+  }
+  const auto curve = dir / "curve.csv";
+  for (const std::string step : {"1e-6", "0"}) { // the smallest step, and 0: a row per pod
+    r = colocsim::test::cli({"pack", "--nodes", nodes.string(), "--pods", pods.string(), "--curve-step", step,
+                             "-o", curve.string()});
+    CHECK(r.status == 0);
+    // one pod of half a GPU on 2 GPUs: arrived and allocated 0.25, the idle 1.5 GPUs all usable by it
+    CHECK(colocsim::test::slurp(curve.string()) ==
+          "arrivals,arrived,allocated,fragmentation,dropped\n1,0.250000,0.250000,0.000000,0\n");
+  }
+  // 9.3e18 milli-CPU and 1e20 MiB overflowed the whole-number conversion: the pod then fitted every node.
+  struct Bad {
+    std::filesystem::path file;
+    std::string text, where, field;
+  };
+  const std::vector<Bad> bad{
+      {pods, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1,1,0,0\np1,9300000000000000000,1024,1,500\n",
+       pods.string() + ":3",
+       "cpu_milli: out of range (got 9.3e+18); expected thousandths of a CPU core, 0..1e+15"},
+      {pods, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,1000,1e20,1,500\n", pods.string() + ":2",
+       "memory_mib: out of range (got 1e+20); expected MiB of host memory, 0..1e+15"},
+      {nodes, "sn,cpu_milli,memory_mib,gpu,model\nn1,1e19,262144,2,T4\n", nodes.string() + ":2",
+       "cpu_milli: out of range (got 1e+19); expected milli-cores, 0..1e+15"},
+      {nodes, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,2e15,2,T4\n", nodes.string() + ":2",
+       "memory_mib: out of range (got 2e+15); expected MiB of memory, 0..1e+15"},
+  };
+  for (const auto& b : bad) {
+    colocsim::test::write_file(nodes, "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,262144,2,T4\n");
+    colocsim::test::write_file(pods, "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,1000,1024,1,500\n");
+    colocsim::test::write_file(b.file, b.text);
+    r = colocsim::test::cli({"pack", "--nodes", nodes.string(), "--pods", pods.string()});
+    INFO(b.text << r.out << r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err,
+               Catch::Matchers::ContainsSubstring(b.where) && Catch::Matchers::ContainsSubstring(b.field));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("gpu-clustering prefers a node whose pods all share the new pod's affinity over a mixed one",
+          "[packing]")
+{
+  // Node 0 holds one GPU share (tag 0) only: 25 × 500 / 8000 = 1 of fill + 75. Node 1 holds a share (tag 0)
+  // and a whole GPU (tag 1): 25 × 1500 / 8000 = 4 of fill + 50. A new share (tag 0) goes to node 0 (76 > 54).
+  Node a = node("T4", 8), b = node("T4", 8);
+  a.gpu_left[0] = 500;
+  a.affinity = {{0, 1}};
+  b.gpu_left[0] = 500;
+  b.gpu_left[1] = 0;
+  b.affinity = {{0, 1}, {1, 1}};
+  for (const std::uint64_t seed : {1, 2, 3, 4}) { // whatever the tie order
+    const Result r = run({a, b}, {pod(1, 200)}, per_arrival("gpu-clustering", seed));
+    REQUIRE(r.placements.size() == 1);
+    CHECK(r.placements[0].node == 0);
+  }
 }

@@ -3,15 +3,20 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "models/Gzip.hpp"
 #include "sim/cli/Cli.hpp"
 #include "sim/cli/PlotRun.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace colocsim::test;
@@ -487,5 +492,68 @@ TEST_CASE("plot of a 100,000-job run: every figure bounded in size and rendered 
   // The utilisation figure knows the platform's 72 tiles (6 nodes × 12) from summary.json.
   CHECK_THAT(slurp(run + "/utilisation.svg"), ContainsSubstring("busy devices ÷ 72"));
   CHECK_THAT(slurp(run + "/power.svg"), ContainsSubstring("time (h)"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("plot refuses a cut or corrupt jobs.csv.gz, naming the file, instead of drawing the rows before it",
+          "[cli][plot]")
+{
+  const auto dir = scratch_dir("cut-gzip");
+  std::string jobs = "id,submit_s,start_s,end_s,status,attempts,devices,profile\n";
+  for (int i = 0; i < 96; ++i)
+    jobs += "j" + std::to_string(i) + ",0," + std::to_string(i) + "," + std::to_string(i + 10) +
+            ",completed,1," + std::to_string(i % 4) + ",p\n";
+  const auto gz = dir / "jobs.csv.gz";
+  {
+    colocsim::GzipOfstream out(gz.string());
+    out << jobs;
+    REQUIRE(out.close());
+  }
+  auto r = cli({"plot", dir.string()}); // the whole file draws
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(slurp((dir / "gantt.svg").string()), ContainsSubstring("(96 jobs, 96 bars)"));
+  const std::string bytes = slurp(gz.string());
+  for (const std::string damage : {"cut in the data", "cut in the trailer", "bad CRC"}) {
+    std::string damaged = bytes;
+    if (damage == "cut in the data")
+      damaged.resize(damaged.size() * 2 / 3); // "3 of 96 rows" were drawn from such a file, exit 0
+    else if (damage == "cut in the trailer")
+      damaged.resize(damaged.size() - 4); // every row there, no ISIZE: was drawn whole, exit 0
+    else
+      damaged[damaged.size() - 8] = static_cast<char>(damaged[damaged.size() - 8] ^ 0x10); // CRC-32
+    write_file(gz, damaged);
+    r = cli({"plot", dir.string(), "--force"});
+    INFO(damage << ": " << r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, ContainsSubstring(gz.string() + ": gzip data cut short or corrupt"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("plot refuses a FIFO among a run's files at once, never waiting on it", "[cli][plot]")
+{
+  // Opening a FIFO for reading blocks until a writer comes. The plot runs on another thread; if it has not
+  // answered in 20 s, the test opens the write end itself (which releases the reader) and fails.
+  const auto dir = scratch_dir("fifo");
+  for (const std::string name : {"jobs.csv", "timeseries.csv.gz", "summary.json"}) {
+    INFO(name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    if (name != "jobs.csv") write_file(dir / "jobs.csv", JOBS);
+    if (name == "summary.json") write_file(dir / "timeseries.csv", SERIES); // summary.json is read with it
+    const auto fifo = dir / name;
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    auto plot = std::async(std::launch::async, [&] { return cli({"plot", dir.string()}); });
+    if (plot.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+      if (fd >= 0) ::close(fd);
+      FAIL_CHECK("plot waited on the FIFO " << fifo.string());
+    }
+    const auto r = plot.get();
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, ContainsSubstring(fifo.string()) && ContainsSubstring("FIFO"));
+    CHECK_FALSE(fs::exists(dir / "gantt.svg")); // nothing drawn from a run that could not be read
+  }
   fs::remove_all(dir);
 }
