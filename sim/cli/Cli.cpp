@@ -383,8 +383,13 @@ struct InterruptGuard::Saved {
   }, old_term{};
 };
 
-InterruptGuard::InterruptGuard() : saved_(new Saved)
+namespace {
+int guards_alive = 0; ///< InterruptGuards alive: only the outermost clears the flag and restores handlers
+}
+
+InterruptGuard::InterruptGuard() : saved_(guards_alive++ == 0 ? new Saved : nullptr)
 {
+  if (!saved_) return; // inside another guard (replay's, around the run's): a signal caught stays caught
   caught_signal = 0;
   sigaction(SIGINT, nullptr, &saved_->old_int);
   sigaction(SIGTERM, nullptr, &saved_->old_term);
@@ -393,6 +398,8 @@ InterruptGuard::InterruptGuard() : saved_(new Saved)
 
 InterruptGuard::~InterruptGuard()
 {
+  --guards_alive;
+  if (!saved_) return;
   sigaction(SIGINT, &saved_->old_int, nullptr);
   sigaction(SIGTERM, &saved_->old_term, nullptr);
   delete saved_;
@@ -415,6 +422,12 @@ const volatile std::sig_atomic_t* InterruptGuard::flag()
 void InterruptGuard::throw_if_caught(const std::string& what)
 {
   if (caught_signal != 0) throw RunInterrupted(caught_signal, what);
+}
+
+void InterruptGuard::stop_if_caught(const std::string& when)
+{
+  if (caught_signal != 0)
+    throw RunInterrupted(caught_signal, std::string(signal_name(caught_signal)) + ", " + when);
 }
 
 /// The progress line's interval and whether it overwrites itself: none with --quiet; COLOCSIM_PROGRESS=S
