@@ -606,6 +606,8 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   const auto where = "; no results written to " + scenario.outputs.dir.string();
   std::optional<OutputStage> own_stage;
   OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
+  for (const auto& l : stage.leftovers())
+    std::cerr << "colocsim: note: " << l << "\n";
   for (const auto& w : scenario.warnings)
     std::cerr << "colocsim: warning: " << w << "\n";
   RunEventLog events(scenario, stage);

@@ -469,6 +469,65 @@ TEST_CASE("Ctrl-C or SIGTERM during replay's demand pass: exit 130 or 143, the m
   fs::remove_all(dir);
 }
 
+TEST_CASE("a staging directory a dead run left is named by the next run into the same directory, and kept",
+          "[cli][outputs]")
+{
+  const auto dir = scratch_dir("leftover");
+  fs::create_directories(dir);
+  // A process that has ended (its id names no process now), and one still running.
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  REQUIRE(dead > 0);
+  int status = 0;
+  REQUIRE(::waitpid(dead, &status, 0) == dead);
+  const pid_t alive = ::fork();
+  if (alive == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  REQUIRE(alive > 0);
+  const auto out = dir / "out";
+  const auto of_dead = dir / (".out.partial-" + std::to_string(dead));
+  const auto of_alive = dir / (".out.partial-" + std::to_string(alive));
+  // This process's own id, left by a dead process that had it before: neither removed nor reused.
+  const auto of_same = dir / (".out.partial-" + std::to_string(::getpid()));
+  for (const auto& d : {of_dead, of_alive, of_same}) {
+    fs::create_directories(d);
+    std::ofstream(d / "jobs.csv") << "id\npartial\n";
+  }
+  std::ostringstream notes; // the run's notes go to std::cerr
+  auto* old_cerr = std::cerr.rdbuf(notes.rdbuf());
+  auto r = cli({"run", "-o", out.string(), "--quiet"});
+  std::cerr.rdbuf(old_cerr);
+  r.err += notes.str();
+  ::kill(alive, SIGKILL);
+  ::waitpid(alive, &status, 0);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(fs::exists(out / "summary.json"));
+  const std::string ended = " which ended before finishing (killed, crashed, or a Python policy called "
+                            "os._exit): its files are incomplete and no results of it were written; "
+                            "colocsim leaves it as it is; delete it (rm -r) once you no longer need it";
+  CHECK_THAT(r.err, ContainsSubstring("colocsim: note: " + of_dead.string() +
+                                      " is the staging directory of an earlier run into " + out.string() +
+                                      " by process " + std::to_string(dead) + "," + ended));
+  CHECK_THAT(r.err, ContainsSubstring("colocsim: note: " + of_same.string() +
+                                      " is the staging directory of an earlier run into " + out.string() +
+                                      " by process " + std::to_string(::getpid()) + "," + ended));
+  CHECK_THAT(r.err, ContainsSubstring("colocsim: note: " + of_alive.string() +
+                                      " is the staging directory of a "
+                                      "run into " +
+                                      out.string() + " by process " + std::to_string(alive) +
+                                      ", which is still running: two runs are writing to the same output "
+                                      "directory"));
+  for (const auto& d : {of_dead, of_alive, of_same}) {
+    INFO(d);
+    CHECK(slurp((d / "jobs.csv").string()) == "id\npartial\n");
+  }
+  CHECK(count_entries(dir, ".out.partial") == 3); // this run's own is gone: its files are in out/
+  fs::remove_all(dir);
+}
+
 TEST_CASE("profiles import-mig turns a MIG sweep into a profile key, a bad sweep is exit 2 with file:line",
           "[cli][profiles][mig]")
 {
