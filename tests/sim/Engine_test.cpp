@@ -843,7 +843,7 @@ public:
 
 } // namespace
 
-TEST_CASE("WakeAt(now) calls the policy once more at the same instant; asked forever, it is an error",
+TEST_CASE("WakeAt(now) calls the policy once more at the same instant, and asked forever it is an error",
           "[engine]")
 {
   // pair.csv: a and b (100 s each) submitted at t=0 on two tiles. The call at t=0 asks WakeAt(0); the
