@@ -13,6 +13,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -112,6 +113,101 @@ private:
   const ClusterView* view_;
 };
 
+/// Ctrl-C and SIGTERM while Python code decides (python/README.md, "Stopping a run"). The run's handler
+/// (InterruptGuard of the command line or of colocsim.run) only sets a flag the engine reads between events,
+/// which a decide() that sleeps or loops never returns to. While Python runs, ForwardSignals puts
+/// forward_signal in front of it: it records the signal, passes it on to the run's handler and makes
+/// Python raise KeyboardInterrupt at its next check (PyErr_SetInterrupt: async-signal-safe), which ends a
+/// sleep or a loop; decide() then throws RunInterrupted. Python must have a SIGINT handler of its own for
+/// that (PythonSigint, while the policy lives).
+volatile std::sig_atomic_t python_signal = 0; ///< the signal that came while Python decided; 0: none
+struct sigaction outer_int {
+}, outer_term{}; ///< the run's handlers, in force outside decide()
+
+extern "C" void forward_signal(int sig)
+{
+  python_signal = sig;
+  PyErr_SetInterrupt();
+  const struct sigaction& outer = sig == SIGINT ? outer_int : outer_term;
+  if (outer.sa_handler == SIG_IGN) return;
+  if (outer.sa_handler == SIG_DFL) { // no run's handler: the default action, as without this one
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+  } else if ((outer.sa_flags & SA_SIGINFO) != 0) {
+    outer.sa_sigaction(sig, nullptr, nullptr);
+  } else {
+    outer.sa_handler(sig);
+  }
+}
+
+/// forward_signal in force for SIGINT and SIGTERM while it lives.
+class ForwardSignals {
+public:
+  ForwardSignals()
+  {
+    struct sigaction sa {};
+    sa.sa_handler = forward_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &outer_int);
+    sigaction(SIGTERM, &sa, &outer_term);
+  }
+  ~ForwardSignals()
+  {
+    sigaction(SIGINT, &outer_int, nullptr);
+    sigaction(SIGTERM, &outer_term, nullptr);
+  }
+  ForwardSignals(const ForwardSignals&) = delete;
+  ForwardSignals& operator=(const ForwardSignals&) = delete;
+};
+
+/// Python's own SIGINT handler is signal.default_int_handler (it raises KeyboardInterrupt) while it lives,
+/// the handler the operating system calls staying the run's: the command line's embedded interpreter
+/// installs none, and a notebook's may be the user's. Only the main thread can set one: elsewhere nothing
+/// changes, and a decide() that blocks cannot be stopped (python/README.md).
+class PythonSigint {
+public:
+  PythonSigint()
+  {
+    try {
+      auto threading = py::module_::import("threading");
+      if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return;
+      auto signal = py::module_::import("signal");
+      struct sigaction os {};
+      sigaction(SIGINT, nullptr, &os);
+      old_ = signal.attr("getsignal")(SIGINT);
+      signal.attr("signal")(SIGINT, signal.attr("default_int_handler"));
+      sigaction(SIGINT, &os, nullptr);
+      set_ = true;
+    } catch (py::error_already_set&) {
+    }
+  }
+  ~PythonSigint()
+  {
+    if (!set_) return;
+    try {
+      auto signal = py::module_::import("signal");
+      struct sigaction os {};
+      sigaction(SIGINT, nullptr, &os);
+      signal.attr("signal")(SIGINT, old_.is_none() ? signal.attr("SIG_DFL") : old_);
+      sigaction(SIGINT, &os, nullptr);
+    } catch (py::error_already_set&) {
+    }
+  }
+  PythonSigint(const PythonSigint&) = delete;
+  PythonSigint& operator=(const PythonSigint&) = delete;
+
+private:
+  py::object old_;
+  bool set_ = false;
+};
+
+/// The run stopped by a signal while `cls`.decide ran at `view`'s time.
+[[noreturn]] void throw_interrupted(const ClusterView& view, const std::string& cls)
+{
+  throw RunInterrupted(python_signal, "stopped at t=" + std::to_string(view.now()) +
+                                          " s of simulated time, in " + cls + ".decide");
+}
+
 /// The C++ side of colocsim.Policy: decide() calls the Python subclass's decide(view, events) and converts
 /// what it returns to decisions. A Python exception, a missing decide or a result that is not a list of
 /// decisions becomes an InputError naming the class, the file and line and the traceback's last line (exit 2
@@ -138,11 +234,16 @@ public:
       py::list evs(events.size());
       for (std::size_t i = 0; i < events.size(); ++i)
         evs[i] = py::cast(events[i]);
+      const ForwardSignals forward;
       result = f(view_object, evs);
+      // A signal Python has not acted on yet (it came as decide returned) raises here, not in later code.
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
     } catch (py::error_already_set& e) {
+      if (python_signal != 0) throw_interrupted(view, cls);
       const auto t = describe_python_error(e);
       throw InputError(t.where, "policy-python", cls + ".decide raised " + t.last_line);
     }
+    if (python_signal != 0) throw_interrupted(view, cls); // decide caught the KeyboardInterrupt itself
     std::vector<Decision> out;
     if (result.is_none()) return out;
     if (!py::isinstance<py::list>(result) && !py::isinstance<py::tuple>(result))
@@ -174,10 +275,14 @@ public:
 /// What the engine owns for a Python policy: the Python object (kept alive) and its C++ base.
 class PythonPolicyHandle final : public Policy {
 public:
-  explicit PythonPolicyHandle(py::object obj) : obj_(std::move(obj)), impl_(obj_.cast<Policy*>()) {}
+  explicit PythonPolicyHandle(py::object obj) : obj_(std::move(obj)), impl_(obj_.cast<Policy*>())
+  {
+    python_signal = 0;
+  }
   ~PythonPolicyHandle() override
   {
     py::gil_scoped_acquire gil;
+    sigint_.reset();
     obj_ = py::object();
   }
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
@@ -188,6 +293,7 @@ public:
 private:
   py::object obj_;
   Policy* impl_;
+  std::optional<PythonSigint> sigint_{std::in_place}; ///< made and reset with the GIL held
 };
 
 /// A Policy object from FILE.py:Class, through the package's loader (colocsim._load_policy). Python errors

@@ -61,6 +61,10 @@ std::string_view to_string(JobStatus s)
 
 namespace {
 
+/// Policy calls in a row at one instant for something the policy made due at that instant (WakeAt(now))
+/// before the run fails with DecisionError: a policy that asks for one every time never lets time advance.
+constexpr std::uint32_t SAME_INSTANT_ROUNDS_MAX = 1000;
+
 /// Relative tolerance on event times: SimGrid wakes an actor within surf/precision (1e-9 s) of its date.
 /// SimGrid's clock is absolute and carries over between the runs of one process: once it is large (5.6e8 s
 /// after the test suite's long replays), its resolution (one ulp, 6e-8 s) exceeds 1e-9 · t of a short run,
@@ -176,6 +180,9 @@ private:
   void handle_arrivals(std::vector<Event>& events);
   void handle_notice(const Notice& n, std::vector<Event>& events);
   void call_policy(std::vector<Event> events);
+  /// Before one more round at the sim time `sim_t` for something due at it (WakeAt(now)): counts such
+  /// rounds and throws DecisionError after SAME_INSTANT_ROUNDS_MAX in a row at one instant.
+  void check_same_instant_rounds(double sim_t);
   void apply(const Decision& d); ///< dispatches to the apply_* of the decision's type
   [[noreturn]] void fail(const Decision& decision, const std::string& why) const;
   void apply_place(const Decision& decision, const Place& d);
@@ -251,6 +258,9 @@ private:
   std::uint32_t running_ = 0;
   std::uint32_t waiting_ = 0;
   std::set<double> wakeups_; ///< sim times
+  /// Rounds in a row at one instant for something due at it (check_same_instant_rounds), and the instant.
+  std::uint32_t same_instant_rounds_ = 0;
+  double same_instant_at_ = -1;
   // Dependencies (Job::depends_on), only for readers that may have them.
   bool index_ids_ = false;
   DependencyGraph deps_; ///< ids (views into jobs_[j].job.id: a deque, stable), blocked jobs, releases
@@ -707,6 +717,13 @@ void Simulation::controller()
     if (const auto release = deps_.next_release()) next = std::min(next, *release);
     if (running_ == 0 && std::isinf(next))
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
+    if (next <= now + time_slack(now)) {
+      // Something the decisions made due at this very instant (WakeAt(now), a repartition or boot of no
+      // delay): one more round at it now. Waiting on the semaphore for 0 s instead makes SimGrid see no
+      // actor and no activity left and abort the process ("Deadlock detected").
+      check_same_instant_rounds(now);
+      continue;
+    }
     if (std::isinf(next))
       wake_controller_->acquire();
     else
@@ -957,6 +974,23 @@ void Simulation::call_policy(std::vector<Event> events)
     events_.decision_applied(DecisionEvent{*this, d, waiting_});
   }
   emit_timepoint();
+}
+
+void Simulation::check_same_instant_rounds(double sim_t)
+{
+  if (same_instant_at_ != sim_t) {
+    same_instant_at_ = sim_t;
+    same_instant_rounds_ = 0;
+  }
+  if (++same_instant_rounds_ <= SAME_INSTANT_ROUNDS_MAX) return;
+  const bool wakeup = !wakeups_.empty() && *wakeups_.begin() <= sim_t + time_slack(sim_t);
+  throw DecisionError(
+      "policy '" + setup_.policy_name + "' kept simulated time from advancing at t=" + std::to_string(now()) +
+      " s: " + std::to_string(SAME_INSTANT_ROUNDS_MAX) + " calls of decide() in a row at this instant, " +
+      (wakeup
+           ? "each asking to be woken at the current time (WakeAt(now) calls decide() once more at the same "
+             "instant); ask for a later time, e.g. WakeAt(now + delay)"
+           : "each making something happen at it again (a repartition or node boot that takes 0 s)"));
 }
 
 /// The policy's decision `decision` cannot be applied: a DecisionError naming the policy, the time, the

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -151,8 +152,31 @@ OutputStage::OutputStage(const OutputOptions& options) : force_(options.force)
   if (ec)
     throw InputError(SourceLocation{target_.string()}, "",
                      "cannot create the directory " + parent.string() + ": " + ec.message());
-  staging_ = parent / ("." + name + ".partial-" + std::to_string(::getpid()));
-  fs::remove_all(staging_, ec); // left by an earlier process of the same id that was killed
+  // Staging directories of this target that other processes made: ".NAME.partial-PID" (or "-PID-K").
+  const std::string prefix = "." + name + ".partial-";
+  for (const auto& e : fs::directory_iterator(parent, ec)) {
+    const std::string f = e.path().filename().string();
+    long pid = 0;
+    const char* digits = f.c_str() + prefix.size();
+    const auto [end, err] = std::from_chars(digits, f.c_str() + f.size(), pid);
+    if (f.rfind(prefix, 0) != 0 || err != std::errc() || end == digits || (*end != '\0' && *end != '-'))
+      continue;
+    const bool alive = pid != ::getpid() && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+    leftovers_.push_back(
+        alive ? e.path().string() + " is the staging directory of a run into " + target_.string() +
+                    " by process " + std::to_string(pid) +
+                    ", which is still running: two runs are writing to the same output directory"
+              : e.path().string() + " is the staging directory of an earlier run into " + target_.string() +
+                    " by process " + std::to_string(pid) +
+                    ", which ended before finishing (killed, crashed, or a Python policy called os._exit): "
+                    "its files are incomplete and no results of it were written; colocsim leaves it as it "
+                    "is; delete it (rm -r) once you no longer need it");
+  }
+  std::sort(leftovers_.begin(), leftovers_.end());
+  // This process's own: a fresh name, never one a dead process of the same id left.
+  staging_ = parent / (prefix + std::to_string(::getpid()));
+  for (int k = 2; fs::exists(staging_, ec) || fs::is_symlink(staging_, ec); ++k)
+    staging_ = parent / (prefix + std::to_string(::getpid()) + "-" + std::to_string(k));
   if (!fs::create_directory(staging_, ec) || ec)
     throw InputError(SourceLocation{target_.string()}, "",
                      "cannot create the staging directory " + staging_.string() + ": " + ec.message());

@@ -61,7 +61,9 @@ void check_written(const std::ostream& s, const std::filesystem::path& file);
 /// The output directory of a run, filled so that it never looks complete before it is: the files are
 /// written into a staging directory next to it (".NAME.partial-PID") and moved into place by commit(),
 /// summary.json last. A run that fails or is interrupted leaves nothing (the destructor removes the
-/// staging directory); an earlier run's results stay as they were until commit().
+/// staging directory); an earlier run's results stay as they were until commit(). A process that dies
+/// without unwinding (SIGKILL, a crash, os._exit in a Python policy) leaves its staging directory: the
+/// next stage of the same directory reports it (leftovers()) and never deletes or reuses it.
 class OutputStage {
 public:
   /// Checks `options.dir`: InputError if it exists and is not a directory, or already holds another run's
@@ -75,10 +77,14 @@ public:
   /// Moves every staged file into the target directory (created if needed; with force, earlier results
   /// this run did not write are removed). OutputError if a move fails.
   void commit();
+  /// One sentence per staging directory of the same target found next to it when this stage was made
+  /// (left by a process that died, or in use by one still running), for the caller to print as notes.
+  const std::vector<std::string>& leftovers() const { return leftovers_; }
 
 private:
   std::filesystem::path target_, staging_;
   bool force_ = false, committed_ = false;
+  std::vector<std::string> leftovers_;
 };
 
 /// Interval rows of timeseries.csv (outputs.timeseries: DURATION): fed the cluster state after each

@@ -386,8 +386,13 @@ struct InterruptGuard::Saved {
   }, old_term{};
 };
 
-InterruptGuard::InterruptGuard() : saved_(new Saved)
+namespace {
+int guards_alive = 0; ///< InterruptGuards alive: only the outermost clears the flag and restores handlers
+}
+
+InterruptGuard::InterruptGuard() : saved_(guards_alive++ == 0 ? new Saved : nullptr)
 {
+  if (!saved_) return; // inside another guard (replay's, around the run's): a signal caught stays caught
   caught_signal = 0;
   sigaction(SIGINT, nullptr, &saved_->old_int);
   sigaction(SIGTERM, nullptr, &saved_->old_term);
@@ -396,6 +401,8 @@ InterruptGuard::InterruptGuard() : saved_(new Saved)
 
 InterruptGuard::~InterruptGuard()
 {
+  --guards_alive;
+  if (!saved_) return;
   sigaction(SIGINT, &saved_->old_int, nullptr);
   sigaction(SIGTERM, &saved_->old_term, nullptr);
   delete saved_;
@@ -418,6 +425,12 @@ const volatile std::sig_atomic_t* InterruptGuard::flag()
 void InterruptGuard::throw_if_caught(const std::string& what)
 {
   if (caught_signal != 0) throw RunInterrupted(caught_signal, what);
+}
+
+void InterruptGuard::stop_if_caught(const std::string& when)
+{
+  if (caught_signal != 0)
+    throw RunInterrupted(caught_signal, std::string(signal_name(caught_signal)) + ", " + when);
 }
 
 /// The progress line's interval and whether it overwrites itself: none with --quiet; COLOCSIM_PROGRESS=S
@@ -596,6 +609,8 @@ int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputS
   const auto where = "; no results written to " + scenario.outputs.dir.string();
   std::optional<OutputStage> own_stage;
   OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
+  for (const auto& l : stage.leftovers())
+    std::cerr << "colocsim: note: " << l << "\n";
   for (const auto& w : scenario.warnings)
     std::cerr << "colocsim: warning: " << w << "\n";
   RunEventLog events(scenario, stage);

@@ -49,6 +49,8 @@ struct Summary;
 int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* stage = nullptr,
                 Summary* summary = nullptr);
 /// Catches SIGINT and SIGTERM while it lives (RunSetup::stop); a second signal ends the process at once.
+/// Guards nest: one made while another lives (execute_run inside replay's) changes nothing, so a signal
+/// caught before the run (replay's demand pass) still stops it.
 class InterruptGuard {
 public:
   InterruptGuard();
@@ -57,6 +59,9 @@ public:
   InterruptGuard& operator=(const InterruptGuard&) = delete;
   /// The signal caught (0: none); throws RunInterrupted if there was one.
   static void throw_if_caught(const std::string& what);
+  /// The same with the whole message: "SIGINT, " + `when` (what the command line prints after
+  /// "interrupted by").
+  static void stop_if_caught(const std::string& when);
   static const volatile std::sig_atomic_t* flag();
   /// Installs the handlers again (after SimGrid's engine replaced them).
   static void reinstall();

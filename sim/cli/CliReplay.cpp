@@ -69,12 +69,17 @@ struct Demand {
   double mean_gpus = 0; ///< Σ GPUs × duration ÷ (last end − first submission)
 };
 
-Demand trace_demand(JobReader& reader)
+/// The demand pass reads the whole trace before the run: Ctrl-C or SIGTERM stops it every
+/// INTERRUPT_CHECK_EVERY jobs (RunInterrupted, "SIGINT, " + `when`).
+constexpr std::uint64_t INTERRUPT_CHECK_EVERY = 1024;
+
+Demand trace_demand(JobReader& reader, const std::string& when)
 {
   Demand d;
   std::vector<std::pair<double, double>> steps; // (time, ±GPUs)
   double first = 0, last = 0, gpu_s = 0;
   while (auto job = reader.next()) {
+    if (d.jobs % INTERRUPT_CHECK_EVERY == 0) InterruptGuard::stop_if_caught(when);
     const double gpus = job->devices * job->gpu_milli / 1000.0;
     if (d.jobs++ == 0) first = last = job->submit_s;
     first = std::min(first, job->submit_s);
@@ -260,7 +265,7 @@ struct Sizing {
 /// far larger than the trace reports a tiny utilisation and an energy that is mostly idle nodes' baseline;
 /// one smaller than its mean demand measures an ever-growing queue. Neither is what an operator asked: both
 /// are warned of on stderr.
-Sizing check_sizing(const Scenario& scenario)
+Sizing check_sizing(const Scenario& scenario, const std::string& when)
 {
   Sizing sizing;
   RunInputs probe = build_run(scenario);
@@ -271,7 +276,7 @@ Sizing check_sizing(const Scenario& scenario)
     sizing.idle_w +=
         device_power(t.power, {}, t.spec->freq_default_hz.value / t.spec->freq_max_hz.value).total_w;
   }
-  const Demand demand = trace_demand(*probe.reader);
+  const Demand demand = trace_demand(*probe.reader, when);
   const auto& plat = probe.platform;
   const double devices = static_cast<double>(plat.devices.size());
   const double per_node = plat.nodes > 0 ? devices / plat.nodes : devices;
@@ -334,6 +339,11 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   OutputOptions outputs;
   outputs.dir = r.output;
   outputs.force = r.force;
+  // Ctrl-C and SIGTERM are caught from here on, before anything is staged: the run stops at its next check
+  // (the demand pass, the run) with the message and status of an interrupted run, and nothing is left.
+  InterruptGuard interrupts;
+  const std::string before_run =
+      "before the simulation started; no results written to " + outputs.dir.string();
   // scenario.yaml is staged with the results: a run that fails or is interrupted leaves neither.
   OutputStage stage(outputs);
   // Paths on the command line are relative to the current directory. The saved scenario holds them absolute
@@ -356,7 +366,9 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
   scenario.outputs.force = r.force;
   scenario.outputs.events_file = r.events;
   if (!r.quiet) print_workload(scenario, out);
-  const Sizing sizing = check_sizing(scenario);
+  InterruptGuard::stop_if_caught(before_run);
+  const Sizing sizing = check_sizing(scenario, before_run);
+  InterruptGuard::stop_if_caught(before_run);
 
   Summary summary;
   const int status = execute_run(scenario, r.quiet, out, &stage, &summary);

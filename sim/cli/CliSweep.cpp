@@ -878,8 +878,12 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
       // directory next to its run directory (".run-NNNN.partial-PID", sim/Outputs.hpp): it goes before the
       // run runs again, so that every run has one directory and the sweep's folder holds no partial file.
       for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.path().filename().string().rfind("." + runs[i].id() + ".partial-", 0) == 0)
+        if (e.path().filename().string().rfind("." + runs[i].id() + ".partial-", 0) == 0) {
+          std::cerr << "colocsim: note: removed " << e.path().string() << ", the staging directory "
+                    << runs[i].id() << " left unfinished when an earlier sweep's process ended; "
+                    << runs[i].id() << " runs again\n";
           fs::remove_all(e.path(), ec);
+        }
       fs::create_directories(rdir, ec);
       const pid_t pid = spawn_logged(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
       running[pid] = {i, std::chrono::steady_clock::now()};

@@ -5,13 +5,16 @@
 #include "sim/Outputs.hpp"
 #include "sim/cli/Cli.hpp"
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <streambuf>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 
 using namespace colocsim::test;
@@ -391,6 +394,137 @@ TEST_CASE("Ctrl-C or SIGTERM stops a run: exit 130 or 143, one line, no output d
     CHECK_FALSE(fs::exists(dir / "out"));
     CHECK(count_entries(dir, ".out.partial") == 0);
   }
+  fs::remove_all(dir);
+}
+
+namespace {
+/// Waits up to `seconds` for process `pid` to exit (polling); kills it (SIGKILL) if it has not, so that a
+/// broken run can never hang the test. Returns its exit status as waitpid gives it, or -1 if it was killed.
+int wait_bounded(pid_t pid, int seconds)
+{
+  int status = 0;
+  for (int polls = 0; polls < seconds * 200; ++polls) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) return status;
+    ::usleep(5000);
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return -1;
+}
+
+/// True once a staging directory ".out.partial-*" in `dir` holds `file`.
+bool staged(const fs::path& dir, const std::string& file)
+{
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind(".out.partial-", 0) == 0 && fs::exists(e.path() / file, ec))
+      return true;
+  return false;
+}
+} // namespace
+
+TEST_CASE("Ctrl-C or SIGTERM during replay's demand pass: exit 130 or 143, the message, nothing left",
+          "[cli][outputs]")
+{
+  // replay stages scenario.yaml, then reads the whole trace once for its demand (the sizing warnings)
+  // before the run: 400,000 jobs keep it there far longer than it takes to see scenario.yaml and signal.
+  const auto dir = scratch_dir("replay-interrupt");
+  fs::create_directories(dir);
+  {
+    std::ofstream t(dir / "trace.csv");
+    t << "id,submit_s,duration_s,profile\n";
+    for (int i = 0; i < 400000; ++i)
+      t << "j" << i << "," << i << ",100,resnet50-train-bs32\n";
+  }
+  for (const auto& [sig, code, name] :
+       {std::tuple<int, int, std::string>{SIGINT, 130, "SIGINT"}, {SIGTERM, 143, "SIGTERM"}}) {
+    INFO(name);
+    const auto log = dir / ("log-" + name);
+    const pid_t pid = spawn_colocsim({"replay", (dir / "trace.csv").string(), "--format", "native", "-o",
+                                      (dir / "out").string(), "--quiet"},
+                                     log);
+    bool seen = false;
+    int status = 0;
+    bool exited = false;
+    for (int polls = 0; polls < 60000 && !seen && !exited; ++polls) { // 1 ms each: a minute at most
+      seen = staged(dir, "scenario.yaml");
+      exited = !seen && ::waitpid(pid, &status, WNOHANG) == pid;
+      if (!seen && !exited) ::usleep(1000);
+    }
+    INFO(slurp(log.string()));
+    REQUIRE_FALSE(exited);
+    REQUIRE(seen);
+    REQUIRE(::kill(pid, sig) == 0);
+    status = wait_bounded(pid, 60);
+    const std::string text = slurp(log.string());
+    INFO(text);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == code);
+    CHECK_THAT(text, ContainsSubstring("colocsim: interrupted by " + name +
+                                       ", before the simulation started; no results written to " +
+                                       (dir / "out").string()));
+    CHECK_FALSE(fs::exists(dir / "out"));
+    CHECK(count_entries(dir, ".out.partial") == 0);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a staging directory a dead run left is named by the next run into the same directory, and kept",
+          "[cli][outputs]")
+{
+  const auto dir = scratch_dir("leftover");
+  fs::create_directories(dir);
+  // A process that has ended (its id names no process now), and one still running.
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  REQUIRE(dead > 0);
+  int status = 0;
+  REQUIRE(::waitpid(dead, &status, 0) == dead);
+  const pid_t alive = ::fork();
+  if (alive == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  REQUIRE(alive > 0);
+  const auto out = dir / "out";
+  const auto of_dead = dir / (".out.partial-" + std::to_string(dead));
+  const auto of_alive = dir / (".out.partial-" + std::to_string(alive));
+  // This process's own id, left by a dead process that had it before: neither removed nor reused.
+  const auto of_same = dir / (".out.partial-" + std::to_string(::getpid()));
+  for (const auto& d : {of_dead, of_alive, of_same}) {
+    fs::create_directories(d);
+    std::ofstream(d / "jobs.csv") << "id\npartial\n";
+  }
+  std::ostringstream notes; // the run's notes go to std::cerr
+  auto* old_cerr = std::cerr.rdbuf(notes.rdbuf());
+  auto r = cli({"run", "-o", out.string(), "--quiet"});
+  std::cerr.rdbuf(old_cerr);
+  r.err += notes.str();
+  ::kill(alive, SIGKILL);
+  ::waitpid(alive, &status, 0);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(fs::exists(out / "summary.json"));
+  const std::string ended = " which ended before finishing (killed, crashed, or a Python policy called "
+                            "os._exit): its files are incomplete and no results of it were written; "
+                            "colocsim leaves it as it is; delete it (rm -r) once you no longer need it";
+  CHECK_THAT(r.err, ContainsSubstring("colocsim: note: " + of_dead.string() +
+                                      " is the staging directory of an earlier run into " + out.string() +
+                                      " by process " + std::to_string(dead) + "," + ended));
+  CHECK_THAT(r.err, ContainsSubstring("colocsim: note: " + of_same.string() +
+                                      " is the staging directory of an earlier run into " + out.string() +
+                                      " by process " + std::to_string(::getpid()) + "," + ended));
+  CHECK_THAT(r.err, ContainsSubstring("colocsim: note: " + of_alive.string() +
+                                      " is the staging directory of a "
+                                      "run into " +
+                                      out.string() + " by process " + std::to_string(alive) +
+                                      ", which is still running: two runs are writing to the same output "
+                                      "directory"));
+  for (const auto& d : {of_dead, of_alive, of_same}) {
+    INFO(d);
+    CHECK(slurp((d / "jobs.csv").string()) == "id\npartial\n");
+  }
+  CHECK(count_entries(dir, ".out.partial") == 3); // this run's own is gone: its files are in out/
   fs::remove_all(dir);
 }
 

@@ -791,3 +791,84 @@ TEST_CASE("a policy that reads a job ended in an earlier call gets an error nami
   REQUIRE_THROWS_WITH(run_simulation(in.setup(), none),
                       ContainsSubstring("job 0 has ended and its state was freed"));
 }
+
+namespace {
+
+/// Places each submitted job alone on a free device, but only when woken: a submission gets WakeAt(now)
+/// (the call at the submission's instant places nothing), the Wakeup of that same instant places. Records
+/// the time and kinds of each call's events.
+class PlaceWhenWoken final : public Policy {
+public:
+  std::vector<std::pair<double, std::string>> calls;
+
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    std::string kinds;
+    bool woken = false;
+    for (const auto& e : events) {
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) {
+        waiting_.push_back(s->job);
+        kinds += "S";
+      } else if (const auto* w = std::get_if<Wakeup>(&e)) {
+        woken = true;
+        kinds += "W";
+        CHECK(w->at_s == view.now());
+      } else {
+        kinds += "o";
+      }
+    }
+    calls.emplace_back(view.now(), kinds);
+    if (!woken) return waiting_.empty() ? std::vector<Decision>{} : std::vector<Decision>{WakeAt{view.now()}};
+    std::vector<Decision> out;
+    for (DeviceIndex d = 0; d < view.device_count() && !waiting_.empty(); ++d)
+      if (view.residents(d).empty()) {
+        out.emplace_back(Place{waiting_.front(), {d}});
+        waiting_.erase(waiting_.begin());
+      }
+    return out;
+  }
+
+private:
+  std::vector<JobIndex> waiting_;
+};
+
+/// Asks to be woken at the current time at every call: time never advances.
+class AlwaysWakeNow final : public Policy {
+public:
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event>) override
+  {
+    return {WakeAt{view.now()}};
+  }
+};
+
+} // namespace
+
+TEST_CASE("WakeAt(now) calls the policy once more at the same instant, and asked forever it is an error",
+          "[engine]")
+{
+  // pair.csv: a and b (100 s each) submitted at t=0 on two tiles. The call at t=0 asks WakeAt(0); the
+  // second call at t=0 gets the Wakeup and places each job alone on a tile: both end at t=100 (alone,
+  // slowdown 1), and the two completions at t=100 make the third call.
+  RunInputs in = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv"}));
+  auto policy = std::make_unique<PlaceWhenWoken>();
+  auto* seen = policy.get();
+  in.policy = std::move(policy);
+  const auto o = run_collect(in);
+  REQUIRE(seen->calls.size() == 3);
+  CHECK(seen->calls[0] == std::pair<double, std::string>{0.0, "SS"});
+  CHECK(seen->calls[1] == std::pair<double, std::string>{0.0, "W"});
+  CHECK(seen->calls[2].first == 100.0);
+  CHECK(o.totals.completed == 2);
+  CHECK_THAT(o.jobs.at("a").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(o.jobs.at("b").end_s, WithinAbs(100.0, 1e-6));
+
+  // A policy that asks for it at every call: a DecisionError, not an endless loop at t=0 (nor an abort).
+  RunInputs forever = build_run(load_scenario(DATA + "base.yaml", {"workload.trace=pair.csv"}));
+  forever.policy = std::make_unique<AlwaysWakeNow>();
+  forever.scenario.policy = "wake-now";
+  RunObserver none;
+  REQUIRE_THROWS_WITH(run_simulation(forever.setup(), none),
+                      ContainsSubstring("policy 'wake-now' kept simulated time from advancing at t=0") &&
+                          ContainsSubstring("1000 calls of decide() in a row at this instant") &&
+                          ContainsSubstring("WakeAt(now + delay)"));
+}
