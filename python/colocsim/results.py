@@ -15,10 +15,15 @@ def _pandas():
 
 
 def _read_table(directory, name):
-    """name.csv or name.csv.gz of a run directory as a DataFrame (None if the run wrote neither)."""
+    """name.csv or name.csv.gz of a run directory as a DataFrame (None if the run wrote neither; the
+    ImportError if this Python has no pandas, raised when the table is asked for: a run needs no pandas)."""
     for file in (name + ".csv", name + ".csv.gz"):
         path = os.path.join(directory, file)
         if os.path.exists(path):
+            try:
+                _pandas()
+            except ImportError as e:
+                return e
             # compression is inferred from the suffix; ids stay text ("003" is not 3); round_trip: every
             # number is the double the file's shortest representation names (pandas' default parser is off
             # by an ulp on some, e.g. 1357.4856225)
@@ -32,9 +37,29 @@ class Result:
 
     def __init__(self, summary, jobs, timeseries, dir=None):
         self.summary = summary
-        self.jobs = jobs
-        self.timeseries = timeseries
+        self._jobs = jobs
+        self._timeseries = timeseries
         self.dir = dir
+
+    @property
+    def jobs(self):
+        if isinstance(self._jobs, ImportError):  # read without pandas: summary only
+            raise self._jobs
+        return self._jobs
+
+    @jobs.setter
+    def jobs(self, value):
+        self._jobs = value
+
+    @property
+    def timeseries(self):
+        if isinstance(self._timeseries, ImportError):
+            raise self._timeseries
+        return self._timeseries
+
+    @timeseries.setter
+    def timeseries(self, value):
+        self._timeseries = value
 
     def __repr__(self):
         s = self.summary
