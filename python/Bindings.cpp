@@ -8,12 +8,16 @@
 #include "sim/Scenario.hpp"
 #include "sim/cli/CliCommands.hpp"
 
+#include "PolicyDocs.hpp" // generated from the headers' comments (python/gen_policy_docs.py)
+
 #include <pybind11/functional.h>
+#include <pybind11/iostream.h>
 #include <pybind11/operators.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -355,6 +359,50 @@ void register_python_policy()
                   "whatever the Python class decides"}});
 }
 
+/// While it lives, what a run writes to C's stderr (the progress lines of sim/Engine.cpp) and to std::cerr
+/// (warnings) goes to Python's sys.stderr rather than to file descriptor 2: a notebook replaces sys.stderr,
+/// not the descriptor, so the cell shows them. glibc lets a program assign `stderr`.
+class StderrToPython {
+public:
+  StderrToPython()
+  {
+    cookie_io_functions_t io{};
+    io.write = &write;
+    file_ = ::fopencookie(nullptr, "w", io);
+    if (file_ == nullptr) return; // out of memory: the descriptor, as before
+    std::setvbuf(file_, nullptr, _IOLBF, BUFSIZ);
+    saved_ = stderr;
+    stderr = file_;
+  }
+  ~StderrToPython()
+  {
+    if (file_ == nullptr) return;
+    stderr = saved_;
+    std::fclose(file_); // flushes
+  }
+  StderrToPython(const StderrToPython&) = delete;
+  StderrToPython& operator=(const StderrToPython&) = delete;
+
+private:
+  static ssize_t write(void*, const char* buf, std::size_t size)
+  {
+    py::gil_scoped_acquire gil;
+    try {
+      py::object err = py::module_::import("sys").attr("stderr");
+      if (!err.is_none()) {
+        err.attr("write")(py::reinterpret_steal<py::str>(
+            PyUnicode_DecodeUTF8(buf, static_cast<Py_ssize_t>(size), "replace")));
+        err.attr("flush")();
+      }
+    } catch (py::error_already_set&) { // a closed sys.stderr: the text is lost, the run goes on
+    }
+    return static_cast<ssize_t>(size);
+  }
+  std::FILE* file_ = nullptr;
+  std::FILE* saved_ = nullptr;
+  py::scoped_estream_redirect cerr_; // std::cerr → sys.stderr
+};
+
 /// colocsim.run's engine: `colocsim run [SCENARIO] --set ... --policy P -o OUT [--force]`, in this process.
 /// The consent to run code a scenario names (its plugins, a policy `python`'s file) is this call's
 /// allow_plugins, as --allow-plugins is one command's: the policy `python` is registered for every call, so
@@ -388,7 +436,10 @@ py::dict run_scenario(const std::optional<std::string>& scenario_file, const std
   scenario.outputs.force = force;
   std::ostringstream printed;
   Summary summary;
-  execute_run(scenario, quiet, printed, nullptr, &summary);
+  {
+    StderrToPython progress; // progress and warnings reach a notebook's cell
+    execute_run(scenario, quiet, printed, nullptr, &summary);
+  }
   if (!quiet) py::print(printed.str(), py::arg("end") = "");
   py::dict d;
   d["dir"] = scenario.outputs.dir.string();
@@ -400,6 +451,8 @@ py::dict run_scenario(const std::optional<std::string>& scenario_file, const std
 PYBIND11_MODULE(_core, m)
 {
   m.doc() = "colocsim's simulator and policy API (python/README.md); use the package colocsim";
+  m.attr("__version__") = COLOCSIM_VERSION;
+  m.attr("_executable") = COLOCSIM_EXECUTABLE; // the build tree's colocsim (colocsim.sweep() runs it)
 
   static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
   static py::exception<DecisionError> decision_error(m, "DecisionError", PyExc_RuntimeError);
@@ -434,73 +487,77 @@ PYBIND11_MODULE(_core, m)
   py::class_<Job>(m, "Job", "a job as the trace gave it (models/Job.hpp); read-only")
       .def_readonly("id", &Job::id)
       .def_readonly("submit_s", &Job::submit_s)
-      .def_readonly("duration_s", &Job::duration_s)
-      .def_readonly("devices", &Job::devices)
-      .def_readonly("gpu_milli", &Job::gpu_milli)
-      .def_readonly("mem_request_bytes", &Job::mem_request_bytes)
-      .def_readonly("profile", &Job::profile)
-      .def_readonly("qos", &Job::qos)
-      .def_readonly("gpu_types", &Job::gpu_types)
-      .def_readonly("depends_on", &Job::depends_on)
-      .def_readonly("think_time_s", &Job::think_time_s)
-      .def_readonly("user", &Job::user)
-      .def_readonly("trace_status", &Job::trace_status)
-      .def_readonly("cpus", &Job::cpus)
-      .def_readonly("host_mem_bytes", &Job::host_mem_bytes)
-      .def_readonly("trace_class", &Job::trace_class)
-      .def_readonly("requested_s", &Job::requested_s)
-      .def_readonly("batch_size", &Job::batch_size);
+      .def_readonly("duration_s", &Job::duration_s, policy_docs::Job_duration_s)
+      .def_readonly("devices", &Job::devices, policy_docs::Job_devices)
+      .def_readonly("gpu_milli", &Job::gpu_milli, policy_docs::Job_gpu_milli)
+      .def_readonly("mem_request_bytes", &Job::mem_request_bytes, policy_docs::Job_mem_request_bytes)
+      .def_readonly("profile", &Job::profile, policy_docs::Job_profile)
+      .def_readonly("qos", &Job::qos, policy_docs::Job_qos)
+      .def_readonly("gpu_types", &Job::gpu_types, policy_docs::Job_gpu_types)
+      .def_readonly("depends_on", &Job::depends_on, policy_docs::Job_depends_on)
+      .def_readonly("think_time_s", &Job::think_time_s, policy_docs::Job_think_time_s)
+      .def_readonly("user", &Job::user, policy_docs::Job_user)
+      .def_readonly("trace_status", &Job::trace_status, policy_docs::Job_trace_status)
+      .def_readonly("cpus", &Job::cpus, policy_docs::Job_cpus)
+      .def_readonly("host_mem_bytes", &Job::host_mem_bytes, policy_docs::Job_host_mem_bytes)
+      .def_readonly("trace_class", &Job::trace_class, policy_docs::Job_trace_class)
+      .def_readonly("requested_s", &Job::requested_s, policy_docs::Job_requested_s)
+      .def_readonly("batch_size", &Job::batch_size, policy_docs::Job_batch_size);
 
   py::class_<ResourceSignature>(m, "ResourceSignature", "a job's behaviour from its profile; read-only")
       .def_readonly("job_class", &ResourceSignature::job_class)
-      .def_readonly("duty_cycle", &ResourceSignature::duty_cycle)
-      .def_readonly("vec_util", &ResourceSignature::vec_util)
-      .def_readonly("xmx_util", &ResourceSignature::xmx_util)
-      .def_readonly("bw_util", &ResourceSignature::bw_util)
-      .def_readonly("mem_bytes", &ResourceSignature::mem_bytes)
-      .def_readonly("freq_sensitive", &ResourceSignature::freq_sensitive)
-      .def_readonly("compute_share", &ResourceSignature::compute_share)
-      .def_readonly("scaling_serial", &ResourceSignature::scaling_serial)
-      .def_readonly("scaling_exponent", &ResourceSignature::scaling_exponent)
-      .def_readonly("mig_speed", &ResourceSignature::mig_speed)
+      .def_readonly("duty_cycle", &ResourceSignature::duty_cycle, policy_docs::ResourceSignature_duty_cycle)
+      .def_readonly("vec_util", &ResourceSignature::vec_util, policy_docs::ResourceSignature_vec_util)
+      .def_readonly("xmx_util", &ResourceSignature::xmx_util, policy_docs::ResourceSignature_xmx_util)
+      .def_readonly("bw_util", &ResourceSignature::bw_util, policy_docs::ResourceSignature_bw_util)
+      .def_readonly("mem_bytes", &ResourceSignature::mem_bytes, policy_docs::ResourceSignature_mem_bytes)
+      .def_readonly("freq_sensitive", &ResourceSignature::freq_sensitive,
+                    policy_docs::ResourceSignature_freq_sensitive)
+      .def_readonly("compute_share", &ResourceSignature::compute_share,
+                    policy_docs::ResourceSignature_compute_share)
+      .def_readonly("scaling_serial", &ResourceSignature::scaling_serial,
+                    policy_docs::ResourceSignature_scaling_serial)
+      .def_readonly("scaling_exponent", &ResourceSignature::scaling_exponent,
+                    policy_docs::ResourceSignature_scaling_exponent)
+      .def_readonly("mig_speed", &ResourceSignature::mig_speed, policy_docs::ResourceSignature_mig_speed)
       .def("scaling_efficiency", &ResourceSignature::scaling_efficiency, py::arg("n"));
 
-  py::class_<DeviceView>(m, "DeviceView", "a device as policies see it (a copy)")
+  py::class_<DeviceView>(m, "DeviceView", policy_docs::DeviceView)
       .def_readonly("index", &DeviceView::index)
       .def_readonly("node", &DeviceView::node)
-      .def_readonly("card", &DeviceView::card)
+      .def_readonly("card", &DeviceView::card, policy_docs::DeviceView_card)
       .def_readonly("mode", &DeviceView::mode)
-      .def_readonly("memory_bytes", &DeviceView::memory_bytes)
-      .def_readonly("residents", &DeviceView::residents)
-      .def_readonly("power_w", &DeviceView::power_w)
-      .def_readonly("freq_hz", &DeviceView::freq_hz)
-      .def_readonly("available", &DeviceView::available)
-      .def_readonly("freq_min_hz", &DeviceView::freq_min_hz)
+      .def_readonly("memory_bytes", &DeviceView::memory_bytes, policy_docs::DeviceView_memory_bytes)
+      .def_readonly("residents", &DeviceView::residents, policy_docs::DeviceView_residents)
+      .def_readonly("power_w", &DeviceView::power_w, policy_docs::DeviceView_power_w)
+      .def_readonly("freq_hz", &DeviceView::freq_hz, policy_docs::DeviceView_freq_hz)
+      .def_readonly("available", &DeviceView::available, policy_docs::DeviceView_available)
+      .def_readonly("freq_min_hz", &DeviceView::freq_min_hz, policy_docs::DeviceView_freq_min_hz)
       .def_readonly("freq_max_hz", &DeviceView::freq_max_hz)
-      .def_readonly("type", &DeviceView::type)
-      .def_readonly("speed", &DeviceView::speed);
+      .def_readonly("type", &DeviceView::type, policy_docs::DeviceView_type)
+      .def_readonly("speed", &DeviceView::speed, policy_docs::DeviceView_speed);
 
-  py::class_<MigInstance>(m, "MigInstance", "a GPU instance: a profile index at a start memory slice")
+  py::class_<MigInstance>(m, "MigInstance", policy_docs::MigInstance)
       .def(py::init<std::size_t, unsigned>(), py::arg("profile"), py::arg("start"))
       .def_readwrite("profile", &MigInstance::profile)
       .def_readwrite("start", &MigInstance::start)
       .def(py::self == py::self);
-  py::class_<MigChange>(m, "MigChange", "destroy these instances (indices), create those")
+  py::class_<MigChange>(m, "MigChange", policy_docs::MigChange)
       .def(py::init([](std::vector<std::size_t> destroy, std::vector<MigInstance> create) {
              return MigChange{std::move(destroy), std::move(create)};
            }),
            py::arg("destroy") = std::vector<std::size_t>{}, py::arg("create") = std::vector<MigInstance>{})
       .def_readwrite("destroy", &MigChange::destroy)
       .def_readwrite("create", &MigChange::create);
-  py::class_<MigProfile>(m, "MigProfile")
+  py::class_<MigProfile>(m, "MigProfile", policy_docs::MigProfile)
       .def_readonly("name", &MigProfile::name)
       .def_readonly("id", &MigProfile::id)
       .def_readonly("compute_slices", &MigProfile::compute_slices)
-      .def_readonly("memory_slices", &MigProfile::memory_slices)
+      .def_readonly("memory_slices", &MigProfile::memory_slices, policy_docs::MigProfile_memory_slices)
       .def_readonly("sms", &MigProfile::sms)
       .def_readonly("max_instances", &MigProfile::max_instances)
       .def_readonly("memory_bytes", &MigProfile::memory_bytes)
-      .def_readonly("starts", &MigProfile::starts);
+      .def_readonly("starts", &MigProfile::starts, policy_docs::MigProfile_starts);
   py::class_<MigGeometry>(m, "MigGeometry", "a GPU's MIG geometry (models/Mig.hpp)")
       .def_property_readonly("name", &MigGeometry::name)
       .def_property_readonly("compute_slices", &MigGeometry::compute_slices)
@@ -510,39 +567,51 @@ PYBIND11_MODULE(_core, m)
       .def_property_readonly("profiles", &MigGeometry::profiles)
       .def("profile_index", &MigGeometry::profile_index, py::arg("name"))
       .def("lowest_start", &MigGeometry::lowest_start, py::arg("current"), py::arg("profile"));
-  py::class_<MigSlot>(m, "MigSlot")
-      .def_readonly("gi", &MigSlot::gi)
-      .def_readonly("job", &MigSlot::job)
-      .def_readonly("ready", &MigSlot::ready);
+  py::class_<MigSlot>(m, "MigSlot", policy_docs::MigSlot)
+      .def_readonly("gi", &MigSlot::gi, policy_docs::MigSlot_gi)
+      .def_readonly("job", &MigSlot::job, policy_docs::MigSlot_job)
+      .def_readonly("ready", &MigSlot::ready, policy_docs::MigSlot_ready);
 
-  py::class_<PlacementPrediction>(m, "PlacementPrediction")
-      .def_readonly("job_slowdown", &PlacementPrediction::job_slowdown)
-      .def_readonly("max_corunner_slowdown", &PlacementPrediction::max_corunner_slowdown)
-      .def_readonly("job_interference", &PlacementPrediction::job_interference)
-      .def_readonly("max_corunner_interference", &PlacementPrediction::max_corunner_interference)
-      .def_readonly("added_power_w", &PlacementPrediction::added_power_w)
-      .def_readonly("job_rate", &PlacementPrediction::job_rate)
-      .def_readonly("fits_memory", &PlacementPrediction::fits_memory);
+  py::class_<PlacementPrediction>(m, "PlacementPrediction", policy_docs::PlacementPrediction)
+      .def_readonly("job_slowdown", &PlacementPrediction::job_slowdown,
+                    policy_docs::PlacementPrediction_job_slowdown)
+      .def_readonly("max_corunner_slowdown", &PlacementPrediction::max_corunner_slowdown,
+                    policy_docs::PlacementPrediction_max_corunner_slowdown)
+      .def_readonly("job_interference", &PlacementPrediction::job_interference,
+                    policy_docs::PlacementPrediction_job_interference)
+      .def_readonly("max_corunner_interference", &PlacementPrediction::max_corunner_interference,
+                    policy_docs::PlacementPrediction_max_corunner_interference)
+      .def_readonly("added_power_w", &PlacementPrediction::added_power_w,
+                    policy_docs::PlacementPrediction_added_power_w)
+      .def_readonly("job_rate", &PlacementPrediction::job_rate, policy_docs::PlacementPrediction_job_rate)
+      .def_readonly("fits_memory", &PlacementPrediction::fits_memory,
+                    policy_docs::PlacementPrediction_fits_memory);
 
   // The view is valid only during the decide() call it is passed to (PyView: a stale one raises
   // RuntimeError); what its methods return are copies.
-  py::class_<PyView>(m, "ClusterView", "read-only view of the cluster, valid during one decide() call")
-      .def("now", [](const PyView& v) { return v.get().now(); })
-      .def("device_count", [](const PyView& v) { return v.get().device_count(); })
+  py::class_<PyView>(m, "ClusterView", policy_docs::ClusterView)
       .def(
-          "device", [](const PyView& v, DeviceIndex d) { return v.with_device(d).device(d); }, py::arg("d"))
+          "now", [](const PyView& v) { return v.get().now(); },
+          "The simulated time of this decide() call, in seconds.")
       .def(
-          "job", [](const PyView& v, JobIndex j) { return Job(v.get().job(j)); }, py::arg("j"))
+          "device_count", [](const PyView& v) { return v.get().device_count(); },
+          "The number of devices (tiles / GPUs) of the platform.")
+      .def(
+          "device", [](const PyView& v, DeviceIndex d) { return v.with_device(d).device(d); }, py::arg("d"),
+          "Device d as it is now (a DeviceView, a copy).")
+      .def(
+          "job", [](const PyView& v, JobIndex j) { return Job(v.get().job(j)); }, py::arg("j"),
+          "Job j (index in submission order) as the trace gave it (a Job, a copy).")
       .def(
           "residents",
           [](const PyView& v, DeviceIndex d) {
             const auto r = v.with_device(d).residents(d);
             return std::vector<JobIndex>(r.begin(), r.end());
           },
-          py::arg("d"))
+          py::arg("d"), policy_docs::ClusterView_residents)
       .def(
           "signature", [](const PyView& v, JobIndex j) { return ResourceSignature(v.get().signature(j)); },
-          py::arg("j"))
+          py::arg("j"), policy_docs::ClusterView_signature)
       .def(
           "predict",
           [](const PyView& v, JobIndex j, const std::vector<DeviceIndex>& devices,
@@ -551,7 +620,8 @@ PYBIND11_MODULE(_core, m)
               v.with_device(d);
             return v.get().predict(j, devices, also);
           },
-          py::arg("j"), py::arg("devices"), py::arg("also") = std::vector<JobIndex>{})
+          py::arg("j"), py::arg("devices"), py::arg("also") = std::vector<JobIndex>{},
+          policy_docs::ClusterView_predict)
       .def(
           "mig_geometry",
           [](const PyView& v, DeviceIndex d) -> std::optional<MigGeometry> {
@@ -559,24 +629,26 @@ PYBIND11_MODULE(_core, m)
             if (!g) return std::nullopt;
             return *g;
           },
-          py::arg("d"))
+          py::arg("d"), policy_docs::ClusterView_mig_geometry)
       .def(
           "mig_instances", [](const PyView& v, DeviceIndex d) { return v.with_device(d).mig_instances(d); },
-          py::arg("d"))
+          py::arg("d"), policy_docs::ClusterView_mig_geometry)
       .def(
           "allows", [](const PyView& v, JobIndex j, DeviceIndex d) { return v.with_device(d).allows(j, d); },
-          py::arg("j"), py::arg("d"))
+          py::arg("j"), py::arg("d"), policy_docs::ClusterView_allows)
       .def(
-          "estimate", [](const PyView& v, JobIndex j) { return v.get().estimate(j); }, py::arg("j"))
+          "estimate", [](const PyView& v, JobIndex j) { return v.get().estimate(j); }, py::arg("j"),
+          policy_docs::ClusterView_estimate)
       .def(
-          "time_limit", [](const PyView& v, JobIndex j) { return v.get().time_limit(j); }, py::arg("j"))
+          "time_limit", [](const PyView& v, JobIndex j) { return v.get().time_limit(j); }, py::arg("j"),
+          policy_docs::ClusterView_time_limit)
       .def(
           "mig_slowdown_alone",
           [](const PyView& v, JobIndex j, DeviceIndex d, std::size_t profile) {
             (void)v.get().job(j); // the engine's view reads the job only for a device in mig mode
             return v.with_device(d).mig_slowdown_alone(j, d, profile);
           },
-          py::arg("j"), py::arg("d"), py::arg("profile"));
+          py::arg("j"), py::arg("d"), py::arg("profile"), policy_docs::ClusterView_mig_slowdown_alone);
 
   // Events (engine → policy).
   py::class_<JobSubmitted>(m, "JobSubmitted")
@@ -593,7 +665,7 @@ PYBIND11_MODULE(_core, m)
       .def_readonly("devices", &JobCompleted::devices)
       .def("__repr__",
            [](const JobCompleted& e) { return "JobCompleted(job=" + std::to_string(e.job) + ")"; });
-  py::class_<JobFailed>(m, "JobFailed")
+  py::class_<JobFailed>(m, "JobFailed", policy_docs::JobFailed)
       .def(py::init([](JobIndex j, std::vector<DeviceIndex> d, std::string reason, bool requeued) {
              return JobFailed{j, std::move(d), std::move(reason), requeued};
            }),
@@ -603,20 +675,20 @@ PYBIND11_MODULE(_core, m)
       .def_readonly("reason", &JobFailed::reason)
       .def_readonly("requeued", &JobFailed::requeued)
       .def("__repr__", [](const JobFailed& e) { return "JobFailed(job=" + std::to_string(e.job) + ")"; });
-  py::class_<Wakeup>(m, "Wakeup")
+  py::class_<Wakeup>(m, "Wakeup", policy_docs::Wakeup)
       .def(py::init<double>(), py::arg("at_s"))
       .def_readonly("at_s", &Wakeup::at_s);
-  py::class_<DeviceRepartitioned>(m, "DeviceRepartitioned")
+  py::class_<DeviceRepartitioned>(m, "DeviceRepartitioned", policy_docs::DeviceRepartitioned)
       .def(py::init<DeviceIndex, SharingMode>(), py::arg("device"), py::arg("mode"))
       .def_readonly("device", &DeviceRepartitioned::device)
       .def_readonly("mode", &DeviceRepartitioned::mode);
-  py::class_<NodePowered>(m, "NodePowered")
+  py::class_<NodePowered>(m, "NodePowered", policy_docs::NodePowered)
       .def(py::init<std::uint32_t, bool>(), py::arg("node"), py::arg("on"))
       .def_readonly("node", &NodePowered::node)
       .def_readonly("on", &NodePowered::on);
 
   // Decisions (policy → engine); repr: describe() of policies/Policy.hpp.
-  py::class_<Place>(m, "Place", "start a waiting job on these devices")
+  py::class_<Place>(m, "Place", policy_docs::Place)
       .def(py::init([](JobIndex j, std::vector<DeviceIndex> d, double share, std::vector<std::uint32_t> gis) {
              return Place{j, std::move(d), share, std::move(gis)};
            }),
@@ -624,10 +696,10 @@ PYBIND11_MODULE(_core, m)
            py::arg("instances") = std::vector<std::uint32_t>{})
       .def_readwrite("job", &Place::job)
       .def_readwrite("devices", &Place::devices)
-      .def_readwrite("thread_share", &Place::thread_share)
-      .def_readwrite("instances", &Place::instances)
+      .def_readwrite("thread_share", &Place::thread_share, policy_docs::Place_thread_share)
+      .def_readwrite("instances", &Place::instances, policy_docs::Place_instances)
       .def("__repr__", &repr_of<Place>);
-  py::class_<Reject>(m, "Reject", "refuse a waiting job for good")
+  py::class_<Reject>(m, "Reject", policy_docs::Reject)
       .def(py::init([](JobIndex j, std::string why) {
              return Reject{j, std::move(why)};
            }),
@@ -635,26 +707,26 @@ PYBIND11_MODULE(_core, m)
       .def_readwrite("job", &Reject::job)
       .def_readwrite("reason", &Reject::reason)
       .def("__repr__", &repr_of<Reject>);
-  py::class_<WakeAt>(m, "WakeAt", "call decide() again at this simulated time")
+  py::class_<WakeAt>(m, "WakeAt", policy_docs::WakeAt)
       .def(py::init<double>(), py::arg("at_s"))
       .def_readwrite("at_s", &WakeAt::at_s)
       .def("__repr__", &repr_of<WakeAt>);
-  py::class_<SetFrequency>(m, "SetFrequency")
+  py::class_<SetFrequency>(m, "SetFrequency", policy_docs::SetFrequency)
       .def(py::init<DeviceIndex, double>(), py::arg("device"), py::arg("freq_hz"))
       .def_readwrite("device", &SetFrequency::device)
       .def_readwrite("freq_hz", &SetFrequency::freq_hz)
       .def("__repr__", &repr_of<SetFrequency>);
-  py::class_<Repartition>(m, "Repartition")
+  py::class_<Repartition>(m, "Repartition", policy_docs::Repartition)
       .def(py::init<DeviceIndex, SharingMode>(), py::arg("device"), py::arg("mode"))
       .def_readwrite("device", &Repartition::device)
       .def_readwrite("mode", &Repartition::mode)
       .def("__repr__", &repr_of<Repartition>);
-  py::class_<SetNodePower>(m, "SetNodePower")
+  py::class_<SetNodePower>(m, "SetNodePower", policy_docs::SetNodePower)
       .def(py::init<std::uint32_t, bool>(), py::arg("node"), py::arg("on"))
       .def_readwrite("node", &SetNodePower::node)
       .def_readwrite("on", &SetNodePower::on)
       .def("__repr__", &repr_of<SetNodePower>);
-  py::class_<ReconfigureMig>(m, "ReconfigureMig")
+  py::class_<ReconfigureMig>(m, "ReconfigureMig", policy_docs::ReconfigureMig)
       .def(py::init([](DeviceIndex d, MigChange c) {
              return ReconfigureMig{d, std::move(c)};
            }),
@@ -663,15 +735,25 @@ PYBIND11_MODULE(_core, m)
       .def_readwrite("change", &ReconfigureMig::change)
       .def("__repr__", &repr_of<ReconfigureMig>);
 
-  py::class_<Policy, PyPolicy>(
-      m, "Policy",
-      "base class of policies written in Python: implement decide(self, view, events) "
-      "returning a list of decisions (policies/Policy.hpp)")
+  static const std::string policy_doc =
+      std::string(
+          "Base class of policies written in Python: implement decide(self, view, events) returning a "
+          "list of decisions.\n\nFrom policies/Policy.hpp:\n") +
+      policy_docs::Policy_hpp;
+  py::class_<Policy, PyPolicy>(m, "Policy", policy_doc.c_str())
       .def(py::init<>())
-      .def("decide", [](Policy&, const ClusterView&, py::list) -> py::list {
-        throw py::type_error("colocsim.Policy.decide is abstract: define decide(self, view, events) in the "
-                             "subclass");
-      });
+      .def(
+          "decide",
+          [](Policy&, const ClusterView&, py::list) -> py::list {
+            throw py::type_error(
+                "colocsim.Policy.decide is abstract: define decide(self, view, events) in the "
+                "subclass");
+          },
+          "decide(self, view, events) -> list of decisions: called once per simulated instant at which "
+          "something "
+          "happened, with the view (valid during the call only) and the events since the last call (the "
+          "order "
+          "is in help(colocsim.Policy)).");
 
   m.def("run", &run_scenario, py::arg("scenario"), py::arg("sets"), py::arg("policy"),
         py::arg("policy_object"), py::arg("out"), py::arg("force"), py::arg("quiet"),

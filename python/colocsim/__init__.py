@@ -7,12 +7,17 @@ pandas DataFrames, and write co-location policies in Python.
     r = colocsim.run("my.yaml", set={"policy": "exclusive-fcfs", "platform.nodes": 4})
     r = colocsim.run(policy=MyPolicy())         # a subclass of colocsim.Policy
     df = colocsim.load_sweep("sweep-out/spec")  # every run's parameters and summary, one row per run
+    df = colocsim.sweep("spec.yaml")            # runs `colocsim sweep spec.yaml`, returns that DataFrame
 """
 import hashlib
 import importlib.util
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
+import threading
+import warnings
 
 from ._core import (  # noqa: F401  (the policy API of policies/Policy.hpp, as it is)
     ClusterView,
@@ -48,7 +53,46 @@ from ._core import (  # noqa: F401  (the policy API of policies/Policy.hpp, as i
 from . import _core
 from .results import Result, load_run, load_sweep  # noqa: F401
 
-__all__ = ["run", "load_run", "load_sweep", "Result", "Policy", "InputError", "DecisionError"]
+__version__ = _core.__version__
+
+# The public names: the functions, the results, and the policy API of policies/Policy.hpp (help(colocsim.X)
+# shows each one's documentation, taken from that header's comments).
+__all__ = [
+    "run",
+    "sweep",
+    "load_run",
+    "load_sweep",
+    "Result",
+    "InputError",
+    "DecisionError",
+    "Policy",
+    "ClusterView",
+    "DeviceView",
+    "Job",
+    "JobClass",
+    "ResourceSignature",
+    "PlacementPrediction",
+    "SharingMode",
+    "max_residents",
+    "MigGeometry",
+    "MigProfile",
+    "MigInstance",
+    "MigSlot",
+    "MigChange",
+    "JobSubmitted",
+    "JobCompleted",
+    "JobFailed",
+    "Wakeup",
+    "DeviceRepartitioned",
+    "NodePowered",
+    "Place",
+    "Reject",
+    "WakeAt",
+    "SetFrequency",
+    "Repartition",
+    "SetNodePower",
+    "ReconfigureMig",
+]
 
 
 def _value_text(v):
@@ -97,6 +141,98 @@ def run(scenario=None, set=None, policy=None, out=None, force=False, quiet=True,
         result._keep_tables()  # read with pandas on first use, after the directory is gone
         result.dir = None
         return result
+
+
+def _executable():
+    """The colocsim command line this package runs: its own copy (colocsim/bin/colocsim, installed by pip),
+    else the build tree's that built this module, else the first `colocsim` on PATH."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (os.path.join(here, "bin", "colocsim"), _core._executable):
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    found = shutil.which("colocsim")
+    if found:
+        return found
+    raise FileNotFoundError(
+        f"no colocsim executable: not in {os.path.join(here, 'bin')} (pip install puts it there), not at "
+        f"{_core._executable} (the build tree's), not on PATH; expected one of them"
+    )
+
+
+def _bridge():
+    """The Python bridge of this package (libcolocsim_pybridge.so next to it), or None."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libcolocsim_pybridge.so")
+    return path if os.path.exists(path) else None
+
+
+def _pump(stream, sink, keep=None):
+    for line in iter(stream.readline, ""):
+        sink.write(line)
+        sink.flush()
+        if keep is not None:
+            keep.append(line)
+
+
+def sweep(spec, out=None, parallel=None, force=False, resume=False, policy_python=None, policy_plugins=(),
+          allow_plugins=False, quiet=True, jobs=False):
+    """Runs a sweep, exactly as `colocsim sweep SPEC -o OUT [-j N] [--force|--resume] [--policy-python F:C]
+    [--policy-plugin P ...] [--allow-plugins] [--quiet]` (docs/sweeps.md), and returns what
+    colocsim.load_sweep(OUT, jobs=jobs) returns: one row per run (jobs=True: per job of every run).
+
+    spec: the sweep spec (YAML, docs/formats/sweep.md). out: the sweep directory to keep (None: a temporary
+    one, removed once read). parallel: runs at a time (None: the number of cores). policy_python:
+    "FILE.py:CLASS", the policy of every run, a subclass of colocsim.Policy. quiet: False prints the table of
+    means as the command line does. The progress of the runs goes to sys.stderr as it comes (in a notebook:
+    the cell's output). A bad spec raises colocsim.InputError with the command line's message; runs that
+    failed are rows whose status says so (and a warning).
+    """
+    args = [_executable(), "sweep", os.fspath(spec)]
+    if parallel is not None:
+        args += ["-j", str(int(parallel))]
+    if force:
+        args.append("--force")
+    if resume:
+        args.append("--resume")
+    if policy_python is not None:
+        args += ["--policy-python", os.fspath(policy_python)]
+    for p in policy_plugins:
+        args += ["--policy-plugin", os.fspath(p)]
+    if allow_plugins:
+        args.append("--allow-plugins")
+    if quiet:
+        args.append("--quiet")
+    env = dict(os.environ)
+    if _bridge() and not env.get("COLOCSIM_PYTHON_BRIDGE"):
+        env["COLOCSIM_PYTHON_BRIDGE"] = _bridge()
+
+    def execute(directory):
+        proc = subprocess.Popen(args + ["-o", directory], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env)
+        errors = []
+        reader = threading.Thread(target=_pump, args=(proc.stdout, sys.stdout), daemon=True)
+        reader.start()
+        try:
+            _pump(proc.stderr, sys.stderr, errors)
+            status = proc.wait()
+        except BaseException:
+            proc.terminate()  # Ctrl-C in Python: the sweep stops its runs as on SIGTERM
+            proc.wait()
+            raise
+        finally:
+            reader.join()
+        message = "".join(errors).strip()
+        if status == 2:
+            raise InputError(message or "colocsim sweep: bad spec or usage (exit status 2)")
+        if status == 1:
+            warnings.warn(message.splitlines()[-1] if message else "colocsim sweep: some runs failed", stacklevel=3)
+        elif status != 0:
+            raise RuntimeError(f"colocsim sweep ended with status {status}: {message}")
+        return load_sweep(directory, jobs=jobs)
+
+    if out is not None:
+        return execute(os.fspath(out))
+    with tempfile.TemporaryDirectory(prefix="colocsim-sweep-") as tmp:
+        return execute(os.path.join(tmp, "sweep"))
 
 
 def _load_policy(file, cls):

@@ -252,9 +252,11 @@ struct ScenarioArgs {
   PluginConsent consent(bool load) const { return PluginConsent{allow_plugins, plugins, load}; }
 };
 
-/// The Python bridge (python/Bridge.cpp), a policy plugin: $COLOCSIM_PYTHON_BRIDGE, else where cmake
-/// --install put it next to this executable (PREFIX/bin/colocsim → PREFIX/lib/python3.X/...), else the build
-/// tree's. Empty when this colocsim was built without the Python package.
+/// The Python bridge (python/Bridge.cpp), a policy plugin: $COLOCSIM_PYTHON_BRIDGE, else the package's when
+/// this executable is the copy `pip install` puts in the package (colocsim/bin/colocsim →
+/// colocsim/libcolocsim_pybridge.so), else where cmake --install put it next to this executable
+/// (PREFIX/bin/colocsim → PREFIX/lib/python3.X/...), else the build tree's. Empty when this colocsim was
+/// built without the Python package.
 std::string python_bridge_path()
 {
   if (const char* env = std::getenv("COLOCSIM_PYTHON_BRIDGE"); env && *env) return env;
@@ -262,6 +264,8 @@ std::string python_bridge_path()
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
+    const auto in_package = exe.parent_path().parent_path() / "libcolocsim_pybridge.so";
+    if (std::filesystem::exists(in_package, ec)) return in_package.string();
     const auto installed = exe.parent_path().parent_path() / COLOCSIM_PYTHON_BRIDGE_INSTALLED;
     if (std::filesystem::exists(installed, ec)) return installed.string();
   }
@@ -271,36 +275,42 @@ std::string python_bridge_path()
 #endif
 }
 
-/// --policy-python FILE.py:CLASS: load the bridge like --policy-plugin and choose its policy `python` with
-/// the file (absolute: it was typed here) and the class as parameters.
-void use_python_policy(ScenarioArgs& a)
+PythonPolicyArg parse_python_policy(const std::string& value)
 {
-  const auto colon = a.python_policy.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == a.python_policy.size())
+  const auto colon = value.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == value.size())
     throw UsageError("--policy-python needs FILE.py:CLASS (a Python file and the name of a colocsim.Policy "
                      "subclass it defines), not '" +
-                     a.python_policy + "'");
-  if (!a.policy.empty()) throw UsageError("--policy-python and --policy both choose the policy; give one");
+                     value + "'");
   const SourceLocation where{"command line --policy-python"};
   const std::string bridge = python_bridge_path();
   std::error_code ec;
   if (bridge.empty() || !std::filesystem::exists(bridge, ec))
-    throw InputError(where, "policy-python",
-                     bridge.empty()
-                         ? "this colocsim was built without the Python package (the configure summary "
-                           "says why: pybind11-dev or python3-dev missing); expected a build with it"
-                         : "the Python bridge " + bridge +
-                               " is missing; expected the Python package built (cmake --build) or "
-                               "installed (cmake --install), or COLOCSIM_PYTHON_BRIDGE naming it");
-  const std::string file = std::filesystem::absolute(a.python_policy.substr(0, colon)).string();
+    throw InputError(
+        where, "policy-python",
+        bridge.empty() ? "this colocsim was built without the Python package (the configure summary "
+                         "says why: pybind11-dev or python3-dev missing); expected a build with it"
+                       : "the Python bridge " + bridge +
+                             " is missing; expected the Python package built (cmake --build) or "
+                             "installed (cmake --install, pip install), or COLOCSIM_PYTHON_BRIDGE naming it");
+  const std::string file = std::filesystem::absolute(value.substr(0, colon)).string();
   if (!std::filesystem::exists(file, ec))
     throw InputError(where, "policy-python",
                      file + ": no such file; expected a Python file defining class " +
-                         a.python_policy.substr(colon + 1));
-  a.plugins.push_back(bridge);
-  a.sets.push_back("policy=python");
-  a.sets.push_back("policy.params.file=" + file);
-  a.sets.push_back("policy.params.class=" + a.python_policy.substr(colon + 1));
+                         value.substr(colon + 1));
+  return PythonPolicyArg{
+      bridge,
+      {"policy=python", "policy.params.file=" + file, "policy.params.class=" + value.substr(colon + 1)}};
+}
+
+/// --policy-python FILE.py:CLASS: load the bridge like --policy-plugin and choose its policy `python` with
+/// the file (absolute: it was typed here) and the class as parameters.
+void use_python_policy(ScenarioArgs& a)
+{
+  if (!a.policy.empty()) throw UsageError("--policy-python and --policy both choose the policy; give one");
+  const PythonPolicyArg p = parse_python_policy(a.python_policy);
+  a.plugins.push_back(p.bridge);
+  a.sets.insert(a.sets.end(), p.sets.begin(), p.sets.end());
 }
 
 ScenarioArgs parse_scenario_args(const std::vector<std::string>& args, bool allow_outputs)

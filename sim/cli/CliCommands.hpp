@@ -78,6 +78,14 @@ std::string next_arg(const std::vector<std::string>& args, std::size_t& i);
 bool no_options_or_help(const std::vector<std::string>& args, const char* help, std::ostream& out);
 /// Loads policy plugins named on the command line (--policy-plugin); InputError if one cannot be loaded.
 void load_plugins(const std::vector<std::string>& paths);
+/// --policy-python FILE.py:CLASS (run, bench, sweep): the Python bridge (python/Bridge.cpp) to load like a
+/// --policy-plugin, and the --set assignments that choose its policy `python` with the file (absolute) and
+/// the class. UsageError for a value without FILE:CLASS, InputError when the bridge or the file is missing.
+struct PythonPolicyArg {
+  std::string bridge;
+  std::vector<std::string> sets;
+};
+PythonPolicyArg parse_python_policy(const std::string& value);
 /// Peak resident memory of this process in MiB (getrusage).
 double peak_rss_mb();
 

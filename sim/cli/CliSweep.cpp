@@ -69,6 +69,10 @@ options:
                      after more runs finished: each run is read once, from its run-NNNN/summary.json
   --quiet            no table on stdout (progress still goes to stderr)
   --policy-plugin F  load policies from a plugin built out of tree (repeatable; passed on to every run)
+  --policy-python FILE.py:CLASS
+                     every run's policy is CLASS (a subclass of colocsim.Policy) written in Python in
+                     FILE.py, as with `colocsim run --policy-python` (python/README.md); the spec then
+                     names no policy (no `policy` axis or key)
   --allow-plugins    load the policy plugins the spec's scenario names (passed on to every run); loading
                      runs their code: without this option or the same file given with --policy-plugin, a
                      sweep (--dry-run too) whose scenario names plugins stops with exit 2 and lists them
@@ -615,6 +619,7 @@ struct SweepArgs {
   long long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   bool help = false, resume = false, force = false, dry_run = false, quiet = false, allow_plugins = false;
   std::vector<std::string> plugins;
+  std::optional<std::string> python_policy; ///< --policy-python FILE.py:CLASS
   bool jobs_given = false;
   // --slurm and its options; --collect
   bool slurm = false;
@@ -712,6 +717,8 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
       s.plugins.push_back(next_arg(args, i));
     else if (a == "--allow-plugins")
       s.allow_plugins = true;
+    else if (a == "--policy-python")
+      s.python_policy = next_arg(args, i);
     else if (!a.empty() && a[0] == '-')
       throw UsageError("unknown option '" + a + "' (see colocsim sweep --help)");
     else if (s.spec_file)
@@ -725,7 +732,8 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
                                       {s.force, "--force"},
                                       {s.dry_run, "--dry-run"},
                                       {s.jobs_given, "-j"},
-                                      {s.out_dir.has_value(), "-o"}})
+                                      {s.out_dir.has_value(), "-o"},
+                                      {s.python_policy.has_value(), "--policy-python"}})
       if (given)
         throw UsageError(std::string("--collect runs nothing and writes only DIR/sweep.csv: drop ") + name);
     return s;
@@ -1292,14 +1300,23 @@ int collect_sweep(const SweepArgs& a, std::ostream& out)
 
 int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
 {
-  const SweepArgs a = parse_sweep_args(args);
+  SweepArgs a = parse_sweep_args(args);
   if (a.help) {
     out << SWEEP_HELP;
     return 0;
   }
   if (a.collect_dir) return collect_sweep(a, out);
+  SweepSpec spec = load_spec(*a.spec_file);
+  if (a.python_policy) { // the bridge as a --policy-plugin, its policy for every run
+    if (!spec.policy.empty() ||
+        std::any_of(spec.axes.begin(), spec.axes.end(), [](const Axis& x) { return x.key == "policy"; }))
+      throw UsageError("--policy-python sets every run's policy, and " + spec.file +
+                       " names policies (a `policy` key or axis): drop one of them");
+    PythonPolicyArg p = parse_python_policy(*a.python_policy);
+    a.plugins.push_back(p.bridge);
+    spec.sets.insert(spec.sets.end(), p.sets.begin(), p.sets.end());
+  }
   load_plugins(a.plugins);
-  const SweepSpec spec = load_spec(*a.spec_file);
   // Plugins the scenario names need consent; --dry-run loads only those of the command line.
   const PluginConsent consent{a.allow_plugins, a.plugins, !a.dry_run};
   // The base scenario first (its warnings once), then the axis values, the metrics and every run.
