@@ -57,6 +57,8 @@ unsigned max_residents(SharingMode m)
 
 std::optional<SharingMode> parse_sharing_mode(std::string_view text)
 {
+  // NVIDIA's and Kubernetes' name (the GPU operator's "time-slicing" sharing strategy) for time-slice.
+  if (text == "time-slicing") return SharingMode::TIME_SLICE;
   for (auto m : ALL_MODES)
     if (to_string(m) == text) return m;
   return std::nullopt;

@@ -19,6 +19,7 @@ namespace colocsim {
 ///              each; they share the GPU's power budget, nothing else
 enum class SharingMode { EXCLUSIVE, TIME_SLICE, CCS_2, CCS_4, MPS, MIG };
 std::string_view to_string(SharingMode m);
+/// A mode by its name (to_string); "time-slicing", NVIDIA's and Kubernetes' name, is TIME_SLICE.
 std::optional<SharingMode> parse_sharing_mode(std::string_view text);
 std::vector<std::string> sharing_mode_names();
 /// Most jobs a device in this mode can hold (reference §1.7 CR-CCS: one process per CCS; §4.3 NV-MPS:

@@ -1590,7 +1590,9 @@ std::string progress_line(std::uint64_t read, std::uint64_t total, std::uint64_t
 {
   char buf[256];
   std::string jobs = std::to_string(read) + (total > 0 ? " of " + std::to_string(total) : std::string());
-  std::string left = "remaining unknown";
+  // The time left is estimated from the jobs that ended: before the first one ends it is not known, even
+  // when the number of jobs is.
+  std::string left = total > 0 ? "time left unknown until a job ends" : "remaining unknown";
   if (total > 0 && ended > 0) {
     const double rest =
         wall_s * static_cast<double>(total > ended ? total - ended : 0) / static_cast<double>(ended);

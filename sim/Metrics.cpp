@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace colocsim {
@@ -17,6 +18,7 @@ double percentile(std::vector<double> values, double q)
 void MetricsCollector::add(const JobRecord& r)
 {
   if (r.start_s >= 0) wait_.push_back(r.start_s - r.submit_s);
+  if (r.job != nullptr && !(r.job->mem_request_bytes > 0)) ++without_memory_;
   if (!r.reason.empty()) ++reasons_[std::string(to_string(r.status)) + ": " + r.reason];
   if (r.status != JobStatus::COMPLETED) return;
   const double jct = r.end_s - r.submit_s;
@@ -36,6 +38,8 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   s.pue = pue;
   s.energy_total_j = (t.energy_device_j + t.energy_node_j) * pue;
   s.edp_js = s.energy_total_j * s.makespan_s;
+  s.energy_per_completed_job_j = t.completed > 0 ? s.energy_total_j / static_cast<double>(t.completed)
+                                                 : std::numeric_limits<double>::quiet_NaN();
   s.jobs_read = t.jobs_read;
   s.jobs_completed = t.completed;
   s.jobs_failed = t.failed;
@@ -44,6 +48,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   s.jobs_cancelled = t.cancelled;
   s.jobs_killed = t.killed;
   s.oom_events = t.oom_events;
+  s.jobs_without_declared_memory = without_memory_;
   s.jobs_by_reason = reasons_;
   const auto mean = [](const std::vector<double>& v) {
     return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());

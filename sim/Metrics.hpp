@@ -16,6 +16,8 @@
 //   fragmented_mean Σ ∫ unallocated share of partly allocated devices dt / (devices × makespan)  (room that
 //                   no whole-device job can use)
 //   energy_total_j  (device energy + node baseline energy) × PUE;  edp = energy_total_j × makespan_s
+//   energy_per_completed_job_j  energy_total_j / jobs completed (NaN, written null, when none completed):
+//                   a run that loses jobs spends less energy in total but not per job it finished
 //   idle_while_waiting_s  Σ over devices of the time a device had no job and was available while some
 //                   waiting job could have run on it (RunTotals::idle_while_waiting_device_s)
 #include "sim/Engine.hpp"
@@ -37,10 +39,14 @@ struct Summary {
   double makespan_s = 0;
   double energy_gpu_j = 0, energy_node_j = 0, energy_total_j = 0, pue = 1;
   double edp_js = 0;
+  double energy_per_completed_job_j = 0; ///< energy_total_j / jobs_completed; NaN when none completed
   std::uint64_t jobs_read = 0, jobs_completed = 0, jobs_failed = 0, jobs_rejected = 0, jobs_never_started = 0;
   std::uint64_t jobs_killed = 0; ///< killed at their requested time (workload.estimates requested|predicted)
   std::uint64_t jobs_cancelled = 0; ///< a dependency failed, was rejected or cancelled
   std::uint64_t oom_events = 0;
+  /// Jobs whose trace declares no memory (Job::mem_request_bytes 0): not in summary.json, for the warning on
+  /// a policy that places jobs by declared memory.
+  std::uint64_t jobs_without_declared_memory = 0;
   /// Jobs that did not complete, per "status: reason" (JobRecord::reason), in text order.
   std::map<std::string, std::uint64_t> jobs_by_reason;
   double jct_mean_s = 0, jct_p50_s = 0, jct_p95_s = 0, jct_p99_s = 0;
@@ -67,6 +73,7 @@ private:
   std::vector<double> jct_, wait_;
   std::map<std::string, std::uint64_t> reasons_;
   double bsld_sum_ = 0, solo_bsld_sum_ = 0, slowdown_sum_ = 0;
+  std::uint64_t without_memory_ = 0;
 };
 
 /// τ of the bounded slowdown: runs shorter than this count as this long, so that very short jobs do not

@@ -551,6 +551,8 @@ const std::vector<SummaryField>& summary_fields()
        [](S s) { return json_number(s.energy_node_j); }},
       {"pue", K::NUMBER, "PUE", "ratio", [](S s) { return json_number(s.pue); }},
       {"edp_js", K::NUMBER, "energy-delay product", "J·s", [](S s) { return json_number(s.edp_js); }},
+      {"energy_per_completed_job_j", K::NUMBER, "energy per completed job", "J",
+       [](S s) { return json_number(s.energy_per_completed_job_j); }},
       {"jobs_read", K::NUMBER, "jobs read", "count", [](S s) { return json_count(s.jobs_read); }},
       {"jobs_completed", K::NUMBER, "jobs completed", "count",
        [](S s) { return json_count(s.jobs_completed); }},
@@ -643,6 +645,12 @@ void print_summary(const Summary& s, std::ostream& os)
   row("makespan", fixed(s.makespan_s, 1) + " s (" + fixed(s.makespan_s / 3600.0, 2) + " h)");
   row("energy total", fixed(s.energy_total_j / 3.6e6, 3) + " kWh (GPU " + fixed(s.energy_gpu_j / 3.6e6, 3) +
                           ", node " + fixed(s.energy_node_j / 3.6e6, 3) + ", PUE " + fixed(s.pue, 2) + ")");
+  row("energy per job",
+      s.jobs_completed == 0
+          ? std::string("- (no job completed)")
+          : (s.energy_per_completed_job_j >= 3.6e6 ? fixed(s.energy_per_completed_job_j / 3.6e6, 3) + " kWh"
+                                                   : fixed(s.energy_per_completed_job_j / 3.6e3, 1) + " Wh") +
+                " per completed job (total / " + std::to_string(s.jobs_completed) + ")");
   row("jobs",
       std::to_string(s.jobs_completed) + " completed of " + std::to_string(s.jobs_read) + " (" +
           std::to_string(s.jobs_failed) + " failed, " + std::to_string(s.jobs_rejected) + " rejected, " +

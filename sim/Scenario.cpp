@@ -68,6 +68,14 @@ const std::vector<ParamSpec>& top_specs()
   return specs;
 }
 
+/// platform.sharing's values: the modes' names, and time-slicing for time-slice (parse_sharing_mode).
+std::vector<std::string> sharing_choices()
+{
+  auto names = sharing_mode_names();
+  names.emplace_back("time-slicing");
+  return names;
+}
+
 const std::vector<ParamSpec>& platform_specs()
 {
   static const std::vector<ParamSpec> specs{
@@ -96,8 +104,9 @@ const std::vector<ParamSpec>& platform_specs()
       {.name = "sharing",
        .type = ParamType::CHOICE,
        .default_text = "time-slice",
-       .help = "how every device is shared at the start (a policy may repartition empty devices)",
-       .choices = sharing_mode_names()},
+       .help = "how every device is shared at the start (a policy may repartition empty devices); "
+               "time-slicing (NVIDIA's and Kubernetes' name) is time-slice",
+       .choices = sharing_choices()},
       {.name = "repartition_delay",
        .type = ParamType::REAL,
        .default_text = "5s",

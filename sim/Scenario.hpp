@@ -85,6 +85,9 @@ struct Scenario {
   std::string profiles;
   std::string default_profile;
   std::optional<SyntheticSpec> synthetic; ///< instead of a trace
+  /// Jobs the trace is known to give after its transforms (replay counts them before the run), for the
+  /// progress line; 0: not known. Not a scenario key.
+  std::uint64_t jobs_known = 0;
   // policy
   std::string policy;
   ParamSet policy_params;

@@ -493,7 +493,8 @@ RunTotals simulate(const Scenario& scenario, RunInputs& inputs, OutputWriter& wr
     const auto progress = progress_settings(quiet);
     setup.progress_interval_s = progress.first;
     setup.progress_tty = progress.second;
-    if (scenario.synthetic) setup.jobs_total = scenario.synthetic->jobs;
+    setup.jobs_total =
+        scenario.synthetic ? static_cast<std::uint64_t>(scenario.synthetic->jobs) : scenario.jobs_known;
     setup.stop = InterruptGuard::flag();
     setup.after_engine_created = &InterruptGuard::reinstall;
     if (events.log) setup.trace = &*events.log;
@@ -596,6 +597,21 @@ void warn_about_policy(const RunInputs& inputs, const Summary& s)
         << " jobs never started: policy '" << s.policy
         << "' left them waiting when nothing was running and nothing was left to arrive (its rules refuse "
            "them on this platform); makespan, energy and the time metrics cover only the jobs that ran\n";
+  // Out of memory under memory=declared: the policy placed jobs by what the trace declares, which may be
+  // nothing (0 bytes) or less than the job uses; memory=profile places them by their profiles' footprints.
+  const std::string params = "," + s.policy_params + ",";
+  if (s.oom_events > 0 && params.find(",memory=declared,") != std::string::npos) {
+    std::cerr << "colocsim: warning: " << s.oom_events << " out-of-memory event(s), " << s.jobs_failed
+              << " job(s) failed: policy '" << s.policy
+              << "' places jobs by the memory the trace declares (memory=declared), and ";
+    if (s.jobs_without_declared_memory > 0)
+      std::cerr << s.jobs_without_declared_memory << " of " << s.jobs_read
+                << " jobs declare none (taken as 0 bytes)";
+    else
+      std::cerr << "what the jobs declare is less than their profiles use";
+    std::cerr << "; --policy " << s.policy
+              << ":memory=profile places them by their profiles' memory footprints (what they really use)\n";
+  }
   // Devices left idle while a job that fits them waits: more than 5 % of the device-time is more than
   // placement delays (repartitions, boots) explain; the policy's own limits are the likely cause.
   const double device_time = inputs.platform.devices.size() * s.makespan_s;

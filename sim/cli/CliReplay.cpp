@@ -35,12 +35,15 @@ options:
   --profile-map M         rules binding jobs to profiles: class:A=P,...;qos:LS=P,...;draw:P=W,...;none
                           (default: the format's own map, if it has one)
   --profile NAME          profile of jobs nothing binds (default resnet50-train-bs32)
-  --platform P            platform preset or file (default aurora: 127,488 Max 1550 tiles; for openb the
-                          trace's own cluster, preset openb: 1,213 nodes, 6,212 GPUs of 7 types)
+  --platform P            platform preset or file (default: aurora with as many nodes of 12 Max 1550 tiles as
+                          the trace's peak demand needs, said on stderr; --platform aurora for all 127,488
+                          tiles; for openb the trace's own cluster, preset openb: 1,213 nodes, 6,212 GPUs
+                          of 7 types)
                           Paths (TRACE, --platform, --set, --policy-plugin, -o) are relative to the current
                           directory; the saved scenario holds them absolute.
   --nodes N               number of nodes (overrides the preset)
-  --sharing MODE          exclusive, time-slice, ccs-2, ccs-4, mps (default time-slice)
+  --sharing MODE          exclusive, time-slice (or time-slicing), ccs-2, ccs-4, mps, mig (default
+                          time-slice; the platform's devices must support it: colocsim devices)
   --policy NAME[:K=V,..]  policy and parameters (default first-fit)
   --policy-plugin FILE    load policies from a plugin built out of tree (repeatable; recorded in the scenario
                           with its sha256, and rerunning the scenario warns if the file changed since)
@@ -64,9 +67,9 @@ std::string yaml_quote(const std::string& s)
 
 /// What a trace asks of a platform if every job started when submitted: GPUs = devices × gpu_milli / 1000.
 struct Demand {
-  std::uint64_t jobs = 0;
-  double peak_gpus = 0; ///< the most GPUs running at once
-  double mean_gpus = 0; ///< Σ GPUs × duration ÷ (last end − first submission)
+  std::uint64_t jobs = 0; ///< after the transforms
+  double peak_gpus = 0;   ///< the most GPUs running at once
+  double mean_gpus = 0;   ///< Σ GPUs × duration ÷ (last end − first submission)
 };
 
 /// The demand pass reads the whole trace before the run: Ctrl-C or SIGTERM stops it every
@@ -132,6 +135,7 @@ struct ReplayArgs {
                                        nodes, events, procs = "1", seed = "1";
   std::vector<std::string> sets, options, transforms, plugins;
   bool force = false, quiet = false, help = false;
+  bool platform_given = false; ///< --platform given; else the default platform, sized to the trace
 };
 
 /// Reads and checks the command line (UsageError for a bad one); `help` set if it asks for it.
@@ -189,6 +193,7 @@ ReplayArgs parse_replay_args(const std::vector<std::string>& args)
   if (r.format.empty())
     throw UsageError("replay needs --format (" + join(trace_format_names()) + "; see colocsim formats)");
   find_trace_format(r.format, SourceLocation{"command line --format"});
+  r.platform_given = !r.platform.empty();
   if (r.platform.empty()) {
     r.platform = r.format == "openb" ? "openb" : "aurora"; // openb: the trace's own heterogeneous cluster
   }
@@ -258,7 +263,8 @@ void print_workload(const Scenario& scenario, std::ostream& out)
 /// estimate).
 struct Sizing {
   bool oversized = false;
-  double idle_w = 0; ///< Σ device idle power of the platform
+  std::uint64_t jobs = 0; ///< the trace's jobs after its transforms
+  double idle_w = 0;      ///< Σ device idle power of the platform
 };
 
 /// Sizing: the trace's demand against the platform (one more streaming pass over the trace). A platform
@@ -277,6 +283,7 @@ Sizing check_sizing(const Scenario& scenario, const std::string& when)
         device_power(t.power, {}, t.spec->freq_default_hz.value / t.spec->freq_max_hz.value).total_w;
   }
   const Demand demand = trace_demand(*probe.reader, when);
+  sizing.jobs = demand.jobs;
   const auto& plat = probe.platform;
   const double devices = static_cast<double>(plat.devices.size());
   const double per_node = plat.nodes > 0 ? devices / plat.nodes : devices;
@@ -327,9 +334,72 @@ void warn_idle_energy(const Summary& summary, const Scenario& scenario, double i
 
 } // namespace
 
+namespace {
+
+/// The option of `colocsim replay` that sets a key of the scenario it writes (empty: none).
+std::string option_of_key(const std::string& path)
+{
+  static const std::pair<const char*, const char*> options[] = {
+      {"platform.sharing", "--sharing"},
+      {"platform.preset", "--platform"},
+      {"platform.nodes", "--nodes"},
+      {"workload.format", "--format"},
+      {"workload.default_profile", "--profile"},
+      {"workload.procs_per_device", "--procs-per-device"},
+      {"workload.options", "--option"},
+      {"workload.transforms", "--transform"},
+      {"workload.profile_map", "--profile-map"},
+      {"seed", "--seed"},
+      {"policy", "--policy"},
+      {"plugins", "--policy-plugin"},
+  };
+  for (const auto& [key, option] : options) {
+    const std::string k = key;
+    if (path == k || path.rfind(k + ".", 0) == 0 || path.rfind(k + "[", 0) == 0) return option;
+  }
+  return "";
+}
+
+/// An error in the scenario replay wrote (staged in a directory that is removed when the run fails) names
+/// the option it came from: "command line --sharing: platform.sharing: unknown value ...", not a file the
+/// user cannot open. Diagnostics in other files (the trace, a platform file) are left as they are.
+InputError on_command_line(const InputError& e, const std::filesystem::path& scenario_file)
+{
+  std::vector<Diagnostic> out;
+  for (auto d : e.diagnostics()) {
+    if (d.where.file == scenario_file.string()) {
+      const std::string option = option_of_key(d.path);
+      d.where = SourceLocation{option.empty() ? std::string("command line") : "command line " + option};
+      if (option.empty() && !d.path.empty()) d.path = "--set " + d.path;
+    }
+    out.push_back(std::move(d));
+  }
+  return InputError(std::move(out));
+}
+
+/// The default platform sized to the trace: as many of its nodes as hold the trace's peak demand (at least
+/// one), said on stderr. Returns the node count.
+std::string sized_nodes(const Scenario& scenario, const std::string& when)
+{
+  RunInputs probe = build_run(scenario);
+  const Demand demand = trace_demand(*probe.reader, when);
+  const auto& plat = probe.platform;
+  const double devices = static_cast<double>(plat.devices.size());
+  const double per_node = plat.nodes > 0 ? devices / plat.nodes : devices;
+  const double nodes = std::max(1.0, std::ceil(demand.peak_gpus / per_node - 1e-9));
+  std::cerr << "colocsim: note: --platform not given: " << plat.name << " sized to the trace, "
+            << number(nodes, 0) << " node(s) of " << number(per_node, 0) << " devices ("
+            << number(nodes * per_node, 0) << " devices) hold its peak demand of "
+            << number(demand.peak_gpus, 1) << " GPUs (every job started on submission); --platform "
+            << plat.name << " for the whole preset, or --nodes N\n";
+  return number(nodes, 0);
+}
+
+} // namespace
+
 int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
 {
-  const ReplayArgs r = parse_replay_args(args);
+  ReplayArgs r = parse_replay_args(args);
   if (r.help) {
     out << REPLAY_HELP;
     return 0;
@@ -355,25 +425,43 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out)
                                   ? std::filesystem::absolute(r.platform).lexically_normal().string()
                                   : r.platform;
   const auto scenario_file = stage.dir() / "scenario.yaml";
-  write_replay_scenario(r, scenario_file, outputs.dir, abs_trace, saved_platform);
   std::vector<std::string> run_sets{"workload.trace=" + r.trace};
   if (platform_is_path) run_sets.push_back("platform.preset=" + r.platform);
   run_sets.insert(run_sets.end(), r.sets.begin(), r.sets.end());
-  Scenario scenario =
-      load_scenario(scenario_file.string(), run_sets, {}, PluginConsent{false, r.plugins, true});
-  scenario.set_on_command_line = assignment_keys(run_sets); // paths relative to the current directory
-  scenario.outputs.dir = outputs.dir;
-  scenario.outputs.force = r.force;
-  scenario.outputs.events_file = r.events;
-  if (!r.quiet) print_workload(scenario, out);
-  InterruptGuard::stop_if_caught(before_run);
-  const Sizing sizing = check_sizing(scenario, before_run);
-  InterruptGuard::stop_if_caught(before_run);
+  const auto load = [&] {
+    write_replay_scenario(r, scenario_file, outputs.dir, abs_trace, saved_platform);
+    Scenario s = load_scenario(scenario_file.string(), run_sets, {}, PluginConsent{false, r.plugins, true});
+    s.set_on_command_line = assignment_keys(run_sets); // paths relative to the current directory
+    return s;
+  };
+  try {
+    Scenario scenario = load();
+    // The default platform (not the openb trace's own cluster) is as large as the trace needs, not the whole
+    // preset: on 127,488 tiles a trace of a few hundred GPUs measures idle baseline, not the policy. --set
+    // platform.nodes given: that count.
+    const bool nodes_set = std::any_of(r.sets.begin(), r.sets.end(), [](const std::string& s) {
+      return s.rfind("platform.nodes=", 0) == 0;
+    });
+    if (!r.platform_given && r.nodes.empty() && !nodes_set && r.format != "openb") {
+      r.nodes = sized_nodes(scenario, before_run);
+      scenario = load();
+    }
+    scenario.outputs.dir = outputs.dir;
+    scenario.outputs.force = r.force;
+    scenario.outputs.events_file = r.events;
+    if (!r.quiet) print_workload(scenario, out);
+    InterruptGuard::stop_if_caught(before_run);
+    const Sizing sizing = check_sizing(scenario, before_run);
+    InterruptGuard::stop_if_caught(before_run);
+    scenario.jobs_known = sizing.jobs; // the progress line's total
 
-  Summary summary;
-  const int status = execute_run(scenario, r.quiet, out, &stage, &summary);
-  if (sizing.oversized && summary.energy_total_j > 0) warn_idle_energy(summary, scenario, sizing.idle_w);
-  return status;
+    Summary summary;
+    const int status = execute_run(scenario, r.quiet, out, &stage, &summary);
+    if (sizing.oversized && summary.energy_total_j > 0) warn_idle_energy(summary, scenario, sizing.idle_w);
+    return status;
+  } catch (const InputError& e) {
+    throw on_command_line(e, scenario_file);
+  }
 }
 
 } // namespace colocsim

@@ -67,6 +67,8 @@ options:
   --collect DIR      gather the finished runs of a sweep prepared with --slurm into DIR/sweep.csv and print
                      the table; runs nothing. SPEC may be left out (DIR/slurm/spec-path names it). Again
                      after more runs finished: each run is read once, from its run-NNNN/summary.json
+  --baseline A=V[,B=W]  after each metric of the table, its change from the baseline combination in %
+                     (axes left out: the row with the same values of them), e.g. --baseline policy=first-fit
   --quiet            no table on stdout (progress still goes to stderr)
   --policy-plugin F  load policies from a plugin built out of tree (repeatable; passed on to every run)
   --policy-python FILE.py:CLASS
@@ -80,7 +82,10 @@ options:
                      The checks before the runs (--slurm too) build each run's policy in this process:
                      a Python policy's file is imported, and its code runs, then
 
-exit status: 0 all runs succeeded, 1 some run failed (see DIR/run-NNNN/log.txt) or, with --collect, has
+Combinations of axis values that cannot run together (a MIG policy on a platform without MIG, ...) are
+skipped with a note and marked `infeasible` in sweep.csv; a sweep in which no combination can run is refused.
+
+exit status: 0 all runs succeeded (infeasible ones skipped), 1 some run failed (see DIR/run-NNNN/log.txt) or, with --collect, has
 not finished yet, 2 bad SPEC or usage.
 )";
 
@@ -109,6 +114,9 @@ struct RunSpec {
   long long seed = 1;
   std::vector<std::string> sets;
   std::string policy;
+  /// Why this combination of axis values cannot run (e.g. mig-manager with platform.sharing time-slice); the
+  /// run is skipped, not run, and sweep.csv names it `infeasible`. Empty for a run that runs.
+  std::string infeasible;
   std::string id() const
   {
     std::ostringstream os;
@@ -119,9 +127,9 @@ struct RunSpec {
 
 const std::vector<std::string>& default_metrics()
 {
-  static const std::vector<std::string> m{"makespan_s",  "energy_total_j",        "jct_mean_s",
-                                          "wait_mean_s", "bounded_slowdown_mean", "utilization",
-                                          "oom_events"};
+  static const std::vector<std::string> m{"makespan_s",  "energy_total_j", "energy_per_completed_job_j",
+                                          "jct_mean_s",  "wait_mean_s",    "bounded_slowdown_mean",
+                                          "utilization", "oom_events"};
   return m;
 }
 
@@ -589,6 +597,7 @@ struct Outcome {
   bool done = false, ok = false, skipped = false;
   bool missing = false;     ///< --collect: the run has not run (no run-NNNN/ directory)
   bool bad_summary = false; ///< its summary.json is there but is not colocsim's (read_run_summary)
+  bool infeasible = false;  ///< its combination cannot run (RunSpec::infeasible): skipped, not a failure
   double wall_s = 0;
   std::string message;
   std::vector<std::pair<std::string, double>> numbers;
@@ -625,6 +634,7 @@ struct SweepArgs {
   bool slurm = false;
   std::optional<std::string> partition, time_limit, collect_dir;
   std::optional<long long> array_max, runs_per_task;
+  std::optional<std::string> baseline; ///< --baseline AXIS=VALUE,...
 };
 
 /// A positive whole number option in [1, max], or UsageError naming the option.
@@ -713,6 +723,8 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
       s.dry_run = true;
     else if (a == "--quiet")
       s.quiet = true;
+    else if (a == "--baseline")
+      s.baseline = next_arg(args, i);
     else if (a == "--policy-plugin")
       s.plugins.push_back(next_arg(args, i));
     else if (a == "--allow-plugins")
@@ -751,17 +763,77 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
   return s;
 }
 
+/// "axis=value ..." of run `r` (the values as written in the spec): its combination, for messages.
+std::string combination_text(const SweepSpec& spec, const RunSpec& r)
+{
+  std::string what;
+  for (std::size_t a = 0; a < spec.axes.size(); ++a)
+    what += (what.empty() ? "" : " ") + spec.axes[a].key + "=" + spec.axes[a].labels[r.choice[a]];
+  return what.empty() ? "the spec's settings" : what;
+}
+
+/// Marks the runs whose combination of values cannot run (build_run refuses it: a policy's requirements do
+/// not hold on the platform, e.g. mig-manager with platform.sharing time-slice): RunSpec::infeasible says
+/// why. build_run runs once per combination of axis values (not per seed). A run whose policy
+/// comes from a plugin that is not loaded (--dry-run, --collect) cannot be checked and is left as it is.
+void mark_infeasible(const SweepSpec& spec, std::vector<RunSpec>& runs, const PluginConsent& consent)
+{
+  std::map<std::string, std::string> reason_of;
+  for (auto& r : runs) {
+    const Scenario sc = load_scenario(spec.scenario, r.sets, r.policy, consent);
+    if (sc.policy_unchecked) continue;
+    const std::string key =
+        combination_text(spec, r); // every value may matter (interference pair-total, ...)
+    auto it = reason_of.find(key);
+    if (it == reason_of.end()) {
+      std::string reason;
+      try {
+        (void)build_run(sc);
+      } catch (const InputError& e) {
+        for (const auto& d : e.diagnostics())
+          reason += (reason.empty() ? "" : "; ") + (d.path.empty() ? "" : d.path + ": ") + d.message;
+      }
+      it = reason_of.emplace(key, reason).first;
+    }
+    r.infeasible = it->second;
+  }
+}
+
 /// Every axis value on its own (errors point into the spec), then the metric names, then every run: its
-/// scenario loads and its policy's requirements hold on its platform (a combination of axis values, e.g.
-/// mig-manager with platform.sharing time-slice, is refused here, before any run starts). InputError with
-/// all the problems of the first stage that has any.
-void check_sweep(const SweepSpec& spec, const std::vector<RunSpec>& runs, const PluginConsent& consent)
+/// scenario loads and its policy's requirements hold on its platform. Each value can run on its own, so a
+/// run that cannot is a combination of values that do not go together (mig-manager with platform.sharing
+/// time-slice): it is marked infeasible and skipped, and the sweep runs the others. A sweep none of whose
+/// runs can run is refused. InputError with all the problems of the first stage that has any.
+void check_sweep(const SweepSpec& spec, std::vector<RunSpec>& runs, const PluginConsent& consent)
 {
   {
+    // A value that fails with the spec's fixed settings may run with another axis's values (first-fit where
+    // the scenario says platform.sharing mig and an axis gives time-slice): it is an error only when no run
+    // that takes it can run.
+    std::map<std::string, bool> runs_ok; // per combination
+    const auto can_run = [&](const RunSpec& r) {
+      const auto [it, fresh] = runs_ok.emplace(combination_text(spec, r), false);
+      if (fresh) try {
+          (void)build_run(load_scenario(spec.scenario, r.sets, r.policy, consent));
+          it->second = true;
+        } catch (const InputError&) {
+        }
+      return it->second;
+    };
     DiagnosticSink sink;
-    for (const auto& axis : spec.axes)
-      for (std::size_t v = 0; v < axis.values.size(); ++v)
-        check_value(spec, axis.key, axis.values[v], axis.where[v], consent, sink);
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+      const auto& axis = spec.axes[a];
+      for (std::size_t v = 0; v < axis.values.size(); ++v) {
+        DiagnosticSink one;
+        check_value(spec, axis.key, axis.values[v], axis.where[v], consent, one);
+        if (one.empty() || std::any_of(runs.begin(), runs.end(), [&](const RunSpec& r) {
+              return r.choice[a] == v && spec.axes.size() > 1 && can_run(r);
+            }))
+          continue;
+        for (const auto& d : one.diagnostics())
+          sink.add(d);
+      }
+    }
     sink.throw_if_any();
   }
   {
@@ -775,27 +847,31 @@ void check_sweep(const SweepSpec& spec, const std::vector<RunSpec>& runs, const 
                      "'; valid (the numbers of summary.json): " + join(fields));
     sink.throw_if_any();
   }
-  // build_run once per combination of policy and platform that the runs make.
+  mark_infeasible(spec, runs, consent);
+  if (std::any_of(runs.begin(), runs.end(), [](const RunSpec& r) { return r.infeasible.empty(); })) return;
   DiagnosticSink sink;
-  std::set<std::string> checked;
-  for (const auto& r : runs) {
-    const Scenario sc = load_scenario(spec.scenario, r.sets, r.policy, consent);
-    if (sc.policy_unchecked) continue;
-    const std::string key = sc.policy + "\n" + sc.policy_params.to_string() + "\n" + sc.platform_preset +
-                            "\n" + std::string(to_string(sc.sharing));
-    if (!checked.insert(key).second) continue;
-    try {
-      (void)build_run(sc);
-    } catch (const InputError& e) {
-      std::string what = r.policy.empty() ? "" : "--policy " + r.policy;
-      for (const auto& set : r.sets)
-        what += (what.empty() ? "" : " ") + std::string("--set ") + set;
-      for (const auto& d : e.diagnostics())
-        sink.add(SourceLocation{spec.file}, "axes",
-                 r.id() + " (" + what + "): " + (d.path.empty() ? "" : d.path + ": ") + d.message);
-    }
-  }
+  std::set<std::string> said;
+  for (const auto& r : runs)
+    if (said.insert(combination_text(spec, r)).second)
+      sink.add(SourceLocation{spec.file}, "axes",
+               r.id() + " (" + combination_text(spec, r) + "): " + r.infeasible +
+                   " (no combination can run)");
   sink.throw_if_any();
+}
+
+/// On stderr: the combinations skipped because they cannot run, each once with its reason.
+void note_infeasible(const SweepSpec& spec, const std::vector<RunSpec>& runs, std::ostream& err)
+{
+  std::map<std::string, std::pair<std::string, std::size_t>> skipped; // combination -> reason, runs
+  for (const auto& r : runs)
+    if (!r.infeasible.empty()) {
+      auto& [reason, n] = skipped[combination_text(spec, r)];
+      reason = r.infeasible;
+      ++n;
+    }
+  for (const auto& [what, rn] : skipped)
+    err << "colocsim: sweep: skipped " << rn.second << " run(s) of a combination that cannot run (" << what
+        << "): " << rn.first << "\n";
 }
 
 /// The `colocsim run` command of run `r`, as runs.txt and --dry-run print it.
@@ -841,7 +917,10 @@ void prepare_sweep_dir(const SweepSpec& spec, const std::vector<RunSpec>& runs, 
   cmds << "# the command of every run of sweep '" << comment_text(spec.name)
        << "' (run in the directory colocsim sweep ran in)\n";
   for (const auto& r : runs)
-    cmds << r.id() << "  " << command_line(spec, r, dir, consent) << "\n";
+    cmds << r.id() << "  "
+         << (r.infeasible.empty() ? command_line(spec, r, dir, consent)
+                                  : "# skipped, cannot run: " + r.infeasible)
+         << "\n";
   if (!f || !cmds) throw InputError(SourceLocation{dir.string()}, "", "cannot write sweep.yaml / runs.txt");
 }
 
@@ -863,10 +942,15 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
   auto report = [&](std::size_t i) {
     ++finished;
     std::cerr << "colocsim: sweep [" << finished << "/" << runs.size() << "] " << runs[i].id() << " "
-              << (outcomes[i].skipped ? "done earlier"
-                  : outcomes[i].ok    ? "ok"
-                                      : "FAILED")
+              << (outcomes[i].infeasible ? "skipped, cannot run"
+                  : outcomes[i].skipped  ? "done earlier"
+                  : outcomes[i].ok       ? "ok"
+                                         : "FAILED")
               << " (" << label(runs[i]) << ")";
+    if (outcomes[i].infeasible) {
+      std::cerr << "\n";
+      return;
+    }
     if (!outcomes[i].skipped)
       std::cerr << " " << std::fixed << std::setprecision(2) << outcomes[i].wall_s << " s";
     std::cerr << std::defaultfloat << (outcomes[i].ok ? "" : ": " + outcomes[i].message) << "\n";
@@ -875,6 +959,11 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
     while (next < runs.size() && static_cast<long long>(running.size()) < a.jobs) {
       const std::size_t i = next++;
       const fs::path rdir = dir / runs[i].id();
+      if (!runs[i].infeasible.empty()) {
+        outcomes[i].done = outcomes[i].infeasible = true;
+        report(i);
+        continue;
+      }
       if (a.resume && fs::exists(rdir / "summary.json", ec)) {
         outcomes[i].done = outcomes[i].ok = outcomes[i].skipped = true;
         read_run_summary(rdir, outcomes[i]);
@@ -945,7 +1034,11 @@ void write_sweep_csv(const SweepSpec& spec, const std::vector<RunSpec>& runs, co
     csv << "," << c;
   csv << "\n";
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    csv << runs[i].id() << "," << (outcomes[i].ok ? "ok" : outcomes[i].missing ? "missing" : "failed");
+    csv << runs[i].id() << ","
+        << (outcomes[i].ok           ? "ok"
+            : outcomes[i].infeasible ? "infeasible"
+            : outcomes[i].missing    ? "missing"
+                                     : "failed");
     for (std::size_t a = 0; a < spec.axes.size(); ++a)
       csv << "," << csv_field(spec.axes[a].labels[runs[i].choice[a]]);
     csv << "," << runs[i].seed;
@@ -961,6 +1054,20 @@ void write_sweep_csv(const SweepSpec& spec, const std::vector<RunSpec>& runs, co
   if (!csv) throw std::runtime_error("cannot write " + (dir / "sweep.csv").string());
 }
 
+/// The sample standard deviation of `xs` (2 or more), 0 where it is below 1e-9 of the mean: rounding, not a
+/// difference between seeds (sums taken in another order give ± 1e-12).
+double seed_spread(const std::vector<double>& xs)
+{
+  if (xs.size() < 2) return 0;
+  double mean = 0, ss = 0;
+  for (double x : xs)
+    mean += x / static_cast<double>(xs.size());
+  for (double x : xs)
+    ss += (x - mean) * (x - mean);
+  const double sd = std::sqrt(ss / static_cast<double>(xs.size() - 1));
+  return sd <= 1e-9 * std::fabs(mean) ? 0.0 : sd;
+}
+
 /// A table cell: the mean of `xs` (± the sample standard deviation with 2 or more), "-" for none.
 std::string mean_cell(const std::vector<double>& xs)
 {
@@ -970,66 +1077,204 @@ std::string mean_cell(const std::vector<double>& xs)
     mean += x;
   mean /= static_cast<double>(xs.size());
   std::string cell = table_number(mean);
-  if (xs.size() > 1) {
-    double ss = 0;
-    for (double x : xs)
-      ss += (x - mean) * (x - mean);
-    cell += " ± " + table_number(std::sqrt(ss / static_cast<double>(xs.size() - 1)));
-  }
+  if (xs.size() > 1) cell += " ± " + table_number(seed_spread(xs));
   return cell;
 }
 
-/// The table: one row per combination, the mean over its successful seeds (± sample sd with 2+ seeds).
-/// `how` ends the first line: how the runs ran ("12.3 s with -j 2", "collected").
+/// --baseline AXIS=VALUE[,AXIS=VALUE...]: per axis of the spec the index of its baseline value, or npos for
+/// an axis it leaves out (a row is then compared with the baseline row that has its own value of that axis).
+/// UsageError for an unknown axis or value.
+std::vector<std::size_t> parse_baseline(const SweepSpec& spec, const std::string& text)
+{
+  std::vector<std::size_t> base(spec.axes.size(), std::string::npos);
+  std::vector<std::string> names;
+  for (const auto& a : spec.axes)
+    names.push_back(a.key);
+  if (spec.axes.empty()) throw UsageError("--baseline needs a sweep with axes; this one has none");
+  std::size_t from = 0;
+  bool any = false;
+  while (from <= text.size()) {
+    // Split at ',' only before "axis=": a value may hold ',' (a policy's parameters).
+    std::size_t to = std::string::npos;
+    for (std::size_t k = text.find(',', from); k != std::string::npos; k = text.find(',', k + 1)) {
+      const auto eq = text.find('=', k + 1);
+      if (eq != std::string::npos &&
+          std::find(names.begin(), names.end(), text.substr(k + 1, eq - k - 1)) != names.end()) {
+        to = k;
+        break;
+      }
+    }
+    const std::string item = text.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    const auto eq = item.find('=');
+    const auto axis = std::find(names.begin(), names.end(), item.substr(0, eq));
+    if (eq == std::string::npos || axis == names.end())
+      throw UsageError("--baseline expects AXIS=VALUE[,AXIS=VALUE...] with axes of the spec (" + join(names) +
+                       "; got '" + item + "')");
+    const auto& a = spec.axes[static_cast<std::size_t>(axis - names.begin())];
+    const auto v = std::find(a.labels.begin(), a.labels.end(), item.substr(eq + 1));
+    if (v == a.labels.end())
+      throw UsageError("--baseline: '" + item.substr(eq + 1) + "' is not a value of axis " + a.key + " (" +
+                       join(a.labels) + ")");
+    base[static_cast<std::size_t>(axis - names.begin())] = static_cast<std::size_t>(v - a.labels.begin());
+    any = true;
+    if (to == std::string::npos) break;
+    from = to + 1;
+  }
+  if (!any) throw UsageError("--baseline expects AXIS=VALUE (e.g. policy=first-fit)");
+  return base;
+}
+
+/// The mean of `xs`; NaN for none.
+double mean_of(const std::vector<double>& xs)
+{
+  if (xs.empty()) return std::nan("");
+  double m = 0;
+  for (double x : xs)
+    m += x;
+  return m / static_cast<double>(xs.size());
+}
+
+/// A change in per cent, "+12.3 %" / "-7.5 %"; "-" when either side is missing or the base is 0.
+std::string change_cell(double x, double base)
+{
+  if (!std::isfinite(x) || !std::isfinite(base) || (base == 0 && x != 0)) return "-";
+  const double pct = base == 0 ? 0 : 100.0 * (x - base) / std::fabs(base);
+  std::ostringstream os;
+  os << std::showpos << std::fixed << std::setprecision(1) << (std::fabs(pct) < 0.05 ? 0.0 : pct) << " %";
+  return os.str();
+}
+
+/// The table: one row per combination that can run, the mean over its successful seeds (± sample sd with 2+
+/// seeds). The `jobs` column is the jobs completed of those read (means over the successful seeds), marked
+/// `*` where some job did not complete: such a run did less work, so its energy and times are not
+/// comparable with a run that completed everything. With `baseline` (--baseline), each metric is followed
+/// by its change from the baseline row in %. Combinations that cannot run are listed below the table. `how`
+/// ends the first line: how the runs ran ("12.3 s with -j 2", "collected").
 void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vector<RunSpec>& runs,
-                       const std::vector<Outcome>& outcomes, const fs::path& dir, const std::string& how)
+                       const std::vector<Outcome>& outcomes, const fs::path& dir, const std::string& how,
+                       const std::optional<std::string>& baseline)
 {
   const std::size_t per_combo = spec.seeds.empty() ? 1 : spec.seeds.size();
-  std::size_t failed = 0, skipped = 0, missing = 0;
+  const std::vector<std::size_t> base =
+      baseline ? parse_baseline(spec, *baseline) : std::vector<std::size_t>{};
+  std::size_t failed = 0, skipped = 0, missing = 0, infeasible = 0;
   for (const auto& o : outcomes) {
-    failed += o.ok || o.missing ? 0 : 1;
+    failed += o.ok || o.missing || o.infeasible ? 0 : 1;
     skipped += o.skipped ? 1 : 0;
     missing += o.missing ? 1 : 0;
+    infeasible += o.infeasible ? 1 : 0;
   }
-  out << "sweep '" << spec.name << "': " << runs.size() << " runs (" << runs.size() - failed - missing
-      << " ok, " << failed << " failed, " << (missing > 0 ? std::to_string(missing) + " not run yet, " : "")
-      << skipped << " done earlier), " << how << "\n";
+  out << "sweep '" << spec.name << "': " << runs.size() << " runs ("
+      << runs.size() - failed - missing - infeasible << " ok, " << failed << " failed, "
+      << (missing > 0 ? std::to_string(missing) + " not run yet, " : "")
+      << (infeasible > 0 ? std::to_string(infeasible) + " skipped as infeasible, " : "") << skipped
+      << " done earlier), " << how << "\n";
+  // The first run of the combination of run `first`'s values with the baseline's where it names them.
+  const auto baseline_first = [&](std::size_t first) {
+    std::size_t combo = 0;
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+      combo = combo * spec.axes[a].values.size() +
+              (base[a] != std::string::npos ? base[a] : runs[first].choice[a]);
+    return combo * per_combo;
+  };
+  const auto metric_values = [&](std::size_t first, const std::string& m) {
+    std::vector<double> xs;
+    for (std::size_t k = first; k < first + per_combo; ++k)
+      for (const auto& [key, v] : outcomes[k].numbers)
+        if (key == m && std::isfinite(v)) xs.push_back(v);
+    return xs;
+  };
   std::vector<std::vector<std::string>> table;
   std::vector<std::string> head;
   for (const auto& a : spec.axes)
     head.push_back(a.key);
   head.push_back("ok");
-  for (const auto& m : spec.metrics)
+  head.push_back("jobs");
+  for (const auto& m : spec.metrics) {
     head.push_back(m);
+    if (baseline) head.push_back("Δ%");
+  }
   table.push_back(head);
+  bool any_incomplete = false;
+  bool seeds_compared = false, seeds_differ = false; // over the metrics but wall_s, every combination
+  std::vector<std::string> not_run;
   for (std::size_t first = 0; first < runs.size(); first += per_combo) {
     std::vector<std::string> row;
-    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+    std::string values;
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) {
       row.push_back(spec.axes[a].labels[runs[first].choice[a]]);
+      values += (values.empty() ? "" : " ") + spec.axes[a].key + "=" + row.back();
+    }
+    if (outcomes[first].infeasible) {
+      not_run.push_back(values + ": " + runs[first].infeasible);
+      continue;
+    }
     std::size_t ok = 0;
     for (std::size_t k = first; k < first + per_combo; ++k)
       ok += outcomes[k].ok ? 1 : 0;
     row.push_back(std::to_string(ok) + "/" + std::to_string(per_combo));
+    const auto completed = metric_values(first, "jobs_completed"), read = metric_values(first, "jobs_read");
+    bool incomplete = false;
+    for (std::size_t k = 0; k < std::min(completed.size(), read.size()); ++k)
+      incomplete = incomplete || completed[k] < read[k];
+    any_incomplete = any_incomplete || incomplete;
+    row.push_back(read.empty() ? "-"
+                               : table_number(mean_of(completed)) + " of " + table_number(mean_of(read)) +
+                                     (incomplete ? " *" : ""));
+    const bool is_base = baseline && baseline_first(first) == first;
     for (const auto& m : spec.metrics) {
-      std::vector<double> xs;
-      for (std::size_t k = first; k < first + per_combo; ++k)
-        for (const auto& [key, v] : outcomes[k].numbers)
-          if (key == m) xs.push_back(v);
+      const auto xs = metric_values(first, m);
       row.push_back(mean_cell(xs));
+      if (xs.size() > 1 && m != "wall_s") {
+        seeds_compared = true;
+        seeds_differ = seeds_differ || seed_spread(xs) > 0;
+      }
+      if (baseline)
+        row.push_back(is_base ? "base"
+                              : change_cell(mean_of(xs), mean_of(metric_values(baseline_first(first), m))));
     }
     table.push_back(row);
   }
   std::vector<std::size_t> width(head.size(), 0);
+  const auto length = [](const std::string& t) { // characters, not bytes (± and Δ are two bytes each)
+    return static_cast<std::size_t>(
+        std::count_if(t.begin(), t.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  };
   for (const auto& row : table)
     for (std::size_t c = 0; c < row.size(); ++c)
-      width[c] = std::max(width[c], row[c].size());
+      width[c] = std::max(width[c], length(row[c]));
   for (const auto& row : table) {
     out << " ";
     for (std::size_t c = 0; c < row.size(); ++c)
-      out << " " << row[c] << std::string(width[c] - row[c].size(), ' ');
+      out << " " << row[c] << std::string(width[c] - length(row[c]), ' ');
     out << "\n";
   }
   if (per_combo > 1) out << "  (mean ± sample standard deviation over " << per_combo << " seeds)\n";
+  if (seeds_compared && !seeds_differ) {
+    const std::string why =
+        "every combination gave the same results with each of its seeds: nothing in this scenario depends on "
+        "the seed (every job bound to one profile, no profile drawn, no sampling or inflation), so the ± 0 "
+        "says nothing about variability and one seed is enough";
+    out << "  note: " << why << "\n";
+    std::cerr << "colocsim: warning: sweep '" << spec.name << "': " << why << "\n";
+  }
+  if (any_incomplete)
+    out << "  * not every job completed (failed, rejected, never started, cancelled or killed; see\n"
+           "    jobs_by_reason in summary.json): such runs did less work, so their totals (energy_total_j,\n"
+           "    makespan_s) do not compare with runs that completed everything; compare\n"
+           "    energy_per_completed_job_j\n";
+  if (baseline) {
+    std::string b;
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+      if (base[a] != std::string::npos)
+        b += (b.empty() ? "" : ", ") + spec.axes[a].key + "=" + spec.axes[a].labels[base[a]];
+    out << "  Δ%: change of the mean from the baseline row (" << b
+        << (b.size() && std::count(base.begin(), base.end(), std::string::npos) ? ", other axes as in the row"
+                                                                                : "")
+        << "), 100 × (row − base) / |base|\n";
+  }
+  for (const auto& n : not_run)
+    out << "  skipped, cannot run: " << n << "\n";
   out << "  results in " << dir.string() << "/ (sweep.csv, runs.txt, run-NNNN/)\n";
 }
 
@@ -1037,12 +1282,13 @@ void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vect
 int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>& outcomes,
                     const std::string& hint, bool with_messages)
 {
-  const auto failed = static_cast<std::size_t>(
-      std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.ok; }));
+  const auto failed = static_cast<std::size_t>(std::count_if(
+      outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.ok && !o.infeasible; }));
   if (failed == 0) return 0;
   std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed or did not run:";
   for (std::size_t i = 0; i < runs.size(); ++i)
-    if (!outcomes[i].ok) std::cerr << " " << runs[i].id() << (outcomes[i].missing ? " (not run)" : "");
+    if (!outcomes[i].ok && !outcomes[i].infeasible)
+      std::cerr << " " << runs[i].id() << (outcomes[i].missing ? " (not run)" : "");
   const auto bad = static_cast<std::size_t>(
       std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.bad_summary; }));
   std::cerr << " (their log.txt says why; " << hint << ")\n";
@@ -1051,7 +1297,7 @@ int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>
               << "not run again while it is there; remove the run's directory to run it again\n";
   if (with_messages)
     for (std::size_t i = 0; i < runs.size(); ++i)
-      if (!outcomes[i].ok && !outcomes[i].missing)
+      if (!outcomes[i].ok && !outcomes[i].missing && !outcomes[i].infeasible)
         std::cerr << "colocsim: " << runs[i].id() << " failed: " << outcomes[i].message << "\n";
   return 1;
 }
@@ -1275,21 +1521,23 @@ int collect_sweep(const SweepArgs& a, std::ostream& out)
   // Nothing is loaded or run: a scenario naming plugins is read only for its seed.
   const PluginConsent consent{true, a.plugins, false};
   const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy, consent);
-  const std::vector<RunSpec> runs = expand(spec, base.seed);
+  std::vector<RunSpec> runs = expand(spec, base.seed);
+  mark_infeasible(spec, runs, consent); // --slurm left them out of the array
   std::vector<Outcome> outcomes(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const fs::path rdir = dir / runs[i].id();
     Outcome& o = outcomes[i];
-    o.done = fs::exists(rdir, ec);
+    o.infeasible = !runs[i].infeasible.empty();
+    o.done = o.infeasible || fs::exists(rdir, ec);
     o.ok = fs::exists(rdir / "summary.json", ec);
-    o.missing = !o.done;
+    o.missing = !o.done && !o.infeasible;
     if (o.ok)
       read_run_summary(rdir, o);
-    else if (o.done)
+    else if (o.done && !o.infeasible)
       o.message = "no summary.json; the last line of its log.txt: " + last_line(rdir / "log.txt");
   }
   write_sweep_csv(spec, runs, dir, outcomes);
-  if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, "collected");
+  if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, "collected", a.baseline);
   return report_failures(runs, outcomes,
                          "submit " + (dir / "slurm" / "submit.sh").string() +
                              " again to run only them, then collect again",
@@ -1323,8 +1571,10 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   const Scenario base = load_scenario(spec.scenario, spec.sets, spec.policy, consent);
   for (const auto& w : base.warnings)
     std::cerr << "colocsim: warning: " << w << "\n";
-  const std::vector<RunSpec> runs = expand(spec, base.seed);
+  std::vector<RunSpec> runs = expand(spec, base.seed);
   check_sweep(spec, runs, consent);
+  if (a.baseline) (void)parse_baseline(spec, *a.baseline); // a bad --baseline stops before any run
+  note_infeasible(spec, runs, std::cerr);
 
   const fs::path dir = a.out_dir ? fs::path(*a.out_dir) : fs::path("sweep-out") / spec.name;
   if (a.dry_run) {
@@ -1333,14 +1583,20 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
       out << axis.key << " × " << axis.values.size() << ", ";
     out << (spec.seeds.empty() ? 1 : spec.seeds.size()) << " seed(s)) → " << dir.string() << "/\n";
     for (const auto& r : runs)
-      out << r.id() << "  " << command_line(spec, r, dir, consent) << "\n";
+      out << r.id() << "  "
+          << (r.infeasible.empty() ? command_line(spec, r, dir, consent)
+                                   : "skipped, cannot run: " + r.infeasible)
+          << "\n";
     return 0;
   }
   const std::string exe = self_exe();
   if (a.slurm) (void)slurm_dir(dir); // its checks before anything is written
   prepare_sweep_dir(spec, runs, dir, a, consent);
   if (a.slurm) {
-    write_slurm_scripts(spec, runs, dir, exe, a, consent, out);
+    std::vector<RunSpec> feasible; // the array runs only the runs that can run (ids kept)
+    std::copy_if(runs.begin(), runs.end(), std::back_inserter(feasible),
+                 [](const RunSpec& r) { return r.infeasible.empty(); });
+    write_slurm_scripts(spec, feasible, dir, exe, a, consent, out);
     return 0;
   }
   const auto t0 = std::chrono::steady_clock::now();
@@ -1349,7 +1605,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   write_sweep_csv(spec, runs, dir, outcomes);
   std::ostringstream how;
   how << std::fixed << std::setprecision(1) << wall << " s with -j " << a.jobs;
-  if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, how.str());
+  if (!a.quiet) print_sweep_table(out, spec, runs, outcomes, dir, how.str(), a.baseline);
   return report_failures(runs, outcomes, "--resume reruns only them", false);
 }
 

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -120,6 +121,47 @@ const char* dash(std::size_t i)
   return dashes[i % 4];
 }
 
+/// The mark of a point's mean, centred on (x, y): its shape tells the series of the axes other than x and
+/// colour apart (style i: circle, square, triangle, diamond, then again), so that they stay apart where no
+/// line joins the points (categories on x) and in a PNG, which has no tooltips. Filled with `fill`; hollow
+/// (white inside, `fill` around) when `hollow`. `r` is the circle's radius; the others have the same area.
+std::string mark(std::size_t style, double x, double y, double r, const std::string& fill, bool hollow,
+                 const std::string& cls)
+{
+  std::ostringstream o;
+  const std::string paint = hollow ? "fill=\"white\" stroke=\"" + fill + "\" stroke-width=\"2\""
+                                   : "fill=\"" + fill + "\" stroke=\"white\" stroke-width=\"1\"";
+  const std::string c = cls.empty() ? "" : " class=\"" + cls + "\"";
+  const double pi = 3.141592653589793;
+  switch (style % 4) {
+  case 0:
+    o << "<circle" << c << " cx=\"" << num(x) << "\" cy=\"" << num(y) << "\" r=\"" << num(r) << "\" " << paint
+      << "/>";
+    break;
+  case 1: {
+    const double h = r * std::sqrt(pi) / 2;
+    o << "<rect" << c << " data-shape=\"square\" x=\"" << num(x - h) << "\" y=\"" << num(y - h)
+      << "\" width=\"" << num(2 * h) << "\" height=\"" << num(2 * h) << "\" " << paint << "/>";
+    break;
+  }
+  case 2: {
+    const double a = r * std::sqrt(4 * pi / std::sqrt(27.0)); // circumradius of a triangle of area π r²
+    o << "<polygon" << c << " data-shape=\"triangle\" points=\"" << num(x) << "," << num(y - a) << " "
+      << num(x - a * 0.866) << "," << num(y + a / 2) << " " << num(x + a * 0.866) << "," << num(y + a / 2)
+      << "\" " << paint << "/>";
+    break;
+  }
+  default: {
+    const double a = r * std::sqrt(pi / 2);
+    o << "<polygon" << c << " data-shape=\"diamond\" points=\"" << num(x) << "," << num(y - a) << " "
+      << num(x + a) << "," << num(y) << " " << num(x) << "," << num(y + a) << " " << num(x - a) << ","
+      << num(y) << "\" " << paint << "/>";
+    break;
+  }
+  }
+  return o.str();
+}
+
 } // namespace
 
 std::vector<std::string> sweep_axes(const SweepTable& sweep)
@@ -191,8 +233,9 @@ SweepSeries sweep_series(const SweepTable& sweep, const std::string& metric, con
     if (s.x_axis.empty()) s.x_axis = s.colour_axis; // one axis: each value its own slot and colour
   }
   s.numeric_x = !s.x_axis.empty() && numeric[s.x_axis];
+  const auto c_status = column_of(sweep, "status");
 
-  const auto c_status = column_of(sweep, "status"), c_metric = column_of(sweep, metric);
+  const auto c_metric = column_of(sweep, metric);
   const auto field = find_summary_field(metric);
   s.label = field->label;
   std::vector<std::size_t> style_cols;
@@ -207,8 +250,16 @@ SweepSeries sweep_series(const SweepTable& sweep, const std::string& metric, con
     }
   std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
   std::vector<std::vector<double>> values;
+  const auto optional_column = [&](const std::string& name) {
+    const auto it = std::find(sweep.header.begin(), sweep.header.end(), name);
+    return it == sweep.header.end()
+               ? std::optional<std::size_t>{}
+               : std::optional<std::size_t>{static_cast<std::size_t>(it - sweep.header.begin())};
+  };
+  const auto c_completed = optional_column("jobs_completed"), c_read = optional_column("jobs_read");
   for (std::size_t r = 0; r < sweep.rows.size(); ++r) {
     const auto& row = sweep.rows[r];
+    if (row[c_status] == "infeasible") continue; // a combination that cannot run: no point, not a failure
     SweepSeries::Point p;
     if (!s.colour_axis.empty()) p.colour_value = row[column_of(sweep, s.colour_axis)];
     if (!s.x_axis.empty()) p.x_value = row[column_of(sweep, s.x_axis)];
@@ -222,9 +273,19 @@ SweepSeries sweep_series(const SweepTable& sweep, const std::string& metric, con
     auto& point = s.points[it->second];
     if (row[c_status] != "ok" || row[c_metric].empty())
       ++point.failed;
-    else
+    else {
       values[it->second].push_back(cell_number(sweep, r, c_metric));
+      if (c_completed && c_read && !row[*c_completed].empty() && !row[*c_read].empty()) {
+        const double done = cell_number(sweep, r, *c_completed), read = cell_number(sweep, r, *c_read);
+        point.jobs_completed += done;
+        point.jobs_read += read;
+        point.incomplete = point.incomplete || done < read;
+      }
+    }
   }
+  if (s.points.empty())
+    throw InputError(SourceLocation{sweep.file}, "status",
+                     "every run is infeasible (a combination that cannot run); expected some run to draw");
   double largest = 0;
   for (const auto& v : values)
     for (double x : v)
@@ -437,13 +498,16 @@ void draw_points(Doc& doc, const SweepSeries& s, const ChartFrame& f, ChartSpan&
              << xml((what.empty() ? "all runs" : what) + ": mean " + num(p.mean, 4) + unit_space +
                     ", min–max " + num(p.min, 4) + "–" + num(p.max, 4) + unit_space + ", " +
                     std::to_string(p.runs) + " run(s)" +
-                    (p.failed ? ", " + std::to_string(p.failed) + " failed" : ""))
+                    (p.failed ? ", " + std::to_string(p.failed) + " failed" : "") +
+                    (p.jobs_read > 0 ? ", jobs completed " + num(p.jobs_completed, 0) + " of " +
+                                           num(p.jobs_read, 0) + (p.incomplete ? " (not all)" : "")
+                                     : std::string()))
              << "</title>\n";
     doc.line(pl.x, f.py(p.min), pl.x, f.py(p.max), fill, 1.5, " class=\"range\"");
     doc.line(pl.x - 4, f.py(p.min), pl.x + 4, f.py(p.min), fill, 1.5, " class=\"cap\"");
     doc.line(pl.x - 4, f.py(p.max), pl.x + 4, f.py(p.max), fill, 1.5, " class=\"cap\"");
-    doc.body << "<circle class=\"mean\" cx=\"" << num(pl.x) << "\" cy=\"" << num(f.py(p.mean))
-             << "\" r=\"4\" fill=\"" << fill << "\" stroke=\"white\" stroke-width=\"1\"/>\n</g>\n";
+    doc.body << mark(slot(span.styles, p.style), pl.x, f.py(p.mean), 4, fill, p.incomplete, "mean")
+             << "\n</g>\n";
   }
 }
 
@@ -480,10 +544,13 @@ ChartLegend chart_legend(const SweepSeries& s, const ChartSpan& span, const Char
     ly += 6;
   }
   if (span.styles.size() > 1) {
-    heading("line");
+    // The other axes: a mark shape each (and a dash pattern, where lines join the points).
+    heading(s.numeric_x ? "mark and line" : "mark");
     for (std::size_t i = 0; i < span.styles.size(); ++i) {
-      entries.line(lx, ly - 4, lx + 24, ly - 4, "#333", 1.5,
-                   *dash(i) ? std::string(" stroke-dasharray=\"") + dash(i) + "\"" : std::string());
+      if (s.numeric_x)
+        entries.line(lx, ly - 4, lx + 24, ly - 4, "#333", 1.5,
+                     *dash(i) ? std::string(" stroke-dasharray=\"") + dash(i) + "\"" : std::string());
+      entries.body << mark(i, lx + 12, ly - 4, 4.5, "#333", false, "") << "\n";
       entry(span.styles[i], 32);
     }
     ly += 6;
@@ -499,6 +566,27 @@ ChartLegend chart_legend(const SweepSeries& s, const ChartSpan& span, const Char
   entries.line(lx + 2, ly + 4, lx + 10, ly + 4, "#555", 1.5);
   entry("bar: min–max over seeds", 18);
   if (span.failed) entry(std::to_string(span.failed) + " failed run(s) left out", 0);
+  // Points whose runs lost jobs: hollow, and listed with their jobs completed of read (a PNG has no
+  // tooltips): their totals cover less work than the others'.
+  std::vector<const SweepSeries::Point*> incomplete;
+  for (const auto& p : s.points)
+    if (p.runs > 0 && p.incomplete) incomplete.push_back(&p);
+  if (!incomplete.empty()) {
+    ly += 6;
+    entries.body << mark(0, lx + 6, ly - 4, 4, "#555", true, "") << "\n";
+    entry("hollow: not every job completed", 18);
+    constexpr std::size_t LISTED = 8;
+    for (std::size_t k = 0; k < std::min(LISTED, incomplete.size()); ++k) {
+      const auto& p = *incomplete[k];
+      std::string what = p.colour_value;
+      if (!s.x_axis.empty() && s.x_axis != s.colour_axis) what += (what.empty() ? "" : ", ") + p.x_value;
+      if (!p.style.empty()) what += (what.empty() ? "" : ", ") + p.style;
+      entry((what.empty() ? "all runs" : what) + ": " + num(p.jobs_completed, 0) + " of " +
+                num(p.jobs_read, 0) + " jobs",
+            18);
+    }
+    if (incomplete.size() > LISTED) entry("and " + std::to_string(incomplete.size() - LISTED) + " more", 18);
+  }
   legend.lx = lx;
   legend.bottom = ly - 6;
   legend.width = legend_w + 16;

@@ -46,6 +46,10 @@ struct SweepSeries {
     std::string x_value;               ///< the x axis's value as in sweep.csv
     double mean = 0, min = 0, max = 0; ///< over the seeds' runs that succeeded, in `unit`
     std::size_t runs = 0, failed = 0;
+    /// Over the runs that succeeded: Σ jobs completed and Σ jobs read (sweep.csv's jobs_completed and
+    /// jobs_read, 0 when it has no such columns), and whether some run completed fewer than it read.
+    double jobs_completed = 0, jobs_read = 0;
+    bool incomplete = false;
   };
   std::vector<Point> points; ///< in the order of their first row in sweep.csv
 };

@@ -10,10 +10,12 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "sim/Metrics.hpp"
+#include "sim/Outputs.hpp"
 #include "sim/Scenario.hpp"
 #include "sim/cli/Cli.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -515,6 +517,9 @@ TEST_CASE("every shipped scenario runs, and its outputs add up", "[metrics][scen
     CHECK(pue >= 1);
     CHECK_THAT(r.field("energy_total_j"), WithinRel((gpu + node) * pue, 1e-12));
     CHECK_THAT(r.field("edp_js"), WithinRel(r.field("energy_total_j") * makespan, 1e-12));
+    if (r.field("jobs_completed") > 0)
+      CHECK_THAT(r.field("energy_per_completed_job_j"),
+                 WithinRel(r.field("energy_total_j") / r.field("jobs_completed"), 1e-12));
     double e = 0;
     for (std::size_t i = 0; i + 1 < series.size(); ++i)
       e += num(series[i], "total_power_w") * (num(series[i + 1], "t_s") - num(series[i], "t_s"));
@@ -591,4 +596,34 @@ TEST_CASE("the summary's run totals: makespan from the first submission, energy 
   CHECK_THAT(s.fragmented_mean, WithinRel(0.1, 1e-12));
   CHECK_THAT(s.colocation_mean, WithinRel(1.5, 1e-12));
   CHECK_THAT(s.throughput_jobs_per_h, WithinRel(54.0, 1e-12));
+  CHECK_THAT(s.energy_per_completed_job_j, WithinRel(750.0, 1e-12)); // 2250 J / 3 completed
+}
+
+TEST_CASE("energy per completed job: total energy over the jobs that completed, null when none did",
+          "[metrics]")
+{
+  // A run that loses jobs spends less in total: per completed job it is not cheaper.
+  RunTotals t;
+  t.t_first_submit_s = 0;
+  t.t_end_s = 100;
+  t.energy_device_j = 3000;
+  t.energy_node_j = 1000;
+  t.device_count = 1;
+  t.jobs_read = 10;
+  t.completed = 4;
+  t.failed = 6;
+  Summary s = MetricsCollector{}.summarize(t, 1.0);
+  CHECK_THAT(s.energy_per_completed_job_j, WithinRel(1000.0, 1e-12));
+  std::ostringstream printed;
+  print_summary(s, printed);
+  CHECK(printed.str().find("energy per job          0.3 Wh per completed job (total / 4)") !=
+        std::string::npos);
+  t.completed = 0;
+  t.failed = 10;
+  s = MetricsCollector{}.summarize(t, 1.0);
+  CHECK(std::isnan(s.energy_per_completed_job_j));
+  CHECK(find_summary_field("energy_per_completed_job_j")->json(s) == "null");
+  printed.str("");
+  print_summary(s, printed);
+  CHECK(printed.str().find("energy per job          - (no job completed)") != std::string::npos);
 }

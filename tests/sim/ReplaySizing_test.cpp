@@ -4,6 +4,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "models/DeviceSpec.hpp"
 #include "sim/cli/Cli.hpp"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 #include <unistd.h>
 
@@ -102,10 +104,10 @@ TEST_CASE("replaying real ITP slices on the whole Aurora preset warns and says h
           "[cli][replay][sizing]")
 {
   // cluster05 rows 1,826–1,925 peak at 270 GPUs (tests/data/workloads/itp/NOTICE.md): 127,488 tiles are
-  // 472 × that; 23 nodes of 12 tiles (276) hold it.
+  // 472 × that; 23 nodes of 12 tiles (276) hold it. --platform aurora asks for the whole preset.
   const auto dir = fresh_dir("sizing-aurora");
-  const auto r = cli({"replay", ITP + "cluster05-rows1826-1925.csv", "--format", "itp", "-o",
-                      (dir / "out").string(), "--quiet"});
+  const auto r = cli({"replay", ITP + "cluster05-rows1826-1925.csv", "--format", "itp", "--platform",
+                      "aurora", "-o", (dir / "out").string(), "--quiet"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.err,
@@ -114,8 +116,8 @@ TEST_CASE("replaying real ITP slices on the whole Aurora preset warns and says h
                  ContainsSubstring("--nodes 23 (12 devices each) holds the peak") &&
                  ContainsSubstring("is idle baseline"));
   // The head of cluster10 warns as well.
-  const auto head = cli(
-      {"replay", ITP + "cluster10-head30.csv", "--format", "itp", "-o", (dir / "head").string(), "--quiet"});
+  const auto head = cli({"replay", ITP + "cluster10-head30.csv", "--format", "itp", "--platform", "aurora",
+                         "-o", (dir / "head").string(), "--quiet"});
   REQUIRE(head.status == 0);
   CHECK_THAT(head.err, ContainsSubstring("platform 'aurora' has 127488 devices") &&
                            ContainsSubstring("is idle baseline"));
@@ -143,5 +145,110 @@ TEST_CASE("interference-aware on 320 GPUs beats its own result on 64 GPUs for a 
   const auto [jct320, wait320] = run("40");
   CHECK(wait320 < 0.5 * wait64);
   CHECK(jct320 < jct64);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("replay without --platform sizes the default platform to the trace and says so",
+          "[cli][replay][sizing][defaults]")
+{
+  // The same 270-GPU burst: without --platform, 23 Aurora nodes (276 tiles), not all 127,488 tiles at a
+  // utilisation of 0.0 %; no oversize warning; the saved scenario holds the node count, so a rerun is the
+  // same run.
+  const auto dir = fresh_dir("sizing-default");
+  const auto r = cli({"replay", ITP + "cluster05-rows1826-1925.csv", "--format", "itp", "-o",
+                      (dir / "out").string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.err, ContainsSubstring("--platform not given: aurora sized to the trace, 23 node(s) of 12 "
+                                      "devices (276 devices) hold its peak demand of 270.0 GPUs"));
+  CHECK_THAT(r.err, !ContainsSubstring("ever uses"));
+  CHECK(summary_value(dir / "out", "devices") == 276);
+  CHECK(summary_value(dir / "out", "utilization") > 0.01); // 0.0 % on all 127,488 tiles
+  CHECK_THAT(slurp((dir / "out" / "scenario.yaml").string()), ContainsSubstring("nodes: \"23\""));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("replay errors name the option, not the staged scenario; time-slicing is time-slice; --help "
+          "lists every sharing mode",
+          "[cli][replay][defaults]")
+{
+  const auto dir = fresh_dir("replay-options");
+  const std::string trace = ITP + "cluster10-head30.csv";
+  // A bad --sharing: the message names the option; the staged scenario.yaml (removed when the run fails)
+  // is not named.
+  const auto bad = cli({"replay", trace, "--format", "itp", "--sharing", "timeslice", "--platform",
+                        "aurora-node", "-o", (dir / "bad").string(), "--quiet"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("command line --sharing: platform.sharing: unknown value (got "
+                                        "'timeslice')"));
+  CHECK_THAT(bad.err, !ContainsSubstring("partial") && !ContainsSubstring("scenario.yaml"));
+  // A policy the platform cannot run names --policy.
+  const auto policy = cli({"replay", trace, "--format", "itp", "--policy", "mig-manager", "--platform",
+                           "aurora-node", "-o", (dir / "bad2").string(), "--quiet"});
+  CHECK(policy.status == 2);
+  CHECK_THAT(policy.err, ContainsSubstring("command line --policy: ") && !ContainsSubstring("partial"));
+
+  // time-slicing, NVIDIA's and Kubernetes' name, is time-slice.
+  const auto ts = cli({"replay", trace, "--format", "itp", "--sharing", "time-slicing", "--platform",
+                       "aurora-node", "--nodes", "3", "-o", (dir / "ts").string(), "--quiet"});
+  INFO(ts.err);
+  REQUIRE(ts.status == 0);
+  CHECK_THAT(slurp((dir / "ts" / "summary.json").string()), ContainsSubstring("\"sharing\": \"time-slice\""));
+
+  const auto help = cli({"replay", "--help"});
+  REQUIRE(help.status == 0);
+  const auto from = help.out.find("--sharing MODE"), to = help.out.find("--policy NAME");
+  REQUIRE(from != std::string::npos);
+  const std::string sharing = help.out.substr(from, to - from);
+  for (const auto& mode : colocsim::sharing_mode_names()) {
+    INFO(mode);
+    CHECK(std::regex_search(sharing, std::regex("[ ,(]" + mode + "[,) ]")));
+  }
+  CHECK_THAT(sharing, ContainsSubstring("time-slicing"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("replay's progress line counts the trace's jobs", "[cli][replay][defaults]")
+{
+  // replay counts the jobs before the run (its sizing pass): the progress line says "N of 100 jobs read",
+  // not "remaining unknown".
+  const auto dir = fresh_dir("replay-progress");
+  REQUIRE(
+      colocsim::test::shell("COLOCSIM_PROGRESS=0.000001 " + std::string(COLOCSIM_BINARY) + " replay " + ITP +
+                            "cluster05-rows1826-1925.csv --format itp --platform aurora-node --nodes 23 "
+                            "-o " +
+                            (dir / "out").string() + " > /dev/null 2> " + (dir / "err.txt").string()) == 0);
+  const std::string err = slurp((dir / "err.txt").string());
+  INFO(err);
+  CHECK_THAT(err, ContainsSubstring(" of 100 jobs read, "));
+  CHECK_THAT(err, !ContainsSubstring("remaining unknown"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("out of memory under memory=declared on a trace that declares none suggests memory=profile",
+          "[cli][defaults]")
+{
+  // oom.csv's two 40 GB `huge` jobs, here without a mem column: memory=declared takes 0 bytes for both and
+  // first-fit puts them on one 64 GB tile; the second fails out of memory.
+  const auto dir = fresh_dir("declared-none");
+  {
+    std::ofstream f(dir / "nomem.csv");
+    f << "id,submit_s,duration_s,profile\nbig1,0,1000,huge\nbig2,10,1000,huge\n";
+  }
+  const std::string data = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+  const auto r = cli({"run", data + "base.yaml", "--set", "workload.trace=" + (dir / "nomem.csv").string(),
+                      "--set", "policy.params.memory=declared", "-o", (dir / "out").string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(summary_value(dir / "out", "jobs_failed") == 1);
+  CHECK_THAT(r.err,
+             ContainsSubstring("places jobs by the memory the trace declares (memory=declared), and 2 of "
+                               "2 jobs declare none (taken as 0 bytes); --policy first-fit:memory=profile"));
+  // memory=profile: no out-of-memory, no warning.
+  const auto p = cli({"run", data + "base.yaml", "--set", "workload.trace=" + (dir / "nomem.csv").string(),
+                      "--set", "policy.params.memory=profile", "-o", (dir / "p").string(), "--quiet"});
+  REQUIRE(p.status == 0);
+  CHECK(summary_value(dir / "p", "jobs_failed") == 0);
+  CHECK_THAT(p.err, !ContainsSubstring("memory=declared"));
   fs::remove_all(dir);
 }

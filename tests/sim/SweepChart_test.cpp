@@ -339,3 +339,57 @@ TEST_CASE("plot's --metrics, --x and --colour are checked against the sweep's co
   CHECK_THAT(r.err, ContainsSubstring("--metrics and --x are for sweep directories"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("plot tells a third axis apart by mark shape and marks points whose runs lost jobs",
+          "[cli][plot][figures][compare]")
+{
+  // policy (colour) × platform.sharing (x, categories: no line joins the points) × memory (the third axis).
+  // A dash pattern alone cannot show the third axis here: its marks must differ. The mig-manager run lost
+  // jobs (1,766 of 2,932 completed): its point is hollow, and the legend says how many of them completed.
+  const auto dir = colocsim::test::fresh_dir("figures-test", "third-axis");
+  write_file(dir / "sweep.csv",
+             "run,status,policy,platform.sharing,policy.params.memory,seed,energy_total_j,jobs_read,"
+             "jobs_completed\n"
+             "run-0001,ok,first-fit,time-slice,declared,1,4.0e8,2932,2932\n"
+             "run-0002,ok,first-fit,time-slice,profile,1,4.2e8,2932,2932\n"
+             "run-0003,ok,mig-manager,mig,declared,1,2.9e8,2932,1766\n"
+             "run-0004,ok,mig-manager,mig,profile,1,3.1e8,2932,2932\n"
+             "run-0005,infeasible,first-fit,mig,declared,1,,,\n");
+  const auto r = cli_spawning_binary(
+      {"plot", dir.string(), "--metrics", "energy_total_j", "--x", "platform.sharing", "--colour", "policy"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto file = dir / "sweep-energy_total_j.svg";
+  const std::string svg = slurp(file.string());
+  const std::regex group(
+      "<g class=\"point\" data-colour=\"([^\"]*)\" data-x=\"([^\"]*)\" data-style=\"([^\"]*)\">"
+      "([\\s\\S]*?)</g>");
+  std::map<std::string, std::set<std::string>> shapes; // per style: the mark elements used
+  std::map<std::string, std::string> mark_of;          // per point: its mean mark
+  for (std::sregex_iterator it(svg.begin(), svg.end(), group), end; it != end; ++it) {
+    const std::string body = (*it)[4];
+    std::smatch m;
+    REQUIRE(std::regex_search(body, m, std::regex("<(circle|rect|polygon) class=\"mean\"[^>]*>")));
+    shapes[(*it)[3]].insert(m[1].str());
+    mark_of[(*it)[1].str() + " " + (*it)[2].str() + " " + (*it)[3].str()] = m[0];
+    // Every point's tooltip says how many of its jobs completed.
+    CHECK(body.find(", jobs completed ") != std::string::npos);
+  }
+  REQUIRE(mark_of.size() == 4); // the infeasible run is no point
+  REQUIRE(shapes.size() == 2);
+  CHECK(shapes["policy.params.memory=declared"] != shapes["policy.params.memory=profile"]);
+  // The point that lost jobs is hollow, the others filled.
+  for (const auto& [point, mark] : mark_of) {
+    INFO(point << ": " << mark);
+    CHECK((mark.find("fill=\"white\"") != std::string::npos) ==
+          (point == "mig-manager mig policy.params.memory=declared"));
+  }
+  CHECK_THAT(svg, ContainsSubstring(">hollow: not every job completed</text>") &&
+                      ContainsSubstring(
+                          ">mig-manager, mig, policy.params.memory=declared: 1766 of 2932 jobs</text>") &&
+                      ContainsSubstring("jobs completed 1766 of 2932 (not all)"));
+  CHECK_THAT(svg, !ContainsSubstring("failed run(s)"));
+  check_no_overlap(svg);
+  check_renders(file);
+  fs::remove_all(dir);
+}

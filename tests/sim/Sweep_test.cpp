@@ -7,11 +7,14 @@
 #include "sim/cli/Cli.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <unistd.h>
 
@@ -305,5 +308,128 @@ TEST_CASE("a sweep killed with SIGKILL mid-way and resumed runs every run exactl
                ContainsSubstring("\"makespan_s\": " + rows[i][m] + ","));
     CHECK(fs::exists(out / run / "jobs.csv"));
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the sweep table shows jobs completed of read, marks runs that lost jobs, and compares with "
+          "--baseline in %",
+          "[cli][sweep][compare]")
+{
+  // oom.csv on the engine tests' base scenario: two `huge` jobs (40 GB each, 1 GB declared) on two 64 GB
+  // tiles. memory=none puts both on tile 0 and big2 fails out of memory (1 of 2 completed); memory=profile
+  // puts them on a tile each (2 of 2). The run that lost a job looks cheaper in total energy.
+  const auto dir = scratch_dir("compare");
+  const std::string data = std::string(COLOCSIM_TEST_DATA) + "/sim/";
+  write_file(dir / "spec.yaml", "name: lost\nscenario: " + data + "base.yaml\nset: {workload.trace: " + data +
+                                    "oom.csv, outputs.timeseries: false}\n"
+                                    "axes:\n  policy.params.memory: [profile, none]\n"
+                                    "metrics: [energy_total_j, energy_per_completed_job_j, makespan_s]\n");
+  const auto r = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(),
+                                      "-j", "1", "--baseline", "policy.params.memory=profile"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const auto rows = read_csv_cells(dir / "out" / "sweep.csv");
+  REQUIRE(rows.size() == 3);
+  const auto energy = column(rows[0], "energy_total_j"),
+             per_job = column(rows[0], "energy_per_completed_job_j");
+  CHECK(rows[1][column(rows[0], "jobs_completed")] == "2");
+  CHECK(rows[2][column(rows[0], "jobs_completed")] == "1");
+  // The table: completed of read per row, the lost job marked and explained.
+  CHECK_THAT(r.out, ContainsSubstring(" 2 of 2 ") && ContainsSubstring(" 1 of 2 *") &&
+                        ContainsSubstring("* not every job completed") &&
+                        ContainsSubstring("energy_per_completed_job_j\n"));
+  // --baseline: a Δ% column after each metric, "base" on the baseline row, the change in % elsewhere.
+  CHECK_THAT(r.out, ContainsSubstring("Δ%") && ContainsSubstring("base") &&
+                        ContainsSubstring(
+                            "Δ%: change of the mean from the baseline row (policy.params.memory=profile)"));
+  const auto pct = [](double x, double base) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f %%", 100.0 * (x - base) / std::fabs(base));
+    return std::string(buf);
+  };
+  const double e_base = std::stod(rows[1][energy]), e_lost = std::stod(rows[2][energy]);
+  const double j_base = std::stod(rows[1][per_job]), j_lost = std::stod(rows[2][per_job]);
+  CHECK(j_lost > 1.5 * j_base); // one job's worth of energy for one job done, not two
+  std::istringstream table(r.out);
+  std::string none_row;
+  for (std::string line; std::getline(table, line);)
+    if (line.rfind("  none ", 0) == 0) none_row = line;
+  INFO(none_row);
+  CHECK_THAT(none_row, ContainsSubstring(pct(e_lost, e_base)) && ContainsSubstring(pct(j_lost, j_base)));
+
+  // A --baseline that names no axis or value of the spec is refused before anything runs.
+  auto bad = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string(),
+                                  "--baseline", "policy=first-fit"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err,
+             ContainsSubstring("--baseline expects AXIS=VALUE") && ContainsSubstring("policy.params.memory"));
+  bad = cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out2").string(),
+                             "--baseline", "policy.params.memory=declared"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("'declared' is not a value of axis policy.params.memory"));
+  CHECK_FALSE(fs::exists(dir / "out2"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a sweep over policies and sharing modes with MIG skips the combinations that cannot run",
+          "[cli][sweep][compare]")
+{
+  // One A100 (tests/data/sim/mig.yaml, sharing mig): first-fit needs a sharing mode other than mig,
+  // mig-manager needs mig. Of the 4 combinations 2 can run; the other 2 are skipped with a note, marked
+  // `infeasible` in sweep.csv, and do not make the sweep fail.
+  const auto dir = scratch_dir("mig-combos");
+  write_file(dir / "spec.yaml", "name: mig\nscenario: " + std::string(COLOCSIM_TEST_DATA) +
+                                    "/sim/mig.yaml\nset: {outputs.timeseries: false}\n"
+                                    "axes:\n  policy: [first-fit, mig-manager]\n"
+                                    "  platform.sharing: [time-slicing, mig]\n");
+  const auto r =
+      cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "2"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, ContainsSubstring("4 runs (2 ok, 0 failed, 2 skipped as infeasible, 0 done earlier)"));
+  // (each is also named once on stderr: "colocsim: sweep: skipped 1 run(s) of a combination ...")
+  CHECK_THAT(r.out, ContainsSubstring("skipped, cannot run: policy=first-fit platform.sharing=mig: ") &&
+                        ContainsSubstring("needs platform.sharing"));
+  const auto rows = read_csv_cells(dir / "out" / "sweep.csv");
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[1][1] == "ok");
+  CHECK(rows[2][1] == "infeasible");
+  CHECK(rows[3][1] == "infeasible");
+  CHECK(rows[4][1] == "ok");
+  CHECK_FALSE(fs::exists(dir / "out" / "run-0002"));
+  CHECK_THAT(slurp((dir / "out" / "runs.txt").string()),
+             ContainsSubstring("run-0002  # skipped, cannot run"));
+  // The chart leaves the infeasible runs out (not counted as failed).
+  const auto plot = cli_spawning_binary({"plot", (dir / "out").string(), "--metrics", "makespan_s"});
+  INFO(plot.err);
+  CHECK(plot.status == 0);
+  CHECK_THAT(slurp((dir / "out" / "sweep-makespan_s.svg").string()), !ContainsSubstring("failed run(s)"));
+
+  // A sweep none of whose combinations can run is refused, naming them.
+  write_file(dir / "none.yaml", "name: none\nscenario: " + std::string(COLOCSIM_TEST_DATA) +
+                                    "/sim/mig.yaml\naxes:\n  policy: [first-fit]\n");
+  const auto none =
+      cli_spawning_binary({"sweep", (dir / "none.yaml").string(), "-o", (dir / "none").string()});
+  CHECK(none.status == 2);
+  CHECK_THAT(none.err, ContainsSubstring("needs platform.sharing"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("seeds that change nothing give a warning, not a spread of 1e-12", "[cli][sweep][compare]")
+{
+  // The embedded default trace binds every job to its profile and nothing is drawn: the seed changes
+  // nothing, which the table says instead of printing rounding noise as a standard deviation.
+  const auto dir = scratch_dir("seeds");
+  write_file(dir / "spec.yaml", "name: s\nset: {outputs.timeseries: false, outputs.jobs: false}\n"
+                                "axes:\n  policy: [first-fit]\nseeds: [1, 2, 3]\n"
+                                "metrics: [makespan_s, energy_total_j, jct_mean_s]\n");
+  const auto r =
+      cli_spawning_binary({"sweep", (dir / "spec.yaml").string(), "-o", (dir / "out").string(), "-j", "2"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK_FALSE(std::regex_search(r.out, std::regex("[0-9]e-[0-9]"))); // no "± 1e-12"
+  CHECK_THAT(r.out, ContainsSubstring("± 0 "));
+  CHECK_THAT(r.out, ContainsSubstring("note: every combination gave the same results with each of its seeds: "
+                                      "nothing in this scenario depends on the seed"));
   fs::remove_all(dir);
 }
