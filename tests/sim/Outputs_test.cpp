@@ -435,7 +435,8 @@ TEST_CASE("a sweep takes the timeseries modes and compression as axes and fixed 
   fs::remove_all(dir);
 }
 
-TEST_CASE("names that are not UTF-8 are written as \\xNN: every output file stays UTF-8 (JSON: RFC 8259)",
+TEST_CASE("names that are not UTF-8 are written as a backslash x and two hex digits: every output file stays "
+          "UTF-8 (JSON: RFC 8259)",
           "[cli][outputs]")
 {
   // A Latin-1 trace ("café" as 63 61 66 E9), stray bytes (FF FE), a UTF-8 name (kept as it is) and a scenario
@@ -473,7 +474,8 @@ TEST_CASE("names that are not UTF-8 are written as \\xNN: every output file stay
   fs::remove_all(dir);
 }
 
-TEST_CASE("utf8_or_escaped keeps valid UTF-8 and writes each other byte as \\xNN", "[outputs]")
+TEST_CASE("utf8_or_escaped keeps valid UTF-8 and writes each other byte as a backslash x and two hex digits",
+          "[outputs]")
 {
   using colocsim::utf8_or_escaped;
   CHECK(utf8_or_escaped("plain ascii") == "plain ascii");

@@ -168,7 +168,7 @@ TEST_CASE("replay without --platform sizes the default platform to the trace and
   fs::remove_all(dir);
 }
 
-TEST_CASE("replay errors name the option, not the staged scenario; time-slicing is time-slice; --help "
+TEST_CASE("replay errors name the option and not the staged scenario: time-slicing is time-slice and --help "
           "lists every sharing mode",
           "[cli][replay][defaults]")
 {

@@ -3,15 +3,17 @@
 # scripts (docs/sweeps.md): the spec's `name`, a `set:` value passed to every run, the spec's file name and
 # the directory --slurm runs in. Each holds one of the strings below: newlines, carriage returns, quotes,
 # `$(...)`, backticks, '#', backslash-newline, tabs, non-UTF-8 bytes; several try to `touch PWNED...`.
-#   SlurmHostile.sh COLOCSIM WORK
+#   SlurmHostile.sh COLOCSIM WORK CHECK_OUTPUTS
 # For every string: the three scripts pass `bash -n`, hold only printable ASCII, keep every #SBATCH line
 # (the job name from a safe charset, --array included) in the block sbatch reads before the first command;
 # task 0 runs with bash (SLURM_ARRAY_TASK_ID=0) and its run succeeds, collect.sh and `sweep --collect DIR`
 # (no SPEC: the spec's path is read back from DIR/slurm/spec-path) collect it, submit.sh runs against a fake
-# sbatch; and no PWNED file appears anywhere under WORK.
+# sbatch; the files task 0 wrote, names and all, pass the strict output checker (CHECK_OUTPUTS:
+# tests/support/check_outputs.cpp); and no PWNED file appears anywhere under WORK.
 set -u
 COLOCSIM=$1
 WORK=$2
+CHECK_OUTPUTS=$3
 rm -rf "$WORK" && mkdir -p "$WORK/bin" && cd "$WORK" || exit 1
 fails=0
 fail() { echo "FAIL [$k]: $*"; fails=$((fails + 1)); }
@@ -73,6 +75,8 @@ for k in "${!hostile[@]}"; do
   cd "$WORK" || exit 1
   expect_rc 0 "task 0" env SLURM_ARRAY_TASK_ID=0 bash "$out/slurm/array.sh"
   [ -f "$out/run-0001/summary.json" ] || fail "task 0 wrote no run-0001/summary.json"
+  "$CHECK_OUTPUTS" "$out/run-0001" >"$WORK/check.out" 2>&1 ||
+    { fail "run-0001's files do not pass the checker"; sed 's/^/  | /' "$WORK/check.out" | head -20; }
   expect_rc 0 "collect.sh" bash "$out/slurm/collect.sh"
   expect_rc 0 "sweep --collect DIR" "$COLOCSIM" sweep --collect "$out" --quiet
   [ "$(awk -F, 'NR == 2 { print $2 }' "$out/sweep.csv" 2>/dev/null)" = ok ] || fail "sweep.csv: run-0001 not ok"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Every run's summary.json is checked against the schema of colocsim's own summary.json before it goes into
 # sweep.csv, by `sweep --collect` and by a local `sweep --resume` (docs/sweeps.md, docs/formats/sweep.md).
-#   SweepSummaries.sh COLOCSIM WORK
+#   SweepSummaries.sh COLOCSIM WORK CHECK_OUTPUTS
 # An 8-run sweep is run locally, its run directories copied into a directory prepared with --slurm, and the
 # summaries of runs 2-8 replaced by what a disk, a user or a broken run may leave: {}, an empty file, a YAML
 # scalar, a list, a one-key object, truncated JSON, a number for a string and a string for a number. Run 1
@@ -11,6 +11,7 @@
 set -u
 COLOCSIM=$1
 WORK=$2
+CHECK_OUTPUTS=$3
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -31,6 +32,8 @@ axes:
 seeds: [1, 2, 3, 4]
 YAML
 expect_rc 0 "local sweep" "$COLOCSIM" sweep spec.yaml -j 2 -o local --quiet
+# the sweep's own files, before any is spoilt, pass the strict output checker (tests/support/check_outputs.cpp)
+"$CHECK_OUTPUTS" local >check.out 2>&1 || { fail "the local sweep's files do not pass the checker"; cat check.out; }
 expect_rc 0 "sweep --slurm" "$COLOCSIM" sweep spec.yaml --slurm -o coll
 # The expected columns: run, status, the axis, seed, then every number (or null) of a real summary.json
 # but seed, in file order.

@@ -56,6 +56,13 @@ NOT_RUN = [
     ("README.md", "cmake --preset release", "a full Release build of its own in build/ (minutes)"),
     ("python/README.md", "cmake --install build-test --prefix /usr/local", "writes system folders (/usr/local)"),
     ("python/README.md", "python3 -c", "needs the package installed in /usr/local by the command before"),
+    ("python/README.md", "v/bin/pip install --no-build-isolation PATH/TO/colocsim", "a path to fill in, and a"
+     " from-scratch build of the whole simulator (about 11 min of CPU): the CTest `python/pip-install` runs the"
+     " same install, taking the test build's module"),
+    ("python/README.md", "v/bin/python -c", "needs the package pip installed into v/ by the command before"
+     " (python/pip-install runs it)"),
+    ("python/README.md", "v/bin/colocsim run --policy-python", "needs the package pip installed into v/"
+     " (python/pip-install runs it)"),
 ]
 RUN_TIMEOUT_S = 300
 MARKER = "@@doc-command-end"
