@@ -54,6 +54,9 @@ NOT_RUN = [
     ("README.md", "scripts/test.sh", "installs packages, builds build-test/ and runs this whole suite"),
     ("README.md", "cmake --preset dev", "a Debug ASan build of its own and its whole suite (tens of minutes)"),
     ("README.md", "cmake --preset release", "a full Release build of its own in build/ (minutes)"),
+    ("README.md", "python3 -m venv v && v/bin/pip install", "a from-scratch build of the whole simulator by pip"
+     " (about 11 min of CPU): the CTest `python/pip-install` runs the same install into a virtualenv, taking"
+     " the test build's module"),
     ("python/README.md", "cmake --install build-test --prefix /usr/local", "writes system folders (/usr/local)"),
     ("python/README.md", "python3 -c", "needs the package installed in /usr/local by the command before"),
     ("python/README.md", "v/bin/pip install --no-build-isolation PATH/TO/colocsim", "a path to fill in, and a"
