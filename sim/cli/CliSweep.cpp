@@ -443,7 +443,7 @@ bool is_printable_ascii(char c)
 std::string script_quote(const std::string& s)
 {
   if (std::all_of(s.begin(), s.end(), is_printable_ascii)) return shell_quote(s);
-  static const char* const HEX = "0123456789abcdef";
+  static const char* const hex = "0123456789abcdef";
   std::string q = "$'";
   for (char c : s) {
     const auto b = static_cast<unsigned char>(c);
@@ -452,7 +452,7 @@ std::string script_quote(const std::string& s)
     else if (is_printable_ascii(c))
       q += c;
     else
-      q += std::string("\\x") + HEX[b >> 4] + HEX[b & 15];
+      q += std::string("\\x") + hex[b >> 4] + hex[b & 15];
   }
   return q + "'";
 }
@@ -461,14 +461,14 @@ std::string script_quote(const std::string& s)
 /// the comment ends where it should (a newline in a spec's name would start a line of shell).
 std::string comment_text(const std::string& s)
 {
-  static const char* const HEX = "0123456789abcdef";
+  static const char* const hex = "0123456789abcdef";
   std::string t;
   for (char c : s) {
     const auto b = static_cast<unsigned char>(c);
     if (is_printable_ascii(c))
       t += c;
     else
-      t += std::string("\\x") + HEX[b >> 4] + HEX[b & 15];
+      t += std::string("\\x") + hex[b >> 4] + hex[b & 15];
   }
   return t;
 }
@@ -1341,7 +1341,7 @@ std::string slurm_job_name(const std::string& name)
 /// go into an #SBATCH line (--output): such lines are not shell and cannot quote.
 fs::path slurm_dir(const fs::path& dir_given)
 {
-  const fs::path dir = fs::absolute(dir_given).lexically_normal();
+  fs::path dir = fs::absolute(dir_given).lexically_normal();
   const std::string d = dir.string();
   if (d.find_first_of(" \t\n'\"\\$`%") != std::string::npos ||
       std::any_of(d.begin(), d.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }) ||
