@@ -18,7 +18,7 @@
 //
 //   colocsim-plainloop --jobs 1000000 --tiles 127488 [--load 1] [--duration 1800] [--seed 1]
 //                      [--placement blind|first-fit] [--per-device 2] [--idle-w W] [--busy-w W]
-#include <sys/resource.h>
+#include "sim/bench/BenchCommon.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -38,20 +38,8 @@
 
 namespace {
 
-// The same two helpers as colocsim-rawloop's: this program links nothing of colocsim on purpose.
-double cpu_seconds()
-{
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double peak_rss_mb()
-{
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / 1024.0; // Linux: kilobytes
-}
+using colocsim::bench::cpu_seconds;
+using colocsim::bench::peak_rss_mb;
 
 struct Options {
   long long jobs = 100000, tiles = 1000, seed = 1, per_device = 2;
@@ -119,29 +107,6 @@ Options parse(int argc, char** argv)
   return o;
 }
 
-// The workload of colocsim-rawloop, draw for draw: job j arrives at the j-th point of a Poisson process of
-// rate load · H / duration and needs a lognormal amount of work (σ = 1, mean = duration).
-class Workload {
-public:
-  explicit Workload(const Options& o)
-      : rng_(static_cast<std::uint64_t>(o.seed)), gap_(o.load * static_cast<double>(o.tiles) / o.duration),
-        length_(std::log(o.duration) - 0.5, 1.0)
-  {
-  }
-  std::pair<double, double> next()
-  {
-    t_ += gap_(rng_);
-    const double work = length_(rng_);
-    return {t_, work};
-  }
-
-private:
-  std::mt19937_64 rng_;
-  std::exponential_distribution<double> gap_;
-  std::lognormal_distribution<double> length_;
-  double t_ = 0;
-};
-
 // A device shared fairly: every resident progresses at 1/n. Progress is kept as the service each resident
 // has received since the device was last empty (`served`, the same for all of them); a resident that
 // arrived when the device had served s and needs w finishes when served reaches s + w. The residents'
@@ -202,15 +167,17 @@ public:
 
   Tally run()
   {
-    Workload w(o_);
+    // the workload of colocsim-rawloop, draw for draw (sim/bench/BenchCommon.hpp)
+    colocsim::bench::Workload w(static_cast<std::uint64_t>(o_.seed), o_.load, static_cast<double>(o_.tiles),
+                                o_.duration);
     long long submitted = 0;
-    std::pair<double, double> arrival{0, 0};
+    colocsim::bench::Arrival arrival;
     if (o_.jobs > 0) arrival = w.next();
     // Events in time order; at equal times a completion goes first (it frees room for the arrival),
     // as in SimGrid, where an exec ending at t is noticed before an actor sleeping until t resumes.
     while (submitted < o_.jobs || !events_.empty()) {
       const bool arrival_due = submitted < o_.jobs;
-      if (!events_.empty() && (!arrival_due || events_.top().time <= arrival.first)) {
+      if (!events_.empty() && (!arrival_due || events_.top().time <= arrival.time)) {
         const Completion c = events_.top();
         events_.pop();
         Device& d = devices_[c.device];
@@ -219,10 +186,10 @@ public:
         continue;
       }
       if (!records_.empty()) {
-        records_[static_cast<std::size_t>(submitted)].arrival = arrival.first;
-        records_[static_cast<std::size_t>(submitted)].work = arrival.second;
+        records_[static_cast<std::size_t>(submitted)].arrival = arrival.time;
+        records_[static_cast<std::size_t>(submitted)].work = arrival.work;
       }
-      arrive(arrival.first, arrival.second, submitted);
+      arrive(arrival.time, arrival.work, submitted);
       if (++submitted < o_.jobs) arrival = w.next();
     }
     return tally_;

@@ -17,6 +17,8 @@
 //   colocsim-rawloop --jobs 1000000 --tiles 127488 [--load 1] [--duration 1800] [--seed 1] [--stack-kib 8]
 //                    [--style actor|pool|sharded|split] [--per-owner 32] [--owners 16384]
 //                    [--owner-stack-kib 16] [--cfg=SIMGRID-OPTION ...]
+#include "sim/bench/BenchCommon.hpp"
+
 #include <simgrid/s4u.hpp>
 
 #include <sys/resource.h>
@@ -35,22 +37,11 @@
 #include <vector>
 
 namespace sg4 = simgrid::s4u;
+using colocsim::bench::cpu_seconds;
+using colocsim::bench::peak_rss_mb;
+using colocsim::bench::Workload;
 
 namespace {
-
-double cpu_seconds()
-{
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double peak_rss_mb()
-{
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / 1024.0; // Linux: kilobytes
-}
 
 enum class Style { ACTOR, POOL, SHARDED, SPLIT };
 
@@ -129,31 +120,13 @@ Options parse(int argc, char** argv)
   return o;
 }
 
-// The workload, the same for every style: job j arrives at the j-th point of a Poisson process and runs
-// `flops` (its duration at 1 flop/s, lognormal) on host j mod H.
-struct Arrival {
-  double time = 0, flops = 0;
-};
-
-class Workload {
-public:
-  explicit Workload(const Options& o)
-      : rng_(static_cast<std::uint64_t>(o.seed)), gap_(o.load * static_cast<double>(o.tiles) / o.duration),
-        length_(std::log(o.duration) - 0.5, 1.0) // σ = 1; mean of the lognormal = duration
-  {
-  }
-  Arrival next()
-  {
-    t_ += gap_(rng_);
-    return {t_, length_(rng_)};
-  }
-
-private:
-  std::mt19937_64 rng_;
-  std::exponential_distribution<double> gap_;
-  std::lognormal_distribution<double> length_;
-  double t_ = 0;
-};
+// The workload, the same for every style (sim/bench/BenchCommon.hpp): job j arrives at the j-th point of a
+// Poisson process and runs `work` flops (its duration at 1 flop/s, lognormal) on host j mod H.
+using colocsim::bench::Arrival;
+Workload make_workload(const Options& o)
+{
+  return Workload(static_cast<std::uint64_t>(o.seed), o.load, static_cast<double>(o.tiles), o.duration);
+}
 
 // What every style reports: Σ end times (the checksum the styles must agree on), the makespan and the
 // largest number of jobs running at once.
@@ -178,12 +151,12 @@ struct Tally {
 void run_actor(const Options& o, const std::vector<sg4::Host*>& hosts, Tally& tally)
 {
   sg4::Actor::init("submitter", hosts.front())->set_stacksize(8 * 1024)->start([&] {
-    Workload w(o);
+    Workload w = make_workload(o);
     for (long long j = 0; j < o.jobs; ++j) {
       const Arrival a = w.next();
       sg4::this_actor::sleep_until(a.time);
       tally.start();
-      sg4::Actor::create("job", hosts[static_cast<std::size_t>(j % o.tiles)], [flops = a.flops, &tally] {
+      sg4::Actor::create("job", hosts[static_cast<std::size_t>(j % o.tiles)], [flops = a.work, &tally] {
         sg4::this_actor::execute(flops);
         tally.end();
       });
@@ -208,7 +181,7 @@ void run_pool(const Options& o, const std::vector<sg4::Host*>& hosts, Tally& tal
   sg4::Actor::init("submitter", hosts.front())
       ->set_stacksize(8 * 1024)
       ->start([&o, &hosts, &tally, workers, idle, submitting] {
-        Workload w(o);
+        Workload w = make_workload(o);
         for (long long j = 0; j < o.jobs; ++j) {
           const Arrival a = w.next();
           sg4::this_actor::sleep_until(a.time);
@@ -218,11 +191,11 @@ void run_pool(const Options& o, const std::vector<sg4::Host*>& hosts, Tally& tal
             Worker* k = idle->back();
             idle->pop_back();
             k->host = host;
-            k->flops = a.flops;
+            k->flops = a.work;
             k->actor->resume();
             continue;
           }
-          Worker* k = &workers->emplace_back(Worker{nullptr, host, a.flops, false});
+          Worker* k = &workers->emplace_back(Worker{nullptr, host, a.work, false});
           k->actor = sg4::Actor::create("worker", hosts.front(), [k, &tally, idle, submitting] {
                        while (true) {
                          sg4::Exec::init()->set_host(k->host)->set_flops_amount(k->flops)->start()->wait();
@@ -335,7 +308,7 @@ void run_sharded(const Options& o, const std::vector<sg4::Host*>& hosts, const s
           ++tally.owners;
         };
         add_owner();
-        Workload w(o);
+        Workload w = make_workload(o);
         for (long long j = 0; j < o.jobs; ++j) {
           const Arrival a = w.next();
           sg4::this_actor::sleep_until(a.time);
@@ -350,7 +323,7 @@ void run_sharded(const Options& o, const std::vector<sg4::Host*>& hosts, const s
             ow.in_free = false;
             if (s->free.empty()) add_owner(); // ready before the next arrival
           }
-          e->set_host(hosts[static_cast<std::size_t>(j % o.tiles)])->set_flops_amount(a.flops);
+          e->set_host(hosts[static_cast<std::size_t>(j % o.tiles)])->set_flops_amount(a.work);
           e->start();
           tally.start();
           ow.running.push_back(e);
@@ -369,7 +342,7 @@ void run_sharded(const Options& o, const std::vector<sg4::Host*>& hosts, const s
 // owner has about concurrency/K execs.
 class SharedArrivals { // arrivals generated once, in order, buffered until taken (at most about K ahead)
 public:
-  explicit SharedArrivals(const Options& o) : w_(o) {}
+  explicit SharedArrivals(const Options& o) : w_(make_workload(o)) {}
   const Arrival& get(long long j)
   {
     while (base_ + static_cast<long long>(buf_.size()) <= j)
@@ -414,7 +387,7 @@ void run_split(const Options& o, const std::vector<sg4::Host*>& hosts, Tally& ta
                 arrivals->take(next);
                 running.push_back(sg4::Exec::init()
                                       ->set_host(hosts[static_cast<std::size_t>(next % o.tiles)])
-                                      ->set_flops_amount(a.flops));
+                                      ->set_flops_amount(a.work));
                 running.back()->start();
                 tally.start();
                 next += k_owners;
