@@ -156,11 +156,11 @@ OutputStage::OutputStage(const OutputOptions& options) : force_(options.force)
   const std::string prefix = "." + name + ".partial-";
   for (const auto& e : fs::directory_iterator(parent, ec)) {
     const std::string f = e.path().filename().string();
+    if (f.rfind(prefix, 0) != 0) continue; // (only then may the digits after the prefix be read)
     long pid = 0;
     const char* digits = f.c_str() + prefix.size();
     const auto [end, err] = std::from_chars(digits, f.c_str() + f.size(), pid);
-    if (f.rfind(prefix, 0) != 0 || err != std::errc() || end == digits || (*end != '\0' && *end != '-'))
-      continue;
+    if (err != std::errc() || end == digits || (*end != '\0' && *end != '-')) continue;
     const bool alive = pid != ::getpid() && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
     leftovers_.push_back(
         alive ? e.path().string() + " is the staging directory of a run into " + target_.string() +
