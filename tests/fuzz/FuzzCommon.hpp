@@ -73,4 +73,13 @@ inline void copy_fixture(const std::string& sub, const std::string& name)
                              std::filesystem::copy_options::overwrite_existing);
 }
 
+/// The scenario a fuzzed sweep spec runs (`scenario: base.yaml`) and the files it names, copied into
+/// temp_dir() (the sweep, slurm_script and sweep_collect harnesses).
+inline void copy_sweep_fixtures()
+{
+  for (const char* f : {"base.yaml", "platform-1x2.yaml", "calibration-test.yaml", "profiles-test.yaml",
+                        "pair.csv", "device-test.yaml"})
+    copy_fixture("sim", f);
+}
+
 } // namespace colocsim::fuzz

@@ -175,9 +175,7 @@ std::vector<std::vector<std::string>> write_and_read(const std::vector<std::stri
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
   using namespace colocsim;
-  for (const char* f : {"base.yaml", "platform-1x2.yaml", "calibration-test.yaml", "profiles-test.yaml",
-                        "pair.csv", "device-test.yaml"})
-    fuzz::copy_fixture("sim", f);
+  fuzz::copy_sweep_fixtures();
   return 0;
 }
 

@@ -10,9 +10,7 @@
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
   using namespace colocsim;
-  for (const char* f : {"base.yaml", "platform-1x2.yaml", "calibration-test.yaml", "profiles-test.yaml",
-                        "pair.csv", "device-test.yaml"})
-    fuzz::copy_fixture("sim", f);
+  fuzz::copy_sweep_fixtures();
   return 0;
 }
 

@@ -37,9 +37,7 @@ std::ostringstream quiet; ///< the collect's messages (a failed run on every oth
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
   using namespace colocsim;
-  for (const char* f : {"base.yaml", "platform-1x2.yaml", "calibration-test.yaml", "profiles-test.yaml",
-                        "pair.csv", "device-test.yaml"})
-    fuzz::copy_fixture("sim", f);
+  fuzz::copy_sweep_fixtures();
   const fs::path spec = fuzz::temp_dir() / "spec.yaml";
   fuzz::write_file(spec, "name: collect\nscenario: base.yaml\nseeds: [1]\n");
   std::ostringstream out;
