@@ -8,27 +8,32 @@ in order, must then agree as values:
 
   |a - b| <= max(R * max(|a|, |b|), A)        (A, the absolute floor, is 1e-12 unless --atol says otherwise)
 
+that is, relatively where R * max(|a|, |b|) >= A (for R = 1e-9, values of 1e-3 and more) and by the floor
+below that.
+
 A word is a maximal run of ASCII letters, digits and `_ . + -`; full stops that end it end a sentence and are
 text; what is left is a number when it is, whole, a decimal or scientific float (`12`, `-0.5`, `.5`,
-`1.234e+05`; `48.` is 48 and a full stop). So `"energy_j": 1.234e+05,` holds one number and `12.5,3,ok` two, while `job-17`,
-`run-3`, `cifar-resnet18-train`, `v3.32.0`, `2026-11-28`, `0x1F`, `12.5s` and `nan` are words and must be
-identical. Numbers are compared as values: `1e5` and `100000.0` are the same number, and so are `0` and `-0`.
+`1.234e+05`; `48.` is 48 and a full stop). So `"energy_j": 1.234e+05,` holds one number and `12.5,3,ok` two,
+while `job-17`, `run-3`, `cifar-resnet18-train`, `3g`, `1.70x`, `v3.32.0`, `2026-11-28`, `0x1F`, `12.5s` and
+`nan` are words and must be identical however large R is. Numbers are compared as values: `1e5` and
+`100000.0` are the same number, and so are `0` and `-0`.
 
-Why an absolute floor: a quantity that is 0 on one side and 3e-17 on the other is rounding (a sum of terms that
-cancel, accumulated in another order), not a difference, and no relative tolerance accepts it (its relative
-difference is 1). 1e-12 is far below anything colocsim reports as a result (times are seconds, energies
-joules, shares and rates fractions of 1 printed to at most 17 significant digits), yet well above the residue
-that cancelling the operands those values are made of leaves (a few ulps of numbers up to about 1e4, i.e.
-~1e-12 at most for the terms of a time or a fraction).
+Why an absolute floor: a quantity that is 0 on one side and 3e-17 on the other is rounding (terms that cancel,
+accumulated in another order), not a difference, and no relative tolerance accepts it (its relative difference
+is 1). What cancelling leaves is a few ulps of the terms: ~1e-16 for shares and fractions of 1, ~1e-12 for
+times of about 1e4 s. 1e-12 covers that and is far below any result colocsim reports (seconds, joules, watts,
+fractions). A residue of larger terms (an energy of 1e7 J cancelling to 0 leaves ~1e-9) is reported as a
+difference for a person to judge; --atol raises the floor explicitly.
 
 Whatever the verdict, the last line printed is the largest relative difference |a - b| / max(|a|, |b|) found
-among the number pairs that differ by more than the floor, and where (FILE:LINE:COLUMN, FILE being side A's
-name and COLUMN the column of the number on side A, both counted from 1), so that a reviewer sees how close "the same" was:
+among the number pairs judged relatively, and where (FILE:LINE:COLUMN, FILE being side A's
+name and COLUMN the column of the number on side A, both counted from 1), so that a reviewer sees how close
+"the same" was:
   max rel diff: 3.1e-13 at out/jobs.csv:14:38 (3685.017455760914 vs 3685.0174557609154)
   max rel diff: 0
-A line before it counts the pairs that differ by no more than the floor, if any. On a difference, the first
-is printed first: "DIFFERENT FILE:LINE[:COLUMN]: why", then both lines ("  A PATH: ...", "  B PATH: ...";
-"  A: ...", "  B: ..." with --label).
+A line before it counts the differing pairs judged by the floor (with their largest difference), if any, and
+one the numbers written differently but equal as values. On a difference, the first is printed first: "DIFFERENT FILE:LINE[:COLUMN]:
+why", then both lines ("  A PATH: ...", "  B PATH: ..."; "  A: ...", "  B: ..." with --label).
 
 Files compressed with gzip are compared decompressed; files that are not UTF-8 text, or hold a NUL byte
 (images and other binary files), are compared byte for byte. FILE is --label when given (same-outputs.sh
@@ -121,11 +126,15 @@ class Report:
                 count, first = self.equal_values or (0, where)
                 self.equal_values = (count + 1, first)
                 continue
-            if math.isfinite(d) and d <= self.atol:
+            m = max(abs(a), abs(b))
+            if math.isfinite(d) and self.rtol * m < self.atol:  # near 0: the absolute floor judges
                 count, largest, at = self.floor or (0, 0.0, where)
                 self.floor = (count + 1, d, where) if d > largest else (count + 1, largest, at)
+                if d > self.atol:
+                    self.differ(where, f"{ta} vs {tb}: absolute difference {fmt(d)} > the floor {fmt(self.atol)} "
+                                f"(values this small are not judged relatively)", line_a, line_b)
                 continue
-            rel = d / max(abs(a), abs(b)) if math.isfinite(d) else math.inf
+            rel = d / m if math.isfinite(d) else math.inf
             if self.max_rel is None or rel > self.max_rel[0]:
                 self.max_rel = (rel, where, ta, tb)
             if not rel <= self.rtol:
@@ -163,7 +172,8 @@ class Report:
                   f"the first at {self.equal_values[1]}")
         if self.floor is not None:
             count, largest, at = self.floor
-            print(f"{count} number pair(s) within the absolute floor {fmt(self.atol)}, "
+            below = fmt(self.atol / self.rtol) if self.rtol else "any size"
+            print(f"{count} number pair(s) judged by the absolute floor {fmt(self.atol)} (values below {below}), "
                   f"the largest difference {fmt(largest)} at {at}")
         if self.max_rel is None:
             print("max rel diff: 0")

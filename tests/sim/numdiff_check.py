@@ -52,12 +52,20 @@ CASES = [
      ["DIFFERENT x:1: text differs (from column 1)"]),
     # 3e-17 <= the 1e-12 floor: rounding, not a difference (its relative difference is 1)
     ("0 vs 3e-17 passes (absolute floor)", "idle_s,0\n", "idle_s,3e-17\n", ["--rtol", "1e-9", "--label", "t"], 0,
-     ["1 number pair(s) within the absolute floor 1e-12, the largest difference 3e-17 at t:1:8", "max rel diff: 0\n"]),
+     ["1 number pair(s) judged by the absolute floor 1e-12 (values below 0.001), the largest difference 3e-17 at t:1:8",
+      "max rel diff: 0\n"]),
+    # below 1e-12 / 1e-9 = 1e-3 the floor judges: |1.05e-11 - 1e-11| = 5e-13 <= 1e-12 passes (relative 0.048)
+    ("1e-11 vs 1.05e-11 passes (absolute floor)", "1e-11\n", "1.05e-11\n", ["--rtol", "1e-9", "--label", "t"], 0,
+     ["1 number pair(s) judged by the absolute floor", "max rel diff: 0\n"]),
+    # above 1e-3 the relative test judges even a difference below the floor, and it is the one reported:
+    # |3685.0174557609145 - 3685.017455760914| = 5e-13 (as doubles 4.55e-13, one ulp), / 3685.017 = 1.23e-16
+    ("a last-digit change of 3685.0 is reported relatively", "e,3685.017455760914\n", "e,3685.0174557609145\n",
+     ["--rtol", "1e-9", "--label", "j"], 0, ["max rel diff: 1.23e-16 at j:1:3"]),
     ("0 vs 3e-17 fails without the floor", "idle_s,0\n", "idle_s,3e-17\n",
      ["--rtol", "1e-9", "--atol", "0", "--label", "t"], 1,
      ["DIFFERENT t:1:8: 0 vs 3e-17: relative difference 1 > rtol 1e-09"]),
     ("0 vs 3e-12 fails (above the floor)", "idle_s,0\n", "idle_s,3e-12\n", ["--rtol", "1e-9", "--label", "t"], 1,
-     ["DIFFERENT t:1:8: 0 vs 3e-12"]),
+     ["DIFFERENT t:1:8: 0 vs 3e-12: absolute difference 3e-12 > the floor 1e-12"]),
     ("1e5 vs 100000.0 passes: numbers compare as values", "n: 1e5\n", "n: 100000.0\n",
      ["--rtol", "0", "--label", "v"], 0, ["1 number(s) written differently but equal as values, the first at v:1:4"]),
     ("a number ending a sentence", "done in 48.\n", "done in 48.0000000001.\n", ["--rtol", "1e-9", "--label", "s"], 0,
