@@ -4,7 +4,8 @@
 Each case writes two files into a temporary directory, runs `numdiff.py --rtol R [options] A B` and checks the
 exit status (0 the same within the tolerance, 1 different, 2 bad usage) and that the output names what it
 must: the first differing line and why, and the largest relative difference with its FILE:LINE:COLUMN. The
-expected relative differences are worked out by hand in each case's comment.
+expected relative differences are worked out by hand in each case's comment. It also checks that
+same-outputs.sh refuses a bad --rtol with its usage (exit 2) before running anything.
 
   tests/sim/numdiff_check.py        (from anywhere; finds the scripts from its own path)
 """
@@ -16,6 +17,7 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 NUMDIFF = os.path.join(ROOT, "scripts", "numdiff.py")
+SAME_OUTPUTS = os.path.join(ROOT, "scripts", "same-outputs.sh")
 
 # (name, text A, text B, numdiff options, expected exit status, fragments the output must hold)
 CASES = [
@@ -143,9 +145,18 @@ def main():
             failures.append("binary same")
             print(f"FAIL a binary file against itself: exit {rc}\n    {out}")
 
+    # same-outputs.sh refuses a bad --rtol (before looking at the build directories).
+    for args in (["--rtol", "abc", tmp, tmp], ["--rtol"], ["--rtol", "-1e-9", tmp, tmp]):
+        p = subprocess.run(["bash", SAME_OUTPUTS] + args, capture_output=True, text=True, timeout=60)
+        ok = p.returncode == 2 and "usage:" in p.stderr and "[--rtol R]" in p.stderr
+        print(f"{'ok  ' if ok else 'FAIL'} same-outputs.sh {' '.join(args)}: exit {p.returncode} (expected 2)")
+        if not ok:
+            failures.append("same-outputs.sh " + " ".join(args))
+            print("  " + (p.stdout + p.stderr).strip()[-400:])
+
     if failures:
         sys.exit(f"{len(failures)} case(s) failed: " + "; ".join(failures))
-    print(f"all {len(CASES) + 4} cases passed")
+    print(f"all {len(CASES) + 7} cases passed")
 
 
 if __name__ == "__main__":
