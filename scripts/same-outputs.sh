@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
-# same-outputs.sh OLD_BUILD_DIR NEW_BUILD_DIR: the before/after check of a refactoring that must not change
-# any result (CONTRIBUTING.md, Refactoring the engine). Runs every shipped scenario and every experiment
+# same-outputs.sh [--rtol R] OLD_BUILD_DIR NEW_BUILD_DIR: the before/after check of a refactoring that must not
+# change any result (CONTRIBUTING.md, Refactoring the engine). Runs every shipped scenario and every experiment
 # driver with the two builds and compares every output file pair byte for byte; prints one line per run,
 # "same" or the first differing line, and exits 1 on any difference (2 on bad usage).
+#
+# --rtol R (e.g. 1e-9): for a change that may move results in their last digits and nothing else (the engine
+# computing completion times by its own arithmetic instead of SimGrid's solver), a file pair that is not the
+# same byte for byte (after the masks below) is compared by scripts/numdiff.py: the same lines in the same
+# order, everything but the numbers the same character for character (ids such as job-17 or run-3, and words
+# such as 1.70x or 3g, are text), and each number within R relative of its counterpart
+# (|a - b| <= max(R * max(|a|, |b|), 1e-12): the absolute floor accepts 0 against 3e-17, numdiff.py's
+# header says why). Each run's line then reads "same" (byte for byte), "same within rtol (max rel diff X at
+# FILE:LINE)" or DIFFERENT with the first difference, and the last line gives the largest relative difference
+# over all runs and where. The exit statuses (rc.txt) are compared exactly; gzip files decompressed, binary
+# files byte for byte, as without --rtol. A number printed rounded (the run summary's "12881.2 s") can flip
+# in its last printed digit when the value behind it moves by far less than R: check such a line against the
+# full-precision file (summary.json) before calling it a difference.
 #
 # Each build directory needs sim/colocsim and the C++ experiment drivers
 #   cmake --build DIR --target colocsim colocsim-pitfalls colocsim-compare-policies colocsim-mlperf-scaling \
@@ -43,10 +56,18 @@
 # Runs in about 2 minutes on 2 idle cores. COLOCSIM_SAME_KEEP=1 keeps the temporary directory.
 set -u -o pipefail
 
-if [[ $# -ne 2 || ! -x "$1/sim/colocsim" || ! -x "$2/sim/colocsim" ]]; then
-  echo "usage: $0 OLD_BUILD_DIR NEW_BUILD_DIR (each with sim/colocsim built)" >&2
+usage() {
+  echo "usage: $0 [--rtol R] OLD_BUILD_DIR NEW_BUILD_DIR (each with sim/colocsim built; R a number >= 0)" >&2
   exit 2
+}
+RTOL=""
+if [[ $# -ge 1 && $1 == --rtol ]]; then
+  [[ $# -ge 2 && $2 =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] || usage
+  RTOL=$2
+  shift 2
 fi
+if [[ $# -ne 2 || ! -x "$1/sim/colocsim" || ! -x "$2/sim/colocsim" ]]; then usage; fi
+NUMDIFF="$(cd "$(dirname "$0")" && pwd)/numdiff.py"
 OLD=$(cd "$1" && pwd)
 NEW=$(cd "$2" && pwd)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,6 +76,8 @@ if [[ "${COLOCSIM_SAME_KEEP:-0}" != 1 ]]; then trap 'rm -rf "$WORK"' EXIT; else 
 
 differences=0
 runs=0
+max_rel=0       # --rtol: the largest relative difference over all runs, and where
+max_rel_at=""
 
 # run_side SIDE BUILD NAME CMD...: runs CMD in $WORK/SIDE/NAME, with @BIN@ = BUILD/sim/colocsim and
 # @BUILD@ = BUILD; stdout, stderr and the exit status go to files there.
@@ -99,9 +122,14 @@ for i, r in enumerate(rows):
   esac
 }
 
-# compare NAME: every file of the two sides' directories, the first difference of each run printed.
+# greater X Y: X > Y as numbers (1e-06 > 5e-10).
+greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+
+# compare NAME: every file of the two sides' directories, the first difference of each run printed. With
+# --rtol, a file pair that is not the same byte for byte goes to numdiff.py (rc.txt excepted: the exit status
+# must be the same); the run's largest relative difference is that of its files.
 compare() {
-  local name=$1 a="$WORK/old/$1" b="$WORK/new/$1" f first=""
+  local name=$1 a="$WORK/old/$1" b="$WORK/new/$1" f first="" rel="" rel_at="" out rc x at
   runs=$((runs + 1))
   local la lb
   la=$(cd "$a" && find . -type f | sort)
@@ -110,18 +138,40 @@ compare() {
     first="the files differ: $(diff <(echo "$la") <(echo "$lb") | grep '^[<>]' | head -3 | tr '\n' ' ')"
   else
     while read -r f; do
-      if ! cmp -s <(normalise "$a/$f") <(normalise "$b/$f"); then
+      cmp -s <(normalise "$a/$f") <(normalise "$b/$f") && continue
+      if [[ -n "$RTOL" && $(basename "$f") != rc.txt ]]; then
+        out=$(python3 "$NUMDIFF" --rtol "$RTOL" --label "${f#./}" <(normalise "$a/$f") <(normalise "$b/$f") \
+          </dev/null)
+        rc=$?
+        # "max rel diff: X at FILE:LINE:COLUMN (A vs B)", or "max rel diff: 0" (no number differs in value)
+        x=$(sed -n 's/^max rel diff: \([^ ]*\).*/\1/p' <<<"$out")
+        at=$(sed -n 's/^max rel diff: [^ ]* at \(.*\):[0-9]* (.*/\1/p' <<<"$out")
+        [[ -z $at ]] && at="${f#./} (numbers equal as values or within numdiff.py's absolute floor)"
+        if [[ -n $x && ($rc -eq 0 || $x != 0) ]] && { [[ -z $rel ]] || greater "$x" "$rel"; }; then
+          rel=$x
+          rel_at=$at
+        fi
+        [[ $rc -eq 0 ]] && continue
+        first=$(grep -m1 -A2 '^DIFFERENT ' <<<"$out" | sed 's/^DIFFERENT //; s/^  //' | cut -c1-200 | tr '\n' ' ')
+        [[ -z $first ]] && first="${f#./}: numdiff.py failed (exit $rc) $(tr '\n' ' ' <<<"$out")"
+      else
         first="$f: $(diff <(normalise "$a/$f") <(normalise "$b/$f") | grep -m2 '^[<>]' | cut -c1-200 |
           tr '\n' ' ')"
-        break
       fi
+      break
     done <<<"$la"
   fi
-  if [[ -z "$first" ]]; then
-    printf '%-48s same\n' "$name"
-  else
+  if [[ -n $rel ]] && { [[ -z $max_rel_at ]] || greater "$rel" "$max_rel"; }; then
+    max_rel=$rel
+    max_rel_at="$name: $rel_at"
+  fi
+  if [[ -n "$first" ]]; then
     printf '%-48s DIFFERENT %s\n' "$name" "$first"
     differences=$((differences + 1))
+  elif [[ -n "$rel" ]]; then
+    printf '%-48s same within rtol (max rel diff %s at %s)\n' "$name" "$rel" "$rel_at"
+  else
+    printf '%-48s same\n' "$name"
   fi
 }
 
@@ -181,4 +231,11 @@ both experiments/validate-easy python3 "$ROOT/experiments/validate-easy/validate
   --colocsim @BIN@ --out out
 
 echo "$runs runs compared, $differences different"
+if [[ -n "$RTOL" ]]; then
+  if [[ -z $max_rel_at ]]; then
+    echo "largest relative difference over all runs: none (every output the same byte for byte)"
+  else
+    echo "largest relative difference over all runs: $max_rel ($max_rel_at; rtol $RTOL)"
+  fi
+fi
 [[ $differences -eq 0 ]]
