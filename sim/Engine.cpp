@@ -103,9 +103,11 @@ struct JobState {
   /// When the attempt ends unless it completes first: its start + the out-of-memory delay (overflowing jobs)
   /// or + its time limit (killed there); infinity when neither applies.
   double deadline = std::numeric_limits<double>::infinity();
-  bool oom_first = false;       ///< the deadline is the out-of-memory failure (else the time limit)
-  std::uint32_t generation = 0; ///< of its current entry in the end heap (older entries are stale)
-  bool launched = false; ///< running since an earlier pass (rate changes count in RunTotals::rate_updates)
+  bool oom_first = false; ///< the deadline is the out-of-memory failure (else the time limit)
+  std::uint32_t generation =
+      0;                  ///< of its current entry in the end heap, modulo 2^30 (older entries are stale)
+  bool launched = false;  ///< running since an earlier pass (rate changes count in RunTotals::rate_updates)
+  bool end_moved = false; ///< listed in Simulation::moved_ends_
   double first_start = -1, attempt_start = -1, end = -1;
   int attempts = 0;
   bool oom_pending = false;             ///< this attempt overflowed device memory: it will fail
@@ -132,8 +134,13 @@ struct Notice {
 struct EndEntry {
   double t;
   JobIndex job;
-  std::uint32_t generation;
-  NoticeKind kind;
+  std::uint32_t tag; ///< generation << 2 | kind: 16 bytes an entry
+  EndEntry(double t_s, JobIndex j, std::uint32_t generation, NoticeKind kind)
+      : t(t_s), job(j), tag(generation << 2U | static_cast<std::uint32_t>(kind))
+  {
+  }
+  std::uint32_t generation() const { return tag >> 2U; }
+  NoticeKind kind() const { return static_cast<NoticeKind>(tag & 3U); }
   bool operator>(const EndEntry& o) const { return t > o.t || (t == o.t && job > o.job); }
 };
 
@@ -371,6 +378,7 @@ private:
   /// they reach the top (a job's rate changes push a new entry and bump its generation).
   std::priority_queue<EndEntry, std::vector<EndEntry>, std::greater<>> ends_;
   std::vector<JobIndex> started_in_pass_; ///< jobs started in the current pass (launched at its end)
+  std::vector<JobIndex> moved_ends_;      ///< running jobs whose rate changed in this update (settle())
   sg4::SemaphorePtr wake_controller_;
   std::exception_ptr error_;
   RunTotals totals_;
@@ -1268,7 +1276,6 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   for (auto d : devs)
     recompute_device(d, dirty);
   settle(dirty);
-  schedule_end(j);
   started_in_pass_.push_back(j);
 }
 
@@ -1289,13 +1296,13 @@ void Simulation::schedule_end(JobIndex j)
                           : js.rate > 0     ? js.progressed_at + js.remaining / js.rate
                                             : std::numeric_limits<double>::infinity();
   if (complete <= js.deadline) {
-    ends_.push(EndEntry{complete, j, js.generation, NoticeKind::FINISHED});
+    ends_.emplace(complete, j, js.generation, NoticeKind::FINISHED);
     return;
   }
   // A job whose work ends at its time limit, at the same instant, completes (a 22 s job that asked for 22 s
   // is not killed): work left at the limit within 1e-9 of its duration counts as done.
   if (!js.oom_first && complete <= js.deadline + 1e-9 * std::max(1.0, js.job.duration_s) / js.rate) {
-    ends_.push(EndEntry{complete, j, js.generation, NoticeKind::FINISHED});
+    ends_.emplace(complete, j, js.generation, NoticeKind::FINISHED);
     return;
   }
   ends_.push(
@@ -1307,7 +1314,8 @@ double Simulation::next_end()
   while (!ends_.empty()) {
     const auto& top = ends_.top();
     const auto* js = jobs_.find(top.job);
-    if (js && js->status == JobStatus::RUNNING && !js->ending && js->generation == top.generation)
+    if (js && js->status == JobStatus::RUNNING && !js->ending &&
+        (js->generation & 0x3fffffffU) == top.generation())
       return top.t;
     ends_.pop(); // stale: the job's rate changed since, or it has ended
   }
@@ -1321,7 +1329,7 @@ void Simulation::take_due_ends(double now)
     ends_.pop();
     auto& js = jobs_[e.job];
     js.ending = true;
-    notices_.push_back(Notice{e.job, e.kind});
+    notices_.push_back(Notice{e.job, e.kind()});
   }
   std::sort(notices_.begin(), notices_.end(), [](const Notice& a, const Notice& b) { return a.job < b.job; });
 }
@@ -1403,7 +1411,10 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
     advance(js);
     js.rate = rate;
     const bool rescheduled = !js.ending && js.launched;
-    if (!js.ending) schedule_end(ds.residents[i]);
+    if (!js.ending && !js.end_moved) { // its new end is pushed once, when settle() has set every rate
+      js.end_moved = true;
+      moved_ends_.push_back(ds.residents[i]);
+    }
     for (const DeviceIndex other : js.devices) {
       touch(other);
       if (other != d) dirty.push_back(other);
@@ -1456,11 +1467,19 @@ void Simulation::settle(std::vector<DeviceIndex>& dirty)
   std::vector<DeviceIndex> more;
   for (auto c : cards)
     enforce_card_cap(c, more);
-  if (more.empty()) return;
-  std::sort(more.begin(), more.end());
-  more.erase(std::unique(more.begin(), more.end()), more.end());
-  for (auto d : more)
-    refresh_power(d);
+  if (!more.empty()) {
+    std::sort(more.begin(), more.end());
+    more.erase(std::unique(more.begin(), more.end()), more.end());
+    for (auto d : more)
+      refresh_power(d);
+  }
+  // Every rate is final: the jobs whose rate changed get their new end, once each.
+  for (const JobIndex j : moved_ends_) {
+    auto& js = jobs_[j];
+    js.end_moved = false;
+    if (js.status == JobStatus::RUNNING && !js.ending) schedule_end(j);
+  }
+  moved_ends_.clear();
 }
 
 void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& dirty)

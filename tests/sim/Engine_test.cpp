@@ -401,6 +401,23 @@ TEST_CASE("DVFS: time and power at half the clock", "[engine][dvfs]")
   }
 }
 
+TEST_CASE("DVFS: a clock above the default makes a job faster than its trace duration", "[engine][dvfs]")
+{
+  // Trace durations are times at the default clock (0.8 GHz here); the policy raises both tiles to 1.6 GHz.
+  // compute (β = 1): 100 s × (1 · 0.8/1.6 + 1 − 1) = 50 s, a rate of 2 work-seconds per second; memory
+  // (β = 0): 100 s. Power at f_max: compute tile 100 + 20 + 100·0.5 = 170 W for 50 s, then idle 100 W for 50
+  // s (13,500 J); memory tile 100 + 20 + 40·1 = 160 W for 100 s (16,000 J).
+  RunInputs in = build_run(load_scenario(
+      DATA + "base.yaml", {"workload.trace=dvfs.csv", "platform.preset=platform-1x2-slow-default.yaml"}));
+  in.policy = std::make_unique<SlowClock>(1.6e9);
+  const RunOutcome o = run_collect(in);
+  CHECK_THAT(o.jobs.at("compute").end_s, WithinAbs(50.0, 1e-6));
+  CHECK_THAT(o.jobs.at("compute").slowdown, WithinAbs(0.5, 1e-9));
+  CHECK_THAT(o.jobs.at("memory").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(o.jobs.at("compute").energy_j, WithinRel(8500.0, 1e-9));
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(29500.0, 1e-9));
+}
+
 TEST_CASE("card power cap: two busy tiles are throttled together", "[engine][power-cap]")
 {
   // Card cap 300 W; a busy tile at f draws 120 + (f/1.6 GHz)^2·50 W. Two at full clock: 340 W > 300 W, so
