@@ -65,12 +65,22 @@ namespace {
 /// before the run fails with DecisionError: a policy that asks for one every time never lets time advance.
 constexpr std::uint32_t SAME_INSTANT_ROUNDS_MAX = 1000;
 
-/// Events closer than this to an instant happen at it: 1e-9 relative (1e-9 s below 1 s), SimGrid's
-/// surf/precision, within which it too treats two dates as one. Far above the rounding of the times the
-/// engine computes (one ulp of a time t is 2.2e-16 · t), so rounding never splits one instant in two.
+/// Arrivals, wake-ups, boots, repartitions and releases closer than this to an instant happen at it: 1e-9
+/// relative (1e-9 s below 1 s), far above the rounding of the times the engine computes (an ulp of t is
+/// 2.2e-16 · t), so rounding never splits one instant in two.
 double time_slack(double t)
 {
   return 1e-9 * std::max(1.0, std::abs(t));
+}
+
+/// Job ends closer than this to an instant happen at it: 1e-9 s (SimGrid's surf/precision, within which the
+/// first engine's SimGrid activities ended together), or 8 ulps of t once that is larger (t above about
+/// 5e5 s... 6e6 s: long traces), so that two ends computed along different paths never fall apart by
+/// rounding. Ends are not merged over time_slack's 1e-9 · t: at t = 1e6 s that would move an end by 1 ms.
+double end_slack(double t)
+{
+  const double a = std::abs(t);
+  return std::max(1e-9, 8 * (std::nextafter(a, HUGE_VAL) - a));
 }
 
 struct DeviceState {
@@ -204,7 +214,7 @@ private:
   void schedule_end(JobIndex j);
   /// Sim time of the earliest end in the heap (stale entries dropped); infinity if none.
   double next_end();
-  /// Takes the ends due at `now` (within time_slack) into notices_, in job order.
+  /// Takes the ends due at `now` (within end_slack) into notices_, in job order.
   void take_due_ends(double now);
 
   // events
@@ -726,9 +736,9 @@ void Simulation::controller()
     if (!events.empty()) call_policy(std::move(events));
     release_ended();
     const double end = next_end();
-    if (end <= now + time_slack(now)) continue; // a job started in this pass ends at once (no work)
-    double next = end;
-    if (read_next_job()) next = std::min(next, lookahead_->submit_s - origin_);
+    if (end <= now + end_slack(now)) continue; // a job started in this pass ends at once (no work)
+    double next = std::numeric_limits<double>::infinity();
+    if (read_next_job()) next = lookahead_->submit_s - origin_;
     if (!wakeups_.empty()) next = std::min(next, *wakeups_.begin());
     if (!repartitions_.empty()) next = std::min(next, repartitions_.begin()->first);
     if (const auto boot = nodes_.next_boot()) next = std::min(next, *boot);
@@ -742,6 +752,7 @@ void Simulation::controller()
       check_same_instant_rounds(now);
       continue;
     }
+    next = std::min(next, end); // an end a little after now (beyond end_slack) is an instant of its own
     if (std::isinf(next))
       throw std::logic_error(
           "the engine has running jobs that never end (a rate of 0) and nothing else to do");
@@ -1324,7 +1335,7 @@ double Simulation::next_end()
 
 void Simulation::take_due_ends(double now)
 {
-  while (next_end() <= now + time_slack(now)) {
+  while (next_end() <= now + end_slack(now)) {
     const EndEntry e = ends_.top();
     ends_.pop();
     auto& js = jobs_[e.job];
