@@ -13,7 +13,6 @@
 #include "sim/engine/RunReporters.hpp"
 #include "sim/engine/UserRunHistory.hpp"
 
-#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
 #include <algorithm>
@@ -25,6 +24,7 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <queue>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -65,18 +65,25 @@ namespace {
 /// before the run fails with DecisionError: a policy that asks for one every time never lets time advance.
 constexpr std::uint32_t SAME_INSTANT_ROUNDS_MAX = 1000;
 
-/// Relative tolerance on event times: SimGrid wakes an actor within surf/precision (1e-9 s) of its date.
-/// SimGrid's clock is absolute and carries over between the runs of one process: once it is large (5.6e8 s
-/// after the test suite's long replays), its resolution (one ulp, 6e-8 s) exceeds 1e-9 · t of a short run,
-/// and a wake-up due closer than that never comes (the controller looped on acquire_timeout(4.8e-8)).
+/// Arrivals, wake-ups, boots, repartitions and releases closer than this to an instant happen at it: 1e-9
+/// relative (1e-9 s below 1 s), far above the rounding of the times the engine computes (an ulp of t is
+/// 2.2e-16 · t), so rounding never splits one instant in two.
 double time_slack(double t)
 {
-  const double clock = std::abs(sg4::Engine::get_clock());
-  return std::max(1e-9 * std::max(1.0, std::abs(t)), 8 * (std::nextafter(clock, HUGE_VAL) - clock));
+  return 1e-9 * std::max(1.0, std::abs(t));
+}
+
+/// Job ends closer than this to an instant happen at it: 1e-9 s (SimGrid's surf/precision, within which the
+/// first engine's SimGrid activities ended together), or 8 ulps of t once that is larger (t above about
+/// 5e5 s... 6e6 s: long traces), so that two ends computed along different paths never fall apart by
+/// rounding. Ends are not merged over time_slack's 1e-9 · t: at t = 1e6 s that would move an end by 1 ms.
+double end_slack(double t)
+{
+  const double a = std::abs(t);
+  return std::max(1e-9, 8 * (std::nextafter(a, HUGE_VAL) - a));
 }
 
 struct DeviceState {
-  sg4::Host* host = nullptr;
   std::vector<JobIndex> residents; ///< in placement order
   std::vector<std::uint32_t> slot; ///< slot[i]: position of this device in residents[i]'s device list
   std::vector<double> share_w;     ///< power attributed to residents[i]
@@ -97,13 +104,25 @@ struct JobState {
   JobStatus status = JobStatus::WAITING;
   std::vector<DeviceIndex> devices;
   std::vector<double> device_rate; ///< 1 / (slowdown · time factor of the device's frequency), per device
-  std::vector<sg4::ExecPtr> execs; ///< filled by the job actor when it starts
   double rate = 0;                 ///< effective rate: the slowest device's × e(n)
+  /// Progress of the attempt under way (the engine's event core): `remaining` work-seconds were left at sim
+  /// time `progressed_at`; since then the job has progressed at `rate` (it changes only at an update of one
+  /// of its devices, which first brings `remaining` up to that time). All devices of a gang job progress
+  /// together.
+  double remaining = 0, progressed_at = 0;
+  /// When the attempt ends unless it completes first: its start + the out-of-memory delay (overflowing jobs)
+  /// or + its time limit (killed there); infinity when neither applies.
+  double deadline = std::numeric_limits<double>::infinity();
+  bool oom_first = false; ///< the deadline is the out-of-memory failure (else the time limit)
+  std::uint32_t generation =
+      0;                  ///< of its current entry in the end heap, modulo 2^30 (older entries are stale)
+  bool launched = false;  ///< running since an earlier pass (rate changes count in RunTotals::rate_updates)
+  bool end_moved = false; ///< listed in Simulation::moved_ends_
   double first_start = -1, attempt_start = -1, end = -1;
   int attempts = 0;
   bool oom_pending = false;             ///< this attempt overflowed device memory: it will fail
   double thread_share = 1.0;            ///< MPS active-thread fraction of this attempt
-  bool ending = false;                  ///< set by the job actor once its execs are done or canceled
+  bool ending = false;                  ///< its end is due at the current instant (taken from the end heap)
   double submitted = 0;                 ///< sim time it was submitted to the policy (after its dependencies)
   std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of `devices`
   std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
@@ -118,6 +137,21 @@ enum class NoticeKind { FINISHED, OUT_OF_MEMORY, KILLED };
 struct Notice {
   JobIndex job;
   NoticeKind kind;
+};
+
+/// An entry of the end heap: job `job` ends (`kind`) at sim time `t` unless its generation has moved on (its
+/// rate changed and a new entry replaced this one: lazy deletion). Ordered by time, then job index.
+struct EndEntry {
+  double t;
+  JobIndex job;
+  std::uint32_t tag; ///< generation << 2 | kind: 16 bytes an entry
+  EndEntry(double t_s, JobIndex j, std::uint32_t generation, NoticeKind kind)
+      : t(t_s), job(j), tag(generation << 2U | static_cast<std::uint32_t>(kind))
+  {
+  }
+  std::uint32_t generation() const { return tag >> 2U; }
+  NoticeKind kind() const { return static_cast<NoticeKind>(tag & 3U); }
+  bool operator>(const EndEntry& o) const { return t > o.t || (t == o.t && job > o.job); }
 };
 
 class Simulation final : public ClusterView, private DependencyOutcomes {
@@ -169,11 +203,19 @@ public:
 
 private:
   const DeviceType& type(DeviceIndex d) const { return setup_.platform->type_of(d); }
-  double sim_now() const { return sg4::Engine::get_clock() - clock_base_; }
+  double sim_now() const { return now_; }
 
   void build_platform();
   void controller();
-  void job_actor(JobIndex j);
+  // The event core: the running jobs' ends, in time order (docs/architecture.md, The event core).
+  /// Brings job js's remaining work up to now at its current rate (before that rate changes).
+  void advance(JobState& js) const;
+  /// Pushes job j's next end (completion at its current rate, or its deadline) into the end heap.
+  void schedule_end(JobIndex j);
+  /// Sim time of the earliest end in the heap (stale entries dropped); infinity if none.
+  double next_end();
+  /// Takes the ends due at `now` (within end_slack) into notices_, in job order.
+  void take_due_ends(double now);
 
   // events
   bool read_next_job();
@@ -242,11 +284,14 @@ private:
   void release_ended();
   std::optional<Job> lookahead_;
   bool reader_done_ = false;
-  double origin_ = 0;                           ///< trace time of sim time 0 (first submit)
-  double clock_base_ = 0;                       ///< SimGrid clock at the start of this run
+  double origin_ = 0; ///< trace time of sim time 0 (first submit)
+  /// The engine's clock, sim time: the time of the event under way, exactly as computed (SimGrid's clock,
+  /// which the controller's waits advance to it, agrees within an ulp; docs/architecture.md, One clock).
+  double now_ = 0;
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
   NodePower nodes_; ///< node states, boots, the nodes powered off not yet reported, baseline energy
   std::vector<std::vector<DeviceIndex>> node_devices_;
+  std::vector<sg4::Host*> node_hosts_;                      ///< SimGrid host of each node
   void touch_nodes() { events_.nodes_changing(sim_now()); } ///< NODES_CHANGING: node baselines integrate
   bool device_available(DeviceIndex d) const
   {
@@ -338,11 +383,12 @@ public:
 
 private:
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
-  std::vector<Notice> notices_;
-  /// Job actors whose first exec has ended (or timed out) that have not pushed their notice yet: a gang job's
-  /// actor waits on its other execs over several scheduling rounds of the same instant.
-  std::uint32_t reporting_ = 0;
-  std::uint64_t actor_steps_ = 0; ///< waits job actors returned from (the controller's progress check)
+  std::vector<Notice> notices_; ///< ends due at the current instant, in job order (take_due_ends)
+  /// The end heap: the next end of every running job, earliest first, with stale entries left in place until
+  /// they reach the top (a job's rate changes push a new entry and bump its generation).
+  std::priority_queue<EndEntry, std::vector<EndEntry>, std::greater<>> ends_;
+  std::vector<JobIndex> started_in_pass_; ///< jobs started in the current pass (launched at its end)
+  std::vector<JobIndex> moved_ends_;      ///< running jobs whose rate changed in this update (settle())
   sg4::SemaphorePtr wake_controller_;
   std::exception_ptr error_;
   RunTotals totals_;
@@ -519,28 +565,7 @@ void Simulation::build_platform()
 {
   const auto& platform = *setup_.platform;
   if (platform.devices.empty()) throw std::invalid_argument("the platform has no devices");
-  auto* zone = sg4::create_star_zone("colocsim");
   devices_.resize(platform.devices.size());
-  // SimGrid bounds each exec's rate by its host's speed, and a job on a type faster than the type its
-  // duration was taken on progresses at speed / base speed > 1 work-seconds per second: hosts get speed
-  // max_speed / min(1, min_speed) (1 on a single-type platform), which bounds no rate, and the sharing
-  // policy divides it out again.
-  double fastest = 1, slowest = 1;
-  for (const auto& t : platform.types) {
-    fastest = std::max(fastest, t.speed);
-    slowest = std::min(slowest, t.speed);
-  }
-  const double host_speed = fastest / slowest;
-  for (DeviceIndex d = 0; d < devices_.size(); ++d) {
-    auto* host = zone->create_host("d" + std::to_string(d), host_speed);
-    // Exact per-job rates (docs/architecture.md, SimGrid 3.32 facts): Σ rates, shares ∝ priorities.
-    host->set_sharing_policy(
-        sg4::Host::SharingPolicy::NONLINEAR,
-        [this, d, host_speed](double capacity, int) { return capacity / host_speed * devices_[d].sum_rate; });
-    host->seal();
-    devices_[d].host = host;
-  }
-  zone->seal();
   for (DeviceIndex d = 0; d < devices_.size(); ++d) {
     auto& ds = devices_[d];
     ds.freq_set_hz = ds.freq_hz = platform.devices[d].spec->freq_default_hz.value;
@@ -561,7 +586,14 @@ void Simulation::build_platform()
   for (DeviceIndex d = 0; d < devices_.size(); ++d)
     device_types[d] = platform.devices[d].type;
   idle_wait_ = IdleWaitMeter(platform.types.size(), std::move(device_types));
-  nodes_ = NodePower(std::max<std::size_t>(platform.nodes, node_devices_.size()), platform.node_baseline_w);
+  const std::size_t node_count = std::max<std::size_t>(platform.nodes, node_devices_.size());
+  nodes_ = NodePower(node_count, platform.node_baseline_w);
+  // SimGrid's platform: one host per node, the endpoints of the network (a device is not a SimGrid host: the
+  // engine's event core runs the devices' work, docs/architecture.md). The controller runs on node 0.
+  auto* zone = sg4::create_star_zone("colocsim");
+  for (std::size_t n = 0; n < node_count; ++n)
+    node_hosts_.push_back(zone->create_host("n" + std::to_string(n), 1.0)->seal());
+  zone->seal();
   meters_ = DeviceMeters(devices_.size());
   for (DeviceIndex d = 0; d < devices_.size(); ++d)
     availability_changed(d);
@@ -570,11 +602,11 @@ void Simulation::build_platform()
 RunTotals Simulation::run()
 {
   wall_start_ = last_progress_ = std::chrono::steady_clock::now();
-  clock_base_ = sg4::Engine::get_clock();
+  now_ = 0;
   build_platform();
   // 8 MiB for the controller, which runs the policies. Actor::set_stacksize takes KiB in SimGrid 3.32
   // (s4u/Actor.cpp multiplies by 1024; its header does not say so).
-  sg4::Actor::init("controller", devices_[0].host)->set_stacksize(8 * 1024)->start([this] {
+  sg4::Actor::init("controller", node_hosts_[0])->set_stacksize(8 * 1024)->start([this] {
     try {
       wake_controller_ = sg4::Semaphore::create(0); // created in actor context (it crashes from maestro)
       controller();
@@ -641,18 +673,13 @@ void Simulation::controller()
   while (true) {
     if (setup_.stop && *setup_.stop != 0)
       throw RunInterrupted(*setup_.stop, "stopped at t=" + std::to_string(now()) + " s of simulated time");
-    // One scheduling pass per instant: every job actor woken at this instant reports first (SimGrid runs
-    // the actors it wakes together before the controller once it has yielded), every event of the instant
-    // is applied, then the policy is called once with all of them, in a documented order that does not
-    // depend on the order SimGrid wakes actors in (policies/Policy.hpp "Who calls what, when").
-    // A job actor resumes once per scheduling round; two rounds in which no actor moved mean those still
-    // counted wait on execs that end at a later instant (rounding of large clock values), not this one.
-    sg4::this_actor::yield();
-    for (int idle = 0; reporting_ > 0 && idle < 2;) {
-      const std::uint64_t steps = actor_steps_;
-      sg4::this_actor::yield();
-      idle = actor_steps_ == steps ? idle + 1 : 0;
-    }
+    // One scheduling pass per instant: every job end due at this instant is taken first, in job order, every
+    // event of the instant is applied, then the policy is called once with all of them, in a documented
+    // order (policies/Policy.hpp "Who calls what, when").
+    for (const JobIndex j : started_in_pass_)
+      if (auto* js = jobs_.find(j)) js->launched = true;
+    started_in_pass_.clear();
+    take_due_ends(sim_now());
     std::vector<Event> events;
     std::vector<Notice> notices;
     notices.swap(notices_);
@@ -708,7 +735,8 @@ void Simulation::controller()
     }
     if (!events.empty()) call_policy(std::move(events));
     release_ended();
-    if (!notices_.empty()) continue; // completions reported while we were deciding
+    const double end = next_end();
+    if (end <= now + end_slack(now)) continue; // a job started in this pass ends at once (no work)
     double next = std::numeric_limits<double>::infinity();
     if (read_next_job()) next = lookahead_->submit_s - origin_;
     if (!wakeups_.empty()) next = std::min(next, *wakeups_.begin());
@@ -724,10 +752,14 @@ void Simulation::controller()
       check_same_instant_rounds(now);
       continue;
     }
+    next = std::min(next, end); // an end a little after now (beyond end_slack) is an instant of its own
     if (std::isinf(next))
-      wake_controller_->acquire();
-    else
-      wake_controller_->acquire_timeout(std::max(0.0, next - sim_now()));
+      throw std::logic_error(
+          "the engine has running jobs that never end (a rate of 0) and nothing else to do");
+    // SimGrid's clock follows the engine's: the controller waits for its next event in SimGrid (the network's
+    // activities, when there are some, progress meanwhile), then takes that event's time as computed.
+    wake_controller_->acquire_timeout(std::max(0.0, next - sg4::Engine::get_clock()));
+    now_ = next;
     progress(false);
   }
 }
@@ -923,7 +955,6 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
   auto& js = jobs_[n.job];
   const auto devs = js.devices;
   remove_job(n.job);
-  js.execs.clear();
   if (n.kind == NoticeKind::KILLED) {
     // Killed at its requested time, as a resource manager does: it ends for good, and jobs that depend on
     // it are cancelled.
@@ -1214,11 +1245,13 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   js.device_rate.assign(devs.size(), 1.0);
   js.rate = 0;
   js.ending = false;
+  js.launched = false;
   js.oom_pending = false;
-  // SimGrid wakes the controller within its precision of a date: never start before the submission.
-  // (For a job held by its dependencies, `submitted` is when they released it: its wait is never negative.)
+  // For a job held by its dependencies, `submitted` is when they released it: its wait is never negative.
   js.attempt_start = std::max(sim_now(), js.submitted);
   if (js.first_start < 0) js.first_start = js.attempt_start;
+  js.remaining = js.job.duration_s;
+  js.progressed_at = sim_now();
   ++js.attempts;
   remove_waiting(j);
   ++running_;
@@ -1247,90 +1280,69 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
       js.oom_pending = true;
     }
   }
+  // An overflowing job fails after the out-of-memory delay; a job with a time limit (its requested time) is
+  // killed there; whichever comes first.
+  js.oom_first = js.oom_pending && setup_.oom_delay_s <= js.limit_s;
+  js.deadline = sim_now() + (js.oom_first ? setup_.oom_delay_s : js.limit_s);
   for (auto d : devs)
     recompute_device(d, dirty);
   settle(dirty);
-  sg4::Actor::create("job", devices_[devs.front()].host, [this, j] { job_actor(j); });
+  started_in_pass_.push_back(j);
 }
 
-void Simulation::job_actor(JobIndex j)
+void Simulation::advance(JobState& js) const
+{
+  const double now = sim_now();
+  if (now > js.progressed_at) {
+    js.remaining = std::max(0.0, js.remaining - js.rate * (now - js.progressed_at));
+    js.progressed_at = now;
+  }
+}
+
+void Simulation::schedule_end(JobIndex j)
 {
   auto& js = jobs_[j];
-  js.execs.reserve(js.devices.size());
-  for (auto d : js.devices) {
-    auto exec = sg4::Exec::init()->set_flops_amount(js.job.duration_s)->set_host(devices_[d].host);
-    double used = js.rate;
-    exec->set_priority(used);
-    exec->start(); // a simcall: the controller may run meanwhile and change js.rate
-    js.execs.push_back(exec);
-    // From here on the controller sees this exec and updates it itself; catch up with any change it made
-    // while the exec was not yet visible.
-    while (js.rate != used) {
-      used = js.rate;
-      exec->update_priority(used);
-    }
+  ++js.generation;
+  const double complete = js.remaining <= 0 ? js.progressed_at
+                          : js.rate > 0     ? js.progressed_at + js.remaining / js.rate
+                                            : std::numeric_limits<double>::infinity();
+  if (complete <= js.deadline) {
+    ends_.emplace(complete, j, js.generation, NoticeKind::FINISHED);
+    return;
   }
-  NoticeKind kind = NoticeKind::FINISHED;
-  // An overflowing job fails after the out-of-memory delay; a job with a time limit (its requested time)
-  // is killed there; whichever comes first.
-  const bool oom_first = js.oom_pending && setup_.oom_delay_s <= js.limit_s;
-  const double timeout = oom_first ? setup_.oom_delay_s : js.limit_s;
-  bool counted = false; // in reporting_
-  try {
-    if (std::isfinite(timeout))
-      js.execs.front()->wait_for(timeout);
-    else
-      js.execs.front()->wait();
-    ++actor_steps_;
-    // If its other execs ended at this same instant too, the controller waits for this job's notice before
-    // it calls the policy (a gang job's actor waits on them one scheduling round each). An exec that ends
-    // later (rounding) ends at another instant: waiting for it here would stop the clock. The job counts as
-    // reporting while it reads its execs' remaining work, which takes one simcall, so one scheduling round,
-    // per exec: counted only afterwards, a 1,024-device job was still reading when a 400-device job that
-    // ended at the same instant had reported, and the policy was called twice at that instant, first with
-    // one completion only (one pass per instant, policies/Policy.hpp).
-    ++reporting_;
-    counted = true;
-    for (const auto& e : js.execs) {
-      ++actor_steps_; // this actor moves in every round: the controller keeps waiting
-      if (e->get_remaining() > 0) {
-        --reporting_;
-        counted = false;
-        break;
-      }
-    }
-    for (auto& e : js.execs) {
-      e->wait();
-      ++actor_steps_;
-    }
-  } catch (const simgrid::TimeoutException&) {
-    // A job whose work ends at its time limit, at the same instant, completes (a 22 s job that asked
-    // for 22 s is not killed).
-    // Reporting from here, as above: reading the execs' remaining work takes one round per exec.
-    if (!counted) ++reporting_;
-    counted = true;
-    bool done = !oom_first;
-    for (const auto& e : js.execs) {
-      if (!done) break;
-      ++actor_steps_;
-      done = !(e->get_remaining() > 1e-9 * std::max(1.0, js.job.duration_s));
-    }
-    if (done) {
-      for (auto& e : js.execs) {
-        e->wait();
-        ++actor_steps_;
-      }
-    } else {
-      kind = oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED;
-      js.ending = true;
-      for (auto& e : js.execs)
-        e->cancel();
-    }
+  // A job whose work ends at its time limit, at the same instant, completes (a 22 s job that asked for 22 s
+  // is not killed): work left at the limit within 1e-9 of its duration counts as done.
+  if (!js.oom_first && complete <= js.deadline + 1e-9 * std::max(1.0, js.job.duration_s) / js.rate) {
+    ends_.emplace(complete, j, js.generation, NoticeKind::FINISHED);
+    return;
   }
-  js.ending = true;
-  notices_.push_back(Notice{j, kind});
-  if (counted) --reporting_;
-  wake_controller_->release();
+  ends_.push(
+      EndEntry{js.deadline, j, js.generation, js.oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED});
+}
+
+double Simulation::next_end()
+{
+  while (!ends_.empty()) {
+    const auto& top = ends_.top();
+    const auto* js = jobs_.find(top.job);
+    if (js && js->status == JobStatus::RUNNING && !js->ending &&
+        (js->generation & 0x3fffffffU) == top.generation())
+      return top.t;
+    ends_.pop(); // stale: the job's rate changed since, or it has ended
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+void Simulation::take_due_ends(double now)
+{
+  while (next_end() <= now + end_slack(now)) {
+    const EndEntry e = ends_.top();
+    ends_.pop();
+    auto& js = jobs_[e.job];
+    js.ending = true;
+    notices_.push_back(Notice{e.job, e.kind()});
+  }
+  std::sort(notices_.begin(), notices_.end(), [](const Notice& a, const Notice& b) { return a.job < b.job; });
 }
 
 void Simulation::remove_job(JobIndex j)
@@ -1405,17 +1417,19 @@ void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty
     const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end()) *
                         gang_efficiency(js, js.devices.size());
     if (rate == js.rate) continue;
+    // The job's rate changes on all of its devices (gang jobs progress at the slowest device's rate): its
+    // work is brought up to now at the old rate, and its end moves.
+    advance(js);
     js.rate = rate;
-    // The job's rate changes on all of its devices (gang jobs progress at the slowest device's rate).
-    for (std::size_t p = 0; p < js.devices.size(); ++p) {
-      const DeviceIndex other = js.devices[p];
+    const bool rescheduled = !js.ending && js.launched;
+    if (!js.ending && !js.end_moved) { // its new end is pushed once, when settle() has set every rate
+      js.end_moved = true;
+      moved_ends_.push_back(ds.residents[i]);
+    }
+    for (const DeviceIndex other : js.devices) {
       touch(other);
       if (other != d) dirty.push_back(other);
-      // An exec that finished at this very instant has no model action left: never update it.
-      if (!js.ending && p < js.execs.size() && js.execs[p]->get_remaining() > 0) {
-        js.execs[p]->update_priority(rate);
-        ++totals_.rate_updates;
-      }
+      if (rescheduled) ++totals_.rate_updates; // one per device, as when each device held an activity
     }
   }
 }
@@ -1464,11 +1478,19 @@ void Simulation::settle(std::vector<DeviceIndex>& dirty)
   std::vector<DeviceIndex> more;
   for (auto c : cards)
     enforce_card_cap(c, more);
-  if (more.empty()) return;
-  std::sort(more.begin(), more.end());
-  more.erase(std::unique(more.begin(), more.end()), more.end());
-  for (auto d : more)
-    refresh_power(d);
+  if (!more.empty()) {
+    std::sort(more.begin(), more.end());
+    more.erase(std::unique(more.begin(), more.end()), more.end());
+    for (auto d : more)
+      refresh_power(d);
+  }
+  // Every rate is final: the jobs whose rate changed get their new end, once each.
+  for (const JobIndex j : moved_ends_) {
+    auto& js = jobs_[j];
+    js.end_moved = false;
+    if (js.status == JobStatus::RUNNING && !js.ending) schedule_end(j);
+  }
+  moved_ends_.clear();
 }
 
 void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& dirty)
@@ -1552,7 +1574,6 @@ void Simulation::record_end(JobIndex j)
   // as the run (jobs are indexed by JobIndex), 96 bytes of blocks per single-device job (BENCHMARKS.md).
   std::vector<DeviceIndex>().swap(js.devices);
   std::vector<double>().swap(js.device_rate);
-  std::vector<sg4::ExecPtr>().swap(js.execs);
   std::vector<std::uint32_t>().swap(js.instances);
 }
 
@@ -1645,25 +1666,20 @@ namespace {
 std::unique_ptr<sg4::Engine> make_engine()
 {
   colocsim_simgrid_clock = 0;
-  // Small stacks for the many job actors (they only start, wait and notify; 8 KiB is valgrind-clean in
-  // Release and Debug builds, and 12 % faster with 35 % less memory than 16 KiB); the controller gets its own
-  // stack. Guard pages off: at ~32k live actors they exhaust vm.max_map_count (docs/architecture.md). These
-  // must be given at construction: set_config() afterwards left the stack size at 0 (probed).
+  // One actor, the controller, with the stack it asks for (Simulation::run); the default guard page stays.
   static char arg0[] = "colocsim";
   static char log1[] = "--log=root.thres:warning";
   static char log2[] = "--log=xbt_cfg.thres:warning";
-  static char cfg1[] = "--cfg=contexts/stack-size:8";
-  static char cfg2[] = "--cfg=contexts/guard-size:0";
 #if defined(__SANITIZE_ADDRESS__)
   // AddressSanitizer does not know SimGrid's hand-made actor stacks: an exception thrown in an actor (a bad
   // trace row, a policy's invalid decision) makes it scan stale shadow memory and report false
   // stack-use-after-scope errors (google/sanitizers#189). Sanitizer builds run actors as threads instead.
-  static char cfg3[] = "--cfg=contexts/factory:thread";
-  char* argv[] = {arg0, log1, log2, cfg1, cfg2, cfg3, nullptr};
-  int argc = 6;
+  static char cfg1[] = "--cfg=contexts/factory:thread";
+  char* argv[] = {arg0, log1, log2, cfg1, nullptr};
+  int argc = 4;
 #else
-  char* argv[] = {arg0, log1, log2, cfg1, cfg2, nullptr};
-  int argc = 5;
+  char* argv[] = {arg0, log1, log2, nullptr};
+  int argc = 3;
 #endif
   return std::make_unique<sg4::Engine>(&argc, argv);
 }

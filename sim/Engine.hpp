@@ -1,18 +1,21 @@
 #pragma once
-// The SimGrid engine (docs/architecture.md, The engine on SimGrid): replays jobs from a JobReader on a
-// Platform under a Policy, with the sharing/interference/power models of models/. Only sim/ includes SimGrid.
+// The engine (docs/architecture.md, The engine): replays jobs from a JobReader on a Platform under a Policy,
+// with the sharing/interference/power models of models/. Only sim/ includes SimGrid.
 //
-// How jobs map onto SimGrid 3.32 (see sim/README.md for the measurements behind this choice):
-//  * one host per device in one flat star zone, speed 1 (work is measured in seconds of exclusive
-//    execution on the reference device at its default frequency);
-//  * one Exec per (job, device), started by a small actor per running job, which waits for it and
-//    notifies the controller — never one owner for all execs (the 3.32 per-owner list cliff);
-//  * each host uses the NONLINEAR sharing policy with capacity × Σ rates of its residents, and each exec
-//    has priority = its job's rate, so every job progresses at exactly rate = f-factor / slowdown;
-//  * one controller actor (large stack) takes arrivals, completions, failures and wake-ups in time order,
-//    updates only the affected devices (O(co-runners) per event), calls the policy and applies its
-//    decisions; it publishes what happens (sim/engine/EngineEvents.hpp) to the components that integrate
-//    energy and the other metrics exactly between events, and to the run's observer and trace.
+// Who computes what:
+//  * colocsim's own event core runs the devices' work: the models decide every running job's rate
+//  (work-seconds
+//    of the reference device per second), each job keeps its remaining work and the time it was brought up
+//    to, and a heap holds every running job's next end (completion, out-of-memory failure or time limit),
+//    with lazy deletion when a rate changes. A change of a device's residents, mode or frequency recomputes
+//    only that device's residents (O(co-runners) per event). No SimGrid activity per job;
+//  * SimGrid holds the platform's nodes (one host each, the network's endpoints) and the clock: one
+//  controller
+//    actor waits in SimGrid until the next event of colocsim's own (so SimGrid's activities, such as network
+//    flows, progress up to it), then takes arrivals, ends, failures and wake-ups of that instant in a fixed
+//    order, calls the policy and applies its decisions; it publishes what happens
+//    (sim/engine/EngineEvents.hpp) to the components that integrate energy and the other metrics exactly
+//    between events, and to the run's observer and trace.
 #include "models/Interference.hpp"
 #include "models/PowerModel.hpp"
 #include "policies/Policy.hpp"
@@ -197,7 +200,9 @@ struct RunTotals {
   double idle_while_waiting_device_s = 0;
   double device_count = 0;
   std::uint64_t engine_events = 0; ///< arrivals + completions + failures + wake-ups
-  std::uint64_t rate_updates = 0;  ///< co-runner rate changes pushed to SimGrid
+  /// Rate changes of running jobs that moved their end, counted once per device of the job (a co-runner's
+  /// arrival or departure, a frequency or power-cap change).
+  std::uint64_t rate_updates = 0;
   std::uint64_t jobs_read = 0, completed = 0, failed = 0, rejected = 0, never_started = 0, oom_events = 0;
   std::uint64_t cancelled = 0; ///< jobs whose dependency failed, was rejected or cancelled
   std::uint64_t killed = 0;    ///< jobs killed at their requested time (estimates requested or predicted)

@@ -9,8 +9,9 @@
 #include "sim/engine/DeviceMeter.hpp"
 #include "sim/engine/EngineEvents.hpp"
 
+#include <cmath>
 #include <cstddef>
-#include <unordered_map>
+#include <deque>
 #include <vector>
 
 namespace colocsim {
@@ -33,17 +34,28 @@ public:
   /// Energy attributed to job j so far (J; 0 for a job that never started or was forgotten).
   double job_energy_j(JobIndex j) const
   {
-    const auto it = job_energy_j_.find(j);
-    return it == job_energy_j_.end() ? 0.0 : it->second;
+    const double* e = counter(j);
+    return e ? *e : 0.0;
   }
   /// Job j has ended and its energy was reported: its counter goes (the table holds the jobs alive only).
-  void forget(JobIndex j) { job_energy_j_.erase(j); }
+  void forget(JobIndex j);
   /// Jobs with an energy counter now.
-  std::size_t jobs_counted() const { return job_energy_j_.size(); }
+  std::size_t jobs_counted() const { return counted_; }
 
 private:
   std::vector<DeviceMeter> meters_;
-  std::unordered_map<JobIndex, double> job_energy_j_; ///< jobs started and not yet forgotten
+  /// The energy counters of the jobs started and not yet forgotten, in a window of slots from the lowest such
+  /// job index to the highest (NaN: no counter), like JobSlots: an index, not a hash look-up, per resident at
+  /// every device change.
+  std::deque<double> job_energy_j_;
+  JobIndex base_ = 0;
+  std::size_t counted_ = 0;
+  const double* counter(JobIndex j) const
+  {
+    if (j < base_ || j - base_ >= job_energy_j_.size()) return nullptr;
+    const double* e = &job_energy_j_[j - base_];
+    return std::isnan(*e) ? nullptr : e;
+  }
 };
 
 } // namespace colocsim

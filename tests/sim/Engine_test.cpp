@@ -12,6 +12,7 @@
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -401,6 +402,23 @@ TEST_CASE("DVFS: time and power at half the clock", "[engine][dvfs]")
   }
 }
 
+TEST_CASE("DVFS: a clock above the default makes a job faster than its trace duration", "[engine][dvfs]")
+{
+  // Trace durations are times at the default clock (0.8 GHz here); the policy raises both tiles to 1.6 GHz.
+  // compute (β = 1): 100 s × (1 · 0.8/1.6 + 1 − 1) = 50 s, a rate of 2 work-seconds per second; memory
+  // (β = 0): 100 s. Power at f_max: compute tile 100 + 20 + 100·0.5 = 170 W for 50 s, then idle 100 W for 50
+  // s (13,500 J); memory tile 100 + 20 + 40·1 = 160 W for 100 s (16,000 J).
+  RunInputs in = build_run(load_scenario(
+      DATA + "base.yaml", {"workload.trace=dvfs.csv", "platform.preset=platform-1x2-slow-default.yaml"}));
+  in.policy = std::make_unique<SlowClock>(1.6e9);
+  const RunOutcome o = run_collect(in);
+  CHECK_THAT(o.jobs.at("compute").end_s, WithinAbs(50.0, 1e-6));
+  CHECK_THAT(o.jobs.at("compute").slowdown, WithinAbs(0.5, 1e-9));
+  CHECK_THAT(o.jobs.at("memory").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(o.jobs.at("compute").energy_j, WithinRel(8500.0, 1e-9));
+  CHECK_THAT(o.totals.energy_device_j, WithinRel(29500.0, 1e-9));
+}
+
 TEST_CASE("card power cap: two busy tiles are throttled together", "[engine][power-cap]")
 {
   // Card cap 300 W; a busy tile at f draws 120 + (f/1.6 GHz)^2·50 W. Two at full clock: 340 W > 300 W, so
@@ -685,6 +703,60 @@ TEST_CASE("one scheduling pass per instant: jobs ending together are handed to t
     CHECK_THAT(o.jobs.at("w").start_s, WithinAbs(100.0, 1e-6));
     CHECK(o.jobs.at("w").devices == std::vector<DeviceIndex>{0});
   }
+}
+
+namespace {
+/// Places each submitted job on the lowest free tiles, and counts the failures handed over in each call.
+class CountFailures final : public Policy {
+public:
+  std::vector<std::size_t> failures_per_call; ///< of the calls that handed over at least one failure
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    std::size_t failed = 0;
+    for (const auto& e : events) {
+      if (std::holds_alternative<JobFailed>(e)) ++failed;
+      if (const auto* s = std::get_if<JobSubmitted>(&e)) {
+        std::vector<DeviceIndex> devs;
+        for (DeviceIndex d = 0; d < view.device_count() && devs.size() < view.job(s->job).devices; ++d)
+          if (view.residents(d).empty() && std::find(taken_.begin(), taken_.end(), d) == taken_.end())
+            devs.push_back(d);
+        REQUIRE(devs.size() == static_cast<std::size_t>(view.job(s->job).devices));
+        taken_.insert(taken_.end(), devs.begin(), devs.end());
+        out.push_back(Place{s->job, devs});
+      }
+    }
+    taken_.clear();
+    if (failed > 0) failures_per_call.push_back(failed);
+    return out;
+  }
+
+private:
+  std::vector<DeviceIndex> taken_; ///< tiles placed on in this call
+};
+} // namespace
+
+TEST_CASE("one scheduling pass per instant: gang jobs killed together are handed to the policy together",
+          "[engine]")
+{
+  // Jobs of 256, 128 and 128 tiles ask for 100 s and would run 200: all three are killed at t = 100, in one
+  // policy call with three failures. The first engine handed the 256-tile job over in a second call at the
+  // same instant: its SimGrid actor read its 256 execs one scheduling round each after its timeout, and the
+  // controller stopped waiting for it (a Theta replay of experiments/validate-easy showed it).
+  RunInputs in = build_run(load_scenario(
+      DATA + "base.yaml", {"workload.trace=kills-together.swf", "workload.format=swf", "platform.nodes=256",
+                           "platform.sharing=exclusive", "workload.default_profile=busy",
+                           "workload.profile_map=none", "workload.estimates=requested"}));
+  auto policy = std::make_unique<CountFailures>();
+  const auto* counts = policy.get();
+  in.policy = std::move(policy);
+  const RunOutcome o = run_collect(in);
+  for (const char* id : {"1", "2", "3"}) {
+    INFO("job " << id);
+    CHECK(o.jobs.at(id).status == JobStatus::KILLED);
+    CHECK_THAT(o.jobs.at(id).end_s, WithinAbs(100.0, 1e-6));
+  }
+  CHECK(counts->failures_per_call == std::vector<std::size_t>{3});
 }
 
 TEST_CASE("a second simulation in the same process gives the first one's times bit for bit", "[engine]")
