@@ -491,10 +491,12 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
     const auto& pd = setup_.platform->devices[d];
     const auto& dt = type(d);
     if (ds.mode == SharingMode::MIG) {
-      // The largest empty, ready instance; the jobs on the other instances enter only through the
-      // interference model's cross-instance term (contention) and the GPU's power.
+      // The jobs of `also` take the largest empty, ready instances, in their order, and job j the largest
+      // one left; the jobs on the other instances enter only through the interference model's
+      // cross-instance term (contention) and the GPU's power.
       const auto& geo = *dt.mig;
-      const auto best = ds.gi.largest_free(geo, sim_now() + time_slack(sim_now()));
+      const double ready_by = sim_now() + time_slack(sim_now());
+      const auto best = ds.gi.largest_free(geo, ready_by, also.size());
       if (!best) {
         p.fits_memory = false;
         p.job_slowdown = std::max(p.job_slowdown, 1e9);
@@ -506,18 +508,17 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       caps.clear();
       mems.clear();
       slices.clear();
-      for (std::size_t i = 0; i < ds.residents.size(); ++i) {
-        const auto& rs = jobs_[ds.residents[i]];
-        const auto& rgi = ds.gi[rs.instances[ds.slot[i]]];
-        sigs.push_back(rs.sig);
-        caps.push_back(mig_sm_share(d, rgi));
-        mems.push_back(mig_mem_share(d, rgi));
-        slices.push_back(geo.profiles()[rgi.profile].compute_slices);
-      }
-      sigs.push_back(js.sig);
-      caps.push_back(mig_sm_share(d, gi));
-      mems.push_back(mig_mem_share(d, gi));
-      slices.push_back(geo.profiles()[gi.profile].compute_slices);
+      const auto add = [&](const ResourceSignature* sig, const MigInstance& inst) {
+        sigs.push_back(sig);
+        caps.push_back(mig_sm_share(d, inst));
+        mems.push_back(mig_mem_share(d, inst));
+        slices.push_back(geo.profiles()[inst.profile].compute_slices);
+      };
+      for (std::size_t i = 0; i < ds.residents.size(); ++i)
+        add(jobs_[ds.residents[i]].sig, ds.gi[jobs_[ds.residents[i]].instances[ds.slot[i]]]);
+      for (std::size_t k = 0; k < also.size(); ++k)
+        add(jobs_[also[k]].sig, ds.gi[*ds.gi.largest_free(geo, ready_by, k)]);
+      add(js.sig, gi);
       slow.resize(sigs.size());
       compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, sigs, slow, caps, mems, slices);
       const double s = slow.back();
@@ -525,6 +526,8 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
       rate = std::min(rate, dt.speed / js.base_speed / (s * time_factor(*js.sig, d)));
       loads.clear();
       load_of(d, loads);
+      for (std::size_t k = 0; k < also.size(); ++k)
+        loads.push_back(PowerLoad{jobs_[also[k]].sig, 1.0 / slow[ds.residents.size() + k]});
       loads.push_back(PowerLoad{js.sig, 1.0 / s});
       p.added_power_w += device_power(dt.power, loads, freq_ratio(d)).total_w - ds.power_w;
       if (js.sig->mem_bytes > geo.profiles()[gi.profile].memory_bytes) p.fits_memory = false;

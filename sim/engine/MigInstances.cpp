@@ -27,14 +27,22 @@ std::vector<bool> MigInstances::busy() const
   return busy;
 }
 
-std::optional<std::size_t> MigInstances::largest_free(const MigGeometry& geo, double limit) const
+std::optional<std::size_t> MigInstances::largest_free(const MigGeometry& geo, double limit,
+                                                      std::size_t skip) const
 {
-  std::optional<std::size_t> best;
+  const auto sms = [&](std::size_t i) { return geo.profiles()[layout_[i].profile].sms; };
+  if (skip == 0) { // the common case, without a list
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < layout_.size(); ++i)
+      if (job_[i] < 0 && ready_[i] <= limit && (!best || sms(i) > sms(*best))) best = i;
+    return best;
+  }
+  std::vector<std::size_t> order;
   for (std::size_t i = 0; i < layout_.size(); ++i)
-    if (job_[i] < 0 && ready_[i] <= limit &&
-        (!best || geo.profiles()[layout_[i].profile].sms > geo.profiles()[layout_[*best].profile].sms))
-      best = i;
-  return best;
+    if (job_[i] < 0 && ready_[i] <= limit) order.push_back(i);
+  if (skip >= order.size()) return std::nullopt;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sms(a) > sms(b); });
+  return order[skip];
 }
 
 std::vector<std::int64_t> MigInstances::reconfigure(const MigGeometry& geo, const MigChange& change,

@@ -31,8 +31,10 @@ public:
   void vacate(std::size_t i) { job_[i] = -1; }
   /// busy[i]: instance i holds a job (MigGeometry::check_change's argument).
   std::vector<bool> busy() const;
-  /// The empty instance ready at `limit` with the most SMs (ties: the lowest index), if any.
-  std::optional<std::size_t> largest_free(const MigGeometry& geo, double limit) const;
+  /// The empty instance ready at `limit` with the most SMs (ties: the lowest index), if any; with `skip` k,
+  /// the one after k others in that order (the instance a job gets when k jobs decided before it took the
+  /// largest ones: ClusterView::predict's `also`).
+  std::optional<std::size_t> largest_free(const MigGeometry& geo, double limit, std::size_t skip = 0) const;
   /// Applies `change` (checked with MigGeometry::check_change) at sim time `now`: kept instances keep their
   /// jobs and readiness and move to the front in their order, created ones follow, empty, ready at now +
   /// the table's reconfiguration latency. Returns, per old instance, its new index (-1: destroyed).

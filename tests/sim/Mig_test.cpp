@@ -238,6 +238,62 @@ TEST_CASE("MIG instances share the host and PCIe link: contention adds 1 % per b
   CHECK_THAT(o.jobs.at("train").end_s, WithinAbs(205.592810, 1e-5));
 }
 
+namespace {
+/// In its first call: predicts train (job 1) on device 0, then infer (job 0) with train already decided
+/// (`also`), and infer alone; then places both as Pin does (train on instance 0, infer on instance 1).
+struct SeenPredictions {
+  PlacementPrediction train, infer_after_train, infer_alone;
+};
+class PredictAlso final : public Policy {
+public:
+  explicit PredictAlso(SeenPredictions& seen) : seen_(seen) {}
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    if (events.size() < 2) return out;
+    const DeviceIndex d = 0;
+    const JobIndex trainer = 1;
+    seen_.train = view.predict(1, {&d, 1});
+    seen_.infer_after_train = view.predict(0, {&d, 1}, {&trainer, 1});
+    seen_.infer_alone = view.predict(0, {&d, 1});
+    Place t{1, {0}};
+    t.instances = {0};
+    Place i{0, {0}};
+    i.instances = {1};
+    out.emplace_back(std::move(t));
+    out.emplace_back(std::move(i));
+    return out;
+  }
+
+private:
+  SeenPredictions& seen_; ///< outlives the run (the engine destroys its policy at the end)
+};
+} // namespace
+
+TEST_CASE("predict on a MIG device counts the jobs decided before in the same call (also)", "[engine][mig]")
+{
+  // Layout 3g.20gb@0 + 1g.5gb@4, both empty. train (bert) alone takes the largest instance, 3g.20gb:
+  // 2.051429. infer with train already decided gets the instance left, 1g.5gb: 1.278571, the slowdown it
+  // then runs at. Alone it would get 3g.20gb: c/s = 0.25/(42/108) = 0.643, b/m = 0.08/(4/8) = 0.16,
+  // u/s = 0.386, all below 1: 1. With `interference: contention` train also adds its 1 % × duty 0.9 to
+  // infer's prediction: 1.278571 × 1.009 = 1.290079, infer's slowdown in the run (the test above).
+  for (const bool contention : {false, true}) {
+    INFO("contention " << contention);
+    SeenPredictions seen_store;
+    auto policy = std::make_unique<PredictAlso>(seen_store);
+    const auto* seen = &seen_store;
+    std::vector<std::string> sets{"platform.mig_layout=3g.20gb,1g.5gb", "workload.trace=mig-pair.csv"};
+    if (contention) sets.emplace_back("interference=contention");
+    const auto o = run(sets, {}, std::move(policy));
+    const double infer = contention ? 1.290079 : 1.278571;
+    CHECK_THAT(seen->train.job_slowdown, WithinAbs(2.051429, 1e-6));
+    CHECK_THAT(seen->infer_after_train.job_slowdown, WithinAbs(infer, 1e-6));
+    CHECK(seen->infer_after_train.fits_memory);
+    CHECK_THAT(seen->infer_alone.job_slowdown, WithinAbs(1.0, 1e-12));
+    CHECK_THAT(o.jobs.at("infer").slowdown, WithinAbs(infer, 1e-6));
+  }
+}
+
 TEST_CASE("MIG decisions the engine refuses, and layouts a scenario may not start with", "[engine][mig]")
 {
   // No instance named on a mig device.
