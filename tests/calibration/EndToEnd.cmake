@@ -85,20 +85,23 @@ expect("exists; use --force" "${err}" "calibrate fit must not overwrite")
 #   host A, spin loops + copier (1)         2.2 %      1.6 %             +0.4 %
 #   host B, fresh machine (2)               9.8 %             0.40
 #   host C, load 11-17 (7 builds; 6)   8.0-26.4 %  2.5-11.6 %  0.29-0.76  +0.7..+10.2 %  0.45-0.91
+#   host C, load ~8 (2 builds + suite; 1)  36.9 %     28.7 %  1.03       +12.2 %        0.987
 # and with faults planted on the same measurements (hosts A, C):
 #   θ and ε swapped in the fitted file   79-124 %   80-104 %   2.3-3.7    +68..+102 %    > 2
 #   the fit lost (θ = ε = 0, cells 1)     9-18 %     4-9 %               -3..-27 %      1 (it is the null)
 # and a campaign of its own without worker isolation (--pin-cpu none --nice none): host A, load ~1: 25.1 %,
 # 0.96 x; host C, load 13-16: 40.7 %, 1.63 x.
-# Under heavy load a correct campaign (26.4 %, 0.76 x, fit-set bias +10.2 %) scores like a broken one on a
-# quiet host (no isolation: 25.1 %, 0.96 x; lost fit: bias -16 %), so accuracy gates can only catch what
-# no load can imitate:
-#   held-out: mean 50 %, median 40 %, no worse than the better trivial predictor (1.0 x) - the swap fails
-#     every one (1.6x, 2x, 2.3x beyond), correct code stays 1.9x, 3.4x and 1.3x under them;
-#   fit set: bias ±25 %, mean 40 %, and an RMS error at most 0.99 of the null model's (θ = ε = 0, every
-#     fitted table cell 1: the time-slice sharing alone) on the same rows. Least squares on these rows
-#     cannot do worse than the null model, which is one of the candidates it fits over; the lost fit IS the
-#     null model and fails; correct code scored at most 0.91 of it.
+# Under heavy load a correct campaign (26.4-36.9 %, 0.76-1.03 x, fit-set bias +10.2..+12.2 %) scores like a
+# broken one on a quiet host (no isolation: 25.1 %, 0.96 x; lost fit: bias -16 %), so accuracy gates can
+# only catch what no load can imitate:
+#   held-out: mean 50 %, median 40 %, at most 1.5 x the better trivial predictor (1.0 x failed a correct
+#     campaign at 1.03 x) - the swap fails every one (1.6x, 2x, 1.5x beyond), correct code stays 1.4x, 1.4x
+#     and 1.5x under them;
+#   fit set: bias ±25 %, mean 40 %, and an RMS error below the null model's (θ = ε = 0, every fitted table
+#     cell 1: the time-slice sharing alone) on the same rows, to the report's 0.1 %. Least squares on these
+#     rows cannot do worse than the null model, which is one of the candidates it fits over; the lost fit IS
+#     the null model, equal to it, and fails; correct code scored 0.45-0.987 of it (0.99 failed nothing yet,
+#     but left 0.3 % of margin).
 #   the isolation, which no accuracy gate can see under load, is checked directly (3a).
 # Both faults are planted on this run's measurements (3b): the test fails if the gates let either through.
 set(null_yaml "${WORK_DIR}/null-model.yaml")
@@ -118,7 +121,7 @@ file(WRITE "${null_yaml}" "${null}")
 # check_calibration(FILE FAILED_VAR): runs the gates on FILE; FAILED_VAR gets the gates it failed.
 function(check_calibration yaml failed_var)
   set(failed "")
-  set(held_out --max-error 0.50 --max-median-error 0.40 --max-baseline-ratio 1.0)
+  set(held_out --max-error 0.50 --max-median-error 0.40 --max-baseline-ratio 1.5)
   set(fit_set --set fit --max-bias 0.25 --max-error 0.40)
   foreach(gates held_out fit_set)
     execute_process(COMMAND ${COLOCSIM} calibrate check measurements.csv --calibration "${yaml}" ${${gates}}
@@ -143,10 +146,8 @@ function(check_calibration yaml failed_var)
     endif()
     set(rms_${model} "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
   endforeach()
-  math(EXPR lhs "${rms_yaml} * 100")
-  math(EXPR rhs "${rms_null_yaml} * 99")
   message(STATUS "${yaml}: fit-set RMS ${rms_yaml}/1000 against the null model's ${rms_null_yaml}/1000")
-  if(lhs GREATER rhs)
+  if(NOT rms_yaml LESS rms_null_yaml)
     list(APPEND failed fit_set_vs_null)
   endif()
   set(${failed_var} "${failed}" PARENT_SCOPE)
