@@ -484,7 +484,14 @@ PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex>
 {
   PlacementPrediction p;
   const auto& js = jobs_[j];
-  auto& [sigs, slow, caps, mems, slices, loads] = predict_scratch_;
+  // Named references, not a structured binding: the MIG branch's lambda captures them (C++20 allows capturing
+  // a structured binding, clang before 16 does not).
+  auto& sigs = predict_scratch_.sigs;
+  auto& slow = predict_scratch_.slow;
+  auto& caps = predict_scratch_.caps;
+  auto& mems = predict_scratch_.mems;
+  auto& slices = predict_scratch_.slices;
+  auto& loads = predict_scratch_.loads;
   double rate = std::numeric_limits<double>::infinity(); // the slowest device's, as recompute_device sets it
   for (const DeviceIndex d : devices) {
     const auto& ds = devices_.at(d);
