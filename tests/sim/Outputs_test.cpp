@@ -4,11 +4,11 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "cli/Cli.hpp"
 #include "models/Csv.hpp"
 #include "models/Gzip.hpp"
 #include "models/Utf8.hpp"
 #include "sim/Outputs.hpp"
-#include "sim/cli/Cli.hpp"
 
 #include <algorithm>
 #include <cmath>

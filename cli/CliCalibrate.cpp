@@ -1,6 +1,6 @@
 // `colocsim calibrate run|fit|check` (and the internal `worker`): the calibration pipeline of
 // docs/calibration-guide.md on top of calibration/ (Microbenchmark, Fitter, ModelCheck).
-#include "sim/cli/CliCommands.hpp"
+#include "cli/CliCommands.hpp"
 
 #include "calibration/CalibrationWriter.hpp"
 #include "calibration/DeviceCounters.hpp"

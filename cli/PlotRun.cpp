@@ -1,10 +1,10 @@
-// The run figures of `colocsim plot` (sim/cli/PlotRun.hpp): a Gantt chart (bars or a density heat map), power
+// The run figures of `colocsim plot` (cli/PlotRun.hpp): a Gantt chart (bars or a density heat map), power
 // and utilisation over time as exact steps or per-pixel-column envelopes. Plain SVG 1.1 text; the heat map
 // is a PNG (written here with zlib) inside the SVG, so that its size is bounded by its pixels.
-#include "sim/cli/PlotRun.hpp"
+#include "cli/PlotRun.hpp"
 
-#include "sim/cli/CliCommands.hpp"
-#include "sim/cli/Svg.hpp"
+#include "cli/CliCommands.hpp"
+#include "cli/Svg.hpp"
 
 #include <zlib.h>
 

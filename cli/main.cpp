@@ -1,5 +1,5 @@
-// colocsim: see sim/Cli.cpp and README.md.
-#include "sim/cli/Cli.hpp"
+// colocsim: see cli/Cli.cpp and README.md.
+#include "cli/Cli.hpp"
 
 #include <malloc.h>
 

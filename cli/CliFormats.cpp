@@ -1,6 +1,6 @@
 // colocsim formats: the trace formats with their options and default profile maps, the transforms and the
 // profile-map rules, all from the declarations in workloads/TraceFormats.cpp and workloads/JobTransforms.cpp.
-#include "sim/cli/CliCommands.hpp"
+#include "cli/CliCommands.hpp"
 #include "workloads/TraceFormats.hpp"
 
 namespace colocsim {

@@ -1,12 +1,12 @@
 // colocsim replay: replay a trace file end to end without writing a scenario. The scenario replay builds is
 // saved as OUTDIR/scenario.yaml, so the run can be repeated (or edited) with `colocsim run`.
+#include "cli/CliCommands.hpp"
 #include "models/PowerModel.hpp"
 #include "policies/PluginLoader.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"
-#include "sim/cli/CliCommands.hpp"
 #include "workloads/TraceFormats.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// Small helpers shared by the SVG figures of `colocsim plot` (sim/CliPlot.cpp, sim/SweepChart.cpp):
+// Small helpers shared by the SVG figures of `colocsim plot` (cli/CliPlot.cpp, cli/SweepChart.cpp):
 // escaping, number formatting, axis tick steps and the colour palette. Plain SVG 1.1 text, no dependency.
 #include <cstddef>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The run figures of `colocsim plot` (sim/CliPlot.cpp reads the files, this draws them), in a size bounded
+// The run figures of `colocsim plot` (cli/CliPlot.cpp reads the files, this draws them), in a size bounded
 // by the figure's pixels, not by the run's length:
 //   gantt.svg        jobs on devices in a time window and device range: bars (a job per bar, co-located jobs
 //                    stacked in lanes) or, with more than GANTT_MAX_BARS bars, a density view (device × time

@@ -5,15 +5,15 @@
 //   a sweep (sweep.csv)               → sweep-<metric>.svg: the metric against the sweep's axes, mean over
 //           seeds with the min–max range (sim/SweepChart.cpp).
 // Plain SVG 1.1 text, no dependency; deterministic bytes for the same input files.
-#include "sim/cli/CliCommands.hpp"
-#include "sim/cli/PlotRun.hpp"
+#include "cli/CliCommands.hpp"
+#include "cli/PlotRun.hpp"
 
+#include "cli/Svg.hpp"
+#include "cli/SweepChart.hpp"
 #include "models/Csv.hpp"
 #include "models/Errors.hpp"
 #include "models/Gzip.hpp"
 #include "models/Units.hpp"
-#include "sim/cli/Svg.hpp"
-#include "sim/cli/SweepChart.hpp"
 #include "workloads/CsvLines.hpp"
 
 #include <algorithm>

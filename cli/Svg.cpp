@@ -1,4 +1,4 @@
-#include "sim/cli/Svg.hpp"
+#include "cli/Svg.hpp"
 
 #include "models/Utf8.hpp"
 

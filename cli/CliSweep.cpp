@@ -7,8 +7,8 @@
 // same process inherits the first one's clock (sim/README.md). Each run is exactly `colocsim run` with
 // the run's --set/--policy arguments, so a sweep row can always be reproduced by hand (runs.txt lists the
 // command of every run).
-#include "sim/cli/Cli.hpp"
-#include "sim/cli/CliCommands.hpp"
+#include "cli/Cli.hpp"
+#include "cli/CliCommands.hpp"
 
 #include "models/Csv.hpp"
 #include "models/Errors.hpp"

@@ -1,6 +1,6 @@
 // colocsim generate: a seeded synthetic trace in the native CSV format (workloads/SyntheticGenerator.hpp).
+#include "cli/CliCommands.hpp"
 #include "sim/Resources.hpp"
-#include "sim/cli/CliCommands.hpp"
 #include "workloads/NativeCsv.hpp"
 #include "workloads/ProfileCatalog.hpp"
 #include "workloads/SyntheticGenerator.hpp"

@@ -1,7 +1,7 @@
 // The colocsim command line: one binary, subcommands, --help everywhere (docs/architecture.md, Scenarios,
 // command line and outputs).
-#include "sim/cli/Cli.hpp"
-#include "sim/cli/CliCommands.hpp"
+#include "cli/Cli.hpp"
+#include "cli/CliCommands.hpp"
 
 #include "policies/PluginLoader.hpp"
 #include "sim/Engine.hpp"

@@ -1,13 +1,13 @@
-// `colocsim plot SWEEPDIR`: the chart of one metric of a sweep (sim/cli/SweepChart.hpp). Layout rule: every
+// `colocsim plot SWEEPDIR`: the chart of one metric of a sweep (cli/SweepChart.hpp). Layout rule: every
 // text's box (width 0.6 × font size per character, a conservative estimate for sans-serif) is placed so
 // that no two overlap; values are never printed on the marks (a legend box says what the marks are).
-#include "sim/cli/SweepChart.hpp"
+#include "cli/SweepChart.hpp"
 
+#include "cli/CliCommands.hpp"
+#include "cli/Svg.hpp"
 #include "models/Errors.hpp"
 #include "models/Units.hpp"
 #include "sim/Outputs.hpp"
-#include "sim/cli/CliCommands.hpp"
-#include "sim/cli/Svg.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // colocsim profiles: helpers for writing profiles. `import-mig` turns a MIG measurement sweep (batch × slice
 // × throughput) into a profile's mig_speed_by_batch key (workloads/MigSweep.hpp; docs/formats/profiles.md).
-#include "sim/cli/CliCommands.hpp"
+#include "cli/CliCommands.hpp"
 #include "workloads/CsvLines.hpp"
 #include "workloads/MigSweep.hpp"
 
