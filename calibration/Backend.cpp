@@ -2,8 +2,8 @@
 // are set by calibration/CMakeLists.txt when the SDK was found).
 #include "calibration/Backend.hpp"
 
+#include "base/Errors.hpp"
 #include "calibration/BackendFactories.hpp"
-#include "models/Errors.hpp"
 
 namespace colocsim {
 

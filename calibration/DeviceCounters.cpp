@@ -1,6 +1,6 @@
 #include "calibration/DeviceCounters.hpp"
 
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 
 #include <stdexcept>
 

@@ -1,7 +1,7 @@
 #include "calibration/EnergyMeter.hpp"
 
+#include "base/Units.hpp"
 #include "calibration/DeviceCounters.hpp"
-#include "models/Units.hpp"
 
 #include <time.h>
 

@@ -12,8 +12,8 @@
 // per launch.
 #include "calibration/Kernels.hpp"
 
+#include "base/Errors.hpp"
 #include "calibration/KernelBlobs.hpp"
-#include "models/Errors.hpp"
 
 #include <algorithm>
 #include <cstring>

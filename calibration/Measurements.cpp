@@ -1,10 +1,10 @@
 #include "calibration/Measurements.hpp"
 
+#include "base/Csv.hpp"
+#include "base/Errors.hpp"
+#include "base/Units.hpp"
 #include "calibration/Kernels.hpp"
 #include "calibration/Plan.hpp"
-#include "models/Csv.hpp"
-#include "models/Errors.hpp"
-#include "models/Units.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -2,13 +2,13 @@
 // docs/calibration-guide.md on top of calibration/ (Microbenchmark, Fitter, ModelCheck).
 #include "cli/CliCommands.hpp"
 
+#include "base/Errors.hpp"
+#include "base/Units.hpp"
 #include "calibration/CalibrationWriter.hpp"
 #include "calibration/DeviceCounters.hpp"
 #include "calibration/Fitter.hpp"
 #include "calibration/Microbenchmark.hpp"
 #include "calibration/ModelCheck.hpp"
-#include "models/Errors.hpp"
-#include "models/Units.hpp"
 #include "sim/Resources.hpp"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include "cli/CliCommands.hpp"
 #include "sim/Packing.hpp"
 
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 #include "workloads/NodeInventory.hpp"
 
 #include <cmath>

@@ -8,12 +8,12 @@
 #include "cli/CliCommands.hpp"
 #include "cli/PlotRun.hpp"
 
+#include "base/Csv.hpp"
+#include "base/Errors.hpp"
+#include "base/Gzip.hpp"
+#include "base/Units.hpp"
 #include "cli/Svg.hpp"
 #include "cli/SweepChart.hpp"
-#include "models/Csv.hpp"
-#include "models/Errors.hpp"
-#include "models/Gzip.hpp"
-#include "models/Units.hpp"
 #include "workloads/CsvLines.hpp"
 
 #include <algorithm>

@@ -10,9 +10,9 @@
 #include "cli/Cli.hpp"
 #include "cli/CliCommands.hpp"
 
-#include "models/Csv.hpp"
-#include "models/Errors.hpp"
-#include "models/Yaml.hpp"
+#include "base/Csv.hpp"
+#include "base/Errors.hpp"
+#include "base/Yaml.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"

@@ -1,6 +1,6 @@
 #include "cli/Svg.hpp"
 
-#include "models/Utf8.hpp"
+#include "base/Utf8.hpp"
 
 #include <cmath>
 #include <iomanip>

@@ -7,7 +7,7 @@
 namespace colocsim::svg {
 
 /// `s` with the XML special characters (& < > ") escaped, for text and attribute values; bytes that are not
-/// UTF-8 and control characters XML cannot hold written as `\xNN` (models/Utf8.hpp).
+/// UTF-8 and control characters XML cannot hold written as `\xNN` (base/Utf8.hpp).
 std::string xml(const std::string& s);
 
 /// `v` in fixed notation with at most `precision` decimals, trailing zeros dropped ("-0" → "0").

@@ -3,10 +3,10 @@
 // that no two overlap; values are never printed on the marks (a legend box says what the marks are).
 #include "cli/SweepChart.hpp"
 
+#include "base/Errors.hpp"
+#include "base/Units.hpp"
 #include "cli/CliCommands.hpp"
 #include "cli/Svg.hpp"
-#include "models/Errors.hpp"
-#include "models/Units.hpp"
 #include "sim/Outputs.hpp"
 
 #include <algorithm>

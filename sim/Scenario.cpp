@@ -4,10 +4,10 @@
 
 #include "policies/PluginLoader.hpp"
 
+#include "base/Sha256.hpp"
+#include "base/Yaml.hpp"
 #include "calibration/InterferenceRegistry.hpp"
 #include "calibration/PairTable.hpp"
-#include "models/Sha256.hpp"
-#include "models/Yaml.hpp"
 #include "sim/Resources.hpp"
 #include "workloads/NativeCsv.hpp"
 #include "workloads/NodeInventory.hpp"

@@ -4,8 +4,8 @@
 // is declared once in Scenario.cpp's tables (name, type, default, range, help); those tables drive parsing,
 // `colocsim run --help-scenario` and docs/formats/scenario.md. Unknown keys and bad values are errors with
 // file:line:col and the valid values; all problems of a file are reported together.
+#include "base/Params.hpp"
 #include "calibration/Calibration.hpp"
-#include "models/Params.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Outputs.hpp"

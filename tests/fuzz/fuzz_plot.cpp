@@ -7,8 +7,8 @@
 //     corrupt streams), any others gzip-compressed first (so that the text behind a valid stream is fuzzed);
 //   4 summary.json beside a fixed timeseries.csv (the device count of the utilisation figure).
 // The figures are drawn into the same directory (bounded by their pixels, whatever the rows).
+#include "base/Gzip.hpp"
 #include "cli/CliCommands.hpp"
-#include "models/Gzip.hpp"
 #include "tests/fuzz/FuzzCommon.hpp"
 
 #include <sstream>

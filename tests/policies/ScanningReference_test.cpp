@@ -14,7 +14,7 @@
 // itself and prove nothing, and would be one more copy to keep in step.
 #include "tests/CatchCompat.hpp"
 
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/Complementary.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/MaxWeightMatching.hpp"

@@ -10,7 +10,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/EngineTestSupport.hpp"
 
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/MigManager.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"

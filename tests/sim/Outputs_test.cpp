@@ -4,10 +4,10 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "base/Csv.hpp"
+#include "base/Gzip.hpp"
+#include "base/Utf8.hpp"
 #include "cli/Cli.hpp"
-#include "models/Csv.hpp"
-#include "models/Gzip.hpp"
-#include "models/Utf8.hpp"
 #include "sim/Outputs.hpp"
 
 #include <algorithm>

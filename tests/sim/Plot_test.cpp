@@ -3,9 +3,9 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "base/Gzip.hpp"
 #include "cli/Cli.hpp"
 #include "cli/PlotRun.hpp"
-#include "models/Gzip.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
-#include "models/Params.hpp"
-#include "models/Units.hpp"
+#include "base/Params.hpp"
+#include "base/Units.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Declared parameters: one ParamSpec list drives parsing, defaults, ranges, choices and messages.
-#include "models/Params.hpp"
-#include "models/Yaml.hpp"
+#include "base/Params.hpp"
+#include "base/Yaml.hpp"
 #include "tests/CatchCompat.hpp"
 
 using namespace colocsim;

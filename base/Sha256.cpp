@@ -1,4 +1,4 @@
-#include "models/Sha256.hpp"
+#include "base/Sha256.hpp"
 
 #include <algorithm>
 #include <cstring>

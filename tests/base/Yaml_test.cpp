@@ -1,5 +1,5 @@
 // YAML helpers: located syntax errors, key checks and numbers with provenance ({value, tag, source}).
-#include "models/Yaml.hpp"
+#include "base/Yaml.hpp"
 #include "tests/CatchCompat.hpp"
 
 using namespace colocsim;

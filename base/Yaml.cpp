@@ -1,4 +1,4 @@
-#include "models/Yaml.hpp"
+#include "base/Yaml.hpp"
 
 #include <algorithm>
 #include <map>

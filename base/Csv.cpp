@@ -1,6 +1,6 @@
-#include "models/Csv.hpp"
+#include "base/Csv.hpp"
 
-#include "models/Utf8.hpp"
+#include "base/Utf8.hpp"
 
 namespace colocsim {
 

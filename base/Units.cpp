@@ -1,4 +1,4 @@
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 
 #include <array>
 #include <cctype>

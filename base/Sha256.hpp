@@ -1,7 +1,7 @@
 #pragma once
 // SHA-256 (FIPS 180-4, "Secure Hash Standard", NIST 2015, §6.2) of a byte string or a file, as 64 lowercase
 // hex digits. Used to name the exact code of a policy plugin in a run's results (policies/README.md,
-// "Plugins"); no crypto library is linked for it. Test: tests/models/Sha256_test.cpp (the FIPS 180-2
+// "Plugins"); no crypto library is linked for it. Test: tests/base/Sha256_test.cpp (the FIPS 180-2
 // appendix vectors, and a file read in pieces against the same bytes hashed at once).
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
-// models/Gzip.hpp: gzip files as streams. What the writer compresses, the reader gives back byte for byte;
+// base/Gzip.hpp: gzip files as streams. What the writer compresses, the reader gives back byte for byte;
 // the reader takes plain files as they are; a cut-short file and a full disk are reported, never silently
 // accepted.
-#include "models/Gzip.hpp"
+#include "base/Gzip.hpp"
 
 #include "tests/CatchCompat.hpp"
 #include <array>

@@ -1,5 +1,5 @@
 // Units: quantities as users write them ("64GB", "1.5GHz", "5min") come back in SI base units.
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 #include "tests/CatchCompat.hpp"
 
 using namespace colocsim;

@@ -1,4 +1,4 @@
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 namespace colocsim {
 

@@ -2,8 +2,8 @@
 // yaml-cpp helpers shared by every loader: parse with located errors, check keys against declared
 // parameters, read values with their provenance. Messages follow CONTRIBUTING.md, Errors:
 // `file:line:col: yaml.path: what is wrong (got v); expected rule. valid: ...`.
-#include "models/Errors.hpp"
-#include "models/Params.hpp"
+#include "base/Errors.hpp"
+#include "base/Params.hpp"
 
 #include <yaml-cpp/yaml.h>
 

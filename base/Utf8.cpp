@@ -1,4 +1,4 @@
-#include "models/Utf8.hpp"
+#include "base/Utf8.hpp"
 
 namespace colocsim {
 

@@ -1,6 +1,6 @@
-// The one CSV writer and splitter (models/Csv.hpp) that jobs.csv, sweep.csv, measurements files and
+// The one CSV writer and splitter (base/Csv.hpp) that jobs.csv, sweep.csv, measurements files and
 // `colocsim plot` share: RFC 4180 quoting, worked out by hand, and what one writes the other reads back.
-#include "models/Csv.hpp"
+#include "base/Csv.hpp"
 #include "tests/CatchCompat.hpp"
 
 #include <string>

@@ -2,8 +2,8 @@
 // Declared parameters: each key of a scenario section, policy or model is declared once as a ParamSpec
 // (name, type, default, range or choices, unit, help). The same declaration drives YAML parsing,
 // `--set`/`--policy name:key=value` parsing, `--help` listings and the docs, so they cannot drift.
-#include "models/Errors.hpp"
-#include "models/Units.hpp"
+#include "base/Errors.hpp"
+#include "base/Units.hpp"
 
 #include <limits>
 #include <map>

@@ -1,6 +1,6 @@
-#include "models/Gzip.hpp"
+#include "base/Gzip.hpp"
 
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -9,7 +9,7 @@
 namespace colocsim {
 
 /// `s` as one CSV field: as it is, or in double quotes (each '"' doubled) when it holds a comma, a quote or
-/// a line break ('\n' or '\r'). Bytes that are not UTF-8 are written as `\xNN` (models/Utf8.hpp).
+/// a line break ('\n' or '\r'). Bytes that are not UTF-8 are written as `\xNN` (base/Utf8.hpp).
 std::string csv_field(std::string_view s);
 
 /// Splits one CSV line into `out` (cleared first): fields end at commas outside double quotes, and "" inside

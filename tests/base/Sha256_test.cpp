@@ -1,8 +1,8 @@
-// SHA-256 (models/Sha256.hpp) against known digests: the FIPS 180-2 appendix B vectors ("abc", the 448-bit
+// SHA-256 (base/Sha256.hpp) against known digests: the FIPS 180-2 appendix B vectors ("abc", the 448-bit
 // and 896-bit messages, a million 'a'), the empty string, and messages of 'a' whose lengths straddle the
 // padding boundaries (55/56 bytes: the length still fits in the last block or not; 63/64/65, 119/120),
 // whose digests were computed independently with Python's hashlib.sha256(b'a' * n).hexdigest().
-#include "models/Sha256.hpp"
+#include "base/Sha256.hpp"
 #include "tests/CatchCompat.hpp"
 
 #include <cstdio>
