@@ -5,10 +5,10 @@
 #include "base/Errors.hpp"
 #include "base/Units.hpp"
 #include "calibration/CalibrationWriter.hpp"
-#include "calibration/DeviceCounters.hpp"
-#include "calibration/Fitter.hpp"
-#include "calibration/Microbenchmark.hpp"
-#include "calibration/ModelCheck.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
+#include "calibration/microbenchmark/Fitter.hpp"
+#include "calibration/microbenchmark/Microbenchmark.hpp"
+#include "calibration/microbenchmark/ModelCheck.hpp"
 #include "sim/Resources.hpp"
 
 #include <algorithm>
@@ -513,7 +513,8 @@ int calibrate_check(const std::vector<std::string>& args, std::ostream& out)
   return status;
 }
 
-/// Internal: one co-runner process (started by `calibrate run`; protocol in calibration/Microbenchmark.hpp).
+/// Internal: one co-runner process (started by `calibrate run`; protocol in
+/// calibration/microbenchmark/Microbenchmark.hpp).
 int calibrate_worker(const std::vector<std::string>& args, std::ostream& out)
 {
   WorkerOptions w;

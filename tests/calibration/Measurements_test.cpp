@@ -3,8 +3,8 @@
 // parses to the numbers it shows, its column table is the declared one, and bad files are rejected at
 // file:line with the column named.
 #include "base/Errors.hpp"
-#include "calibration/MeasurementSet.hpp"
-#include "calibration/Measurements.hpp"
+#include "calibration/microbenchmark/MeasurementSet.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
 #include "tests/CatchCompat.hpp"
 #include "tests/support/StrictFormats.hpp"
 

@@ -12,7 +12,7 @@
 // same jobs, so that a bound can say "the model is better than guessing": no interference (every slowdown
 // 1) and the mean observed slowdown of the fit set's co-run jobs (one constant for every job).
 #include "calibration/Calibration.hpp"
-#include "calibration/MeasurementSet.hpp"
+#include "calibration/microbenchmark/MeasurementSet.hpp"
 #include "models/DeviceSpec.hpp"
 
 #include <optional>

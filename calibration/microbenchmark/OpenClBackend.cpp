@@ -8,8 +8,8 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
-#include "calibration/BackendFactories.hpp"
-#include "calibration/DeviceCounters.hpp"
+#include "calibration/microbenchmark/BackendFactories.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
 
 #include <cstring>
 #include <filesystem>

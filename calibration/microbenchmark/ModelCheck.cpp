@@ -1,6 +1,6 @@
-#include "calibration/ModelCheck.hpp"
+#include "calibration/microbenchmark/ModelCheck.hpp"
 
-#include "calibration/Microbenchmark.hpp"
+#include "calibration/microbenchmark/Microbenchmark.hpp"
 #include "models/Interference.hpp"
 #include "models/PowerModel.hpp"
 

@@ -1,10 +1,10 @@
 #pragma once
-// The microbenchmark's kernel catalog: one entry per OpenCL C kernel in calibration/kernels/ (compiled to
-// SPIR-V at build time, embedded together with its source). An entry says what the kernel stresses (its
-// JobClass), what its three size knobs n, k, m mean, and how to launch it: the buffers to allocate and
-// fill, the arguments and the global size, plus the flops and bytes one launch performs (the denominators
-// of the utilisations the fitter derives). Both backends (Level Zero, OpenCL) launch kernels only through
-// a KernelLaunch, so they run the same work. Reference §2.6-§2.7 gives the kernel set.
+// The microbenchmark's kernel catalog: one entry per OpenCL C kernel in calibration/microbenchmark/kernels/
+// (compiled to SPIR-V at build time, embedded together with its source). An entry says what the kernel
+// stresses (its JobClass), what its three size knobs n, k, m mean, and how to launch it: the buffers to
+// allocate and fill, the arguments and the global size, plus the flops and bytes one launch performs (the
+// denominators of the utilisations the fitter derives). Both backends (Level Zero, OpenCL) launch kernels
+// only through a KernelLaunch, so they run the same work. Reference §2.6-§2.7 gives the kernel set.
 #include "models/ResourceSignature.hpp"
 
 #include <cstddef>

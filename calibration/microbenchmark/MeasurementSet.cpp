@@ -1,8 +1,8 @@
-#include "calibration/MeasurementSet.hpp"
+#include "calibration/microbenchmark/MeasurementSet.hpp"
 
-#include "calibration/DeviceCounters.hpp"
-#include "calibration/Microbenchmark.hpp"
-#include "calibration/Plan.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
+#include "calibration/microbenchmark/Microbenchmark.hpp"
+#include "calibration/microbenchmark/Plan.hpp"
 
 #include <algorithm>
 #include <cmath>

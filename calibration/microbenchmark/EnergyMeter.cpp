@@ -1,7 +1,7 @@
-#include "calibration/EnergyMeter.hpp"
+#include "calibration/microbenchmark/EnergyMeter.hpp"
 
 #include "base/Units.hpp"
-#include "calibration/DeviceCounters.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
 
 #include <time.h>
 

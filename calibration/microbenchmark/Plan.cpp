@@ -1,6 +1,6 @@
-#include "calibration/Plan.hpp"
+#include "calibration/microbenchmark/Plan.hpp"
 
-#include "calibration/DeviceCounters.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
 
 #include <algorithm>
 #include <set>

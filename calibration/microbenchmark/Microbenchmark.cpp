@@ -1,5 +1,5 @@
 // Parent and worker sides of the microbenchmark (see Microbenchmark.hpp for the protocol).
-#include "calibration/Microbenchmark.hpp"
+#include "calibration/microbenchmark/Microbenchmark.hpp"
 
 #include <poll.h>
 #include <sched.h>

@@ -1,10 +1,10 @@
-#include "calibration/Measurements.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
 
 #include "base/Csv.hpp"
 #include "base/Errors.hpp"
 #include "base/Units.hpp"
-#include "calibration/Kernels.hpp"
-#include "calibration/Plan.hpp"
+#include "calibration/microbenchmark/Kernels.hpp"
+#include "calibration/microbenchmark/Plan.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -46,7 +46,8 @@ const std::vector<Column>& columns()
        &R::mode},
       {{"n_procs", "integer", "processes in the run (0 for idle)"}, &R::n_procs},
       {{"rank", "integer", "this process, 0 .. n_procs-1; empty for idle rows"}, &R::rank},
-      {{"kernel", "text", "kernel name (calibration/kernels/); empty for idle rows"}, &R::kernel},
+      {{"kernel", "text", "kernel name (calibration/microbenchmark/kernels/); empty for idle rows"},
+       &R::kernel},
       {{"n", "integer", "kernel size knob n (work-items or elements)"}, &R::n},
       {{"k", "integer", "kernel knob k (FMA rounds, passes, chase steps, FMAs per element)"}, &R::k},
       {{"m", "integer", "kernel knob m (pointer_chase cycle length), else 0"}, &R::m},

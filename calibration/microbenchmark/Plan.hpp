@@ -19,7 +19,7 @@
 // Every repetition repeats the whole list (interleaved repetitions spread drift over all configurations).
 // Invariant (checked by check_plan): every job of a co-run has a solo run with the same kernel sizes, duty
 // cycle and frequency in the reference mode earlier in the plan, so its slowdown and duty cycle exist.
-#include "calibration/Kernels.hpp"
+#include "calibration/microbenchmark/Kernels.hpp"
 
 #include <optional>
 #include <string>

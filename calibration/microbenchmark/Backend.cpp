@@ -1,9 +1,9 @@
 // The backend registry: one row per backend, built or not (COLOCSIM_HAVE_LEVEL_ZERO / COLOCSIM_HAVE_OPENCL
 // are set by calibration/CMakeLists.txt when the SDK was found).
-#include "calibration/Backend.hpp"
+#include "calibration/microbenchmark/Backend.hpp"
 
 #include "base/Errors.hpp"
-#include "calibration/BackendFactories.hpp"
+#include "calibration/microbenchmark/BackendFactories.hpp"
 
 namespace colocsim {
 

@@ -12,8 +12,8 @@
 #include <level_zero/ze_api.h>
 #include <level_zero/zes_api.h>
 
-#include "calibration/BackendFactories.hpp"
-#include "calibration/DeviceCounters.hpp"
+#include "calibration/microbenchmark/BackendFactories.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,19 +1,18 @@
-// The kernel catalog: sizes, buffers, arguments and work accounting of each kernel in calibration/kernels/.
-// Quick sizes are tuned for pocl on a 2-core CPU: 3-10 ms per launch, so that a 0.25 s co-run window holds
-// tens of launches and each launch is longer than the OS scheduler's time-slice granularity; the stream
-// arrays (3 x 32 MB) exceed a CPU's last-level cache. The pointer-chase cycle (256 KiB) fits a core's
-// private L2, so that its latency is the pinned core's alone: a 16 MB cycle lived in the last-level cache
-// that the pinned core shares with the host's other cores (and, in a VM, other guests), and its solo time
-// on the 2-core CI VM swung from 1.5 to 9.2 ms (0.022 to 0.14 µs per load, cache to DRAM) between
-// repetitions minutes apart, its co-run slowdowns from 2.7 to 12 beside the same fma_fp32; the 256 KiB
-// cycle measured 1.00-1.01 ms alone, 2.01-2.04 ms beside fma_fp32 and 2.45 ms beside triad in repeated
-// runs (measured with 1/4 of today's steps; calibration/README.md). Full sizes
-// target a Max 1550 tile (reference §1.3: ~21 TF fp32, ~11 TF fp64, ~1 TB/s, 192 MiB L2), also a few ms
-// per launch.
-#include "calibration/Kernels.hpp"
+// The kernel catalog: sizes, buffers, arguments and work accounting of each kernel in
+// calibration/microbenchmark/kernels/. Quick sizes are tuned for pocl on a 2-core CPU: 3-10 ms per launch, so
+// that a 0.25 s co-run window holds tens of launches and each launch is longer than the OS scheduler's
+// time-slice granularity; the stream arrays (3 x 32 MB) exceed a CPU's last-level cache. The pointer-chase
+// cycle (256 KiB) fits a core's private L2, so that its latency is the pinned core's alone: a 16 MB cycle
+// lived in the last-level cache that the pinned core shares with the host's other cores (and, in a VM, other
+// guests), and its solo time on the 2-core CI VM swung from 1.5 to 9.2 ms (0.022 to 0.14 µs per load, cache
+// to DRAM) between repetitions minutes apart, its co-run slowdowns from 2.7 to 12 beside the same fma_fp32;
+// the 256 KiB cycle measured 1.00-1.01 ms alone, 2.01-2.04 ms beside fma_fp32 and 2.45 ms beside triad in
+// repeated runs (measured with 1/4 of today's steps; calibration/README.md). Full sizes target a Max 1550
+// tile (reference §1.3: ~21 TF fp32, ~11 TF fp64, ~1 TB/s, 192 MiB L2), also a few ms per launch.
+#include "calibration/microbenchmark/Kernels.hpp"
 
 #include "base/Errors.hpp"
-#include "calibration/KernelBlobs.hpp"
+#include "calibration/microbenchmark/KernelBlobs.hpp"
 
 #include <algorithm>
 #include <cstring>

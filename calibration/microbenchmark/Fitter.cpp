@@ -1,8 +1,8 @@
 // Least-squares fits of the power, DVFS and time-slice models and the interference table (see Fitter.hpp
 // for the models and methods), and the calibration built from them.
-#include "calibration/Fitter.hpp"
+#include "calibration/microbenchmark/Fitter.hpp"
 
-#include "calibration/DeviceCounters.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
 
 #include <Eigen/Dense>
 

@@ -44,9 +44,9 @@
 // worker gets the core (a spin loop: 0.99), and co-runners share it equally. Without the permission
 // (CAP_SYS_NICE) workers run at normal priority. Both outcomes are written to the row's notes
 // (pin=cpuN; nice=-20(autogroup), nice=-20, or nice-refused(...)); cpu_util records the share obtained.
-#include "calibration/Backend.hpp"
-#include "calibration/Measurements.hpp"
-#include "calibration/Plan.hpp"
+#include "calibration/microbenchmark/Backend.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
+#include "calibration/microbenchmark/Plan.hpp"
 
 #include <iosfwd>
 #include <map>

@@ -1,7 +1,7 @@
 #pragma once
 // Factories of the backends compiled into this build (Backend.cpp's registry calls them). Each is defined
 // in its backend's source file, which CMake compiles only when the backend's SDK was found.
-#include "calibration/Backend.hpp"
+#include "calibration/microbenchmark/Backend.hpp"
 
 namespace colocsim::detail {
 

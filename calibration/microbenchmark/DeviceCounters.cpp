@@ -1,4 +1,4 @@
-#include "calibration/DeviceCounters.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
 
 #include "base/Units.hpp"
 

@@ -17,7 +17,7 @@
 // it keeps the base calibration's value, tag and source, and the report says why. Fitted values are tagged
 // measured-by-microbenchmark with the measurement's backend, device, host and date in their source.
 #include "calibration/Calibration.hpp"
-#include "calibration/MeasurementSet.hpp"
+#include "calibration/microbenchmark/MeasurementSet.hpp"
 
 #include <limits>
 #include <map>

@@ -21,8 +21,8 @@
 // - activity (power model): time-averaged over the window, u_vec = Σ flops/t_iter ÷ peak flop/s of the
 //   kernel's precision at that frequency, u_bw = Σ bytes/t_iter ÷ peak bytes/s (cache-resident kernels 0),
 //   both capped at 1; peaks are the best solo fma_fp32 / fma_fp64 and triad / copy rates in the file.
-#include "calibration/Kernels.hpp"
-#include "calibration/Measurements.hpp"
+#include "calibration/microbenchmark/Kernels.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
 
 #include <map>
 #include <optional>

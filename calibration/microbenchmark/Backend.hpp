@@ -12,8 +12,8 @@
 // A backend that cannot run on this machine (no driver, no platform, no device) throws BackendUnavailable;
 // `colocsim calibrate run` turns it into exit status 3. A backend left out of this build (its SDK was not
 // found at configure time) is listed with built == false: exit status 4.
-#include "calibration/EnergyMeter.hpp"
-#include "calibration/Kernels.hpp"
+#include "calibration/microbenchmark/EnergyMeter.hpp"
+#include "calibration/microbenchmark/Kernels.hpp"
 
 #include <functional>
 #include <limits>
