@@ -6,6 +6,7 @@
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 #include "workloads/TraceFormats.hpp"
 

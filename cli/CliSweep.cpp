@@ -15,6 +15,7 @@
 #include "base/Yaml.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <fcntl.h>

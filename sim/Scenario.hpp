@@ -119,27 +119,6 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
 /// that the run records every plugin it used.
 void add_command_line_plugins(Scenario& scenario, const std::vector<std::string>& paths);
 
-/// Everything a run needs, loaded and validated from a scenario.
-struct RunInputs {
-  Scenario scenario;
-  std::shared_ptr<DeviceSpec> device; ///< the platform's reference device type (platform.types[0])
-  Calibration calibration;            ///< the reference type's calibration (or the one the scenario names)
-  std::string calibration_file;
-  Platform platform; ///< with every device type's models (power, interference, MIG table, speed)
-  ProfileCatalog profiles;
-  std::string interference_table_file; ///< interference: pair-total: the pair table read (name or builtin:)
-  /// "file: key = value" for each number a user's platform or device file gave without provenance (recorded
-  /// as user-supplied: summary.json user_supplied).
-  std::vector<std::string> user_supplied;
-  std::unique_ptr<JobReader> reader;
-  std::unique_ptr<Policy> policy;
-
-  RunSetup setup(); ///< engine setup pointing into this object
-};
-
-/// Resolves and loads the scenario's files (device, calibration, platform, profiles, trace, policy).
-RunInputs build_run(const Scenario& scenario);
-
 /// The declared keys, for --help and docs: "section.key  type, default  help" lines.
 std::string describe_scenario_keys();
 

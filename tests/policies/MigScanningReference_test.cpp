@@ -19,6 +19,7 @@
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <algorithm>

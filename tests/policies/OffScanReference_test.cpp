@@ -18,6 +18,7 @@
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 #include "tests/policies/BurstTrace.hpp"
 #include "tests/sim/EngineTestSupport.hpp"

@@ -22,6 +22,7 @@
 #include "policies/PolicyRegistry.hpp"
 #include "policies/PowerAware.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 #include "tests/policies/BurstTrace.hpp"
 #include "tests/sim/EngineTestSupport.hpp"

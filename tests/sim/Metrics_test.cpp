@@ -12,6 +12,7 @@
 #include "cli/Cli.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <algorithm>

@@ -14,6 +14,7 @@
 #include "policies/MigManager.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <map>
