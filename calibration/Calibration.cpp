@@ -2,7 +2,7 @@
 // carries {value, tag, source}; the interference table is a 5×5 list of lists whose entries are bare
 // numbers (provenance from interference.tag/source) or {value, tag, source} maps.
 #include "calibration/Calibration.hpp"
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 
 #include <fstream>
 #include <limits>

@@ -5,9 +5,9 @@
 // names the catalog entry it applies to. Bundled calibrations are in calibration/data/; the default
 // Max 1550 one is built from published figures (docs/sources.md) and labelled so in `status`
 // until microbenchmark measurements replace it. File format: docs/formats/calibration.md.
+#include "base/Yaml.hpp"
 #include "models/Interference.hpp"
 #include "models/PowerModel.hpp"
-#include "models/Yaml.hpp"
 
 #include <array>
 #include <string>

@@ -1,6 +1,6 @@
 #include "calibration/InterferenceRegistry.hpp"
 
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 #include "models/SoloUtilisation.hpp"
 
 namespace colocsim {

@@ -5,7 +5,7 @@
 # Provides: the INTERFACE target colocsim::policy_api (the installed headers, C++20), the function
 # colocsim_add_policy_plugin(NAME SOURCES...), and colocsim_EXECUTABLE (the installed colocsim binary).
 include(CMakeFindDependencyMacro)
-find_dependency(yaml-cpp) # models/Yaml.hpp, included by the policy API headers
+find_dependency(yaml-cpp) # base/Yaml.hpp, included by the policy API headers
 
 get_filename_component(_colocsim_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 if(NOT TARGET colocsim::policy_api)

@@ -2,7 +2,7 @@
 // Hardware facts of a device type (what a job is placed on: an Intel Max 1550 tile, an NVIDIA GPU),
 // loaded from a catalog file under models/devices/ where every number carries its evidence tag and
 // source. Fitted or estimated coefficients (power curve, interference) live in calibration files, not here.
-#include "models/Yaml.hpp"
+#include "base/Yaml.hpp"
 
 #include <string>
 #include <vector>

@@ -54,9 +54,9 @@
 //   97 %), 2g 1.43× slower (measured 1.46×), 1g 2.85× (measured 2.74×).
 //
 // exclusive: one job per device, factor 1.
+#include "base/Yaml.hpp"
 #include "models/DeviceSpec.hpp"
 #include "models/ResourceSignature.hpp"
-#include "models/Yaml.hpp"
 
 #include <array>
 #include <memory>

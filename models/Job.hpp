@@ -1,7 +1,7 @@
 #pragma once
 // The canonical job: what a trace asked for (docs/architecture.md, Jobs and profiles). How the job behaves is
 // its profile (ProfileCatalog), bound by name. Times are seconds from the trace origin.
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 #include <string>
 #include <vector>

@@ -18,7 +18,7 @@
 //  - a policy: can profile P be created now and where (legal_starts, lowest_start), which empty GIs to
 //    destroy to get P (make_room, fuse, split), which layouts exist (all_layouts, maximal_layouts).
 // Everything is a pure function of its arguments; a layout is a plain vector the caller owns.
-#include "models/Yaml.hpp"
+#include "base/Yaml.hpp"
 
 #include <cstddef>
 #include <cstdint>

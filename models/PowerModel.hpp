@@ -16,8 +16,8 @@
 // states are distinct: idle without a context, idle with a context resident, busy. Power is piecewise
 // constant between events; the engine integrates P·Δt exactly. Energy is attributed to jobs: the dynamic part
 // by each job's activity, the static part (idle + context) split evenly among co-runners.
+#include "base/Yaml.hpp"
 #include "models/ResourceSignature.hpp"
-#include "models/Yaml.hpp"
 
 #include <span>
 

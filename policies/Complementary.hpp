@@ -27,7 +27,7 @@
 // when met, and looked at again only when a node boots or a repartitioning ends). Intent (also in `colocsim
 // policies`): pairs: one complementary pair (or a lone job) per idle device; a device left with one job takes
 // the waiting job that complements it best.
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/MaxWeightMatching.hpp"
 #include "policies/Policy.hpp"

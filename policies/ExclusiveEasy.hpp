@@ -14,7 +14,7 @@
 // A job still running after its expected end is then expected at its time limit, or at any moment.
 // Every waiting job behind the head is examined per decision (O(queue · log D)); the option `window` caps
 // that at its first `window` jobs, so a decision costs O(window · log D) whatever the queue length.
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/Policy.hpp"
 

@@ -7,7 +7,7 @@
 // baseline of Costa et al. (SSCAD 2025) and of the co-location literature (reference §3).
 // Intent (also in `colocsim policies`): no sharing: each job takes whole idle devices, the lowest-index
 // first.
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/Policy.hpp"
 

@@ -1,6 +1,6 @@
 #include "policies/PluginLoader.hpp"
 
-#include "models/Sha256.hpp"
+#include "base/Sha256.hpp"
 #include "policies/PluginApi.hpp"
 
 #include <dlfcn.h>

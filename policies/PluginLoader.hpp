@@ -6,7 +6,7 @@
 // Trust: loading a shared object runs its code (its constructors run inside dlopen). The loader itself
 // loads what it is asked to; deciding whether a plugin named by a file (a scenario, a sweep spec) may be
 // loaded at all is the caller's (sim/Scenario.hpp, PluginConsent): only with consent on the command line.
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 #include <optional>
 #include <string>

@@ -2,7 +2,7 @@
 // The one registry of policies: name, description, declared parameters, factory. Explicit table (no
 // static self-registration, which the linker drops from static libraries). The parameter declarations
 // drive YAML parsing, `--policy name:key=value`, `colocsim policies` and the docs.
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/Policy.hpp"
 
 #include <functional>

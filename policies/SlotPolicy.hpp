@@ -4,7 +4,7 @@
 // sharing mode allows (max_per_device, capped by the mode's own limit), the free memory by the chosen memory
 // notion and the milli-GPU share its jobs requested; the FCFS queue; and the handling of submissions,
 // completions, failures and repartitions. A subclass only chooses devices (choose()).
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/FitIndex.hpp"
 #include "policies/Policy.hpp"

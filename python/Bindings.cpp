@@ -2,11 +2,11 @@
 // events, the decisions, the Policy base class a Python policy subclasses), and a run: the same
 // load_scenario + execute_run as `colocsim run` (sim/Cli.cpp), into an output directory the package then
 // reads (python/colocsim/results.py).
+#include "cli/CliCommands.hpp"
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
-#include "sim/cli/CliCommands.hpp"
 
 #include "PolicyDocs.hpp" // generated from the headers' comments (python/gen_policy_docs.py)
 

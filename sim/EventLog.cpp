@@ -1,6 +1,6 @@
 #include "sim/EventLog.hpp"
 
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 #include "sim/Outputs.hpp"
 
 #include <cerrno>

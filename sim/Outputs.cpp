@@ -1,8 +1,8 @@
 #include "sim/Outputs.hpp"
 
-#include "models/Csv.hpp"
-#include "models/Gzip.hpp"
-#include "models/Utf8.hpp"
+#include "base/Csv.hpp"
+#include "base/Gzip.hpp"
+#include "base/Utf8.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -190,7 +190,7 @@ std::string format_double(double v);
 /// A number for JSON: format_double(v), or null for infinity and NaN, which JSON cannot hold.
 std::string json_number(double v);
 /// Appends `s` as a JSON string (quoted; quote, backslash and control characters escaped; bytes that are not
-/// UTF-8 written as the text `\xNN`, models/Utf8.hpp): summary.json and the event log's lines.
+/// UTF-8 written as the text `\xNN`, base/Utf8.hpp): summary.json and the event log's lines.
 void append_json_string(std::string& out, std::string_view s);
 
 } // namespace colocsim

@@ -1,6 +1,6 @@
 #include "sim/Packing.hpp"
 
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 #include "workloads/OpenbReader.hpp"
 
 #include <algorithm>

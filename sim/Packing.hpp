@@ -13,7 +13,7 @@
 // experiments/repro-fgd-atc23/README.md for each rule and what could not be found.
 //
 // Units as in the trace: milli-CPU, MiB, milli-GPU (1000 = one GPU).
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 #include "models/Job.hpp"
 #include "workloads/NodeInventory.hpp"
 

@@ -1,6 +1,6 @@
 #include "sim/Resources.hpp"
 
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -4,7 +4,7 @@
 //   * a bare name ("max1550-aurora-default") is a bundled file <dir>/<name>.yaml;
 //   * anything with a '/' or a .yaml/.csv suffix is a path, relative to the scenario's directory.
 // Bundled files are addressed as "builtin:<path in the repository>" in messages and in outputs.
-#include "models/EmbeddedFile.hpp"
+#include "base/EmbeddedFile.hpp"
 
 #include <optional>
 #include <string>

@@ -4,8 +4,8 @@
 // is declared once in Scenario.cpp's tables (name, type, default, range, help); those tables drive parsing,
 // `colocsim run --help-scenario` and docs/formats/scenario.md. Unknown keys and bad values are errors with
 // file:line:col and the valid values; all problems of a file are reported together.
+#include "base/Params.hpp"
 #include "calibration/Calibration.hpp"
-#include "models/Params.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Outputs.hpp"
@@ -118,27 +118,6 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
 /// Adds the plugins given on the command line (already loaded) to the scenario's list, once per file, so
 /// that the run records every plugin it used.
 void add_command_line_plugins(Scenario& scenario, const std::vector<std::string>& paths);
-
-/// Everything a run needs, loaded and validated from a scenario.
-struct RunInputs {
-  Scenario scenario;
-  std::shared_ptr<DeviceSpec> device; ///< the platform's reference device type (platform.types[0])
-  Calibration calibration;            ///< the reference type's calibration (or the one the scenario names)
-  std::string calibration_file;
-  Platform platform; ///< with every device type's models (power, interference, MIG table, speed)
-  ProfileCatalog profiles;
-  std::string interference_table_file; ///< interference: pair-total: the pair table read (name or builtin:)
-  /// "file: key = value" for each number a user's platform or device file gave without provenance (recorded
-  /// as user-supplied: summary.json user_supplied).
-  std::vector<std::string> user_supplied;
-  std::unique_ptr<JobReader> reader;
-  std::unique_ptr<Policy> policy;
-
-  RunSetup setup(); ///< engine setup pointing into this object
-};
-
-/// Resolves and loads the scenario's files (device, calibration, platform, profiles, trace, policy).
-RunInputs build_run(const Scenario& scenario);
 
 /// The declared keys, for --help and docs: "section.key  type, default  help" lines.
 std::string describe_scenario_keys();

@@ -21,7 +21,7 @@ inline auto ContainsSubstring(const std::string& text)
 } // namespace Catch
 #endif
 
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 #include <fstream>
 #include <functional>

@@ -13,7 +13,7 @@
 // profiles (composed / SequentialCompositionProfile) repeat × the sum of its parts; capped by the walltime
 // as Batsim does. Profiles whose run time depends on Batsim's platform (parallel tasks, SMPI, I/O) take the
 // job's walltime instead, counted in warnings(); with no walltime either, the job is an error.
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 #include "workloads/JobReader.hpp"
 #include "workloads/JsonStream.hpp"
 #include "workloads/ReorderWindow.hpp"

@@ -1,6 +1,6 @@
 #include "workloads/CsvLines.hpp"
 
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 
 #include <cerrno>
 #include <cmath>

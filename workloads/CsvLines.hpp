@@ -2,7 +2,7 @@
 // Line-by-line reader for the plain comma-separated files public traces ship (Alibaba openb and PAI,
 // Microsoft ITP): no quoting, one record per line. Keeps each field's 1-based column so that a bad value
 // is reported as `file:line:col: field: what is wrong (got 'x'); expected ...`. One line in memory.
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 #include <cstddef>
 #include <fstream>

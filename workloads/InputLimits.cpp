@@ -1,5 +1,5 @@
 #include "workloads/InputLimits.hpp"
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 
 #include <cmath>
 

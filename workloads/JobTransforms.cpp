@@ -1,6 +1,6 @@
 #include "workloads/JobTransforms.hpp"
 
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 #include "workloads/StableHash.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "workloads/JsonStream.hpp"
 
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 
 #include <cstring>
 

@@ -8,7 +8,7 @@
 // Bounds, so that no input crashes or exhausts memory: objects and arrays nest at most MAX_DEPTH deep
 // (skip_value() recurses once per level), and a string or number is at most MAX_TOKEN_BYTES long. Both
 // errors also give the byte offset, since such files are often one long line.
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 #include <cstddef>
 #include <istream>

@@ -1,8 +1,8 @@
 // MIG measurement sweep import (workloads/MigSweep.hpp).
 #include "workloads/MigSweep.hpp"
 
-#include "models/Errors.hpp"
-#include "models/Units.hpp"
+#include "base/Errors.hpp"
+#include "base/Units.hpp"
 #include "workloads/CsvLines.hpp"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // but not line breaks.
 #include "workloads/NativeCsv.hpp"
 
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
 #include "workloads/OwningReader.hpp"

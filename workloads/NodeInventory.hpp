@@ -6,7 +6,7 @@
 // Sources: the Alibaba v2023 `openb_node_list_{all,gpu}_node.csv` (header
 // `sn,cpu_milli,memory_mib,gpu,model`) and the Alibaba v2020 `pai_machine_spec.csv` (no header:
 // `machine,gpu_type,cap_cpu,cap_mem,cap_gpu`).
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 
 #include <cstddef>
 #include <istream>

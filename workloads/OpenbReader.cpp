@@ -1,7 +1,7 @@
 #include "workloads/OpenbReader.hpp"
 
-#include "models/Gzip.hpp"
-#include "models/Units.hpp"
+#include "base/Gzip.hpp"
+#include "base/Units.hpp"
 #include "workloads/CsvLines.hpp"
 
 #include <algorithm>

@@ -66,7 +66,7 @@ private:
   std::size_t cpu_only_ = 0, pending_skipped_ = 0, pending_kept_ = 0, zero_runtime_ = 0;
 };
 
-/// Opens a pod list, plain or gzip-compressed (`.csv.gz`, read through models/Gzip.hpp's GzipIfstream; the
+/// Opens a pod list, plain or gzip-compressed (`.csv.gz`, read through base/Gzip.hpp's GzipIfstream; the
 /// content decides, not the name). A gzip file cut short or corrupt is an InputError naming the file.
 std::unique_ptr<JobReader> open_openb(const std::string& path, OpenbOptions options = {});
 

@@ -2,8 +2,8 @@
 // it carries its evidence tag and source; all problems of a file are collected and thrown together.
 #include "workloads/ProfileCatalog.hpp"
 
-#include "models/Units.hpp"
-#include "models/Yaml.hpp"
+#include "base/Units.hpp"
+#include "base/Yaml.hpp"
 
 #include <algorithm>
 #include <cctype>

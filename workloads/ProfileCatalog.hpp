@@ -4,7 +4,7 @@
 // Format (every number of a bundled catalog carries an evidence tag and a source; a user's catalog may give
 // plain numbers): docs/formats/profiles.md. The bundled
 // catalog is workloads/profiles/default.yaml (sources: docs/sources.md).
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 #include "models/ResourceSignature.hpp"
 
 #include <array>

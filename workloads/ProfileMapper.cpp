@@ -1,6 +1,6 @@
 #include "workloads/ProfileMapper.hpp"
 
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 #include "workloads/ProfileCatalog.hpp"
 #include "workloads/StableHash.hpp"
 

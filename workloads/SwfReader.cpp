@@ -1,6 +1,6 @@
 #include "workloads/SwfReader.hpp"
 
-#include "models/Units.hpp"
+#include "base/Units.hpp"
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
 #include "workloads/OwningReader.hpp"

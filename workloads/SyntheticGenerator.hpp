@@ -4,7 +4,7 @@
 // a given spec and seed on every platform and standard library: the random numbers come from
 // std::mt19937_64 (whose output the C++ standard fixes) through our own transforms, never through
 // std::*_distribution (whose output differs between standard libraries).
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "workloads/JobReader.hpp"
 
 #include <cstdint>

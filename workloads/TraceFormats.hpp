@@ -6,7 +6,7 @@
 // open_workload() builds the whole reader chain a run consumes: the format's reader (or a given base reader,
 // e.g. the synthetic generator), then the transforms (JobTransforms.hpp), then the profile mapping
 // (ProfileMapper.hpp). Its describe() says all of it in one line for the outputs.
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "workloads/JobReader.hpp"
 #include "workloads/JobTransforms.hpp"
 

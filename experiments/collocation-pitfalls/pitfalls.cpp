@@ -19,6 +19,7 @@
 // Command: build/experiments/collocation-pitfalls/colocsim-pitfalls [--check] [--csv FILE]
 #include "experiments/Driver.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <algorithm>

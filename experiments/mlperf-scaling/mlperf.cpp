@@ -26,6 +26,7 @@
 #include "experiments/Driver.hpp"
 #include "models/ScalingFit.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 #include "workloads/JobReader.hpp"
 

@@ -19,6 +19,7 @@
 #include "experiments/Driver.hpp"
 #include "models/PowerModel.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <algorithm>

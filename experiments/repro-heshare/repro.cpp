@@ -23,6 +23,7 @@
 #include "experiments/Driver.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Metrics.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <cmath>

@@ -24,6 +24,7 @@
 // Command: build/experiments/repro-mig-manager/colocsim-repro-mig [--check] [--csv FILE]
 #include "experiments/Driver.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <algorithm>

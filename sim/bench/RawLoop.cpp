@@ -7,7 +7,7 @@
 // pages off: sim/Engine.cpp make_engine). Durations are lognormal with the bench scenario's mean and
 // sigma (sim/scenarios/bench/scenario.yaml: 1800 s, σ = 1). Prints key=value lines like `colocsim bench`:
 // wall_s, cpu_s, peak_rss_mb, makespan_s, and a checksum (Σ end times) that is the same for a seed.
-// It links SimGrid alone, so cpu_seconds and peak_rss_mb below repeat sim/cli/Cli.cpp's on purpose.
+// It links SimGrid alone, so cpu_seconds and peak_rss_mb below repeat cli/Cli.cpp's on purpose.
 //
 // --style chooses who owns and waits for the jobs' execs (BENCHMARKS.md, "Without an actor per job"): actor
 // (the default, above), pool (job actors reused), sharded (owner actors with pools of pre-inited execs and a

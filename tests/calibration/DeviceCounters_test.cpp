@@ -2,8 +2,8 @@
 // values: Level Zero kernel-timestamp rollover and tick units (reference §2.4), energy-counter wrap
 // (powercap max_energy_range_uj; Sysman's unknown range, §2.5), ZEX_NUMBER_OF_CCS strings (§1.7), device
 // selectors, and the RAPL meter on a fake powercap tree.
-#include "calibration/DeviceCounters.hpp"
-#include "calibration/EnergyMeter.hpp"
+#include "calibration/microbenchmark/DeviceCounters.hpp"
+#include "calibration/microbenchmark/EnergyMeter.hpp"
 #include "tests/CatchCompat.hpp"
 
 #include <filesystem>

@@ -2,8 +2,8 @@
 // OpenCL C and SPIR-V (magic number, one entry point per kernel), the single-cycle pointer-chase layout,
 // and — on any OpenCL platform present (pocl here) — every kernel run at a tiny size through the OpenCL
 // backend with its results compared to a host computation.
-#include "calibration/Backend.hpp"
-#include "calibration/Kernels.hpp"
+#include "calibration/microbenchmark/Backend.hpp"
+#include "calibration/microbenchmark/Kernels.hpp"
 #include "tests/CatchCompat.hpp"
 
 #include <algorithm>

@@ -2,8 +2,8 @@
 // One measurements.csv row of a hand-made campaign, for tests of `calibrate check` (its statistics in
 // tests/calibration/ModelCheck_test.cpp, its gates through the CLI in tests/sim/CliCalibrateCheck_test.cpp):
 // the kernel's quick configuration on the OpenCL backend, time-sliced, duty cycle 1, t_iter as given.
-#include "calibration/Kernels.hpp"
-#include "calibration/Measurements.hpp"
+#include "calibration/microbenchmark/Kernels.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
 
 #include <string>
 

@@ -2,9 +2,9 @@
 // documented example (docs/formats/measurements.md, a real pocl run) is the fixture byte for byte and
 // parses to the numbers it shows, its column table is the declared one, and bad files are rejected at
 // file:line with the column named.
-#include "calibration/MeasurementSet.hpp"
-#include "calibration/Measurements.hpp"
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
+#include "calibration/microbenchmark/MeasurementSet.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
 #include "tests/CatchCompat.hpp"
 #include "tests/support/StrictFormats.hpp"
 

@@ -2,10 +2,10 @@
 // median |relative error|, the two trivial predictors (no interference; the fit set's mean slowdown), and
 // co-run readings faster than solo left out as impossible. Also the repeated timings inside one window
 // (sub-window means) and the optional measurement columns.
-#include "calibration/MeasurementSet.hpp"
-#include "calibration/Measurements.hpp"
-#include "calibration/Microbenchmark.hpp"
-#include "calibration/ModelCheck.hpp"
+#include "calibration/microbenchmark/MeasurementSet.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
+#include "calibration/microbenchmark/Microbenchmark.hpp"
+#include "calibration/microbenchmark/ModelCheck.hpp"
 #include "tests/CatchCompat.hpp"
 #include "tests/calibration/MeasurementRowSupport.hpp"
 

@@ -1,6 +1,6 @@
 // The experiment planner: run counts and order for the OpenCL quick plan (the CI campaign) and a Level Zero
 // plan with a frequency sweep and CCS modes, the solo-before-co-run invariant, and rejected options.
-#include "calibration/Plan.hpp"
+#include "calibration/microbenchmark/Plan.hpp"
 #include "tests/CatchCompat.hpp"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 #pragma once
 // Shared pieces of the libFuzzer harnesses (tests/fuzz/README.md). A harness feeds the bytes to one reader
-// or loader. The library's typed input errors (InputError, models/Errors.hpp; UsageError for the CLI) are the
+// or loader. The library's typed input errors (InputError, base/Errors.hpp; UsageError for the CLI) are the
 // expected answer to bad bytes and are swallowed; anything else (a crash, another exception, a sanitizer
 // report, a timeout, a leak) is a finding: an uncaught exception aborts, and libFuzzer reports it.
-#include "models/Errors.hpp"
+#include "base/Errors.hpp"
 #include "workloads/JobReader.hpp"
 
 #include <cstddef>

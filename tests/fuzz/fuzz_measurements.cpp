@@ -1,5 +1,5 @@
 // libFuzzer harness: the calibration measurements CSV reader (read_measurements, tests/fuzz/README.md).
-#include "calibration/Measurements.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
 #include "tests/fuzz/FuzzCommon.hpp"
 
 #include <sstream>

@@ -2,6 +2,7 @@
 // is internal to sim/Scenario.cpp, so the harness drives it the way a run does: the bytes become
 // platform.yaml next to the engine tests' fixtures, and the fixture scenario that names it is loaded and
 // built (build_run: platform, device, calibration, profiles, trace; no simulation).
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 #include "tests/fuzz/FuzzCommon.hpp"
 

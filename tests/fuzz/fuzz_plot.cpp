@@ -1,4 +1,4 @@
-// libFuzzer harness: the run readers of `colocsim plot` (sim/cli/CliPlot.cpp: jobs.csv, timeseries.csv and
+// libFuzzer harness: the run readers of `colocsim plot` (cli/CliPlot.cpp: jobs.csv, timeseries.csv and
 // summary.json, plain or gzip-compressed; tests/fuzz/README.md). The readers are internal to the command, so
 // the harness runs `colocsim plot DIR --force` on a directory holding the bytes as one of the run's files,
 // chosen by the first byte:
@@ -7,8 +7,8 @@
 //     corrupt streams), any others gzip-compressed first (so that the text behind a valid stream is fuzzed);
 //   4 summary.json beside a fixed timeseries.csv (the device count of the utilisation figure).
 // The figures are drawn into the same directory (bounded by their pixels, whatever the rows).
-#include "models/Gzip.hpp"
-#include "sim/cli/CliCommands.hpp"
+#include "base/Gzip.hpp"
+#include "cli/CliCommands.hpp"
 #include "tests/fuzz/FuzzCommon.hpp"
 
 #include <sstream>

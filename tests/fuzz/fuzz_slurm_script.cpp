@@ -12,7 +12,7 @@
 //     [A-Za-z0-9._-]) equals, line by line, the skeleton of the same sweep written with plain texts: user
 //     text only ever sits inside a quoted word of one line, never in the shell around it.
 // tests/sim/SlurmHostile.sh runs `bash -n` and the tasks themselves on hostile texts (too slow here).
-#include "sim/cli/CliCommands.hpp"
+#include "cli/CliCommands.hpp"
 #include "tests/fuzz/FuzzCommon.hpp"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
 // libFuzzer harness: the sweep spec loader (docs/formats/sweep.md, tests/fuzz/README.md). The loader is
-// internal to sim/cli/CliSweep.cpp, so the harness runs `colocsim sweep --dry-run` on the bytes written as
+// internal to cli/CliSweep.cpp, so the harness runs `colocsim sweep --dry-run` on the bytes written as
 // spec.yaml next to a copy of the engine tests' base scenario (base.yaml and its files): the spec is read,
 // the scenario and every axis value checked and the runs expanded; nothing is simulated.
-#include "sim/cli/CliCommands.hpp"
+#include "cli/CliCommands.hpp"
 #include "tests/fuzz/FuzzCommon.hpp"
 
 #include <sstream>

@@ -4,8 +4,8 @@
 // exit status 0 (the run is ok) or 1 (the run failed: its summary.json is not colocsim's) and never throw;
 // sweep.csv must say the same; and an ok run's summary.json must at least name every field colocsim's has (a
 // `{}`, a scalar or a one-key file is never a finished run).
+#include "cli/CliCommands.hpp"
 #include "sim/Outputs.hpp"
-#include "sim/cli/CliCommands.hpp"
 #include "tests/fuzz/FuzzCommon.hpp"
 
 #include <cstdio>

@@ -14,11 +14,12 @@
 // checks that backfill does overtake waiting heads (and never does with backfill=false).
 #include "tests/CatchCompat.hpp"
 
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/MigManager.hpp"
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <algorithm>

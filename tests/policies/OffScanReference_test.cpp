@@ -14,10 +14,11 @@
 // does (no device is being repartitioned here, the only other reason for a device to be unavailable).
 #include "tests/CatchCompat.hpp"
 
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 #include "tests/policies/BurstTrace.hpp"
 #include "tests/sim/EngineTestSupport.hpp"

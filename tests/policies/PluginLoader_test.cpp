@@ -6,7 +6,7 @@
 // registers its policy once, however often it is loaded, and its file's SHA-256 is recorded.
 #include "tests/CatchCompat.hpp"
 
-#include "models/Sha256.hpp"
+#include "base/Sha256.hpp"
 #include "policies/PluginApi.hpp"
 #include "policies/PluginLoader.hpp"
 

@@ -14,7 +14,7 @@
 // itself and prove nothing, and would be one more copy to keep in step.
 #include "tests/CatchCompat.hpp"
 
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/Complementary.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/MaxWeightMatching.hpp"
@@ -22,6 +22,7 @@
 #include "policies/PolicyRegistry.hpp"
 #include "policies/PowerAware.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 #include "tests/policies/BurstTrace.hpp"
 #include "tests/sim/EngineTestSupport.hpp"

@@ -3,8 +3,8 @@
 // (the message naming the gate goes to the process's stderr).
 #include "calibration/Calibration.hpp"
 #include "calibration/CalibrationWriter.hpp"
-#include "calibration/Kernels.hpp"
-#include "calibration/Measurements.hpp"
+#include "calibration/microbenchmark/Kernels.hpp"
+#include "calibration/microbenchmark/Measurements.hpp"
 #include "tests/CatchCompat.hpp"
 #include "tests/calibration/MeasurementRowSupport.hpp"
 #include "tests/sim/CliTestSupport.hpp"

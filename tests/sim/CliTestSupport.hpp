@@ -4,7 +4,7 @@
 // tree. Every invocation made through cli() or shell() has its outputs parsed strictly
 // (tests/support/StrictFormats.hpp): the tests run colocsim only through these two, and
 // tests/support/OutputCoverage_test.cpp keeps it so (CONTRIBUTING.md, Tests).
-#include "sim/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 #include "tests/CatchCompat.hpp"
 #include "tests/support/StrictFormats.hpp"
 

@@ -5,9 +5,9 @@
 #include "tests/sim/CliTestSupport.hpp"
 #include "tests/sim/EngineTestSupport.hpp"
 
+#include "cli/Cli.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Scenario.hpp"
-#include "sim/cli/Cli.hpp"
 #include "workloads/SwfReader.hpp"
 
 #include <map>

@@ -6,10 +6,10 @@
 #include "tests/sim/CliTestSupport.hpp"
 
 #include "calibration/InterferenceRegistry.hpp"
+#include "cli/Cli.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
 #include "sim/Scenario.hpp"
-#include "sim/cli/Cli.hpp"
 
 #include <cstdio>
 #include <filesystem>

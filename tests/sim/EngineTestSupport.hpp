@@ -4,6 +4,7 @@
 #pragma once
 #include "policies/Policy.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <map>

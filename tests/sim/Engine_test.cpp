@@ -10,6 +10,7 @@
 #include "tests/sim/EngineTestSupport.hpp"
 
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <algorithm>

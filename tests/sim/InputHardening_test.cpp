@@ -3,8 +3,8 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "cli/Cli.hpp"
 #include "sim/Outputs.hpp"
-#include "sim/cli/Cli.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -5,8 +5,8 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "cli/Cli.hpp"
 #include "experiments/Driver.hpp"
-#include "sim/cli/Cli.hpp"
 #include "workloads/ProfileCatalog.hpp"
 
 #include <algorithm>

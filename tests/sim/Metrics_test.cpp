@@ -9,10 +9,11 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "cli/Cli.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
-#include "sim/cli/Cli.hpp"
 
 #include <algorithm>
 #include <cmath>

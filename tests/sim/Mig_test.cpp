@@ -10,10 +10,11 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/EngineTestSupport.hpp"
 
-#include "models/Params.hpp"
+#include "base/Params.hpp"
 #include "policies/MigManager.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <map>

@@ -4,11 +4,11 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "models/Csv.hpp"
-#include "models/Gzip.hpp"
-#include "models/Utf8.hpp"
+#include "base/Csv.hpp"
+#include "base/Gzip.hpp"
+#include "base/Utf8.hpp"
+#include "cli/Cli.hpp"
 #include "sim/Outputs.hpp"
-#include "sim/cli/Cli.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 
 #include <filesystem>
 #include <fstream>

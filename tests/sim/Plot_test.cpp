@@ -3,9 +3,9 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "models/Gzip.hpp"
-#include "sim/cli/Cli.hpp"
-#include "sim/cli/PlotRun.hpp"
+#include "base/Gzip.hpp"
+#include "cli/Cli.hpp"
+#include "cli/PlotRun.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -176,7 +176,7 @@ TEST_CASE("plot refuses what it cannot draw, with the file, line and field", "[c
   fs::remove_all(dir);
 }
 
-// --- figures in a size bounded by pixels (sim/cli/PlotRun.hpp)
+// --- figures in a size bounded by pixels (cli/PlotRun.hpp)
 // ---------------------------------------------------
 
 namespace {

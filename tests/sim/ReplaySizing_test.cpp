@@ -4,8 +4,8 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "cli/Cli.hpp"
 #include "models/DeviceSpec.hpp"
-#include "sim/cli/Cli.hpp"
 
 #include <algorithm>
 #include <cstdio>

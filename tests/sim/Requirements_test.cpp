@@ -6,9 +6,9 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "cli/Cli.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Platform.hpp"
-#include "sim/cli/Cli.hpp"
 
 #include <filesystem>
 #include <fstream>

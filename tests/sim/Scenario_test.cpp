@@ -4,6 +4,7 @@
 
 #include "sim/Engine.hpp"
 #include "sim/Resources.hpp"
+#include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
 
 #include <filesystem>

@@ -4,7 +4,7 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
-#include "sim/cli/Cli.hpp"
+#include "cli/Cli.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // Strict JSON (RFC 8259) and CSV (RFC 4180) checks of colocsim's outputs; the rules are in the header.
 #include "tests/support/StrictFormats.hpp"
 
-#include "models/Gzip.hpp"
+#include "base/Gzip.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -8,7 +8,7 @@
 #include "WorkloadsTestSupport.hpp"
 #include "tests/support/StrictFormats.hpp"
 
-#include "models/Yaml.hpp"
+#include "base/Yaml.hpp"
 
 #include <cmath>
 #include <map>
