@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# clang-tidy (the checks and naming of .clang-tidy) over the sources of the libraries and the CLI: models/,
-# workloads/, policies/, sim/, calibration/. Exits non-zero on any finding (.clang-tidy: WarningsAsErrors).
+# clang-tidy (the checks and naming of .clang-tidy) over the sources of the libraries and the CLI: base/, models/,
+# workloads/, policies/, sim/, cli/, calibration/. Exits non-zero on any finding (.clang-tidy: WarningsAsErrors).
 # Tests and experiments are left out: Catch2's macros and the drivers' tables are not what the checks are for.
 #   scripts/tidy.sh                 every source file (about 90; 10-15 min on 2 cores)
 #   scripts/tidy.sh sim/Engine.cpp  the files given (a regular expression each, as run-clang-tidy takes them)
@@ -15,6 +15,6 @@ tidy=$(command -v run-clang-tidy-14 || command -v run-clang-tidy || true)
 # compile database: a stale build-tidy/ silently skipped them.
 cmake -S "$root" -B "$root/build-tidy" -DCMAKE_BUILD_TYPE=Release -DCOLOCSIM_TESTS=ON >/dev/null
 if [[ $# -eq 0 ]]; then
-  set -- "$root/(models|workloads|policies|sim|calibration)/"
+  set -- "$root/(base|models|workloads|policies|sim|cli|calibration)/"
 fi
 exec "$tidy" -p "$root/build-tidy" -quiet -j "$jobs" "$@"
