@@ -719,10 +719,11 @@ public:
       if (std::holds_alternative<JobFailed>(e)) ++failed;
       if (const auto* s = std::get_if<JobSubmitted>(&e)) {
         std::vector<DeviceIndex> devs;
-        for (DeviceIndex d = 0; d < view.device_count() && devs.size() < view.job(s->job).devices; ++d)
+        const auto wanted = static_cast<std::size_t>(view.job(s->job).devices);
+        for (DeviceIndex d = 0; d < view.device_count() && devs.size() < wanted; ++d)
           if (view.residents(d).empty() && std::find(taken_.begin(), taken_.end(), d) == taken_.end())
             devs.push_back(d);
-        REQUIRE(devs.size() == static_cast<std::size_t>(view.job(s->job).devices));
+        REQUIRE(devs.size() == wanted);
         taken_.insert(taken_.end(), devs.begin(), devs.end());
         out.push_back(Place{s->job, devs});
       }
