@@ -74,8 +74,8 @@ double time_slack(double t)
 }
 
 /// Job ends closer than this to an instant happen at it: 1e-9 s (SimGrid's surf/precision, within which the
-/// first engine's SimGrid activities ended together), or 8 ulps of t once that is larger (t above about
-/// 5e5 s... 6e6 s: long traces), so that two ends computed along different paths never fall apart by
+/// first engine's SimGrid activities ended together), or 8 ulps of t once that is larger (t from 2^20 s,
+/// about 12 days: long traces), so that two ends computed along different paths never fall apart by
 /// rounding. Ends are not merged over time_slack's 1e-9 · t: at t = 1e6 s that would move an end by 1 ms.
 double end_slack(double t)
 {
@@ -214,7 +214,7 @@ private:
   void schedule_end(JobIndex j);
   /// Sim time of the earliest end in the heap (stale entries dropped); infinity if none.
   double next_end();
-  /// Takes the ends due at `now` (within end_slack) into notices_, in job order.
+  /// Takes the ends due at `now` (within end_slack) into notices_ (the controller puts them in job order).
   void take_due_ends(double now);
 
   // events
@@ -383,7 +383,7 @@ public:
 
 private:
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
-  std::vector<Notice> notices_; ///< ends due at the current instant, in job order (take_due_ends)
+  std::vector<Notice> notices_;                           ///< ends due at the current instant (take_due_ends)
   /// The end heap: the next end of every running job, earliest first, with stale entries left in place until
   /// they reach the top (a job's rate changes push a new entry and bump its generation).
   std::priority_queue<EndEntry, std::vector<EndEntry>, std::greater<>> ends_;
@@ -1316,18 +1316,16 @@ void Simulation::schedule_end(JobIndex j)
   const double complete = js.remaining <= 0 ? js.progressed_at
                           : js.rate > 0     ? js.progressed_at + js.remaining / js.rate
                                             : std::numeric_limits<double>::infinity();
-  if (complete <= js.deadline) {
+  // It completes unless its deadline comes first. A job whose work ends at its time limit, at the same
+  // instant, completes (a 22 s job that asked for 22 s is not killed): work left at the limit within 1e-9 of
+  // its duration counts as done. The out-of-memory deadline has no such grace.
+  const double grace =
+      js.oom_first || !(js.rate > 0) ? 0.0 : 1e-9 * std::max(1.0, js.job.duration_s) / js.rate;
+  if (complete <= js.deadline + grace)
     ends_.emplace(complete, j, js.generation, NoticeKind::FINISHED);
-    return;
-  }
-  // A job whose work ends at its time limit, at the same instant, completes (a 22 s job that asked for 22 s
-  // is not killed): work left at the limit within 1e-9 of its duration counts as done.
-  if (!js.oom_first && complete <= js.deadline + 1e-9 * std::max(1.0, js.job.duration_s) / js.rate) {
-    ends_.emplace(complete, j, js.generation, NoticeKind::FINISHED);
-    return;
-  }
-  ends_.push(
-      EndEntry{js.deadline, j, js.generation, js.oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED});
+  else
+    ends_.emplace(js.deadline, j, js.generation,
+                  js.oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED);
 }
 
 double Simulation::next_end()
@@ -1352,7 +1350,6 @@ void Simulation::take_due_ends(double now)
     js.ending = true;
     notices_.push_back(Notice{e.job, e.kind()});
   }
-  std::sort(notices_.begin(), notices_.end(), [](const Notice& a, const Notice& b) { return a.job < b.job; });
 }
 
 void Simulation::remove_job(JobIndex j)
