@@ -4,6 +4,7 @@
 #include "models/Placement.hpp"
 #include "sim/engine/DependencyGraph.hpp"
 #include "sim/engine/DeviceMeters.hpp"
+#include "sim/engine/DevicePhysics.hpp"
 #include "sim/engine/EngineEvents.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
 #include "sim/engine/JobSlots.hpp"
@@ -83,28 +84,13 @@ double end_slack(double t)
   return std::max(1e-9, 8 * (std::nextafter(a, HUGE_VAL) - a));
 }
 
-struct DeviceState {
-  std::vector<JobIndex> residents; ///< in placement order
-  std::vector<std::uint32_t> slot; ///< slot[i]: position of this device in residents[i]'s device list
-  std::vector<double> share_w;     ///< power attributed to residents[i]
-  double sum_rate = 0;             ///< Σ residents' rates, read by the NONLINEAR callback
-  double power_w = 0;
-  double mem_used_bytes = 0; ///< real footprints of the residents
-  double freq_set_hz = 0;    ///< the policy's frequency (default: the device's default)
-  double freq_hz = 0;        ///< effective: freq_set_hz lowered by the card power cap
-  SharingMode mode = SharingMode::EXCLUSIVE;
-  bool repartitioning = false;
-  // mig mode (RunSetup::mig): the GPU instances, the job on each (-1: none) and when each is usable
-  MigInstances gi;
-};
-
 struct JobState {
   Job job;
   const ResourceSignature* sig = nullptr;
   JobStatus status = JobStatus::WAITING;
   std::vector<DeviceIndex> devices;
-  std::vector<double> device_rate; ///< 1 / (slowdown · time factor of the device's frequency), per device
-  double rate = 0;                 ///< effective rate: the slowest device's × e(n)
+  std::uint32_t run_slot = 0; ///< its slot in DevicePhysics while it runs
+  double rate = 0;            ///< effective rate: the slowest device's × e(n) (DevicePhysics sets it)
   /// Progress of the attempt under way (the engine's event core): `remaining` work-seconds were left at sim
   /// time `progressed_at`; since then the job has progressed at `rate` (it changes only at an update of one
   /// of its devices, which first brings `remaining` up to that time). All devices of a gang job progress
@@ -120,13 +106,11 @@ struct JobState {
   bool end_moved = false; ///< listed in Simulation::moved_ends_
   double first_start = -1, attempt_start = -1, end = -1;
   int attempts = 0;
-  bool oom_pending = false;             ///< this attempt overflowed device memory: it will fail
-  double thread_share = 1.0;            ///< MPS active-thread fraction of this attempt
-  bool ending = false;                  ///< its end is due at the current instant (taken from the end heap)
-  double submitted = 0;                 ///< sim time it was submitted to the policy (after its dependencies)
-  std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of `devices`
-  std::uint32_t deps_pending = 0;       ///< BLOCKED: dependencies not yet completed
-  std::uint32_t reason = 0; ///< why it did not complete: index into Simulation::reasons_ (0: none)
+  bool oom_pending = false;       ///< this attempt overflowed device memory: it will fail
+  bool ending = false;            ///< its end is due at the current instant (taken from the end heap)
+  double submitted = 0;           ///< sim time it was submitted to the policy (after its dependencies)
+  std::uint32_t deps_pending = 0; ///< BLOCKED: dependencies not yet completed
+  std::uint32_t reason = 0;       ///< why it did not complete: index into Simulation::reasons_ (0: none)
   std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
   double limit_s = std::numeric_limits<double>::infinity(); ///< killed this long after a start (requested)
   double base_speed =
@@ -154,7 +138,7 @@ struct EndEntry {
   bool operator>(const EndEntry& o) const { return t > o.t || (t == o.t && job > o.job); }
 };
 
-class Simulation final : public ClusterView, private DependencyOutcomes {
+class Simulation final : public ClusterView, private DependencyOutcomes, private PhysicsListener {
 public:
   Simulation(const RunSetup& setup, RunObserver& observer);
 
@@ -162,19 +146,18 @@ public:
 
   // ClusterView
   double now() const override { return origin_ + sim_now(); }
-  std::size_t device_count() const override { return devices_.size(); }
+  std::size_t device_count() const override { return phys_.size(); }
   DeviceView device(DeviceIndex d) const override
   {
     const auto& pd = setup_.platform->devices[d];
-    const auto& ds = devices_[d];
     return DeviceView{d,
                       pd.node,
                       pd.card,
-                      ds.mode,
+                      phys_.mode(d),
                       pd.spec->memory_bytes.value,
-                      static_cast<std::uint32_t>(ds.residents.size()),
-                      ds.power_w,
-                      ds.freq_hz,
+                      static_cast<std::uint32_t>(phys_.residents(d).size()),
+                      phys_.power_w(d),
+                      phys_.freq_hz(d),
                       device_available(d),
                       pd.spec->freq_min_hz.value,
                       pd.spec->freq_max_hz.value,
@@ -182,7 +165,11 @@ public:
                       setup_.platform->types[pd.type].speed};
   }
   const Job& job(JobIndex j) const override { return jobs_[j].job; }
-  std::span<const JobIndex> residents(DeviceIndex d) const override { return devices_.at(d).residents; }
+  std::span<const JobIndex> residents(DeviceIndex d) const override
+  {
+    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
+    return phys_.residents(d);
+  }
   const ResourceSignature& signature(JobIndex j) const override { return *jobs_[j].sig; }
   PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
                               std::span<const JobIndex> also) const override;
@@ -194,11 +181,8 @@ public:
   double time_limit(JobIndex j) const override { return jobs_[j].limit_s; }
   double mig_slowdown_alone(JobIndex j, DeviceIndex d, std::size_t profile) const override
   {
-    const auto& t = type(d);
-    if (!t.mig || profile >= t.mig->profiles().size()) return 1.0;
-    const auto& p = t.mig->profiles()[profile];
-    return colocsim::mig_slowdown(*jobs_[j].sig, mig_sm_fraction(p, t.spec->compute_units.value),
-                                  mig_memory_fraction(*t.mig, p), p.compute_slices);
+    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
+    return phys_.mig_slowdown_alone(*jobs_[j].sig, d, profile);
   }
 
 private:
@@ -236,34 +220,16 @@ private:
   void apply_reconfigure_mig(const Decision& decision, const ReconfigureMig& d);
   void apply_frequency(const Decision& decision, const SetFrequency& d);
   void apply_wakeup(const Decision& decision, const WakeAt& d);
-  void start_job(JobIndex j, const std::vector<DeviceIndex>& devs);
+  void start_job(JobIndex j, const Place& place);
   void remove_job(JobIndex j);
   void record_end(JobIndex j);
 
-  // device updates, O(residents) each
+  // Device physics (sim/engine/DevicePhysics.hpp) tells the engine what changes (PhysicsListener).
+  void device_changing(DeviceIndex d) override { touch(d); }
+  void rate_changing(JobIndex j, double rate) override;
+  void rates_settled() override;
   void touch(DeviceIndex d); ///< DEVICE_CHANGING: d is about to change (its meters integrate up to now)
-  void recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty);
-  void refresh_power(DeviceIndex d);
-  void settle(std::vector<DeviceIndex>& dirty);
-  void enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& dirty);
-  double freq_ratio(DeviceIndex d) const
-  {
-    return devices_[d].freq_hz / setup_.platform->devices[d].spec->freq_max_hz.value;
-  }
-  /// t(f)/t(f_ref) = β·f_ref/f + 1 − β (docs/architecture.md, Progress); f_ref is the default frequency, at
-  /// which trace durations are taken.
-  double time_factor(const ResourceSignature& sig, DeviceIndex d) const
-  {
-    const double f_ref = setup_.platform->devices[d].spec->freq_default_hz.value;
-    return sig.freq_sensitive * f_ref / devices_[d].freq_hz + 1.0 - sig.freq_sensitive;
-  }
-  void load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const;
-  /// The factor a job on n devices progresses at on top of its slowest device's rate: e(n), or 1 when
-  /// durations are times on the job's own device count (RunSetup::durations_include_scaling).
-  double gang_efficiency(const JobState& js, std::size_t n) const
-  {
-    return setup_.durations_include_scaling ? 1.0 : js.sig->scaling_efficiency(n);
-  }
+  JobPhysics physics_of(const JobState& js) const { return JobPhysics{js.sig, js.base_speed}; }
   /// The device types job j may run on (Job::gpu_types); 0 when it names only types the platform lacks.
   std::uint64_t type_mask_of(const Job& job) const;
   /// Speed of the first device type of the platform that job.gpu_types names (1 if none).
@@ -277,7 +243,7 @@ private:
   UserRunHistory user_runs_;            ///< each user's last two run times (workload.estimates: predicted)
   ObserverFeed observer_feed_;          ///< jobs.csv, timeseries.csv
   std::optional<TraceFeed> trace_feed_; ///< the event log (RunSetup::trace)
-  std::vector<DeviceState> devices_;
+  DevicePhysics phys_; ///< the devices: modes, frequencies, residents, rates, power, card caps
   /// The jobs alive: read, not yet ended or ended in the current pass (sim/engine/JobSlots.hpp).
   JobSlots<JobState> jobs_;
   std::vector<JobIndex> ended_; ///< jobs ended in this pass, freed once its policy call has returned
@@ -288,17 +254,15 @@ private:
   /// The engine's clock, sim time: the time of the event under way, exactly as computed (SimGrid's clock,
   /// which the controller's waits advance to it, agrees within an ulp; docs/architecture.md, One clock).
   double now_ = 0;
-  std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
   NodePower nodes_; ///< node states, boots, the nodes powered off not yet reported, baseline energy
   std::vector<std::vector<DeviceIndex>> node_devices_;
   std::vector<sg4::Host*> node_hosts_;                      ///< SimGrid host of each node
   void touch_nodes() { events_.nodes_changing(sim_now()); } ///< NODES_CHANGING: node baselines integrate
   bool device_available(DeviceIndex d) const
   {
-    return !devices_[d].repartitioning && nodes_.on(setup_.platform->devices[d].node);
+    return !phys_.repartitioning(d) && nodes_.on(setup_.platform->devices[d].node);
   }
-  bool idle(DeviceIndex d) const { return devices_[d].residents.empty() && device_available(d); }
-  double total_device_power_w_ = 0;
+  bool idle(DeviceIndex d) const { return phys_.residents(d).empty() && device_available(d); }
   std::uint32_t busy_devices_ = 0;
   std::uint32_t running_ = 0;
   std::uint32_t waiting_ = 0;
@@ -325,57 +289,22 @@ private:
   bool cancel(JobIndex b, JobIndex k) override;
   /// The events of the controller pass a completion is handled in: dependents released go there.
   std::vector<Event>* released_ = nullptr;
-  // MIG (models/Mig.hpp): a device's instances, and the fractions of the GPU an instance holds
-  void set_mig_layout(DeviceState& ds, DeviceIndex d) const
-  {
-    if (!type(d).mig)
-      throw std::invalid_argument("a device in mig mode needs its type's MIG table (DeviceType::mig)");
-    const auto& layout = type(d).mig_layout;
-    ds.gi.reset(layout);
-  }
-  /// What the GI holds of the whole GPU, for its job's rate (models/Mig.hpp): SMs / the device's SMs
-  /// (7g.40gb: 98/108 of an A100) and memory slices / 8.
-  double mig_sm_share(DeviceIndex d, const MigInstance& gi) const
-  {
-    return mig_sm_fraction(type(d).mig->profiles()[gi.profile], type(d).spec->compute_units.value);
-  }
-  double mig_mem_share(DeviceIndex d, const MigInstance& gi) const
-  {
-    return mig_memory_fraction(*type(d).mig, type(d).mig->profiles()[gi.profile]);
-  }
-  /// The share of the device a GI occupies for the allocation metrics: its SMs / the largest profile's (7g
-  /// occupies the whole GPU, though it runs on 98 of its 108 SMs).
-  static double mig_allocated_share(const MigGeometry& geo, const MigInstance& gi)
-  {
-    unsigned full = 0;
-    for (const auto& p : geo.profiles())
-      full = std::max(full, p.sms);
-    return static_cast<double>(geo.profiles()[gi.profile].sms) / full;
-  }
-  std::vector<double> mem_shares_;   ///< scratch: mig memory-slice fractions of a device's residents
-  std::vector<unsigned> mig_slices_; ///< scratch: mig compute slices of a device's residents' instances
-  /// The share of device d that job js requests at position pos of its devices: its gpu_milli / 1000, or on
-  /// a mig device its instance's SM fraction.
-  double requested_share(const JobState& js, DeviceIndex d, std::uint32_t pos) const
-  {
-    const auto& ds = devices_[d];
-    if (ds.mode == SharingMode::MIG) return mig_allocated_share(*type(d).mig, ds.gi[js.instances[pos]]);
-    return std::clamp(js.job.gpu_milli, 1, 1000) / 1000.0;
-  }
 
 public:
   const MigGeometry* mig_geometry(DeviceIndex d) const override
   {
-    return devices_.at(d).mode == SharingMode::MIG ? type(d).mig.get() : nullptr;
+    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
+    return phys_.mode(d) == SharingMode::MIG ? type(d).mig.get() : nullptr;
   }
   std::vector<MigSlot> mig_instances(DeviceIndex d) const override
   {
-    const auto& ds = devices_.at(d);
     std::vector<MigSlot> out;
-    if (ds.mode != SharingMode::MIG) return out;
-    for (std::size_t i = 0; i < ds.gi.size(); ++i) {
-      MigSlot s{ds.gi[i], std::nullopt, ds.gi.ready(i, sim_now() + time_slack(sim_now()))};
-      if (ds.gi.job(i) >= 0) s.job = static_cast<JobIndex>(ds.gi.job(i));
+    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
+    if (phys_.mode(d) != SharingMode::MIG) return out;
+    const auto& gi = phys_.mig(d);
+    for (std::size_t i = 0; i < gi.size(); ++i) {
+      MigSlot s{gi[i], std::nullopt, gi.ready(i, sim_now() + time_slack(sim_now()))};
+      if (gi.job(i) >= 0) s.job = static_cast<JobIndex>(gi.job(i));
       out.push_back(s);
     }
     return out;
@@ -395,22 +324,7 @@ private:
   std::chrono::steady_clock::time_point wall_start_, last_progress_;
   std::uint64_t progress_rounds_ = 0; ///< scheduling rounds since the clock was last read
   bool progress_shown_ = false;       ///< a progress line was written (a terminal's needs its newline)
-  // scratch buffers, reused to keep the per-event path allocation-free
-  std::vector<const ResourceSignature*> sigs_;
-  std::vector<double> slowdowns_;
-  std::vector<double> caps_;
-  std::vector<PowerLoad> loads_;
-  std::vector<std::uint32_t> scratch_cards_;
-  std::vector<DeviceIndex> scratch_dirty_; ///< start_job / remove_job (never nested)
-  /// predict()'s working vectors, kept between calls so that a prediction allocates nothing (a policy such
-  /// as interference-aware makes dozens per decision; predict is never nested).
-  struct PredictScratch {
-    std::vector<const ResourceSignature*> sigs;
-    std::vector<double> slow, caps, mems;
-    std::vector<unsigned> slices;
-    std::vector<PowerLoad> loads;
-  };
-  mutable PredictScratch predict_scratch_;
+  mutable std::vector<const ResourceSignature*> also_sigs_; ///< predict()'s scratch (never nested)
   // idle_while_waiting_device_s (sim/engine/IdleWaitMeter.hpp): follows devices becoming idle or busy and
   // jobs joining or leaving the queue.
   IdleWaitMeter idle_wait_;
@@ -446,7 +360,8 @@ private:
 };
 
 Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
-    : setup_(setup), observer_feed_(observer, setup.record_timeseries)
+    : setup_(setup), observer_feed_(observer, setup.record_timeseries),
+      phys_(*setup.platform, setup.durations_include_scaling, *this)
 {
   // The registration order is the order of each event's side effects (docs/architecture.md, The engine's
   // components): the meters first, then the run time history, the reporters (jobs.csv before the event log),
@@ -482,118 +397,27 @@ double Simulation::estimate(JobIndex j) const
 PlacementPrediction Simulation::predict(JobIndex j, std::span<const DeviceIndex> devices,
                                         std::span<const JobIndex> also) const
 {
-  PlacementPrediction p;
-  const auto& js = jobs_[j];
-  // Named references, not a structured binding: the MIG branch's lambda captures them (C++20 allows capturing
-  // a structured binding, clang before 16 does not).
-  auto& sigs = predict_scratch_.sigs;
-  auto& slow = predict_scratch_.slow;
-  auto& caps = predict_scratch_.caps;
-  auto& mems = predict_scratch_.mems;
-  auto& slices = predict_scratch_.slices;
-  auto& loads = predict_scratch_.loads;
-  double rate = std::numeric_limits<double>::infinity(); // the slowest device's, as recompute_device sets it
-  for (const DeviceIndex d : devices) {
-    const auto& ds = devices_.at(d);
-    const auto& pd = setup_.platform->devices[d];
-    const auto& dt = type(d);
-    if (ds.mode == SharingMode::MIG) {
-      // The jobs of `also` take the largest empty, ready instances, in their order, and job j the largest
-      // one left; the jobs on the other instances enter only through the interference model's
-      // cross-instance term (contention) and the GPU's power.
-      const auto& geo = *dt.mig;
-      const double ready_by = sim_now() + time_slack(sim_now());
-      const auto best = ds.gi.largest_free(geo, ready_by, also.size());
-      if (!best) {
-        p.fits_memory = false;
-        p.job_slowdown = std::max(p.job_slowdown, 1e9);
-        rate = std::min(rate, 1e-9);
-        continue;
-      }
-      const auto& gi = ds.gi[*best];
-      sigs.clear();
-      caps.clear();
-      mems.clear();
-      slices.clear();
-      const auto add = [&](const ResourceSignature* sig, const MigInstance& inst) {
-        sigs.push_back(sig);
-        caps.push_back(mig_sm_share(d, inst));
-        mems.push_back(mig_mem_share(d, inst));
-        slices.push_back(geo.profiles()[inst.profile].compute_slices);
-      };
-      for (std::size_t i = 0; i < ds.residents.size(); ++i)
-        add(jobs_[ds.residents[i]].sig, ds.gi[jobs_[ds.residents[i]].instances[ds.slot[i]]]);
-      for (std::size_t k = 0; k < also.size(); ++k)
-        add(jobs_[also[k]].sig, ds.gi[*ds.gi.largest_free(geo, ready_by, k)]);
-      add(js.sig, gi);
-      slow.resize(sigs.size());
-      compute_slowdowns(SharingMode::MIG, dt.time_slice, *dt.interference, sigs, slow, caps, mems, slices);
-      const double s = slow.back();
-      p.job_slowdown = std::max(p.job_slowdown, s * time_factor(*js.sig, d));
-      rate = std::min(rate, dt.speed / js.base_speed / (s * time_factor(*js.sig, d)));
-      loads.clear();
-      load_of(d, loads);
-      for (std::size_t k = 0; k < also.size(); ++k)
-        loads.push_back(PowerLoad{jobs_[also[k]].sig, 1.0 / slow[ds.residents.size() + k]});
-      loads.push_back(PowerLoad{js.sig, 1.0 / s});
-      p.added_power_w += device_power(dt.power, loads, freq_ratio(d)).total_w - ds.power_w;
-      if (js.sig->mem_bytes > geo.profiles()[gi.profile].memory_bytes) p.fits_memory = false;
-      continue;
-    }
-    sigs.clear();
-    caps.clear();
-    double mem = ds.mem_used_bytes;
-    for (auto r : ds.residents) {
-      sigs.push_back(jobs_[r].sig);
-      caps.push_back(jobs_[r].thread_share);
-    }
-    for (auto r : also) {
-      sigs.push_back(jobs_[r].sig);
-      caps.push_back(1.0);
-      mem += jobs_[r].sig->mem_bytes;
-    }
-    sigs.push_back(js.sig);
-    caps.push_back(1.0);
-    slow.resize(sigs.size());
-    const DevicePrediction dp = predict_device(ds.mode, dt.time_slice, *dt.interference, sigs, caps, slow);
-    p.job_slowdown = std::max(p.job_slowdown, dp.job_slowdown * time_factor(*js.sig, d));
-    rate = std::min(rate, dt.speed / js.base_speed / (dp.job_slowdown * time_factor(*js.sig, d)));
-    p.job_interference = std::max(p.job_interference, dp.job_interference);
-    p.max_corunner_slowdown = std::max(p.max_corunner_slowdown, dp.max_corunner_slowdown);
-    p.max_corunner_interference = std::max(p.max_corunner_interference, dp.max_corunner_interference);
-    loads.clear();
-    for (std::size_t i = 0; i < sigs.size(); ++i)
-      loads.push_back(PowerLoad{sigs[i], 1.0 / slow[i]});
-    p.added_power_w += device_power(dt.power, loads, freq_ratio(d)).total_w - ds.power_w;
-    if (mem + js.sig->mem_bytes > pd.spec->memory_bytes.value) p.fits_memory = false;
-  }
-  if (!devices.empty()) p.job_rate = rate * gang_efficiency(js, devices.size());
-  return p;
+  for (const DeviceIndex d : devices)
+    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
+  also_sigs_.clear();
+  for (const JobIndex k : also)
+    also_sigs_.push_back(jobs_[k].sig);
+  return phys_.predict(physics_of(jobs_[j]), devices, also_sigs_, sim_now() + time_slack(sim_now()));
 }
 
 void Simulation::build_platform()
 {
   const auto& platform = *setup_.platform;
   if (platform.devices.empty()) throw std::invalid_argument("the platform has no devices");
-  devices_.resize(platform.devices.size());
-  for (DeviceIndex d = 0; d < devices_.size(); ++d) {
-    auto& ds = devices_[d];
-    ds.freq_set_hz = ds.freq_hz = platform.devices[d].spec->freq_default_hz.value;
-    ds.mode = platform.devices[d].mode;
-    if (ds.mode == SharingMode::MIG) set_mig_layout(ds, d);
-    ds.power_w = device_power(type(d).power, {}, freq_ratio(d)).total_w;
-    total_device_power_w_ += ds.power_w;
-    const auto card = platform.devices[d].card;
-    if (card >= cards_.size()) cards_.resize(card + 1);
-    cards_[card].push_back(d);
+  for (DeviceIndex d = 0; d < phys_.size(); ++d) {
     const auto node = platform.devices[d].node;
     if (node >= node_devices_.size()) node_devices_.resize(node + 1);
     node_devices_[node].push_back(d);
   }
-  totals_.device_count = static_cast<double>(devices_.size());
+  totals_.device_count = static_cast<double>(phys_.size());
   if (platform.types.size() > 64) throw std::invalid_argument("a platform has at most 64 device types");
-  std::vector<std::uint32_t> device_types(devices_.size());
-  for (DeviceIndex d = 0; d < devices_.size(); ++d)
+  std::vector<std::uint32_t> device_types(phys_.size());
+  for (DeviceIndex d = 0; d < phys_.size(); ++d)
     device_types[d] = platform.devices[d].type;
   idle_wait_ = IdleWaitMeter(platform.types.size(), std::move(device_types));
   const std::size_t node_count = std::max<std::size_t>(platform.nodes, node_devices_.size());
@@ -604,8 +428,8 @@ void Simulation::build_platform()
   for (std::size_t n = 0; n < node_count; ++n)
     node_hosts_.push_back(zone->create_host("n" + std::to_string(n), 1.0)->seal());
   zone->seal();
-  meters_ = DeviceMeters(devices_.size());
-  for (DeviceIndex d = 0; d < devices_.size(); ++d)
+  meters_ = DeviceMeters(phys_.size());
+  for (DeviceIndex d = 0; d < phys_.size(); ++d)
     availability_changed(d);
 }
 
@@ -631,7 +455,7 @@ RunTotals Simulation::run()
     std::rethrow_exception(error_);
   }
   const double end = sim_now();
-  for (DeviceIndex d = 0; d < devices_.size(); ++d)
+  for (DeviceIndex d = 0; d < phys_.size(); ++d)
     touch(d);
   totals_.t_first_submit_s = origin_;
   totals_.t_end_s = origin_ + end;
@@ -708,10 +532,10 @@ void Simulation::controller()
     while (!repartitions_.empty() && repartitions_.begin()->first <= now + time_slack(now)) {
       const DeviceIndex d = repartitions_.begin()->second;
       repartitions_.erase(repartitions_.begin());
-      devices_[d].repartitioning = false;
+      phys_.end_repartition(d);
       availability_changed(d);
       ++totals_.engine_events;
-      events.emplace_back(std::in_place_type<DeviceRepartitioned>, DeviceRepartitioned{d, devices_[d].mode});
+      events.emplace_back(std::in_place_type<DeviceRepartitioned>, DeviceRepartitioned{d, phys_.mode(d)});
     }
     {
       bool any = false;
@@ -1080,9 +904,7 @@ void Simulation::apply_place(const Decision& decision, const Place& d)
     fail(decision, "instances must name one MIG instance per device");
   for (std::size_t i = 0; i < d.devices.size(); ++i)
     check_place_device(decision, d, i);
-  jobs_[d.job].thread_share = d.thread_share;
-  jobs_[d.job].instances = d.instances;
-  start_job(d.job, d.devices);
+  start_job(d.job, d);
 }
 
 /// The i-th device of a Place decision can take the job now: it exists, is listed once, is available, of a
@@ -1091,14 +913,13 @@ void Simulation::apply_place(const Decision& decision, const Place& d)
 void Simulation::check_place_device(const Decision& decision, const Place& d, std::size_t i) const
 {
   const DeviceIndex dev = d.devices[i];
-  if (dev >= devices_.size())
-    fail(decision, "device " + std::to_string(dev) + " does not exist (" + std::to_string(devices_.size()) +
-                       " devices)");
+  if (dev >= phys_.size())
+    fail(decision,
+         "device " + std::to_string(dev) + " does not exist (" + std::to_string(phys_.size()) + " devices)");
   if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
       d.devices.begin() + static_cast<long>(i))
     fail(decision, "device " + std::to_string(dev) + " is listed twice");
-  if (devices_[dev].repartitioning)
-    fail(decision, "device " + std::to_string(dev) + " is being repartitioned");
+  if (phys_.repartitioning(dev)) fail(decision, "device " + std::to_string(dev) + " is being repartitioned");
   if (!allows(d.job, dev))
     fail(decision, "device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
                        "', not one the job's gpu_types '" + jobs_[d.job].job.gpu_types + "' name");
@@ -1106,11 +927,11 @@ void Simulation::check_place_device(const Decision& decision, const Place& d, st
     fail(decision, "device " + std::to_string(dev) + " is on node " +
                        std::to_string(setup_.platform->devices[dev].node) +
                        ", which is off or still booting");
-  const auto mode = devices_[dev].mode;
+  const auto mode = phys_.mode(dev);
   const unsigned limit = max_residents(mode);
-  if (limit != 0 && devices_[dev].residents.size() >= limit)
+  if (limit != 0 && phys_.residents(dev).size() >= limit)
     fail(decision, "device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
-                       " mode and already runs " + std::to_string(devices_[dev].residents.size()) +
+                       " mode and already runs " + std::to_string(phys_.residents(dev).size()) +
                        " job(s), its limit");
   if (mode == SharingMode::MIG)
     check_mig_instance(decision, d, i);
@@ -1123,21 +944,21 @@ void Simulation::check_place_device(const Decision& decision, const Place& d, st
 void Simulation::check_mig_instance(const Decision& decision, const Place& d, std::size_t i) const
 {
   const DeviceIndex dev = d.devices[i];
-  const auto& ds = devices_[dev];
+  const auto& gis = phys_.mig(dev);
   if (d.instances.empty())
     fail(decision,
          "device " + std::to_string(dev) + " is in mig mode: name its GPU instance (Place::instances)");
   const auto gi = d.instances[i];
-  if (gi >= ds.gi.size())
-    fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(ds.gi.size()) +
+  if (gi >= gis.size())
+    fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(gis.size()) +
                        " MIG instance(s), no instance " + std::to_string(gi));
-  if (ds.gi.job(gi) >= 0)
-    fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(ds.gi[gi]) +
+  if (gis.job(gi) >= 0)
+    fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(gis[gi]) +
                        ") of device " + std::to_string(dev) + " already runs job " +
-                       std::to_string(ds.gi.job(gi)));
-  if (!ds.gi.ready(gi, sim_now() + time_slack(sim_now())))
+                       std::to_string(gis.job(gi)));
+  if (!gis.ready(gi, sim_now() + time_slack(sim_now())))
     fail(decision, "MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
-                       " is still being created (ready at t=" + std::to_string(origin_ + ds.gi.ready_at(gi)) +
+                       " is still being created (ready at t=" + std::to_string(origin_ + gis.ready_at(gi)) +
                        " s)");
 }
 
@@ -1160,7 +981,7 @@ void Simulation::apply_node_power(const Decision& decision, const SetNodePower& 
   if (d.on == !nodes_.off(d.node)) return; // already on (or booting) / already off
   if (!d.on)
     for (auto dev : node_devices_[d.node])
-      if (!devices_[dev].residents.empty())
+      if (!phys_.residents(dev).empty())
         fail(decision,
              "node " + std::to_string(d.node) + " still runs jobs on device " + std::to_string(dev));
   touch_nodes();
@@ -1171,72 +992,49 @@ void Simulation::apply_node_power(const Decision& decision, const SetNodePower& 
   else
     nodes_.power_off(d.node);
   for (auto dev : node_devices_[d.node]) {
-    refresh_power(dev);
+    phys_.set_powered(dev, !nodes_.off(d.node));
     availability_changed(dev);
   }
 }
 
 void Simulation::apply_repartition(const Decision& decision, const Repartition& d)
 {
-  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
-  auto& ds = devices_[d.device];
+  if (d.device >= phys_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
   const auto& spec = *setup_.platform->devices[d.device].spec;
   if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) == spec.sharing_modes.end())
     fail(decision, "device type '" + spec.name + "' does not support " + std::string(to_string(d.mode)));
-  if (!ds.residents.empty())
+  if (!phys_.residents(d.device).empty())
+    fail(decision, "the device still runs " + std::to_string(phys_.residents(d.device).size()) +
+                       " job(s); drain it first");
+  if (phys_.repartitioning(d.device)) fail(decision, "the device is already being repartitioned");
+  if (d.mode == SharingMode::MIG && !type(d.device).mig)
     fail(decision,
-         "the device still runs " + std::to_string(ds.residents.size()) + " job(s); drain it first");
-  if (ds.repartitioning) fail(decision, "the device is already being repartitioned");
-  // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
-  if (d.mode == SharingMode::MIG) {
-    if (!type(d.device).mig)
-      fail(decision,
-           "device type '" + spec.name + "' has no MIG table loaded (platform.sharing: mig loads it)");
-    set_mig_layout(ds, d.device);
-  } else {
-    ds.gi.clear();
-  }
-  ds.mode = d.mode;
-  ds.repartitioning = true;
+         "device type '" + spec.name + "' has no MIG table loaded (platform.sharing: mig loads it)");
+  phys_.begin_repartition(d.device, d.mode);
   availability_changed(d.device);
   repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
 }
 
 void Simulation::apply_reconfigure_mig(const Decision& decision, const ReconfigureMig& d)
 {
-  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
-  auto& ds = devices_[d.device];
-  if (ds.mode != SharingMode::MIG) fail(decision, "the device is not in mig mode");
+  if (d.device >= phys_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
+  if (phys_.mode(d.device) != SharingMode::MIG) fail(decision, "the device is not in mig mode");
   const auto& geo = *type(d.device).mig;
-  const auto verdict = geo.check_change(ds.gi.layout(), ds.gi.busy(), d.change);
+  const auto verdict = geo.check_change(phys_.mig(d.device).layout(), phys_.mig(d.device).busy(), d.change);
   if (!verdict.ok()) fail(decision, verdict.reason);
-  const auto remap = ds.gi.reconfigure(geo, d.change, sim_now());
-  for (std::size_t r = 0; r < ds.residents.size(); ++r) {
-    auto& rs = jobs_[ds.residents[r]];
-    rs.instances[ds.slot[r]] = static_cast<std::uint32_t>(remap[rs.instances[ds.slot[r]]]);
-  }
+  phys_.reconfigure_mig(d.device, d.change, sim_now());
   const double at = sim_now() + geo.reconfiguration_latency_s(); // when the created instances are ready
   if (!d.change.create.empty()) repartitions_.insert({at, d.device});
 }
 
 void Simulation::apply_frequency(const Decision& decision, const SetFrequency& d)
 {
-  if (d.device >= devices_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
+  if (d.device >= phys_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
   const auto& spec = *setup_.platform->devices[d.device].spec;
   if (!(d.freq_hz >= spec.freq_min_hz.value && d.freq_hz <= spec.freq_max_hz.value))
     fail(decision, "frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) +
                        ", " + std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
-  auto& ds = devices_[d.device];
-  if (d.freq_hz == ds.freq_set_hz) return;
-  touch(d.device);
-  ds.freq_set_hz = d.freq_hz;
-  std::vector<DeviceIndex> dirty;
-  if (ds.freq_hz != d.freq_hz) {
-    ds.freq_hz = d.freq_hz; // the card cap, re-checked in settle(), may lower it again
-    recompute_device(d.device, dirty);
-  }
-  dirty.push_back(d.device);
-  settle(dirty);
+  phys_.set_frequency(d.device, d.freq_hz);
 }
 
 void Simulation::apply_wakeup(const Decision& decision, const WakeAt& d)
@@ -1247,12 +1045,12 @@ void Simulation::apply_wakeup(const Decision& decision, const WakeAt& d)
   wakeups_.insert(std::max(at, sim_now()));
 }
 
-void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
+void Simulation::start_job(JobIndex j, const Place& place)
 {
   auto& js = jobs_[j];
+  const auto& devs = place.devices;
   js.status = JobStatus::RUNNING;
   js.devices = devs;
-  js.device_rate.assign(devs.size(), 1.0);
   js.rate = 0;
   js.ending = false;
   js.launched = false;
@@ -1266,37 +1064,22 @@ void Simulation::start_job(JobIndex j, const std::vector<DeviceIndex>& devs)
   remove_waiting(j);
   ++running_;
   events_.job_started(JobStarted{j, js.attempt_start, js.devices, js.attempts});
-  auto& dirty = scratch_dirty_;
-  dirty.clear();
+  js.run_slot = phys_.begin(j, physics_of(js), place.thread_share,
+                            std::clamp(js.job.gpu_milli, 1, 1000) / 1000.0, devs, place.instances);
   for (std::uint32_t pos = 0; pos < devs.size(); ++pos) {
     const DeviceIndex d = devs[pos];
-    touch(d);
-    auto& ds = devices_[d];
-    if (ds.residents.empty()) ++busy_devices_;
-    ds.residents.push_back(j);
-    ds.slot.push_back(pos);
-    ds.share_w.push_back(0);
-    ds.mem_used_bytes += js.sig->mem_bytes;
-    events_.residents_changed(
-        ResidentsChanged{d, j, sim_now(), true, requested_share(js, d, pos), ds.residents.size(), false});
-    if (ds.mode == SharingMode::MIG) {
-      // One job per GPU instance; its memory is the instance's (MIG isolates memory).
-      const auto gi = js.instances[pos];
-      ds.gi.place(gi, j);
-      if (js.sig->mem_bytes > type(d).mig->profiles()[ds.gi[gi].profile].memory_bytes) js.oom_pending = true;
-    } else if (ds.mem_used_bytes > setup_.platform->devices[d].spec->memory_bytes.value) {
-      // The job whose arrival overflows the device's memory is the one that fails (docs/architecture.md,
-      // Memory and out-of-memory).
-      js.oom_pending = true;
-    }
+    if (phys_.residents(d).empty()) ++busy_devices_;
+    // The job whose arrival overflows a device's memory is the one that fails (docs/architecture.md, Memory
+    // and out-of-memory).
+    if (phys_.join(js.run_slot, pos)) js.oom_pending = true;
+    events_.residents_changed(ResidentsChanged{d, j, sim_now(), true, phys_.requested_share(js.run_slot, pos),
+                                               phys_.residents(d).size(), false});
   }
   // An overflowing job fails after the out-of-memory delay; a job with a time limit (its requested time) is
   // killed there; whichever comes first.
   js.oom_first = js.oom_pending && setup_.oom_delay_s <= js.limit_s;
   js.deadline = sim_now() + (js.oom_first ? setup_.oom_delay_s : js.limit_s);
-  for (auto d : devs)
-    recompute_device(d, dirty);
-  settle(dirty);
+  phys_.update(js.run_slot);
   started_in_pass_.push_back(j);
 }
 
@@ -1355,142 +1138,43 @@ void Simulation::take_due_ends(double now)
 void Simulation::remove_job(JobIndex j)
 {
   auto& js = jobs_[j];
-  auto& dirty = scratch_dirty_;
-  dirty.clear();
-  for (auto d : js.devices) {
-    touch(d);
-    auto& ds = devices_[d];
-    auto it = std::find(ds.residents.begin(), ds.residents.end(), j);
-    const auto i = static_cast<std::size_t>(it - ds.residents.begin());
-    const double share = requested_share(js, d, ds.slot[i]);
-    if (ds.mode == SharingMode::MIG) ds.gi.vacate(js.instances[ds.slot[i]]);
-    ds.residents.erase(it);
-    ds.slot.erase(ds.slot.begin() + static_cast<long>(i));
-    ds.share_w.erase(ds.share_w.begin() + static_cast<long>(i));
-    ds.mem_used_bytes -= js.sig->mem_bytes;
-    if (ds.residents.empty()) {
-      --busy_devices_;
-      ds.mem_used_bytes = 0; // no drift from repeated add/subtract
-    }
-    events_.residents_changed(ResidentsChanged{d, j, sim_now(), false, share, ds.residents.size(), idle(d)});
-    dirty.push_back(d);
+  for (std::uint32_t pos = 0; pos < js.devices.size(); ++pos) {
+    const DeviceIndex d = js.devices[pos];
+    const double share = phys_.requested_share(js.run_slot, pos);
+    phys_.leave(js.run_slot, pos);
+    if (phys_.residents(d).empty()) --busy_devices_;
+    events_.residents_changed(
+        ResidentsChanged{d, j, sim_now(), false, share, phys_.residents(d).size(), idle(d)});
   }
   --running_;
   js.rate = 0;
-  for (auto d : js.devices)
-    recompute_device(d, dirty);
-  settle(dirty);
+  phys_.update(js.run_slot);
 }
 
 /// Device d is about to change (power, residents, share, frequency): its meters integrate up to now at the
 /// state that held since its last change, and attribute that energy to its residents (DEVICE_CHANGING).
 void Simulation::touch(DeviceIndex d)
 {
-  const auto& ds = devices_[d];
-  events_.device_changing(DeviceChanging{d, sim_now(), ds.power_w, ds.residents, ds.share_w});
+  events_.device_changing(
+      DeviceChanging{d, sim_now(), phys_.power_w(d), phys_.residents(d), phys_.share_w(d)});
 }
 
-void Simulation::recompute_device(DeviceIndex d, std::vector<DeviceIndex>& dirty)
+void Simulation::rate_changing(JobIndex j, double rate)
 {
-  auto& ds = devices_[d];
-  dirty.push_back(d);
-  const std::size_t n = ds.residents.size();
-  if (n == 0) return;
-  sigs_.clear();
-  caps_.clear();
-  mem_shares_.clear();
-  mig_slices_.clear();
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& rs = jobs_[ds.residents[i]];
-    sigs_.push_back(rs.sig);
-    if (ds.mode == SharingMode::MIG) { // the instance's fractions of the GPU's SMs and memory slices
-      const auto& gi = ds.gi[rs.instances[ds.slot[i]]];
-      caps_.push_back(mig_sm_share(d, gi));
-      mem_shares_.push_back(mig_mem_share(d, gi));
-      mig_slices_.push_back(type(d).mig->profiles()[gi.profile].compute_slices);
-    } else {
-      caps_.push_back(rs.thread_share);
-    }
+  // Its work is brought up to now at the old rate, and its end moves once every rate of the update is final.
+  auto& js = jobs_[j];
+  advance(js);
+  js.rate = rate;
+  if (!js.ending && !js.end_moved) {
+    js.end_moved = true;
+    moved_ends_.push_back(j);
   }
-  slowdowns_.resize(n);
-  const auto& dt = type(d);
-  compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, sigs_, slowdowns_, caps_, mem_shares_,
-                    mig_slices_);
-  for (std::size_t i = 0; i < n; ++i) {
-    auto& js = jobs_[ds.residents[i]];
-    js.device_rate[ds.slot[i]] = dt.speed / js.base_speed / (slowdowns_[i] * time_factor(*js.sig, d));
-    // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone; 1 when
-    // its duration already includes its scaling losses).
-    const double rate = *std::min_element(js.device_rate.begin(), js.device_rate.end()) *
-                        gang_efficiency(js, js.devices.size());
-    if (rate == js.rate) continue;
-    // The job's rate changes on all of its devices (gang jobs progress at the slowest device's rate): its
-    // work is brought up to now at the old rate, and its end moves.
-    advance(js);
-    js.rate = rate;
-    const bool rescheduled = !js.ending && js.launched;
-    if (!js.ending && !js.end_moved) { // its new end is pushed once, when settle() has set every rate
-      js.end_moved = true;
-      moved_ends_.push_back(ds.residents[i]);
-    }
-    for (const DeviceIndex other : js.devices) {
-      touch(other);
-      if (other != d) dirty.push_back(other);
-      if (rescheduled) ++totals_.rate_updates; // one per device, as when each device held an activity
-    }
-  }
+  // One per device, as when each device held a SimGrid activity.
+  if (!js.ending && js.launched) totals_.rate_updates += js.devices.size();
 }
 
-void Simulation::load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const
+void Simulation::rates_settled()
 {
-  // A job's activity on this device relative to running alone at the device's current frequency: its
-  // progress rate with this device's frequency factor taken out (a gang job slowed by another device is
-  // less active here too).
-  loads.clear();
-  for (auto r : devices_[d].residents)
-    loads.push_back(PowerLoad{jobs_[r].sig, jobs_[r].rate * time_factor(*jobs_[r].sig, d) *
-                                                jobs_[r].base_speed / type(d).speed});
-}
-
-void Simulation::refresh_power(DeviceIndex d)
-{
-  auto& ds = devices_[d];
-  load_of(d, loads_);
-  double sum_rate = 0;
-  for (auto r : ds.residents)
-    sum_rate += jobs_[r].rate;
-  ds.sum_rate = sum_rate;
-  const double old = ds.power_w;
-  ds.power_w = nodes_.off(setup_.platform->devices[d].node)
-                   ? 0.0
-                   : device_power(type(d).power, loads_, freq_ratio(d)).total_w;
-  attribute_power(type(d).power, loads_, freq_ratio(d), ds.share_w);
-  total_device_power_w_ += ds.power_w - old;
-}
-
-void Simulation::settle(std::vector<DeviceIndex>& dirty)
-{
-  std::sort(dirty.begin(), dirty.end());
-  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-  for (auto d : dirty)
-    refresh_power(d);
-  // Card power caps: one pass over the cards touched. A cap change that alters a gang job's rate changes
-  // the power of its devices on other cards too; their cap is re-checked at their next event.
-  auto& cards = scratch_cards_;
-  cards.clear();
-  for (auto d : dirty)
-    cards.push_back(setup_.platform->devices[d].card);
-  std::sort(cards.begin(), cards.end());
-  cards.erase(std::unique(cards.begin(), cards.end()), cards.end());
-  std::vector<DeviceIndex> more;
-  for (auto c : cards)
-    enforce_card_cap(c, more);
-  if (!more.empty()) {
-    std::sort(more.begin(), more.end());
-    more.erase(std::unique(more.begin(), more.end()), more.end());
-    for (auto d : more)
-      refresh_power(d);
-  }
   // Every rate is final: the jobs whose rate changed get their new end, once each.
   for (const JobIndex j : moved_ends_) {
     auto& js = jobs_[j];
@@ -1498,60 +1182,6 @@ void Simulation::settle(std::vector<DeviceIndex>& dirty)
     if (js.status == JobStatus::RUNNING && !js.ending) schedule_end(j);
   }
   moved_ends_.clear();
-}
-
-void Simulation::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& dirty)
-{
-  const auto& devs = cards_[card];
-  const auto& spec = *setup_.platform->devices[devs.front()].spec;
-  const double cap_w = spec.card_tdp_w.value;
-  // Fast path (almost every event): nothing on the card is throttled and its power is within the cap.
-  double card_w = 0;
-  bool throttled = false;
-  for (auto d : devs) {
-    card_w += devices_[d].power_w;
-    throttled = throttled || devices_[d].freq_hz != devices_[d].freq_set_hz;
-  }
-  if (!throttled && card_w <= cap_w) return;
-  // Card power if every device ran at min(its setting, f): monotone in f, since frequency enters only
-  // through (f/f_max)^γ, in the dynamic part and in the static floor of a busy or pinned tile (activities
-  // are relative to running alone at the current frequency).
-  std::vector<std::vector<PowerLoad>> loads(devs.size());
-  double f_hi = 0;
-  for (std::size_t i = 0; i < devs.size(); ++i) {
-    load_of(devs[i], loads[i]);
-    f_hi = std::max(f_hi, devices_[devs[i]].freq_set_hz);
-  }
-  auto card_power = [&](double f) {
-    double p = 0;
-    for (std::size_t i = 0; i < devs.size(); ++i) {
-      const auto& pd = setup_.platform->devices[devs[i]];
-      p += device_power(setup_.platform->type_of(devs[i]).power, loads[i],
-                        std::min(devices_[devs[i]].freq_set_hz, f) / pd.spec->freq_max_hz.value)
-               .total_w;
-    }
-    return p;
-  };
-  double f_cap = f_hi;
-  if (card_power(f_hi) > cap_w) {
-    // Throttle (reference §6.4: "exceeding it throttles the frequency"): the highest f that fits the cap,
-    // never below the device minimum.
-    double lo = spec.freq_min_hz.value, hi = f_hi;
-    if (card_power(lo) > cap_w) hi = lo;
-    for (int it = 0; it < 60 && hi - lo > 1e-6 * hi; ++it) {
-      const double mid = 0.5 * (lo + hi);
-      (card_power(mid) > cap_w ? hi : lo) = mid;
-    }
-    f_cap = lo;
-  }
-  for (auto d : devs) {
-    auto& ds = devices_[d];
-    const double eff = std::min(ds.freq_set_hz, f_cap);
-    if (eff == ds.freq_hz) continue;
-    touch(d);
-    ds.freq_hz = eff;
-    recompute_device(d, dirty); // the residents' time factors changed
-  }
 }
 
 void Simulation::record_end(JobIndex j)
@@ -1580,8 +1210,6 @@ void Simulation::record_end(JobIndex j)
   // handle_notice's). Their heap blocks go back now, not at the end of the run: every JobState lives as long
   // as the run (jobs are indexed by JobIndex), 96 bytes of blocks per single-device job (BENCHMARKS.md).
   std::vector<DeviceIndex>().swap(js.devices);
-  std::vector<double>().swap(js.device_rate);
-  std::vector<std::uint32_t>().swap(js.instances);
 }
 
 /// The jobs ended in this pass: the policy call that reported their ends has returned (a job rejected when
@@ -1605,7 +1233,7 @@ void Simulation::emit_timepoint()
   if (!events_.wanted(EngineEvent::PASS_ENDED)) return; // timeseries.csv off, no other subscriber
   TimePoint p;
   p.t_s = now();
-  p.device_power_w = total_device_power_w_;
+  p.device_power_w = phys_.total_power_w();
   p.node_power_w = nodes_.baseline_w();
   p.busy_devices = busy_devices_;
   p.running_jobs = running_;
