@@ -12,12 +12,17 @@
 #include "sim/Engine.hpp"
 #include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
+#include "sim/engine/EngineEvents.hpp"
+
+#include <simgrid/s4u.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace colocsim;
 using namespace colocsim::test;
@@ -945,4 +950,55 @@ TEST_CASE("WakeAt(now) calls the policy once more at the same instant, and asked
                       ContainsSubstring("policy 'wake-now' kept simulated time from advancing at t=0") &&
                           ContainsSubstring("1000 calls of decide() in a row at this instant") &&
                           ContainsSubstring("WakeAt(now + delay)"));
+}
+
+namespace {
+
+/// A SimGrid actor besides the engine's controller, as network flows will bring: it sleeps until 100 s and
+/// then 300 s of sim time and records, at each wake-up, how many jobs the engine has ended by then.
+class SecondActor final : public EngineSubscriber {
+public:
+  EngineEventSet events() const override
+  {
+    return {EngineEvent::AVAILABILITY_CHANGED, EngineEvent::JOB_ENDED};
+  }
+  void availability_changed(const AvailabilityChanged&) override
+  {
+    if (created_) return;
+    created_ = true; // the platform's hosts exist now (the first event comes once the platform is built)
+    simgrid::s4u::Actor::create("second", simgrid::s4u::Host::by_name("n0"), [this] {
+      for (const double t : {100.0, 300.0}) {
+        simgrid::s4u::this_actor::sleep_until(t);
+        seen.emplace_back(simgrid::s4u::Engine::get_clock(), ended_);
+      }
+    });
+  }
+  void job_ended(const JobEnded&) override { ++ended_; }
+  std::vector<std::pair<double, int>> seen; ///< (SimGrid's clock, jobs ended) at each wake-up
+
+private:
+  bool created_ = false;
+  int ended_ = 0;
+};
+
+} // namespace
+
+TEST_CASE("engine: with another SimGrid actor alive, the controller waits in SimGrid and the two interleave "
+          "in time order",
+          "[engine]")
+{
+  // pair.csv on base.yaml: jobs a and b share tile 0 and both end at 250 s ("two jobs sharing one tile").
+  // The controller takes SimGrid's waits only when SimGrid has something else to run; here it has, so at
+  // 100 s no job has ended and at 300 s both have. (A controller that never waited would run to the end
+  // before the other actor's first wake-up, which would then see both jobs ended.)
+  RunInputs in = build_run(load_scenario(SIM_DATA + "base.yaml", {"workload.trace=pair.csv"}));
+  SecondActor second;
+  RunSetup setup = in.setup();
+  setup.subscribers.push_back(&second);
+  RunObserver none;
+  const RunTotals t = run_simulation(setup, none);
+  CHECK(t.t_end_s - t.t_first_submit_s == 250.0);
+  REQUIRE(second.seen.size() == 2);
+  CHECK(second.seen[0] == std::pair<double, int>{100.0, 0});
+  CHECK(second.seen[1] == std::pair<double, int>{300.0, 2});
 }
