@@ -966,7 +966,7 @@ public:
   {
     if (created_) return;
     created_ = true; // the platform's hosts exist now (the first event comes once the platform is built)
-    simgrid::s4u::Actor::create("second", simgrid::s4u::Host::by_name("n0"), [this] {
+    simgrid::s4u::Actor::create("second", simgrid::s4u::Host::by_name("controller"), [this] {
       for (const double t : {100.0, 300.0}) {
         simgrid::s4u::this_actor::sleep_until(t);
         seen.emplace_back(simgrid::s4u::Engine::get_clock(), ended_);
