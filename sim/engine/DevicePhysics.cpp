@@ -9,6 +9,8 @@
 
 namespace colocsim {
 
+const MigInstances DevicePhysics::NO_INSTANCES;
+
 DevicePhysics::DevicePhysics(const Platform& platform, bool durations_include_scaling,
                              PhysicsListener& listener)
     : platform_(platform), durations_include_scaling_(durations_include_scaling), listener_(listener)
@@ -21,7 +23,8 @@ DevicePhysics::DevicePhysics(const Platform& platform, bool durations_include_sc
     if (ds.mode == SharingMode::MIG) {
       if (!type(d).mig)
         throw std::invalid_argument("a device in mig mode needs its type's MIG table (DeviceType::mig)");
-      ds.gi.reset(type(d).mig_layout);
+      ds.mig = static_cast<std::uint32_t>(migs_.size());
+      migs_.emplace_back().reset(type(d).mig_layout);
     }
     ds.power_w = device_power(type(d).power, {}, freq_ratio(d)).total_w;
     total_power_w_ += ds.power_w;
@@ -64,16 +67,15 @@ bool DevicePhysics::join(std::uint32_t slot, std::uint32_t pos)
   listener_.device_changing(d);
   auto& ds = devices_[d];
   ds.residents.push_back(rj.job);
-  ds.slot.push_back(slot);
-  ds.pos.push_back(pos);
+  ds.refs.push_back(ResidentRef{slot, pos});
   ds.share_w.push_back(0);
   ds.mem_used_bytes += rj.phys.sig->mem_bytes;
   ++rj.joined;
   if (ds.mode == SharingMode::MIG) {
     // One job per GPU instance; its memory is the instance's (MIG isolates memory).
-    const auto gi = rj.instances[pos];
-    ds.gi.place(gi, rj.job);
-    return rj.phys.sig->mem_bytes > type(d).mig->profiles()[ds.gi[gi].profile].memory_bytes;
+    const auto i = rj.instances[pos];
+    gi(d).place(i, rj.job);
+    return rj.phys.sig->mem_bytes > type(d).mig->profiles()[gi(d)[i].profile].memory_bytes;
   }
   // The job whose arrival overflows the device's memory is the one that fails (docs/architecture.md, Memory
   // and out-of-memory).
@@ -86,12 +88,12 @@ void DevicePhysics::leave(std::uint32_t slot, std::uint32_t pos)
   const DeviceIndex d = rj.devices[pos];
   listener_.device_changing(d);
   auto& ds = devices_[d];
-  const auto it = std::find(ds.slot.begin(), ds.slot.end(), slot);
-  const auto i = it - ds.slot.begin();
-  if (ds.mode == SharingMode::MIG) ds.gi.vacate(rj.instances[pos]);
+  const auto it =
+      std::find_if(ds.refs.begin(), ds.refs.end(), [slot](const ResidentRef& r) { return r.slot == slot; });
+  const auto i = it - ds.refs.begin();
+  if (ds.mode == SharingMode::MIG) gi(d).vacate(rj.instances[pos]);
   ds.residents.erase(ds.residents.begin() + i);
-  ds.slot.erase(it);
-  ds.pos.erase(ds.pos.begin() + i);
+  ds.refs.erase(it);
   ds.share_w.erase(ds.share_w.begin() + i);
   ds.mem_used_bytes -= rj.phys.sig->mem_bytes;
   if (ds.residents.empty()) ds.mem_used_bytes = 0; // no drift from repeated add/subtract
@@ -120,7 +122,7 @@ double DevicePhysics::requested_share(std::uint32_t slot, std::uint32_t pos) con
   const auto& rj = jobs_[slot];
   const DeviceIndex d = rj.devices[pos];
   const auto& ds = devices_[d];
-  if (ds.mode == SharingMode::MIG) return mig_allocated_share(*type(d).mig, ds.gi[rj.instances[pos]]);
+  if (ds.mode == SharingMode::MIG) return mig_allocated_share(*type(d).mig, gi(d)[rj.instances[pos]]);
   return rj.share;
 }
 
@@ -163,9 +165,13 @@ void DevicePhysics::begin_repartition(DeviceIndex d, SharingMode mode)
   // The device is empty, so its mode changes no rate; it only becomes unavailable for the delay.
   if (mode == SharingMode::MIG) {
     if (!type(d).mig) throw std::invalid_argument("a device in mig mode needs its type's MIG table");
-    ds.gi.reset(type(d).mig_layout);
-  } else {
-    ds.gi.clear();
+    if (ds.mig == NO_MIG) {
+      ds.mig = static_cast<std::uint32_t>(migs_.size());
+      migs_.emplace_back();
+    }
+    gi(d).reset(type(d).mig_layout);
+  } else if (ds.mig != NO_MIG) {
+    gi(d).clear();
   }
   ds.mode = mode;
   ds.repartitioning = true;
@@ -174,24 +180,24 @@ void DevicePhysics::begin_repartition(DeviceIndex d, SharingMode mode)
 void DevicePhysics::reconfigure_mig(DeviceIndex d, const MigChange& change, double now)
 {
   auto& ds = devices_[d];
-  const auto remap = ds.gi.reconfigure(*type(d).mig, change, now);
-  for (std::size_t r = 0; r < ds.residents.size(); ++r) {
-    auto& gi = jobs_[ds.slot[r]].instances[ds.pos[r]];
-    gi = static_cast<std::uint32_t>(remap[gi]);
+  const auto remap = gi(d).reconfigure(*type(d).mig, change, now);
+  for (const auto& ref : ds.refs) {
+    auto& i = jobs_[ref.slot].instances[ref.pos];
+    i = static_cast<std::uint32_t>(remap[i]);
   }
 }
 
 void DevicePhysics::add_input(SlowdownInputs& in, DeviceIndex d, const ResourceSignature* sig,
-                              double thread_share, const MigInstance* gi) const
+                              double thread_share, const MigInstance* instance) const
 {
   in.sigs.push_back(sig);
-  if (!gi) {
+  if (!instance) {
     in.caps.push_back(thread_share);
     return;
   }
   // mig: the instance's fractions of the GPU's SMs and memory slices (models/Mig.hpp), and its compute slices
   const auto& t = type(d);
-  const auto& profile = t.mig->profiles()[gi->profile];
+  const auto& profile = t.mig->profiles()[instance->profile];
   in.caps.push_back(mig_sm_fraction(profile, t.spec->compute_units.value));
   in.mems.push_back(mig_memory_fraction(*t.mig, profile));
   in.slices.push_back(profile.compute_slices);
@@ -202,9 +208,9 @@ void DevicePhysics::resident_inputs(DeviceIndex d, SlowdownInputs& in) const
   in.clear();
   const auto& ds = devices_[d];
   const bool mig = ds.mode == SharingMode::MIG;
-  for (std::size_t i = 0; i < ds.residents.size(); ++i) {
-    const auto& rj = jobs_[ds.slot[i]];
-    add_input(in, d, rj.phys.sig, rj.thread_share, mig ? &ds.gi[rj.instances[ds.pos[i]]] : nullptr);
+  for (const auto& ref : ds.refs) {
+    const auto& rj = jobs_[ref.slot];
+    add_input(in, d, rj.phys.sig, rj.thread_share, mig ? &gi(d)[rj.instances[ref.pos]] : nullptr);
   }
 }
 
@@ -220,8 +226,8 @@ void DevicePhysics::recompute(DeviceIndex d, std::vector<DeviceIndex>& dirty)
   compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, inputs_.sigs, inputs_.slow, inputs_.caps,
                     inputs_.mems, inputs_.slices);
   for (std::size_t i = 0; i < n; ++i) {
-    auto& rj = jobs_[ds.slot[i]];
-    rj.device_rate[ds.pos[i]] = device_rate(rj.phys, d, inputs_.slow[i]);
+    auto& rj = jobs_[ds.refs[i].slot];
+    rj.device_rate[ds.refs[i].pos] = device_rate(rj.phys, d, inputs_.slow[i]);
     // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone; 1 when
     // its duration already includes its scaling losses).
     const double rate = *std::min_element(rj.device_rate.begin(), rj.device_rate.end()) *
@@ -244,8 +250,8 @@ void DevicePhysics::load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const
   // progress rate with this device's frequency factor taken out (a gang job slowed by another device is
   // less active here too).
   loads.clear();
-  for (const auto slot : devices_[d].slot) {
-    const auto& rj = jobs_[slot];
+  for (const auto& ref : devices_[d].refs) {
+    const auto& rj = jobs_[ref.slot];
     loads.push_back(
         PowerLoad{rj.phys.sig, rj.rate * time_factor(*rj.phys.sig, d) * rj.phys.base_speed / type(d).speed});
   }
@@ -361,7 +367,7 @@ PlacementPrediction DevicePhysics::predict(const JobPhysics& job, std::span<cons
     double mem = ds.mem_used_bytes;
     const MigInstance* own = nullptr;
     if (mig) {
-      const auto best = ds.gi.largest_free(*dt.mig, ready_by, also.size());
+      const auto best = gi(d).largest_free(*dt.mig, ready_by, also.size());
       if (!best) { // no instance left for it
         p.fits_memory = false;
         p.job_slowdown = std::max(p.job_slowdown, 1e9);
@@ -369,8 +375,8 @@ PlacementPrediction DevicePhysics::predict(const JobPhysics& job, std::span<cons
         continue;
       }
       for (std::size_t k = 0; k < also.size(); ++k)
-        add_input(in, d, also[k], 1.0, &ds.gi[*ds.gi.largest_free(*dt.mig, ready_by, k)]);
-      own = &ds.gi[*best];
+        add_input(in, d, also[k], 1.0, &gi(d)[*gi(d).largest_free(*dt.mig, ready_by, k)]);
+      own = &gi(d)[*best];
       mem = 0; // the instance's own memory
     } else {
       for (const auto* sig : also) {

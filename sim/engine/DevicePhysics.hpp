@@ -61,7 +61,11 @@ public:
   std::span<const JobIndex> residents(DeviceIndex d) const { return devices_[d].residents; }
   /// The power attributed to each resident, in residents() order (models/PowerModel.hpp attribute_power).
   std::span<const double> share_w(DeviceIndex d) const { return devices_[d].share_w; }
-  const MigInstances& mig(DeviceIndex d) const { return devices_[d].gi; }
+  /// d's GPU instances (none outside mig mode).
+  const MigInstances& mig(DeviceIndex d) const
+  {
+    return devices_[d].mig == NO_MIG ? NO_INSTANCES : migs_[devices_[d].mig];
+  }
 
   // ---- running jobs
   /// Job j begins an attempt on `devices` (a job holds one run slot while it runs): nothing changes on the
@@ -124,20 +128,29 @@ public:
   }
 
 private:
+  /// Where a resident's physics is: its run slot, and this device's position in its device list.
+  struct ResidentRef {
+    std::uint32_t slot = 0, pos = 0;
+  };
+  /// One device (a platform may have 127,488). The GPU instances of a device that has been in mig mode are in
+  /// migs_, by index.
   struct Device {
     std::vector<JobIndex> residents; ///< in placement order
-    std::vector<std::uint32_t> slot; ///< run slot of residents[i]
-    std::vector<std::uint32_t> pos;  ///< position of this device in residents[i]'s device list
+    std::vector<ResidentRef> refs;   ///< of residents[i]
     std::vector<double> share_w;     ///< power attributed to residents[i]
     double power_w = 0;
-    double mem_used_bytes = 0; ///< real footprints of the residents
-    double freq_set_hz = 0;    ///< the policy's frequency (default: the device's default)
-    double freq_hz = 0;        ///< effective: freq_set_hz lowered by the card power cap
+    double mem_used_bytes = 0;  ///< real footprints of the residents
+    double freq_set_hz = 0;     ///< the policy's frequency (default: the device's default)
+    double freq_hz = 0;         ///< effective: freq_set_hz lowered by the card power cap
+    std::uint32_t mig = NO_MIG; ///< index into migs_; NO_MIG if never in mig mode
     SharingMode mode = SharingMode::EXCLUSIVE;
     bool repartitioning = false;
     bool powered = true;
-    MigInstances gi; ///< mig mode: the GPU instances and the job on each
   };
+  static constexpr std::uint32_t NO_MIG = ~std::uint32_t{0};
+  static const MigInstances NO_INSTANCES;
+  MigInstances& gi(DeviceIndex d) { return migs_[devices_[d].mig]; } ///< d is in mig mode
+  const MigInstances& gi(DeviceIndex d) const { return migs_[devices_[d].mig]; }
   struct RunningJob {
     JobIndex job = 0;
     JobPhysics phys;
@@ -171,9 +184,9 @@ private:
   {
     return devices_[d].freq_hz / platform_.devices[d].spec->freq_max_hz.value;
   }
-  /// Appends one job to `in`: its signature and what it holds of d (mig: instance `gi`; else `thread_share`).
+  /// Appends one job to `in`: its signature and what it holds of d (mig: `instance`; else `thread_share`).
   void add_input(SlowdownInputs& in, DeviceIndex d, const ResourceSignature* sig, double thread_share,
-                 const MigInstance* gi) const;
+                 const MigInstance* instance) const;
   /// `in` := d's residents.
   void resident_inputs(DeviceIndex d, SlowdownInputs& in) const;
   void recompute(DeviceIndex d, std::vector<DeviceIndex>& dirty);
@@ -187,6 +200,7 @@ private:
   bool durations_include_scaling_;
   PhysicsListener& listener_;
   std::vector<Device> devices_;
+  std::vector<MigInstances> migs_; ///< the GPU instances of the devices that have been in mig mode
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
   std::vector<RunningJob> jobs_;                ///< by run slot
   std::vector<std::uint32_t> free_slots_;
