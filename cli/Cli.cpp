@@ -965,7 +965,9 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   clocks.wall0 = std::chrono::steady_clock::now();
   MetricsCollector metrics;
   BenchCollect collect(metrics);
-  const RunTotals totals = run_simulation(inputs.setup(), collect);
+  RunSetup setup = inputs.setup();
+  setup.jobs_total = syn.jobs; // the progress line's time left
+  const RunTotals totals = run_simulation(setup, collect);
   clocks.wall1 = std::chrono::steady_clock::now();
   clocks.wall1_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
   const Summary s = metrics.summarize(totals, scenario.pue);
