@@ -10,14 +10,14 @@
 // or two cache lines), so fewer cache misses per sift (d-heaps: D. B. Johnson, "Priority queues with update
 // and finding minimum spanning trees", IPL 4(3), 1975; their cache behaviour: A. LaMarca and R. E. Ladner,
 // "The influence of caches on the performance of heaps", ACM JEA 1, 1996). Each job's position in the heap is
-// kept in a window of positions from the smallest job index held to the largest (4 bytes a job in it), as
-// JobSlots keeps its states: a job that runs for ever keeps 4 bytes per later job, not more.
+// kept in a ring covering the job indices from the smallest held to the largest (4 to 8 bytes a job of that
+// window), as JobSlots keeps its states in a window: a job that runs for ever costs at most 8 bytes per later
+// job, not more.
 #include "policies/Policy.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -76,36 +76,45 @@ private:
 
   static bool before(const Entry& a, const Entry& b) { return a.t < b.t || (a.t == b.t && a.job < b.job); }
 
-  std::uint32_t position(JobIndex j) const
-  {
-    return j >= base_ && j - base_ < pos_.size() ? pos_[j - base_] : NONE;
-  }
-  /// Job j's position cell, the window grown to hold it.
+  std::uint32_t position(JobIndex j) const { return j >= lo_ && j < hi_ ? pos_[j & mask_] : NONE; }
+  /// Job j's position cell, the window widened to hold it (the ring grown if it is too small).
   std::uint32_t& slot(JobIndex j)
   {
-    if (pos_.empty()) base_ = j;
-    if (j < base_) {
-      pos_.insert(pos_.begin(), base_ - j, NONE);
-      base_ = j;
-    }
-    if (j - base_ >= pos_.size()) pos_.resize(std::size_t{j - base_} + 1, NONE);
-    return pos_[j - base_];
+    const JobIndex lo = lo_ == hi_ ? j : std::min(lo_, j);
+    const JobIndex hi = lo_ == hi_ ? j + 1 : std::max(hi_, j + 1);
+    if (hi - lo > pos_.size()) grow(hi - lo);
+    lo_ = lo;
+    hi_ = hi;
+    return pos_[j & mask_];
   }
-  /// Job j has left the heap: its cell is cleared and the window shrinks to the jobs still held.
+  /// The ring holds at least `width` cells: the next power of two at least twice the width, each job of the
+  /// window copied to its new cell.
+  void grow(std::size_t width)
+  {
+    std::size_t size = std::max<std::size_t>(pos_.size(), 64);
+    while (size < 2 * width)
+      size *= 2;
+    std::vector<std::uint32_t> ring(size, NONE);
+    const std::size_t mask = size - 1;
+    for (JobIndex k = lo_; k < hi_; ++k)
+      ring[k & mask] = pos_[k & mask_];
+    pos_.swap(ring);
+    mask_ = mask;
+  }
+  /// Job j has left the heap: its cell is cleared and the window shrinks to the jobs still held (every cell
+  /// outside the window is NONE).
   void clear_slot(JobIndex j)
   {
-    pos_[j - base_] = NONE;
-    while (!pos_.empty() && pos_.front() == NONE) {
-      pos_.pop_front();
-      ++base_;
-    }
-    while (!pos_.empty() && pos_.back() == NONE)
-      pos_.pop_back();
+    pos_[j & mask_] = NONE;
+    while (lo_ < hi_ && pos_[lo_ & mask_] == NONE)
+      ++lo_;
+    while (hi_ > lo_ && pos_[(hi_ - 1) & mask_] == NONE)
+      --hi_;
   }
   void place(std::uint32_t i, const Entry& e)
   {
     heap_[i] = e;
-    pos_[e.job - base_] = i;
+    pos_[e.job & mask_] = i;
   }
   void erase_at(std::uint32_t i)
   {
@@ -151,10 +160,13 @@ private:
   }
 
   std::vector<Entry> heap_;
-  /// pos_[j - base_]: job j's index in heap_, NONE if it has no entry; from the smallest job index held to
-  /// the largest.
-  std::deque<std::uint32_t> pos_;
-  JobIndex base_ = 0;
+  /// pos_[j & mask_]: job j's index in heap_ for j in the window [lo_, hi_), from the smallest job index
+  /// held to the largest; NONE for a job without an entry. A ring of a power-of-two size at least the
+  /// window's width: cells are found with a mask, and a window that moves up (or down: a job restarted long
+  /// after it was read) reuses its cells without moving any.
+  std::vector<std::uint32_t> pos_;
+  std::size_t mask_ = 0;
+  JobIndex lo_ = 0, hi_ = 0;
 };
 
 } // namespace colocsim
