@@ -5,6 +5,7 @@
 #include "sim/engine/DependencyGraph.hpp"
 #include "sim/engine/DeviceMeters.hpp"
 #include "sim/engine/DevicePhysics.hpp"
+#include "sim/engine/EndHeap.hpp"
 #include "sim/engine/EngineEvents.hpp"
 #include "sim/engine/IdleWaitMeter.hpp"
 #include "sim/engine/JobSlots.hpp"
@@ -25,7 +26,6 @@
 #include <iterator>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -100,8 +100,6 @@ struct JobState {
   /// or + its time limit (killed there); infinity when neither applies.
   double deadline = std::numeric_limits<double>::infinity();
   bool oom_first = false; ///< the deadline is the out-of-memory failure (else the time limit)
-  std::uint32_t generation =
-      0;                  ///< of its current entry in the end heap, modulo 2^30 (older entries are stale)
   bool launched = false;  ///< running since an earlier pass (rate changes count in RunTotals::rate_updates)
   bool end_moved = false; ///< listed in Simulation::moved_ends_
   double first_start = -1, attempt_start = -1, end = -1;
@@ -122,21 +120,7 @@ struct Notice {
   JobIndex job;
   NoticeKind kind;
 };
-
-/// An entry of the end heap: job `job` ends (`kind`) at sim time `t` unless its generation has moved on (its
-/// rate changed and a new entry replaced this one: lazy deletion). Ordered by time, then job index.
-struct EndEntry {
-  double t;
-  JobIndex job;
-  std::uint32_t tag; ///< generation << 2 | kind: 16 bytes an entry
-  EndEntry(double t_s, JobIndex j, std::uint32_t generation, NoticeKind kind)
-      : t(t_s), job(j), tag(generation << 2U | static_cast<std::uint32_t>(kind))
-  {
-  }
-  std::uint32_t generation() const { return tag >> 2U; }
-  NoticeKind kind() const { return static_cast<NoticeKind>(tag & 3U); }
-  bool operator>(const EndEntry& o) const { return t > o.t || (t == o.t && job > o.job); }
-};
+static_assert(sizeof(EndHeap<NoticeKind>::Entry) == 16, "the end heap's entries: 16 bytes");
 
 class Simulation final : public ClusterView, private DependencyOutcomes, private PhysicsListener {
 public:
@@ -194,10 +178,10 @@ private:
   // The event core: the running jobs' ends, in time order (docs/architecture.md, The event core).
   /// Brings job js's remaining work up to now at its current rate (before that rate changes).
   void advance(JobState& js) const;
-  /// Pushes job j's next end (completion at its current rate, or its deadline) into the end heap.
+  /// Sets job j's next end (completion at its current rate, or its deadline) in the end heap.
   void schedule_end(JobIndex j);
-  /// Sim time of the earliest end in the heap (stale entries dropped); infinity if none.
-  double next_end();
+  /// Sim time of the earliest end in the heap; infinity if none.
+  double next_end() const;
   /// Takes the ends due at `now` (within end_slack) into notices_ (the controller puts them in job order).
   void take_due_ends(double now);
 
@@ -256,7 +240,7 @@ private:
   double now_ = 0;
   NodePower nodes_; ///< node states, boots, the nodes powered off not yet reported, baseline energy
   std::vector<std::vector<DeviceIndex>> node_devices_;
-  sg4::Host* controller_host_ = nullptr; ///< SimGrid's host of the controller actor
+  sg4::Host* controller_host_ = nullptr;                    ///< SimGrid's host of the controller actor
   void touch_nodes() { events_.nodes_changing(sim_now()); } ///< NODES_CHANGING: node baselines integrate
   bool device_available(DeviceIndex d) const
   {
@@ -313,9 +297,9 @@ public:
 private:
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
   std::vector<Notice> notices_;                           ///< ends due at the current instant (take_due_ends)
-  /// The end heap: the next end of every running job, earliest first, with stale entries left in place until
-  /// they reach the top (a job's rate changes push a new entry and bump its generation).
-  std::priority_queue<EndEntry, std::vector<EndEntry>, std::greater<>> ends_;
+  /// The end heap: the next end of every running job whose end is not yet taken, earliest first (then by job
+  /// index), one entry per job, moved in place when its rate changes (sim/engine/EndHeap.hpp).
+  EndHeap<NoticeKind> ends_;
   std::vector<JobIndex> started_in_pass_; ///< jobs started in the current pass (launched at its end)
   std::vector<JobIndex> moved_ends_;      ///< running jobs whose rate changed in this update (settle())
   sg4::SemaphorePtr wake_controller_;
@@ -423,10 +407,10 @@ void Simulation::build_platform()
   const std::size_t node_count = std::max<std::size_t>(platform.nodes, node_devices_.size());
   nodes_ = NodePower(node_count, platform.node_baseline_w);
   // SimGrid's platform holds what SimGrid computes (docs/architecture.md, The engine). A device is not a
-  // SimGrid host: the engine's event core runs the devices' work. Nodes become hosts, the network's endpoints,
-  // once the platform gives SimGrid a network to carry; until then SimGrid runs the controller alone, on a host
-  // of its own, since a host per node would cost about 830 bytes each for nothing (53 MB for the 63,744 nodes
-  // of `colocsim bench` on 127,488 tiles).
+  // SimGrid host: the engine's event core runs the devices' work. Nodes become hosts, the network's
+  // endpoints, once the platform gives SimGrid a network to carry; until then SimGrid runs the controller
+  // alone, on a host of its own, since a host per node would cost about 830 bytes each for nothing (53 MB for
+  // the 63,744 nodes of `colocsim bench` on 127,488 tiles).
   auto* zone = sg4::create_star_zone("colocsim");
   controller_host_ = zone->create_host("controller", 1.0)->seal();
   zone->seal();
@@ -1101,8 +1085,7 @@ void Simulation::advance(JobState& js) const
 
 void Simulation::schedule_end(JobIndex j)
 {
-  auto& js = jobs_[j];
-  ++js.generation;
+  const auto& js = jobs_[j];
   const double complete = js.remaining <= 0 ? js.progressed_at
                           : js.rate > 0     ? js.progressed_at + js.remaining / js.rate
                                             : std::numeric_limits<double>::infinity();
@@ -1112,33 +1095,23 @@ void Simulation::schedule_end(JobIndex j)
   const double grace =
       js.oom_first || !(js.rate > 0) ? 0.0 : 1e-9 * std::max(1.0, js.job.duration_s) / js.rate;
   if (complete <= js.deadline + grace)
-    ends_.emplace(complete, j, js.generation, NoticeKind::FINISHED);
+    ends_.set(j, complete, NoticeKind::FINISHED);
   else
-    ends_.emplace(js.deadline, j, js.generation,
-                  js.oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED);
+    ends_.set(j, js.deadline, js.oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED);
 }
 
-double Simulation::next_end()
+double Simulation::next_end() const
 {
-  while (!ends_.empty()) {
-    const auto& top = ends_.top();
-    const auto* js = jobs_.find(top.job);
-    if (js && js->status == JobStatus::RUNNING && !js->ending &&
-        (js->generation & 0x3fffffffU) == top.generation())
-      return top.t;
-    ends_.pop(); // stale: the job's rate changed since, or it has ended
-  }
-  return std::numeric_limits<double>::infinity();
+  return ends_.empty() ? std::numeric_limits<double>::infinity() : ends_.top().t;
 }
 
 void Simulation::take_due_ends(double now)
 {
   while (next_end() <= now + end_slack(now)) {
-    const EndEntry e = ends_.top();
+    const auto e = ends_.top();
     ends_.pop();
-    auto& js = jobs_[e.job];
-    js.ending = true;
-    notices_.push_back(Notice{e.job, e.kind()});
+    jobs_[e.job].ending = true;
+    notices_.push_back(Notice{e.job, e.kind});
   }
 }
 
@@ -1155,6 +1128,7 @@ void Simulation::remove_job(JobIndex j)
   }
   --running_;
   js.rate = 0;
+  ends_.erase(j); // a no-op today: a running job is removed only once its end is taken (handle_notice)
   phys_.update(js.run_slot);
 }
 
