@@ -1,35 +1,15 @@
-// The SimGrid engine: see Engine.hpp for the mapping and sim/README.md for why it is built this way.
+// The engine (sim/Engine.hpp): the controller on SimGrid, the event core, arrivals, ends and the run; a policy's
+// decisions are checked and applied in EngineDecisions.cpp. sim/README.md says why it is built this way.
 #include "sim/Engine.hpp"
 
-#include "models/Placement.hpp"
-#include "sim/engine/DependencyGraph.hpp"
-#include "sim/engine/DeviceMeters.hpp"
-#include "sim/engine/DevicePhysics.hpp"
-#include "sim/engine/EndHeap.hpp"
-#include "sim/engine/EngineEvents.hpp"
-#include "sim/engine/IdleWaitMeter.hpp"
-#include "sim/engine/JobSlots.hpp"
-#include "sim/engine/MigInstances.hpp"
-#include "sim/engine/NodePower.hpp"
-#include "sim/engine/ReasonTable.hpp"
-#include "sim/engine/RunReporters.hpp"
-#include "sim/engine/UserRunHistory.hpp"
-
-#include <simgrid/s4u.hpp>
+#include "sim/Simulation.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <deque>
-#include <exception>
 #include <iterator>
-#include <limits>
-#include <optional>
-#include <set>
 #include <stdexcept>
 #include <string_view>
-#include <unordered_map>
 
 namespace sg4 = simgrid::s4u;
 
@@ -60,288 +40,7 @@ std::string_view to_string(JobStatus s)
   return "unknown";
 }
 
-namespace {
-
-/// Policy calls in a row at one instant for something the policy made due at that instant (WakeAt(now))
-/// before the run fails with DecisionError: a policy that asks for one every time never lets time advance.
-constexpr std::uint32_t SAME_INSTANT_ROUNDS_MAX = 1000;
-
-/// Arrivals, wake-ups, boots, repartitions and releases closer than this to an instant happen at it: 1e-9
-/// relative (1e-9 s below 1 s), far above the rounding of the times the engine computes (an ulp of t is
-/// 2.2e-16 · t), so rounding never splits one instant in two.
-double time_slack(double t)
-{
-  return 1e-9 * std::max(1.0, std::abs(t));
-}
-
-/// Job ends closer than this to an instant happen at it: 1e-9 s (SimGrid's surf/precision, within which the
-/// first engine's SimGrid activities ended together), or 8 ulps of t once that is larger (t from 2^20 s,
-/// about 12 days: long traces), so that two ends computed along different paths never fall apart by
-/// rounding. Ends are not merged over time_slack's 1e-9 · t: at t = 1e6 s that would move an end by 1 ms.
-double end_slack(double t)
-{
-  const double a = std::abs(t);
-  return std::max(1e-9, 8 * (std::nextafter(a, HUGE_VAL) - a));
-}
-
-struct JobState {
-  Job job;
-  const ResourceSignature* sig = nullptr;
-  JobStatus status = JobStatus::WAITING;
-  std::vector<DeviceIndex> devices;
-  std::uint32_t run_slot = 0; ///< its slot in DevicePhysics while it runs
-  double rate = 0;            ///< effective rate: the slowest device's × e(n) (DevicePhysics sets it)
-  /// Progress of the attempt under way (the engine's event core): `remaining` work-seconds were left at sim
-  /// time `progressed_at`; since then the job has progressed at `rate` (it changes only at an update of one
-  /// of its devices, which first brings `remaining` up to that time). All devices of a gang job progress
-  /// together.
-  double remaining = 0, progressed_at = 0;
-  /// When the attempt ends unless it completes first: its start + the out-of-memory delay (overflowing jobs)
-  /// or + its time limit (killed there); infinity when neither applies.
-  double deadline = std::numeric_limits<double>::infinity();
-  bool oom_first = false; ///< the deadline is the out-of-memory failure (else the time limit)
-  bool launched = false;  ///< running since an earlier pass (rate changes count in RunTotals::rate_updates)
-  bool end_moved = false; ///< listed in Simulation::moved_ends_
-  double first_start = -1, attempt_start = -1, end = -1;
-  int attempts = 0;
-  bool oom_pending = false;       ///< this attempt overflowed device memory: it will fail
-  bool ending = false;            ///< its end is due at the current instant (taken from the end heap)
-  double submitted = 0;           ///< sim time it was submitted to the policy (after its dependencies)
-  std::uint32_t deps_pending = 0; ///< BLOCKED: dependencies not yet completed
-  std::uint32_t reason = 0;       ///< why it did not complete: index into Simulation::reasons_ (0: none)
-  std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
-  double limit_s = std::numeric_limits<double>::infinity(); ///< killed this long after a start (requested)
-  double base_speed =
-      1.0; ///< speed of the device type its duration was taken on (RunSetup::durations_on_named_type)
-};
-
-enum class NoticeKind { FINISHED, OUT_OF_MEMORY, KILLED };
-struct Notice {
-  JobIndex job;
-  NoticeKind kind;
-};
-static_assert(sizeof(EndHeap<NoticeKind>::Entry) == 16, "the end heap's entries: 16 bytes");
-
-class Simulation final : public ClusterView, private DependencyOutcomes, private PhysicsListener {
-public:
-  Simulation(const RunSetup& setup, RunObserver& observer);
-
-  RunTotals run();
-
-  // ClusterView
-  double now() const override { return origin_ + sim_now(); }
-  std::size_t device_count() const override { return phys_.size(); }
-  DeviceView device(DeviceIndex d) const override
-  {
-    const auto& pd = setup_.platform->devices[d];
-    return DeviceView{d,
-                      pd.node,
-                      pd.card,
-                      phys_.mode(d),
-                      pd.spec->memory_bytes.value,
-                      static_cast<std::uint32_t>(phys_.residents(d).size()),
-                      phys_.power_w(d),
-                      phys_.freq_hz(d),
-                      device_available(d),
-                      pd.spec->freq_min_hz.value,
-                      pd.spec->freq_max_hz.value,
-                      pd.type,
-                      setup_.platform->types[pd.type].speed};
-  }
-  const Job& job(JobIndex j) const override { return jobs_[j].job; }
-  std::span<const JobIndex> residents(DeviceIndex d) const override
-  {
-    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
-    return phys_.residents(d);
-  }
-  const ResourceSignature& signature(JobIndex j) const override { return *jobs_[j].sig; }
-  PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
-                              std::span<const JobIndex> also) const override;
-  bool allows(JobIndex j, DeviceIndex d) const override
-  {
-    return (jobs_[j].type_mask >> setup_.platform->devices.at(d).type) & 1U;
-  }
-  double estimate(JobIndex j) const override;
-  double time_limit(JobIndex j) const override { return jobs_[j].limit_s; }
-  double mig_slowdown_alone(JobIndex j, DeviceIndex d, std::size_t profile) const override
-  {
-    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
-    return phys_.mig_slowdown_alone(*jobs_[j].sig, d, profile);
-  }
-
-private:
-  const DeviceType& type(DeviceIndex d) const { return setup_.platform->type_of(d); }
-  double sim_now() const { return now_; }
-
-  void build_platform();
-  void controller();
-  // The event core: the running jobs' ends, in time order (docs/architecture.md, The event core).
-  /// Brings job js's remaining work up to now at its current rate (before that rate changes).
-  void advance(JobState& js) const;
-  /// Sets job j's next end (completion at its current rate, or its deadline) in the end heap.
-  void schedule_end(JobIndex j);
-  /// Sim time of the earliest end in the heap; infinity if none.
-  double next_end() const;
-  /// Takes the ends due at `now` (within end_slack) into notices_ (the controller puts them in job order).
-  void take_due_ends(double now);
-
-  // events
-  bool read_next_job();
-  void handle_arrivals(std::vector<Event>& events);
-  void handle_notice(const Notice& n, std::vector<Event>& events);
-  void call_policy(std::vector<Event> events);
-  /// Before one more round at the sim time `sim_t` for something due at it (WakeAt(now)): counts such
-  /// rounds and throws DecisionError after SAME_INSTANT_ROUNDS_MAX in a row at one instant.
-  void check_same_instant_rounds(double sim_t);
-  void apply(const Decision& d); ///< dispatches to the apply_* of the decision's type
-  [[noreturn]] void fail(const Decision& decision, const std::string& why) const;
-  void apply_place(const Decision& decision, const Place& d);
-  void check_place_device(const Decision& decision, const Place& d, std::size_t i) const;
-  void check_mig_instance(const Decision& decision, const Place& d, std::size_t i) const;
-  void apply_reject(const Decision& decision, const Reject& d);
-  void apply_node_power(const Decision& decision, const SetNodePower& d);
-  void apply_repartition(const Decision& decision, const Repartition& d);
-  void apply_reconfigure_mig(const Decision& decision, const ReconfigureMig& d);
-  void apply_frequency(const Decision& decision, const SetFrequency& d);
-  void apply_wakeup(const Decision& decision, const WakeAt& d);
-  void start_job(JobIndex j, const Place& place);
-  void remove_job(JobIndex j);
-  void record_end(JobIndex j);
-
-  // Device physics (sim/engine/DevicePhysics.hpp) tells the engine what changes (PhysicsListener).
-  void device_changing(DeviceIndex d) override { touch(d); }
-  void rate_changing(JobIndex j, double rate) override;
-  void rates_settled() override;
-  void touch(DeviceIndex d); ///< DEVICE_CHANGING: d is about to change (its meters integrate up to now)
-  JobPhysics physics_of(const JobState& js) const { return JobPhysics{js.sig, js.base_speed}; }
-  /// The device types job j may run on (Job::gpu_types); 0 when it names only types the platform lacks.
-  std::uint64_t type_mask_of(const Job& job) const;
-  /// Speed of the first device type of the platform that job.gpu_types names (1 if none).
-  double first_named_speed(const Job& job) const;
-  void emit_timepoint();
-  void progress(bool force);
-  const RunSetup& setup_;
-  /// The engine's events and their subscribers (sim/engine/EngineEvents.hpp), registered in the constructor.
-  EngineEvents events_;
-  DeviceMeters meters_; ///< per device: energy, busy, resident, allocated, fragmented time; per job: energy
-  UserRunHistory user_runs_;            ///< each user's last two run times (workload.estimates: predicted)
-  ObserverFeed observer_feed_;          ///< jobs.csv, timeseries.csv
-  std::optional<TraceFeed> trace_feed_; ///< the event log (RunSetup::trace)
-  DevicePhysics phys_; ///< the devices: modes, frequencies, residents, rates, power, card caps
-  /// The jobs alive: read, not yet ended or ended in the current pass (sim/engine/JobSlots.hpp).
-  JobSlots<JobState> jobs_;
-  std::vector<JobIndex> ended_; ///< jobs ended in this pass, freed once its policy call has returned
-  void release_ended();
-  std::optional<Job> lookahead_;
-  bool reader_done_ = false;
-  double origin_ = 0; ///< trace time of sim time 0 (first submit)
-  /// The engine's clock, sim time: the time of the event under way, exactly as computed (SimGrid's clock,
-  /// which the controller's waits advance to it, agrees within an ulp; docs/architecture.md, One clock).
-  double now_ = 0;
-  NodePower nodes_; ///< node states, boots, the nodes powered off not yet reported, baseline energy
-  std::vector<std::vector<DeviceIndex>> node_devices_;
-  sg4::Host* controller_host_ = nullptr;                    ///< SimGrid's host of the controller actor
-  void touch_nodes() { events_.nodes_changing(sim_now()); } ///< NODES_CHANGING: node baselines integrate
-  bool device_available(DeviceIndex d) const
-  {
-    return !phys_.repartitioning(d) && nodes_.on(setup_.platform->devices[d].node);
-  }
-  bool idle(DeviceIndex d) const { return phys_.residents(d).empty() && device_available(d); }
-  std::uint32_t busy_devices_ = 0;
-  std::uint32_t running_ = 0;
-  std::uint32_t waiting_ = 0;
-  std::set<double> wakeups_; ///< sim times
-  /// Rounds in a row at one instant for something due at it (check_same_instant_rounds), and the instant.
-  std::uint32_t same_instant_rounds_ = 0;
-  double same_instant_at_ = -1;
-  // Dependencies (Job::depends_on), only for readers that may have them.
-  bool index_ids_ = false;
-  DependencyGraph deps_; ///< ids (views into jobs_[j].job.id: a deque, stable), blocked jobs, releases
-  /// Signatures of jobs whose batch size picks them from a profile's batch tables, by "profile\nbatch"
-  /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
-  std::unordered_map<std::string, ResourceSignature> batch_sigs_;
-  void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
-  /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
-  /// job of each id (the one an id names), and only when the workload may have dependencies.
-  struct EndedDependency {
-    JobStatus status;
-    double end; ///< sim time
-  };
-  std::unordered_map<JobIndex, EndedDependency> ended_dependencies_;
-  // DependencyOutcomes: deps_ calls them when a job ends (JOB_ENDED)
-  void dependency_completed(JobIndex k) override;
-  bool cancel(JobIndex b, JobIndex k) override;
-  /// The events of the controller pass a completion is handled in: dependents released go there.
-  std::vector<Event>* released_ = nullptr;
-
-public:
-  const MigGeometry* mig_geometry(DeviceIndex d) const override
-  {
-    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
-    return phys_.mode(d) == SharingMode::MIG ? type(d).mig.get() : nullptr;
-  }
-  std::vector<MigSlot> mig_instances(DeviceIndex d) const override
-  {
-    std::vector<MigSlot> out;
-    if (d >= phys_.size()) throw std::out_of_range("device " + std::to_string(d) + " does not exist");
-    if (phys_.mode(d) != SharingMode::MIG) return out;
-    const auto& gi = phys_.mig(d);
-    for (std::size_t i = 0; i < gi.size(); ++i) {
-      MigSlot s{gi[i], std::nullopt, gi.ready(i, sim_now() + time_slack(sim_now()))};
-      if (gi.job(i) >= 0) s.job = static_cast<JobIndex>(gi.job(i));
-      out.push_back(s);
-    }
-    return out;
-  }
-
-private:
-  std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
-  std::vector<Notice> notices_;                           ///< ends due at the current instant (take_due_ends)
-  /// The end heap: the next end of every running job whose end is not yet taken, earliest first (then by job
-  /// index), one entry per job, moved in place when its rate changes (sim/engine/EndHeap.hpp).
-  EndHeap<NoticeKind> ends_;
-  std::vector<JobIndex> started_in_pass_; ///< jobs started in the current pass (launched at its end)
-  std::vector<JobIndex> moved_ends_;      ///< running jobs whose rate changed in this update (settle())
-  sg4::SemaphorePtr wake_controller_;
-  std::exception_ptr error_;
-  RunTotals totals_;
-  std::chrono::steady_clock::time_point wall_start_, last_progress_;
-  std::uint64_t progress_rounds_ = 0; ///< scheduling rounds since the clock was last read
-  bool progress_shown_ = false;       ///< a progress line was written (a terminal's needs its newline)
-  mutable std::vector<const ResourceSignature*> also_sigs_; ///< predict()'s scratch (never nested)
-  // idle_while_waiting_device_s (sim/engine/IdleWaitMeter.hpp): follows devices becoming idle or busy and
-  // jobs joining or leaving the queue.
-  IdleWaitMeter idle_wait_;
-  void availability_changed(DeviceIndex d)
-  {
-    events_.availability_changed(AvailabilityChanged{d, sim_now(), idle(d)});
-  }
-  /// The device types whose devices could take job j (one bit per type).
-  std::uint64_t fitting_types(const JobState& js) const
-  {
-    std::uint64_t mask = 0;
-    const auto& types = setup_.platform->types;
-    for (std::size_t t = 0; t < types.size(); ++t)
-      if (((js.type_mask >> t) & 1U) && js.sig->mem_bytes <= types[t].spec->memory_bytes.value)
-        mask |= std::uint64_t{1} << t;
-    return mask;
-  }
-  void add_waiting(JobIndex j) { change_waiting(j, true); }
-  void remove_waiting(JobIndex j) { change_waiting(j, false); }
-  void change_waiting(JobIndex j, bool add)
-  {
-    if (add)
-      ++waiting_;
-    else
-      --waiting_;
-    const auto& js = jobs_[j];
-    events_.queue_changed(
-        QueueChanged{j, sim_now(), add, static_cast<std::uint32_t>(js.job.devices), fitting_types(js)});
-  }
-  ReasonTable reasons_; ///< why jobs did not complete (JobRecord::reason), each text stored once
-  std::uint32_t reason_id(const std::string& text) { return reasons_.id(text); }
-  std::uint32_t dependency_reason(JobStatus dep) { return reasons_.dependency(dep); }
-};
+namespace engine {
 
 Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
     : setup_(setup), observer_feed_(observer, setup.record_timeseries),
@@ -849,193 +548,6 @@ void Simulation::check_same_instant_rounds(double sim_t)
            : "each making something happen at it again (a repartition or node boot that takes 0 s)"));
 }
 
-/// The policy's decision `decision` cannot be applied: a DecisionError naming the policy, the time, the
-/// decision and why.
-void Simulation::fail(const Decision& decision, const std::string& why) const
-{
-  throw DecisionError("policy '" + setup_.policy_name + "' made an infeasible decision at t=" +
-                      std::to_string(now()) + " s: " + describe(decision) + ": " + why);
-}
-
-void Simulation::apply(const Decision& decision)
-{
-  std::visit(
-      [&](const auto& d) {
-        using T = std::decay_t<decltype(d)>;
-        if constexpr (std::is_same_v<T, Place>)
-          apply_place(decision, d);
-        else if constexpr (std::is_same_v<T, Reject>)
-          apply_reject(decision, d);
-        else if constexpr (std::is_same_v<T, SetNodePower>)
-          apply_node_power(decision, d);
-        else if constexpr (std::is_same_v<T, Repartition>)
-          apply_repartition(decision, d);
-        else if constexpr (std::is_same_v<T, ReconfigureMig>)
-          apply_reconfigure_mig(decision, d);
-        else if constexpr (std::is_same_v<T, SetFrequency>)
-          apply_frequency(decision, d);
-        else
-          apply_wakeup(decision, d);
-      },
-      decision);
-}
-
-void Simulation::apply_place(const Decision& decision, const Place& d)
-{
-  if (d.job >= jobs_.size()) fail(decision, "no such job");
-  if (!jobs_.find(d.job)) fail(decision, "the job has ended, not waiting");
-  const auto& js = jobs_[d.job];
-  if (js.status != JobStatus::WAITING)
-    fail(decision, "the job is " + std::string(to_string(js.status)) + ", not waiting");
-  if (d.devices.size() != static_cast<std::size_t>(js.job.devices))
-    fail(decision, "the job requests " + std::to_string(js.job.devices) + " device(s)");
-  if (!(d.thread_share >= 0.01 && d.thread_share <= 1))
-    fail(decision, "thread_share must be in [0.01, 1] (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE 1..100)");
-  if (!d.instances.empty() && d.instances.size() != d.devices.size())
-    fail(decision, "instances must name one MIG instance per device");
-  for (std::size_t i = 0; i < d.devices.size(); ++i)
-    check_place_device(decision, d, i);
-  start_job(d.job, d);
-}
-
-/// The i-th device of a Place decision can take the job now: it exists, is listed once, is available, of a
-/// type the job accepts, below its mode's resident limit, and on a mig device the named instance is free
-/// and ready.
-void Simulation::check_place_device(const Decision& decision, const Place& d, std::size_t i) const
-{
-  const DeviceIndex dev = d.devices[i];
-  if (dev >= phys_.size())
-    fail(decision,
-         "device " + std::to_string(dev) + " does not exist (" + std::to_string(phys_.size()) + " devices)");
-  if (std::find(d.devices.begin(), d.devices.begin() + static_cast<long>(i), dev) !=
-      d.devices.begin() + static_cast<long>(i))
-    fail(decision, "device " + std::to_string(dev) + " is listed twice");
-  if (phys_.repartitioning(dev)) fail(decision, "device " + std::to_string(dev) + " is being repartitioned");
-  if (!allows(d.job, dev))
-    fail(decision, "device " + std::to_string(dev) + " is of type '" + type(dev).spec->name +
-                       "', not one the job's gpu_types '" + jobs_[d.job].job.gpu_types + "' name");
-  if (!nodes_.on(setup_.platform->devices[dev].node))
-    fail(decision, "device " + std::to_string(dev) + " is on node " +
-                       std::to_string(setup_.platform->devices[dev].node) +
-                       ", which is off or still booting");
-  const auto mode = phys_.mode(dev);
-  const unsigned limit = max_residents(mode);
-  if (limit != 0 && phys_.residents(dev).size() >= limit)
-    fail(decision, "device " + std::to_string(dev) + " is in " + std::string(to_string(mode)) +
-                       " mode and already runs " + std::to_string(phys_.residents(dev).size()) +
-                       " job(s), its limit");
-  if (mode == SharingMode::MIG)
-    check_mig_instance(decision, d, i);
-  else if (!d.instances.empty())
-    fail(decision, "device " + std::to_string(dev) + " is not in mig mode: instances are for mig devices");
-}
-
-/// The i-th device of a Place decision is in mig mode: the decision names one of its instances, which holds
-/// no job and is ready.
-void Simulation::check_mig_instance(const Decision& decision, const Place& d, std::size_t i) const
-{
-  const DeviceIndex dev = d.devices[i];
-  const auto& gis = phys_.mig(dev);
-  if (d.instances.empty())
-    fail(decision,
-         "device " + std::to_string(dev) + " is in mig mode: name its GPU instance (Place::instances)");
-  const auto gi = d.instances[i];
-  if (gi >= gis.size())
-    fail(decision, "device " + std::to_string(dev) + " has " + std::to_string(gis.size()) +
-                       " MIG instance(s), no instance " + std::to_string(gi));
-  if (gis.job(gi) >= 0)
-    fail(decision, "MIG instance " + std::to_string(gi) + " (" + type(dev).mig->describe(gis[gi]) +
-                       ") of device " + std::to_string(dev) + " already runs job " +
-                       std::to_string(gis.job(gi)));
-  if (!gis.ready(gi, sim_now() + time_slack(sim_now())))
-    fail(decision, "MIG instance " + std::to_string(gi) + " of device " + std::to_string(dev) +
-                       " is still being created (ready at t=" + std::to_string(origin_ + gis.ready_at(gi)) +
-                       " s)");
-}
-
-void Simulation::apply_reject(const Decision& decision, const Reject& d)
-{
-  auto* found = jobs_.find(d.job); // null for a job never read or already freed
-  if (!found || found->status != JobStatus::WAITING) fail(decision, "the job is not waiting");
-  auto& js = *found;
-  js.status = JobStatus::REJECTED;
-  js.reason = reason_id(d.reason.empty() ? "policy '" + setup_.policy_name + "' gave no reason"
-                                         : "policy '" + setup_.policy_name + "': " + d.reason);
-  remove_waiting(d.job);
-  ++totals_.rejected;
-  record_end(d.job); // its dependents cancelled (JOB_ENDED)
-}
-
-void Simulation::apply_node_power(const Decision& decision, const SetNodePower& d)
-{
-  if (d.node >= nodes_.size()) fail(decision, "node " + std::to_string(d.node) + " does not exist");
-  if (d.on == !nodes_.off(d.node)) return; // already on (or booting) / already off
-  if (!d.on)
-    for (auto dev : node_devices_[d.node])
-      if (!phys_.residents(dev).empty())
-        fail(decision,
-             "node " + std::to_string(d.node) + " still runs jobs on device " + std::to_string(dev));
-  touch_nodes();
-  for (auto dev : node_devices_[d.node])
-    touch(dev);
-  if (d.on)
-    nodes_.power_on(d.node, sim_now(), setup_.node_boot_s);
-  else
-    nodes_.power_off(d.node);
-  for (auto dev : node_devices_[d.node]) {
-    phys_.set_powered(dev, !nodes_.off(d.node));
-    availability_changed(dev);
-  }
-}
-
-void Simulation::apply_repartition(const Decision& decision, const Repartition& d)
-{
-  if (d.device >= phys_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
-  const auto& spec = *setup_.platform->devices[d.device].spec;
-  if (std::find(spec.sharing_modes.begin(), spec.sharing_modes.end(), d.mode) == spec.sharing_modes.end())
-    fail(decision, "device type '" + spec.name + "' does not support " + std::string(to_string(d.mode)));
-  if (!phys_.residents(d.device).empty())
-    fail(decision, "the device still runs " + std::to_string(phys_.residents(d.device).size()) +
-                       " job(s); drain it first");
-  if (phys_.repartitioning(d.device)) fail(decision, "the device is already being repartitioned");
-  if (d.mode == SharingMode::MIG && !type(d.device).mig)
-    fail(decision,
-         "device type '" + spec.name + "' has no MIG table loaded (platform.sharing: mig loads it)");
-  phys_.begin_repartition(d.device, d.mode);
-  availability_changed(d.device);
-  repartitions_.insert({sim_now() + setup_.repartition_delay_s, d.device});
-}
-
-void Simulation::apply_reconfigure_mig(const Decision& decision, const ReconfigureMig& d)
-{
-  if (d.device >= phys_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
-  if (phys_.mode(d.device) != SharingMode::MIG) fail(decision, "the device is not in mig mode");
-  const auto& geo = *type(d.device).mig;
-  const auto verdict = geo.check_change(phys_.mig(d.device).layout(), phys_.mig(d.device).busy(), d.change);
-  if (!verdict.ok()) fail(decision, verdict.reason);
-  phys_.reconfigure_mig(d.device, d.change, sim_now());
-  const double at = sim_now() + geo.reconfiguration_latency_s(); // when the created instances are ready
-  if (!d.change.create.empty()) repartitions_.insert({at, d.device});
-}
-
-void Simulation::apply_frequency(const Decision& decision, const SetFrequency& d)
-{
-  if (d.device >= phys_.size()) fail(decision, "device " + std::to_string(d.device) + " does not exist");
-  const auto& spec = *setup_.platform->devices[d.device].spec;
-  if (!(d.freq_hz >= spec.freq_min_hz.value && d.freq_hz <= spec.freq_max_hz.value))
-    fail(decision, "frequency outside the device's range [" + std::to_string(spec.freq_min_hz.value / 1e6) +
-                       ", " + std::to_string(spec.freq_max_hz.value / 1e6) + "] MHz");
-  phys_.set_frequency(d.device, d.freq_hz);
-}
-
-void Simulation::apply_wakeup(const Decision& decision, const WakeAt& d)
-{
-  const double at = d.at_s - origin_;
-  if (!(at >= sim_now() - time_slack(sim_now())))
-    fail(decision, "the time is in the past (now " + std::to_string(now()) + " s)");
-  wakeups_.insert(std::max(at, sim_now()));
-}
-
 void Simulation::start_job(JobIndex j, const Place& place)
 {
   auto& js = jobs_[j];
@@ -1222,25 +734,6 @@ void Simulation::emit_timepoint()
   events_.pass_ended(p);
 }
 
-std::string progress_line(std::uint64_t read, std::uint64_t total, std::uint64_t ended, double sim_t_s,
-                          double wall_s)
-{
-  char buf[256];
-  std::string jobs = std::to_string(read) + (total > 0 ? " of " + std::to_string(total) : std::string());
-  // The time left is estimated from the jobs that ended: before the first one ends it is not known, even
-  // when the number of jobs is.
-  std::string left = total > 0 ? "time left unknown until a job ends" : "remaining unknown";
-  if (total > 0 && ended > 0) {
-    const double rest =
-        wall_s * static_cast<double>(total > ended ? total - ended : 0) / static_cast<double>(ended);
-    std::snprintf(buf, sizeof buf, "about %.0f s left", rest);
-    left = buf;
-  }
-  std::snprintf(buf, sizeof buf, "colocsim: %s jobs read, %llu ended, t=%.0f s simulated, %.1f s wall, %s",
-                jobs.c_str(), static_cast<unsigned long long>(ended), sim_t_s, wall_s, left.c_str());
-  return buf;
-}
-
 void Simulation::progress(bool force)
 {
   if (setup_.progress_interval_s <= 0) return;
@@ -1264,7 +757,26 @@ void Simulation::progress(bool force)
   progress_shown_ = true;
 }
 
-} // namespace
+} // namespace engine
+
+std::string progress_line(std::uint64_t read, std::uint64_t total, std::uint64_t ended, double sim_t_s,
+                          double wall_s)
+{
+  char buf[256];
+  std::string jobs = std::to_string(read) + (total > 0 ? " of " + std::to_string(total) : std::string());
+  // The time left is estimated from the jobs that ended: before the first one ends it is not known, even
+  // when the number of jobs is.
+  std::string left = total > 0 ? "time left unknown until a job ends" : "remaining unknown";
+  if (total > 0 && ended > 0) {
+    const double rest =
+        wall_s * static_cast<double>(total > ended ? total - ended : 0) / static_cast<double>(ended);
+    std::snprintf(buf, sizeof buf, "about %.0f s left", rest);
+    left = buf;
+  }
+  std::snprintf(buf, sizeof buf, "colocsim: %s jobs read, %llu ended, t=%.0f s simulated, %.1f s wall, %s",
+                jobs.c_str(), static_cast<unsigned long long>(ended), sim_t_s, wall_s, left.c_str());
+  return buf;
+}
 } // namespace colocsim
 
 // SimGrid 3.32 keeps its clock in the static member simgrid::kernel::EngineImpl::now_ (src/kernel/
@@ -1311,7 +823,7 @@ RunTotals run_simulation(const RunSetup& setup, RunObserver& observer)
       throw std::invalid_argument("run_simulation: a device type without spec, interference model or speed");
   const auto engine = make_engine();
   if (setup.after_engine_created) setup.after_engine_created();
-  Simulation sim(setup, observer);
+  engine::Simulation sim(setup, observer);
   return sim.run();
 }
 
