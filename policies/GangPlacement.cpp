@@ -58,6 +58,10 @@ GangPicker::GangPicker(GangRule rule, std::size_t need, std::size_t min_nodes)
 
 bool GangPicker::offer(DeviceIndex d, std::uint32_t node)
 {
+  if (need_ == 1) { // every rule takes the first offered; kept inline (no allocation per placement)
+    single_ = d;
+    return has_single_ = true;
+  }
   offered_.emplace_back(d, node);
   if (rule_ == GangRule::ANY) return offered_.size() >= need_;
   auto& c = count_[node];
@@ -81,6 +85,10 @@ bool GangPicker::offer(DeviceIndex d, std::uint32_t node)
 std::vector<DeviceIndex> GangPicker::take() const
 {
   std::vector<DeviceIndex> devices;
+  if (need_ == 1) {
+    if (has_single_) devices.push_back(single_);
+    return devices;
+  }
   if (offered_.size() < need_) return devices;
   if (rule_ == GangRule::ANY) {
     for (std::size_t i = 0; i < need_; ++i)

@@ -65,7 +65,9 @@ private:
   std::vector<std::pair<DeviceIndex, std::uint32_t>> offered_;
   std::unordered_map<std::uint32_t, std::size_t> count_; ///< devices offered per node
   std::vector<std::uint32_t> nodes_;                     ///< nodes in the order of their first offer
-  bool complete_ = false;                                ///< pack, one node: a node gathered need_ devices
+  DeviceIndex single_ = 0;                               ///< need_ 1: the device offered
+  bool has_single_ = false;
+  bool complete_ = false; ///< pack, one node: a node gathered need_ devices
   std::uint32_t complete_node_ = 0;
 };
 
