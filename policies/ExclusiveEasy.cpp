@@ -132,8 +132,11 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
   //    devices are counted per node it will take devices on then (the rule's choice at the shadow time):
   //    one count for the platform no longer says whether a backfilled job leaves the head its node. Under
   //    `spread` and `any` any devices of the head's types will do, and one node is one count as before.
-  const bool by_node = gang_rule_ == GangRule::PACK && head_need > 1;
-  const std::size_t head_nodes = by_node ? nodes_.min_nodes(view, head, head_need) : 1;
+  //    Only a head that fits in one node needs a particular node; a larger one is reserved by the count (a
+  //    simplification where nodes hold several devices; exact on nodes of one device, where pack is any).
+  const bool by_node =
+      gang_rule_ == GangRule::PACK && head_need > 1 && nodes_.min_nodes(view, head, head_need) == 1;
+  const std::size_t head_nodes = 1;
   NodeTally tally;
   const auto head_add = [&](const auto& devices) {
     std::size_t n = 0;

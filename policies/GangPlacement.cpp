@@ -51,9 +51,12 @@ std::size_t NodeShape::min_nodes(const ClusterView& view, JobIndex j, std::size_
 }
 
 GangPicker::GangPicker(GangRule rule, std::size_t need, std::size_t min_nodes)
-    : rule_(need <= 1 ? GangRule::ANY : rule), need_(need), min_nodes_(std::max<std::size_t>(min_nodes, 1))
+    : rule_(need <= 1 || (rule == GangRule::PACK && min_nodes >= need) ? GangRule::ANY : rule), need_(need),
+      min_nodes_(std::max<std::size_t>(min_nodes, 1))
 {
-  // One device: every rule takes the first offered (ANY keeps no per-node counts).
+  // One device: every rule takes the first offered (ANY keeps no per-node counts). A pack job that needs as
+  // many nodes as devices (nodes of one device it accepts) can only take one device per node: any order
+  // does, with no scan of every device.
 }
 
 bool GangPicker::offer(DeviceIndex d, std::uint32_t node)

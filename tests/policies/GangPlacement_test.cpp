@@ -28,7 +28,7 @@ std::unique_ptr<Policy> with_rule(const std::string& spec, GangRule rule)
 
 } // namespace
 
-TEST_CASE("pack keeps a 6-GPU job on one DGX node; any spans two", "[policies][placement]")
+TEST_CASE("pack keeps a 6-GPU job on one DGX node, any spans two", "[policies][placement]")
 {
   // A, B ask 6 GPUs, C 4. pack: A takes 0-5 on node 0; node 0 keeps only 6, 7, so B takes node 1's 8-13;
   // C then finds 2 free GPUs on each node and waits (it fits in one node, so it never spans two) until A
