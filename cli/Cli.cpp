@@ -528,6 +528,7 @@ Summary run_summary(const Scenario& scenario, const RunInputs& inputs, const Met
   s.scenario = scenario.name;
   s.policy = scenario.policy;
   s.policy_params = scenario.policy_params.to_string();
+  s.placement = std::string(gang_rule_name(scenario.placement));
   s.sharing = std::string(to_string(scenario.sharing));
   s.interference = scenario.interference;
   if (!inputs.interference_table_file.empty()) s.interference += " (" + inputs.interference_table_file + ")";
@@ -623,8 +624,12 @@ void warn_about_policy(const RunInputs& inputs, const Summary& s)
               << " % of device-time): policy '" << s.policy << "'"
               << (s.policy_params.empty() ? "" : " (" + s.policy_params + ")")
               << " left jobs waiting next to free devices that fit them; check its parameters (a candidates "
-                 "or window limit, max_per_device) and its queue order (FCFS holds every job behind a "
-                 "head that does not fit)\n";
+                 "or window limit, max_per_device), its queue order (FCFS holds every job behind a "
+                 "head that does not fit)"
+              << (s.placement == "pack" ? " and the placement rule (policy.placement: pack keeps a job that "
+                                          "fits in one node waiting for a node with enough free devices)"
+                                        : "")
+              << "\n";
 }
 
 } // namespace

@@ -46,6 +46,9 @@ options:
   --sharing MODE          exclusive, time-slice (or time-slicing), ccs-2, ccs-4, mps, mig (default
                           time-slice; the platform's devices must support it: colocsim devices)
   --policy NAME[:K=V,..]  policy and parameters (default first-fit)
+  --placement RULE        how a job of several devices is laid out over nodes: pack (fewest nodes, as Slurm
+                          and Kubernetes place GPU jobs), spread (one device per node in turn) or any (the
+                          first devices in the policy's order, nodes ignored) (default pack)
   --policy-plugin FILE    load policies from a plugin built out of tree (repeatable; recorded in the scenario
                           with its sha256, and rerunning the scenario warns if the file changed since)
   --procs-per-device N    swf: trace processors per device (the same as --option procs_per_device=N)
@@ -133,7 +136,7 @@ std::string joined(const std::vector<std::string>& items)
 struct ReplayArgs {
   std::string trace, format, platform, sharing = "time-slice", policy = "first-fit",
                                        profile = "resnet50-train-bs32", profile_map, output = "colocsim-out",
-                                       nodes, events, procs = "1", seed = "1";
+                                       nodes, events, procs = "1", seed = "1", placement;
   std::vector<std::string> sets, options, transforms, plugins;
   bool force = false, quiet = false, help = false;
   bool platform_given = false; ///< --platform given; else the default platform, sized to the trace
@@ -163,6 +166,8 @@ ReplayArgs parse_replay_args(const std::vector<std::string>& args)
       r.sharing = next_arg(args, i);
     else if (a == "--policy")
       r.policy = next_arg(args, i);
+    else if (a == "--placement")
+      r.placement = next_arg(args, i);
     else if (a == "--policy-plugin")
       r.plugins.push_back(next_arg(args, i));
     else if (a == "--profile")
@@ -242,6 +247,7 @@ void write_replay_scenario(const ReplayArgs& r, const std::filesystem::path& sce
     for (const auto& [k, v] : params)
       f << "    " << k << ": " << yaml_quote(v.text) << "\n";
   }
+  if (!r.placement.empty()) f << "  placement: " << yaml_quote(r.placement) << "\n"; // checked on reading
   f.close();
   check_written(f, scenario_file);
 }

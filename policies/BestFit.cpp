@@ -23,12 +23,14 @@ void BestFit::on_device_changed(DeviceIndex d)
 
 std::vector<DeviceIndex> BestFit::choose(const ClusterView& view, JobIndex j, double mem)
 {
-  const auto need = static_cast<std::size_t>(view.job(j).devices);
-  std::vector<DeviceIndex> devices;
-  for (auto it = open_.lower_bound({mem, 0}); it != open_.end() && devices.size() < need; ++it)
-    if (view.device(it->second).available && view.allows(j, it->second)) devices.push_back(it->second);
-  if (devices.size() < need) return {};
-  return devices;
+  // Under `pack` the job goes to the node whose tightest devices fit it best (the first node to gather the
+  // job's devices in this order), keeping the emptier nodes' holes for later gangs, as best-fit does.
+  GangPicker gang = gang_picker(view, j);
+  for (auto it = open_.lower_bound({mem, 0}); it != open_.end(); ++it)
+    if (view.device(it->second).available && view.allows(j, it->second) &&
+        gang.offer(it->second, node_of(it->second)))
+      break;
+  return gang.take();
 }
 
 } // namespace colocsim

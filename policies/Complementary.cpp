@@ -156,6 +156,7 @@ void Complementary::start(const ClusterView& view, std::span<const Event> events
     occupants_.assign(view.device_count(), 0);
     for (DeviceIndex d = 0; d < view.device_count(); ++d)
       if (view.device(d).residents == 0) free_.insert(free_.end(), d);
+    nodes_.init(view);
     initialised_ = true;
   }
   queue_.handle(view, events, call.out,
@@ -191,7 +192,9 @@ void Complementary::place(Call& call, JobIndex j, std::vector<DeviceIndex> devic
 
 bool Complementary::place_gang(const ClusterView& view, Call& call, JobIndex head, std::size_t need)
 {
-  auto devices = complementary::take_gang(free_, head, need, [&](JobIndex j) { return take(view, j); });
+  auto devices = complementary::take_gang(
+      free_, head, need, GangPicker(gang_rule_, need, nodes_.min_nodes(view, head, need)),
+      [&](JobIndex j) { return take(view, j); }, [&](DeviceIndex d) { return nodes_.node(d); });
   if (!devices) return false;
   place(call, head, std::move(*devices));
   return true;

@@ -29,6 +29,7 @@
 // the waiting job that complements it best.
 #include "base/Params.hpp"
 #include "policies/FcfsQueue.hpp"
+#include "policies/GangPlacement.hpp"
 #include "policies/MaxWeightMatching.hpp"
 #include "policies/Policy.hpp"
 
@@ -62,23 +63,26 @@ std::vector<WeightedEdge> pair_edges(const ClusterView& view, const std::vector<
 std::optional<JobIndex> best_partner(const ClusterView& view, const FcfsQueue& queue, std::size_t window,
                                      DeviceIndex d, std::span<const JobIndex> also);
 
-/// `need` empty devices for the multi-device job `head`, each from take(head) (the lowest empty device that
-/// accepts it, taken out of `free`); nullopt, with the devices taken put back, if there are not enough.
-template <class Take>
+/// `need` empty devices for the multi-device job `head`, chosen by `gang` (the placement rule) among those
+/// take(head) gives (the lowest empty device that accepts it, taken out of `free`; node_of(d): its node);
+/// the devices taken and not chosen are put back. nullopt, with every device put back, if the rule finds no
+/// devices for it now.
+template <class Take, class NodeOf>
 std::optional<std::vector<DeviceIndex>> take_gang(std::set<DeviceIndex>& free, JobIndex head,
-                                                  std::size_t need, Take take)
+                                                  std::size_t need, GangPicker gang, Take take,
+                                                  NodeOf node_of)
 {
   if (free.size() < need) return std::nullopt;
-  std::vector<DeviceIndex> devices;
-  while (devices.size() < need)
-    if (const auto d = take(head))
-      devices.push_back(*d);
-    else
-      break;
-  if (devices.size() < need) { // not enough empty devices of the types it accepts: wait, in order
-    free.insert(devices.begin(), devices.end());
-    return std::nullopt;
+  std::vector<DeviceIndex> taken;
+  while (const auto d = take(head)) {
+    taken.push_back(*d);
+    if (gang.offer(*d, node_of(*d))) break;
   }
+  std::vector<DeviceIndex> devices = gang.take();
+  const std::set<DeviceIndex> chosen(devices.begin(), devices.end());
+  for (const DeviceIndex d : taken)
+    if (!chosen.contains(d)) free.insert(d);
+  if (devices.size() < need) return std::nullopt; // not enough empty devices by the rule: wait, in order
   return devices;
 }
 
@@ -138,7 +142,8 @@ private:
   std::size_t window_;
   bool initialised_ = false;
   FcfsQueue queue_;
-  std::set<DeviceIndex> free_;           ///< devices with none of our jobs, available
+  std::set<DeviceIndex> free_; ///< devices with none of our jobs, available
+  NodeShape nodes_;
   std::set<DeviceIndex> aside_;          ///< devices with none of our jobs, unavailable now
   std::set<DeviceIndex> half_;           ///< devices with exactly one single-device job of ours
   std::vector<std::uint32_t> occupants_; ///< our jobs per device

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace colocsim {
 
@@ -33,15 +34,31 @@ void ExclusiveEasy::finish(JobIndex j, const std::vector<DeviceIndex>& devices)
   }
 }
 
-std::vector<DeviceIndex> ExclusiveEasy::pick(const ClusterView& view, JobIndex j) const
+std::vector<DeviceIndex> ExclusiveEasy::pick(const ClusterView& view, JobIndex j,
+                                             const std::set<DeviceIndex>& held) const
 {
   const auto need = static_cast<std::size_t>(view.job(j).devices);
-  std::vector<DeviceIndex> devices;
-  if (free_.size() < need) return devices;
-  for (auto it = free_.begin(); it != free_.end() && devices.size() < need; ++it)
-    if (view.device(*it).available && view.allows(j, *it)) // not repartitioning, node on, of its type
-      devices.push_back(*it);
-  return devices;
+  if (free_.size() < need) return {};
+  GangPicker gang(gang_rule_, need, need > 1 ? nodes_.min_nodes(view, j, need) : 1);
+  for (auto it = free_.begin(); it != free_.end(); ++it)
+    if (view.device(*it).available && view.allows(j, *it) && // not repartitioning, node on, of its type
+        !held.contains(*it) && gang.offer(*it, nodes_.node(*it)))
+      break;
+  return gang.take();
+}
+
+std::vector<DeviceIndex> ExclusiveEasy::reserve(const ClusterView& view, JobIndex head,
+                                                Ends::const_iterator last) const
+{
+  std::vector<DeviceIndex> devices(free_.begin(), free_.end());
+  for (auto it = ends_.begin(); it != last; ++it)
+    devices.insert(devices.end(), it->second.second.begin(), it->second.second.end());
+  std::sort(devices.begin(), devices.end()); // the lowest-index first, as pick() offers them
+  const auto need = static_cast<std::size_t>(view.job(head).devices);
+  GangPicker gang(gang_rule_, need, nodes_.min_nodes(view, head, need));
+  for (const DeviceIndex d : devices)
+    if (view.allows(head, d) && gang.offer(d, nodes_.node(d))) break;
+  return gang.take();
 }
 
 double ExclusiveEasy::expected_end(const ClusterView& view, JobIndex j,
@@ -77,6 +94,7 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
   if (!initialised_) {
     for (DeviceIndex d = 0; d < view.device_count(); ++d)
       if (view.device(d).residents == 0) free_.insert(free_.end(), d);
+    nodes_.init(view);
     initialised_ = true;
   }
   std::vector<Decision> out;
@@ -110,22 +128,61 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
   };
   //    Every running job expected to end at the shadow time frees its devices then, not only the first one
   //    whose release lets the head fit.
-  std::size_t available = head_may_use(free_);
+  //    A gang under `pack` needs them on few enough nodes (NodeTally, the rule's test), and the spare
+  //    devices are counted per node it will take devices on then (the rule's choice at the shadow time):
+  //    one count for the platform no longer says whether a backfilled job leaves the head its node. Under
+  //    `spread` and `any` any devices of the head's types will do, and one node is one count as before.
+  //    Only a head that fits in one node needs a particular node; a larger one is reserved by the count (a
+  //    simplification where nodes hold several devices; exact on nodes of one device, where pack is any).
+  const bool by_node =
+      gang_rule_ == GangRule::PACK && head_need > 1 && nodes_.min_nodes(view, head, head_need) == 1;
+  const std::size_t head_nodes = 1;
+  NodeTally tally;
+  const auto head_add = [&](const auto& devices) {
+    std::size_t n = 0;
+    for (const DeviceIndex d : devices)
+      if (view.allows(head, d)) {
+        ++n;
+        if (by_node) tally.add(nodes_.node(d));
+      }
+    return n;
+  };
+  std::size_t available = head_add(free_);
   double shadow = std::numeric_limits<double>::infinity();
   std::size_t extra = 0;
+  std::unordered_map<std::uint32_t, std::size_t> spare; // by_node: per node of the head's, devices spare
   for (auto it = ends_.begin(); it != ends_.end(); ++it) {
-    available += head_may_use(it->second.second);
-    if (available < head_need) continue;
+    available += head_add(it->second.second);
+    if (available < head_need || (by_node && !tally.fits(GangRule::PACK, head_need, head_nodes))) continue;
     shadow = it->first;
-    for (auto same = std::next(it); same != ends_.end() && same->first == shadow; ++same)
-      available += head_may_use(same->second.second);
+    auto same = std::next(it);
+    for (; same != ends_.end() && same->first == shadow; ++same)
+      available += head_add(same->second.second);
     extra = available - head_need;
+    if (by_node) {
+      std::unordered_map<std::uint32_t, std::size_t> taken;
+      for (const DeviceIndex d : reserve(view, head, same))
+        ++taken[nodes_.node(d)];
+      for (const auto& [n, k] : taken)
+        spare[n] = tally.count(n) - k;
+    }
     break;
   }
   // 3. Backfill: a later job may start now if it ends before the shadow time, or if it only takes devices
   //    the head will not need at the shadow time.
   //    The queue is walked in place (starting a job erases only that job, after the walk has left it) and
   //    the walk stops as soon as no device is free: no copy of a long queue per decision.
+  const auto leaves_spare = [&](const std::vector<DeviceIndex>& devices) {
+    std::unordered_map<std::uint32_t, std::size_t> on;
+    for (const DeviceIndex d : devices)
+      if (view.allows(head, d)) ++on[nodes_.node(d)];
+    return std::all_of(on.begin(), on.end(), [&](const auto& nk) {
+      const auto s = spare.find(nk.first);
+      return s == spare.end() || nk.second <= s->second;
+    });
+  };
+  std::set<DeviceIndex> held; // free devices of the head's nodes with no spare device (computed when needed)
+  bool held_stale = true;
   std::size_t examined = 0;
   for (auto it = std::next(queue_.begin()); it != queue_.end() && examined < window_ && !free_.empty();
        ++examined) {
@@ -139,6 +196,26 @@ std::vector<Decision> ExclusiveEasy::decide(const ClusterView& view, std::span<c
       continue;
     }
     // Ends after the shadow time: it may take only devices the head will not need then.
+    if (by_node) {
+      if (!leaves_spare(devices)) { // again without the free devices of the head's nodes that have none spare
+        if (held_stale) {
+          held.clear();
+          for (const DeviceIndex d : free_)
+            if (const auto s = spare.find(nodes_.node(d)); s != spare.end() && s->second == 0) held.insert(d);
+          held_stale = false;
+        }
+        devices = pick(view, j, held);
+        if (devices.size() < static_cast<std::size_t>(view.job(j).devices) || !leaves_spare(devices))
+          continue;
+      }
+      for (const DeviceIndex d : devices)
+        if (const auto s = spare.find(nodes_.node(d)); s != spare.end() && view.allows(head, d))
+          held_stale = --s->second == 0 || held_stale;
+      const double after = expected_end(view, j, devices);
+      start(j, std::move(devices), after, out);
+      backfill_reservation_ = Reservation{head, shadow};
+      continue;
+    }
     const std::size_t taken = head_may_use(devices);
     if (taken > extra) continue;
     extra -= taken;

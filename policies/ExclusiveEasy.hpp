@@ -16,6 +16,7 @@
 // that at its first `window` jobs, so a decision costs O(window · log D) whatever the queue length.
 #include "base/Params.hpp"
 #include "policies/FcfsQueue.hpp"
+#include "policies/GangPlacement.hpp"
 #include "policies/Policy.hpp"
 
 #include <map>
@@ -40,8 +41,13 @@ public:
 
 private:
   using Ends = std::multimap<double, std::pair<JobIndex, std::vector<DeviceIndex>>>;
-  /// The free devices job j would start on now (its lowest-index available ones of its types), or fewer.
-  std::vector<DeviceIndex> pick(const ClusterView& view, JobIndex j) const;
+  /// The free devices job j would start on now (its lowest-index available ones of its types, a gang's by
+  /// the placement rule), leaving out `held`; or fewer.
+  std::vector<DeviceIndex> pick(const ClusterView& view, JobIndex j,
+                                const std::set<DeviceIndex>& held = {}) const;
+  /// The devices the head would start on at the shadow time under the placement rule: among the free
+  /// devices and those the jobs ending by then free, by the same rule as pick().
+  std::vector<DeviceIndex> reserve(const ClusterView& view, JobIndex head, Ends::const_iterator last) const;
   /// The time job j would end if it started now on `devices`.
   double expected_end(const ClusterView& view, JobIndex j, const std::vector<DeviceIndex>& devices) const;
   void start(JobIndex j, std::vector<DeviceIndex> devices, double end, std::vector<Decision>& out);
@@ -53,6 +59,7 @@ private:
   bool initialised_ = false;
   FcfsQueue queue_;
   std::set<DeviceIndex> free_;
+  NodeShape nodes_;
   Ends ends_;                                                     ///< expected end → (job, devices held)
   std::map<JobIndex, std::pair<Ends::iterator, double>> running_; ///< → (its entry in ends_, start time)
   double now_ = 0;

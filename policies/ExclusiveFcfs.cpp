@@ -13,6 +13,7 @@ void ExclusiveFcfs::init(const ClusterView& view)
 {
   for (DeviceIndex d = 0; d < view.device_count(); ++d)
     if (view.device(d).residents == 0) free_.insert(free_.end(), d);
+  nodes_.init(view);
   initialised_ = true;
 }
 
@@ -27,10 +28,12 @@ std::vector<Decision> ExclusiveFcfs::decide(const ClusterView& view, std::span<c
     const JobIndex j = queue_.front();
     const auto need = static_cast<std::size_t>(view.job(j).devices);
     if (free_.size() < need) break;
-    Place p{j, {}};
-    for (auto it = free_.begin(); it != free_.end() && p.devices.size() < need; ++it)
-      if (view.device(*it).available && view.allows(j, *it)) // not repartitioning, node on, of its type
-        p.devices.push_back(*it);
+    GangPicker gang(gang_rule_, need, need > 1 ? nodes_.min_nodes(view, j, need) : 1);
+    for (auto it = free_.begin(); it != free_.end(); ++it)
+      if (view.device(*it).available && view.allows(j, *it) && // not repartitioning, node on, of its type
+          gang.offer(*it, nodes_.node(*it)))
+        break;
+    Place p{j, gang.take()};
     if (p.devices.size() < need) break;
     for (auto d : p.devices)
       free_.erase(d);

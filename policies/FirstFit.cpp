@@ -4,19 +4,17 @@ namespace colocsim {
 
 std::vector<DeviceIndex> FirstFit::choose(const ClusterView& view, JobIndex j, double mem)
 {
-  const auto need = static_cast<std::size_t>(view.job(j).devices);
-  std::vector<DeviceIndex> devices;
-  std::size_t from = 0;
-  while (devices.size() < need) {
+  GangPicker gang = gang_picker(view, j);
+  for (std::size_t from = 0;;) {
     const std::size_t d = first_fitting(mem, from);
-    if (d == FitIndex::NONE) return {};
+    if (d == FitIndex::NONE) break;
     from = d + 1;
+    const auto dev = static_cast<DeviceIndex>(d);
     // Repartitioning, its node off, or of a device type the job does not accept.
-    if (!view.device(static_cast<DeviceIndex>(d)).available || !view.allows(j, static_cast<DeviceIndex>(d)))
-      continue;
-    devices.push_back(static_cast<DeviceIndex>(d));
+    if (!view.device(dev).available || !view.allows(j, dev)) continue;
+    if (gang.offer(dev, node_of(dev))) break;
   }
-  return devices;
+  return gang.take();
 }
 
 } // namespace colocsim

@@ -150,13 +150,15 @@ std::vector<DeviceIndex> FractionalPolicy::choose(const ClusterView& view, JobIn
       return a.bucket->first.free_milli < b.bucket->first.free_milli;
     return *a.first < *b.first; // less free memory, then the lower index
   });
-  std::vector<DeviceIndex> devices;
-  const auto need = static_cast<std::size_t>(r.devices);
-  for (const auto& c : candidates)
-    for (auto it = c.first; it != c.bucket->second.by_memory.end() && devices.size() < need; ++it)
-      if (view.device(it->second).available && view.allows(j, it->second)) devices.push_back(it->second);
-  if (devices.size() < need) return {};
-  return devices;
+  // The buckets in score order, each by free memory: the policy's order of preference, which also decides
+  // among nodes under `pack` (policies/GangPlacement.hpp).
+  GangPicker gang = gang_picker(view, j);
+  bool done = false;
+  for (auto c = candidates.begin(); c != candidates.end() && !done; ++c)
+    for (auto it = c->first; it != c->bucket->second.by_memory.end() && !done; ++it)
+      if (view.device(it->second).available && view.allows(j, it->second))
+        done = gang.offer(it->second, node_of(it->second));
+  return gang.take();
 }
 
 } // namespace colocsim

@@ -202,14 +202,17 @@ std::vector<DeviceIndex> Heshare::choose(const ClusterView& view, JobIndex j, do
   if (window_spent)
     for (std::size_t t = 0; t < type_count(); ++t) {
       if (!type_allows(view, j, static_cast<std::uint16_t>(t))) continue;
-      std::size_t taken = 0;
-      for (std::size_t at = from; taken < need;) {
+      // As many as the placement rule needs to find the job's devices among them (`need` of them, or
+      // under `pack` up to the first node that has `need` idle ones).
+      GangPicker enough = gang_picker(view, j);
+      for (std::size_t at = from;;) {
         const std::size_t d = first_idle(mem, static_cast<std::uint16_t>(t), at);
         if (d == FitIndex::NONE) break;
         at = d + 1;
-        if (!view.device(static_cast<DeviceIndex>(d)).available) continue;
-        ++taken;
-        consider(static_cast<DeviceIndex>(d));
+        const auto dev = static_cast<DeviceIndex>(d);
+        if (!view.device(dev).available) continue;
+        consider(dev);
+        if (enough.offer(dev, node_of(dev))) break;
       }
     }
   if (options.size() < need) return {};
@@ -240,14 +243,23 @@ std::vector<DeviceIndex> Heshare::choose(const ClusterView& view, JobIndex j, do
       }
     }
   }
-  std::vector<DeviceIndex> devices;
-  double rate = options.front().rate;
-  for (std::size_t i = 0; i < need; ++i) {
-    devices.push_back(options[i].device);
-    rate = std::min(rate, options[i].rate);
-  }
+  // The options by score are the order of preference the placement rule chooses in
+  // (policies/GangPlacement.hpp).
+  GangPicker gang = gang_picker(view, j);
+  for (const Option& o : options)
+    if (gang.offer(o.device, node_of(o.device))) break;
+  std::vector<DeviceIndex> devices = gang.take();
+  if (devices.size() < need) return {};
+  const std::set<DeviceIndex> chosen(devices.begin(), devices.end());
+  const Option* first = nullptr;
+  double rate = std::numeric_limits<double>::infinity();
+  for (const Option& o : options)
+    if (chosen.contains(o.device)) {
+      if (!first) first = &o;
+      rate = std::min(rate, o.rate);
+    }
   pending_rate_ = rate;
-  pending_power_w_ = options.front().added_power_w;
+  pending_power_w_ = first->added_power_w;
   return devices;
 }
 

@@ -44,36 +44,35 @@ bool InterferenceAware::accepts(const ClusterView& view, JobIndex j, DeviceIndex
 
 std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobIndex j, double mem)
 {
-  const auto need = static_cast<std::size_t>(view.job(j).devices);
-  std::vector<DeviceIndex> devices;
+  GangPicker gang = gang_picker(view, j);
+  bool done = false;
   std::size_t from = 0;
   // First-fit order over the devices with a free slot. `candidates` bounds the predictions that can refuse:
   // shared devices examined and idle devices refused (an empty device is refused only for memory). Devices
   // being repartitioned, on nodes that are off, or of a type the job does not accept are skipped unseen.
-  for (std::size_t examined = 0; devices.size() < need && examined < candidates_;) {
+  for (std::size_t examined = 0; !done && examined < candidates_;) {
     const std::size_t d = first_fitting(mem, from);
-    if (d == FitIndex::NONE) return {};
+    if (d == FitIndex::NONE) return gang.take();
     from = d + 1;
     const DeviceIndex dev = static_cast<DeviceIndex>(d);
     if (!view.device(dev).available || !view.allows(j, dev)) continue;
     const bool was_idle = idle(dev);
     const bool ok = accepts(view, j, dev);
-    if (ok) devices.push_back(dev);
+    if (ok) done = gang.offer(dev, node_of(dev));
     if (!was_idle || !ok) ++examined;
   }
   // The window is spent on devices that refuse: the idle devices further on, through the index of idle
   // devices (O(log D) each), so that a job is never kept from an idle device by busy ones before it.
-  for (std::size_t refused = 0; devices.size() < need && refused < candidates_;) {
+  for (std::size_t refused = 0; !done && refused < candidates_;) {
     const std::size_t d = next_idle(view, j, mem, from);
     if (d == FitIndex::NONE) break;
     from = d + 1;
     if (accepts(view, j, static_cast<DeviceIndex>(d)))
-      devices.push_back(static_cast<DeviceIndex>(d));
+      done = gang.offer(static_cast<DeviceIndex>(d), node_of(static_cast<DeviceIndex>(d)));
     else
       ++refused;
   }
-  if (devices.size() < need) return {};
-  return devices;
+  return gang.take();
 }
 
 } // namespace colocsim

@@ -34,7 +34,8 @@
 /// 5: ClusterView gained estimate() and time_limit() (a longer vtable, which the fingerprint cannot see), and
 /// decide() receives every event of an instant in one call.
 /// 6: ClusterView gained mig_slowdown_alone() (a longer vtable).
-#define COLOCSIM_POLICY_ABI_VERSION 6u
+/// 7: Policy gained set_gang_rule() and gang_rule() (a longer vtable; the scenario's policy.placement).
+#define COLOCSIM_POLICY_ABI_VERSION 7u
 
 /// The first 8 bytes of a descriptor: "COLOCPLG" read as a little-endian integer.
 #define COLOCSIM_POLICY_PLUGIN_MAGIC 0x474c50434f4c4f43ull

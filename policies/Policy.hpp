@@ -19,6 +19,7 @@
 #include "models/Job.hpp"
 #include "models/Mig.hpp"
 #include "models/ResourceSignature.hpp"
+#include "policies/GangRule.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -207,6 +208,15 @@ class Policy {
 public:
   virtual ~Policy() = default;
   virtual std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) = 0;
+  /// The scenario's rule for jobs of more than one device (policy.placement), set once before the first
+  /// decide(). A run setting rather than a need of some policies, so a method and not an Event: built-in
+  /// policies follow it through policies/GangPlacement.hpp; a policy that wraps another passes it on; other
+  /// policies (Python, plugins) may ignore it.
+  virtual void set_gang_rule(GangRule rule) { gang_rule_ = rule; }
+  GangRule gang_rule() const { return gang_rule_; }
+
+protected:
+  GangRule gang_rule_ = GangRule::PACK;
 };
 
 } // namespace colocsim

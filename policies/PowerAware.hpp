@@ -39,6 +39,12 @@ public:
   static Inner inner_policy(const ParamSet& params);
   explicit PowerAware(const ParamSet& params);
   std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override;
+  /// The inner policy places the jobs, so it follows the rule.
+  void set_gang_rule(GangRule rule) override
+  {
+    Policy::set_gang_rule(rule);
+    inner_->set_gang_rule(rule);
+  }
 
 private:
   enum class Node { ON, OFF, BOOTING };

@@ -1,6 +1,7 @@
 #include "policies/RandomFit.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace colocsim {
 
@@ -33,24 +34,29 @@ std::vector<DeviceIndex> RandomFit::choose(const ClusterView& view, JobIndex j, 
     total += it->second.members.size();
     ends.push_back(total);
   }
-  std::vector<DeviceIndex> devices;
-  // Usable: not taken yet, available (not repartitioning, node on) and of a type the job accepts.
+  // The draws, then the first usable devices, are the order of preference the placement rule chooses in
+  // (policies/GangPlacement.hpp): under `pack` the node whose devices are drawn first.
+  GangPicker gang = gang_picker(view, j);
+  std::set<DeviceIndex> offered;
+  bool done = false;
+  // Usable: not offered yet, available (not repartitioning, node on) and of a type the job accepts.
   auto usable = [&](DeviceIndex d) {
-    return std::find(devices.begin(), devices.end(), d) == devices.end() && view.device(d).available &&
-           view.allows(j, d);
+    return !offered.contains(d) && view.device(d).available && view.allows(j, d);
   };
-  for (std::size_t tries = 0; total > 0 && devices.size() < need && tries < 64 * need; ++tries) {
+  auto offer = [&](DeviceIndex d) {
+    offered.insert(d);
+    done = gang.offer(d, node_of(d));
+  };
+  for (std::size_t tries = 0; total > 0 && !done && tries < 64 * need; ++tries) {
     const std::size_t k = static_cast<std::size_t>(rng_() % total); // mt19937_64 is specified: portable
     const auto b = static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), k) - ends.begin());
     const DeviceIndex d = pool[b]->members[k - (b == 0 ? 0 : ends[b - 1])];
-    if (mem_free(d) >= mem && usable(d)) devices.push_back(d);
+    if (mem_free(d) >= mem && usable(d)) offer(d);
   }
   for (const Bucket* b : pool)
-    for (auto it = b->by_memory.lower_bound({mem, DeviceIndex{0}});
-         it != b->by_memory.end() && devices.size() < need; ++it)
-      if (usable(it->second)) devices.push_back(it->second); // the draws missed: the first usable ones
-  if (devices.size() < need) return {};
-  return devices;
+    for (auto it = b->by_memory.lower_bound({mem, DeviceIndex{0}}); it != b->by_memory.end() && !done; ++it)
+      if (usable(it->second)) offer(it->second); // the draws missed: the first usable ones
+  return gang.take();
 }
 
 } // namespace colocsim

@@ -41,6 +41,7 @@ std::uint32_t SlotPolicy::capacity_for(SharingMode mode) const
 void SlotPolicy::init(const ClusterView& view)
 {
   const std::size_t n = view.device_count();
+  nodes_.init(view);
   slots_.assign(n, 0);
   capacity_.resize(n);
   mem_free_.resize(n);

@@ -7,6 +7,7 @@
 #include "base/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/FitIndex.hpp"
+#include "policies/GangPlacement.hpp"
 #include "policies/Policy.hpp"
 
 #include <map>
@@ -86,6 +87,14 @@ protected:
   }
   double mem_free(DeviceIndex d) const { return mem_free_[d]; }
   std::size_t device_count() const { return slots_.size(); }
+  /// A chooser of job j's devices by the scenario's placement rule: choose() offers it the devices it
+  /// accepts in its own order and stops when offer() says so (policies/GangPlacement.hpp).
+  GangPicker gang_picker(const ClusterView& view, JobIndex j) const
+  {
+    const auto need = static_cast<std::size_t>(view.job(j).devices);
+    return GangPicker(gang_rule(), need, need > 1 ? nodes_.min_nodes(view, j, need) : 1);
+  }
+  std::uint32_t node_of(DeviceIndex d) const { return nodes_.node(d); }
 
 private:
   void init(const ClusterView& view);
@@ -119,6 +128,7 @@ private:
   std::vector<std::size_t>
       node_start_; ///< devices of node n: node_devices_[node_start_[n], node_start_[n+1])
   std::vector<DeviceIndex> node_devices_;
+  NodeShape nodes_;
 };
 
 } // namespace colocsim

@@ -31,7 +31,8 @@ namespace colocsim {
 
 struct Summary {
   std::string scenario, policy, policy_params, sharing, interference, calibration;
-  std::string workload; ///< where the jobs came from: format, options, transforms, profile mapping
+  std::string placement = "pack"; ///< policy.placement (policies/GangRule.hpp)
+  std::string workload;           ///< where the jobs came from: format, options, transforms, profile mapping
   std::vector<std::pair<std::string, std::string>> plugins; ///< path and sha256 of each policy plugin loaded
   /// "file: key = value" for each number of a user's platform or device file given without provenance
   std::vector<std::string> user_supplied;

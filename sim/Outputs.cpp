@@ -536,6 +536,8 @@ const std::vector<SummaryField>& summary_fields()
       {"scenario", K::TEXT, "scenario", "—", [](S s) { return json_string(s.scenario); }},
       {"policy", K::TEXT, "policy", "—", [](S s) { return json_string(s.policy); }},
       {"policy_params", K::TEXT, "policy parameters", "—", [](S s) { return json_string(s.policy_params); }},
+      {"placement", K::TEXT, "placement of multi-device jobs", "—",
+       [](S s) { return json_string(s.placement); }},
       {"sharing", K::TEXT, "sharing mode", "—", [](S s) { return json_string(s.sharing); }},
       {"interference", K::TEXT, "interference model", "—", [](S s) { return json_string(s.interference); }},
       {"calibration", K::TEXT, "calibration", "—", [](S s) { return json_string(s.calibration); }},

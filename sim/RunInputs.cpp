@@ -672,7 +672,9 @@ std::unique_ptr<Policy> make_scenario_policy(const Scenario& s, const Platform& 
                      "policy '" + s.policy + "' needs " + describe(needs) + ", but " + mismatch +
                          "; expected a platform that meets it (platform.preset, platform.sharing) or another "
                          "policy (colocsim policies lists what each needs)");
-  return info.factory(s.policy_params);
+  auto policy = info.factory(s.policy_params);
+  policy->set_gang_rule(s.placement);
+  return policy;
 }
 } // namespace
 

@@ -400,6 +400,9 @@ YAML::Node scenario_root(const TextFile& text, const std::vector<std::string>& o
       for (const auto& d : local.diagnostics())
         sink.add(d);
     }
+    // --policy replaces the policy and its parameters, not the placement rule the scenario chose.
+    if (const YAML::Node old = root["policy"]; old.IsMap() && old["placement"].IsDefined())
+      p["placement"] = YAML::Clone(old["placement"]);
     root["policy"] = p;
   }
   return root;
@@ -528,7 +531,7 @@ GivenPolicy read_policy_key(YAML::Node& root, const std::string& f, Scenario& s,
   } else if (pol.IsScalar()) {
     s.policy = pol.Scalar();
   } else if (pol.IsMap()) {
-    check_keys(pol, {"name", "params"}, f, "policy", sink);
+    check_keys(pol, {"name", "params", "placement"}, f, "policy", sink);
     if (!pol["name"].IsDefined() || !pol["name"].IsScalar())
       sink.add(given.where, "policy.name", "missing required key; expected a policy name");
     else {
@@ -536,6 +539,17 @@ GivenPolicy read_policy_key(YAML::Node& root, const std::string& f, Scenario& s,
       given.where = location_of(pol["name"], f);
     }
     given.params = given_map(pol["params"], f, "policy.params", sink);
+    if (const YAML::Node rule = pol["placement"]; rule.IsDefined()) {
+      const auto parsed = rule.IsScalar() ? parse_gang_rule(rule.Scalar()) : std::nullopt;
+      if (parsed)
+        s.placement = *parsed;
+      else
+        sink.add(
+            location_of(rule, f), "policy.placement",
+            (rule.IsScalar() ? "unknown placement rule '" + rule.Scalar() + "'" : std::string("not a name")) +
+                "; expected " + std::string(GANG_RULE_NAMES) +
+                " (how a job of more than one device is laid out over nodes)");
+    }
   } else {
     sink.add(given.where, "policy", "expected a policy name or {name, params}");
   }
@@ -723,7 +737,9 @@ std::string describe_scenario_keys()
   section("platform:", platform_specs());
   section("workload:", workload_specs());
   section("workload.synthetic (instead of workload.trace):", synthetic_param_specs());
-  os << "policy: a policy name, or {name, params}; see `colocsim policies` for each policy's params\n";
+  os << "policy: a policy name, or {name, params, placement}; see `colocsim policies` for each policy's "
+        "params; placement (pack, spread or any; default pack): how a job of several devices is laid out "
+        "over nodes\n";
   section("memory:", memory_specs());
   section("power:", power_specs());
   section("outputs:", output_specs());

@@ -6,6 +6,7 @@
 // file:line:col and the valid values; all problems of a file are reported together.
 #include "base/Params.hpp"
 #include "calibration/Calibration.hpp"
+#include "policies/GangRule.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
 #include "sim/Outputs.hpp"
@@ -92,6 +93,8 @@ struct Scenario {
   std::string policy;
   ParamSet policy_params;
   bool policy_unchecked = false; ///< PluginConsent::load false: the policy may be an unloaded plugin's
+  /// policy.placement: how jobs of more than one device are laid out over nodes (policies/GangRule.hpp).
+  GangRule placement = GangRule::PACK;
   // memory, power, outputs
   double oom_delay_s = 60;
   int max_retries = 3;

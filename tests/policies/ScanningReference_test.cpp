@@ -77,7 +77,8 @@ private:
   std::size_t window_;
   bool initialised_ = false;
   FcfsQueue queue_;
-  std::set<DeviceIndex> free_;           ///< devices with none of our jobs, available
+  std::set<DeviceIndex> free_; ///< devices with none of our jobs, available
+  NodeShape nodes_;
   std::set<DeviceIndex> aside_;          ///< devices with none of our jobs, unavailable now
   std::vector<std::uint32_t> occupants_; ///< our jobs per device
 };
@@ -258,7 +259,10 @@ std::vector<Decision> ScanningComplementary::decide(const ClusterView& view, std
     const JobIndex head = queue_.front();
     const auto need = static_cast<std::size_t>(view.job(head).devices);
     if (need > 1) {
-      auto devices = complementary::take_gang(free_, head, need, [&](JobIndex j) { return take(view, j); });
+      if (!nodes_.ready()) nodes_.init(view);
+      auto devices = complementary::take_gang(
+          free_, head, need, GangPicker(gang_rule_, need, nodes_.min_nodes(view, head, need)),
+          [&](JobIndex j) { return take(view, j); }, [&](DeviceIndex d) { return nodes_.node(d); });
       if (!devices) break;
       place(head, std::move(*devices));
       continue;

@@ -218,6 +218,73 @@ TEST_CASE("replay runs a trace file end to end and saves its scenario", "[cli][r
   fs::remove_all(dir);
 }
 
+/// id → (start_s, devices) of a run's jobs.csv (ids without commas).
+std::map<std::string, std::pair<std::string, std::string>> job_starts(const fs::path& jobs_csv)
+{
+  std::map<std::string, std::pair<std::string, std::string>> rows;
+  std::istringstream in(slurp(jobs_csv.string()));
+  std::string line;
+  std::getline(in, line); // id,submit_s,start_s,end_s,status,attempts,devices,...
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');)
+      f.push_back(x);
+    if (f.size() > 6) rows[f[0]] = {f[2], f[6]};
+  }
+  return rows;
+}
+
+TEST_CASE("replay --placement: gang jobs on two DGX A100 nodes", "[cli][replay][placement]")
+{
+  // tests/data/sim/gang-two-dgx.csv: A (6 GPUs, 100 s), B (6, 200 s), C (4, 50 s), all at 0, exclusive-fcfs
+  // on 2 nodes of 8 A100s (devices 0-7 and 8-15). pack (the default): A on 0-5; B fits in one node, so it
+  // takes node 1 alone (8-13), not 6-11; C (4) finds 2 free GPUs per node and waits until A ends at 100
+  // (trace durations are times on the job's own GPUs: no scaling loss is added), then takes 0-3. any: B on
+  // 6-11 across both nodes and C on 12-15 at 0, as before the rule. spread: one GPU per node in turn.
+  const auto dir = scratch_dir("placement");
+  const auto run = [&](const std::string& rule) {
+    std::vector<std::string> args{"replay",     std::string(COLOCSIM_TEST_DATA) + "/sim/gang-two-dgx.csv",
+                                  "--format",   "native",
+                                  "--platform", "dgx-a100",
+                                  "--nodes",    "2",
+                                  "--sharing",  "exclusive",
+                                  "--policy",   "exclusive-fcfs",
+                                  "-o",         (dir / (rule.empty() ? "default" : rule)).string(),
+                                  "--quiet"};
+    if (!rule.empty()) args.insert(args.end(), {"--placement", rule});
+    const auto r = cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return job_starts(dir / (rule.empty() ? "default" : rule) / "jobs.csv");
+  };
+  using Row = std::pair<std::string, std::string>;
+  const auto pack = run("");
+  CHECK(pack.at("A") == Row{"0", "0;1;2;3;4;5"});
+  CHECK(pack.at("B") == Row{"0", "8;9;10;11;12;13"});
+  CHECK(pack.at("C") == Row{"100", "0;1;2;3"});
+  CHECK_THAT(slurp((dir / "default" / "summary.json").string()),
+             ContainsSubstring("\"placement\": \"pack\""));
+  const auto any = run("any");
+  CHECK(any.at("B") == Row{"0", "6;7;8;9;10;11"});
+  CHECK(any.at("C") == Row{"0", "12;13;14;15"});
+  CHECK_THAT(slurp((dir / "any" / "summary.json").string()), ContainsSubstring("\"placement\": \"any\""));
+  CHECK_THAT(slurp((dir / "any" / "scenario.yaml").string()), ContainsSubstring("placement: \"any\""));
+  const auto spread = run("spread");
+  CHECK(spread.at("A") == Row{"0", "0;1;2;8;9;10"});
+  CHECK(spread.at("B") == Row{"0", "3;4;5;11;12;13"});
+  CHECK(spread.at("C") == Row{"0", "6;7;14;15"});
+  // An unknown rule: the saved scenario's line and key, and the rules accepted.
+  const auto bad =
+      cli({"replay", std::string(COLOCSIM_TEST_DATA) + "/sim/gang-two-dgx.csv", "--format", "native",
+           "--platform", "dgx-a100", "--placement", "tight", "-o", (dir / "bad").string(), "--quiet"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err,
+             ContainsSubstring("policy.placement: unknown placement rule 'tight'; expected pack, spread "
+                               "or any"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("generate writes a seeded synthetic trace and never overwrites without --force", "[cli][generate]")
 {
   const auto dir = scratch_dir("generate");

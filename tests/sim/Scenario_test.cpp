@@ -69,6 +69,18 @@ TEST_CASE("overrides: --set and --policy", "[scenario]")
     CHECK(s.policy_params.integer("max_per_device") == 4);
     CHECK(s.policy_params.text("memory") == "profile");
   }
+  SECTION("policy.placement: pack by default, --set reaches it, --policy keeps it")
+  {
+    CHECK(load_scenario(DEFAULT_SCENARIO).placement == GangRule::PACK);
+    const auto spread = load_scenario(DEFAULT_SCENARIO, {"policy.placement=spread"});
+    CHECK(spread.placement == GangRule::SPREAD);
+    CHECK(spread.policy == load_scenario(DEFAULT_SCENARIO).policy); // the shorthand `policy: NAME` kept
+    CHECK(load_scenario(DEFAULT_SCENARIO, {"policy.placement=any"}, "exclusive-fcfs").placement ==
+          GangRule::ANY);
+    REQUIRE_THROWS_WITH(load_scenario(DEFAULT_SCENARIO, {"policy.placement=nodes"}),
+                        ContainsSubstring("policy.placement: unknown placement rule 'nodes'; expected pack, "
+                                          "spread or any"));
+  }
   SECTION("a bad override is reported like a bad key")
   {
     REQUIRE_THROWS_WITH(load_scenario(DEFAULT_SCENARIO, {"platform.colour=red"}),
@@ -92,6 +104,9 @@ TEST_CASE("bad scenarios give located messages naming the valid values", "[scena
   CHECK_THAT(load_error(BAD + "bad-choice.yaml"),
              ContainsSubstring("bad-choice.yaml:3:12: platform.sharing: unknown value (got 'mig-7'); valid: "
                                "exclusive, time-slice, ccs-2, ccs-4, mps, mig"));
+  CHECK_THAT(load_error(BAD + "bad-placement.yaml"),
+             ContainsSubstring("bad-placement.yaml:6:14: policy.placement: unknown placement rule 'tight'; "
+                               "expected pack, spread or any"));
   const auto params = load_error(BAD + "bad-policy-param.yaml");
   CHECK_THAT(params,
              ContainsSubstring("bad-policy-param.yaml:7:21: policy.params.max_per_device: out of range "

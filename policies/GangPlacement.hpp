@@ -1,0 +1,95 @@
+#pragma once
+// The one implementation of the gang rules (policies/GangRule.hpp) that every built-in policy placing jobs
+// of more than one device goes through. The policy offers the devices it would accept for the job right now
+// (its own test: a free slot, memory, device type, node powered...) one at a time, in its own order of
+// preference; GangPicker says when no further device can change the choice and then returns the job's
+// devices by the rule. The policy's order decides among nodes too: under `pack` the job goes to the node
+// that gathers `need` acceptable devices first in that order, i.e. the node whose need-th preferred device
+// comes earliest (first-fit: the first node in device order with enough free devices; best-fit: the node
+// whose devices are the tightest fits). So a policy keeps its own character across nodes, and no second
+// ranking of nodes has to be invented per policy.
+//
+// Cost: under `pack` a job that fits in one node stops at the first node that gathers `need` devices, so at
+// most nodes × (need − 1) + 1 devices are offered, whatever the number of devices; a job larger than every
+// node, and a `spread` job with fewer nodes offering devices than it needs, are offered every acceptable
+// device. `any` and single-device jobs stop after `need` devices, as before the rule existed.
+#include "policies/GangRule.hpp"
+#include "policies/Policy.hpp"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace colocsim {
+
+/// The platform's nodes as the rules need them: each device's node, and how many devices of each type each
+/// node has (O(D) once, at a policy's first call).
+class NodeShape {
+public:
+  void init(const ClusterView& view);
+  bool ready() const { return !node_.empty(); }
+  std::uint32_t node(DeviceIndex d) const { return node_[d]; }
+  /// The fewest nodes that can ever hold `need` devices of the types job j accepts: 1 if one node has that
+  /// many, else the count of the largest nodes (by such devices) that together have enough. O(T) per call
+  /// for T device types once the job's set of accepted types has been seen with this `need`.
+  std::size_t min_nodes(const ClusterView& view, JobIndex j, std::size_t need) const;
+
+private:
+  std::vector<std::uint32_t> node_;                    ///< per device
+  std::vector<std::vector<std::uint32_t>> type_nodes_; ///< [type][node]: devices of that type on the node
+  std::vector<DeviceIndex> type_device_;               ///< one device of each type (to ask allows())
+  mutable std::map<std::pair<std::string, std::size_t>, std::size_t> min_nodes_;
+};
+
+/// Chooses a gang's devices among those a policy offers (see the top of this file).
+class GangPicker {
+public:
+  /// `min_nodes`: NodeShape::min_nodes for the job (used by `pack` only).
+  GangPicker(GangRule rule, std::size_t need, std::size_t min_nodes);
+  /// Offers the next acceptable device in the policy's order of preference, on `node`. True once no
+  /// further device can change the choice: the caller stops offering.
+  bool offer(DeviceIndex d, std::uint32_t node);
+  /// The job's `need` devices by the rule (in the order offered), or none if the offered devices cannot
+  /// hold it by the rule (it waits): fewer than `need` in all, or, under `pack`, not on as few nodes as
+  /// min_nodes.
+  std::vector<DeviceIndex> take() const;
+
+private:
+  GangRule rule_;
+  std::size_t need_;
+  std::size_t min_nodes_;
+  std::vector<std::pair<DeviceIndex, std::uint32_t>> offered_;
+  std::unordered_map<std::uint32_t, std::size_t> count_; ///< devices offered per node
+  std::vector<std::uint32_t> nodes_;                     ///< nodes in the order of their first offer
+  DeviceIndex single_ = 0;                               ///< need_ 1: the device offered
+  bool has_single_ = false;
+  bool complete_ = false; ///< pack, one node: a node gathered need_ devices
+  std::uint32_t complete_node_ = 0;
+};
+
+/// How many acceptable devices each node has, as devices are added (EASY backfilling's look ahead at the
+/// devices that running jobs will free): whether the rule could place a gang on them. O(log N) per add.
+class NodeTally {
+public:
+  void add(std::uint32_t node, std::size_t devices = 1);
+  /// Whether `need` devices can be taken by `rule`: under `pack` on at most `min_nodes` nodes; otherwise
+  /// anywhere. O(min_nodes).
+  bool fits(GangRule rule, std::size_t need, std::size_t min_nodes) const;
+  /// The devices added on `node`.
+  std::size_t count(std::uint32_t node) const
+  {
+    const auto it = count_.find(node);
+    return it == count_.end() ? 0 : it->second;
+  }
+
+private:
+  std::unordered_map<std::uint32_t, std::size_t> count_;
+  std::multiset<std::size_t, std::greater<>> counts_; ///< the nodes' counts, largest first
+  std::size_t total_ = 0;
+};
+
+} // namespace colocsim
