@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace colocsim::experiments {
@@ -130,31 +131,10 @@ struct FcfsResult {
 /// engine: in submission order, job i starts at the earliest time that is ≥ its submission, ≥ the start of
 /// job i − 1, and at which `devices` devices are free; it then holds them for run_s. A job that asks for
 /// more than n devices throws.
+inline FcfsResult fcfs_exclusive_nodes(std::vector<FcfsJob> jobs, std::size_t nodes, std::size_t per_node);
 inline FcfsResult fcfs_exclusive(std::vector<FcfsJob> jobs, std::size_t n)
 {
-  std::stable_sort(jobs.begin(), jobs.end(),
-                   [](const FcfsJob& a, const FcfsJob& b) { return a.submit_s < b.submit_s; });
-  std::vector<double> free_at(n, -1e300);
-  FcfsResult r;
-  if (jobs.empty()) return r;
-  double previous_start = -1e300, end = -1e300, wait = 0, jct = 0;
-  for (const auto& j : jobs) {
-    if (j.devices == 0 || j.devices > n)
-      throw std::runtime_error("fcfs_exclusive: a job asks for 0 or > n devices");
-    std::sort(free_at.begin(), free_at.end());
-    const double start = std::max({j.submit_s, previous_start, free_at[j.devices - 1]});
-    for (std::size_t d = 0; d < j.devices; ++d)
-      free_at[d] = start + j.run_s;
-    previous_start = start;
-    end = std::max(end, start + j.run_s);
-    wait += start - j.submit_s;
-    jct += start + j.run_s - j.submit_s;
-  }
-  const double count = static_cast<double>(jobs.size());
-  r.makespan_s = end - jobs.front().submit_s;
-  r.wait_mean_s = wait / count;
-  r.jct_mean_s = jct / count;
-  return r;
+  return fcfs_exclusive_nodes(std::move(jobs), 1, n); // one node holding all n devices
 }
 
 /// The same on `nodes` nodes of `per_node` devices with gangs placed as policy.placement `pack` places them

@@ -1,5 +1,6 @@
-// The engine (sim/Engine.hpp): the controller on SimGrid, the event core, arrivals, ends and the run; a policy's
-// decisions are checked and applied in EngineDecisions.cpp. sim/README.md says why it is built this way.
+// The engine (sim/Engine.hpp): the controller on SimGrid, the event core, arrivals, ends and the run; a
+// policy's decisions are checked and applied in EngineDecisions.cpp. sim/README.md says why it is built this
+// way.
 #include "sim/Engine.hpp"
 
 #include "sim/Simulation.hpp"

@@ -6,7 +6,8 @@
 // the registry runs with its default parameters.
 // No paper to compare with: the checks compare with numbers worked out independently of the engine.
 // Checked (--check): exclusive FCFS gives the makespan and mean wait of a brute-force strict-FCFS schedule of
-// jobs.csv on 16 whole GPUs (experiments::fcfs_exclusive, 1e-6 relative); its busy GPU time is Σ duration ×
+// jobs.csv on 2 nodes of 8 whole GPUs, each gang on one node (experiments::fcfs_exclusive_nodes, 1e-6
+// relative); its busy GPU time is Σ duration ×
 // devices of jobs.csv; every policy's makespan is at least the last job's submission + duration − the first
 // submission (no job runs faster than alone), its node energy is 2 × 1650 W × makespan (nodes always on;
 // power-aware: at most that); every policy completes all 200 jobs without an out-of-memory failure; sharing
