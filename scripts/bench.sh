@@ -13,6 +13,29 @@
 # 10k, 100k and 1M jobs on Aurora's 127,488 tiles, a few policies, and the raw-SimGrid reference loop.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# `scripts/bench.sh --network [N...]`: the network design bench (BENCHMARKS.md, "Network: design
+# measurements"): colocsim-netdesigns for each design at N concurrent multi-node jobs (default 100 1000), 5
+# ring steps each, one row per run (wall, µs per flow, peak RSS, step time against the closed form).
+if [[ "${1:-}" == --network ]]; then
+  shift
+  nd=""
+  for c in "$root/build/sim/colocsim-netdesigns" "$root/build-test/sim/colocsim-netdesigns"; do
+    [[ -x "$c" ]] && nd="$c" && break
+  done
+  [[ -n "$nd" ]] || { echo "no colocsim-netdesigns binary: build it (--target colocsim-netdesigns)" >&2; exit 2; }
+  echo "| design | jobs | flows | wall s | µs per flow | peak RSS MB | step vs closed form |"
+  echo "|---|---|---|---|---|---|---|"
+  sizes=("$@")
+  [[ ${#sizes[@]} -gt 0 ]] || sizes=(100 1000)
+  for n in "${sizes[@]}"; do
+    for d in flow node-flows ptask ring; do
+      out=$("$nd" --design "$d" --jobs "$n" --steps 5)
+      get() { printf '%s\n' "$out" | sed -n "s/^$1=//p"; }
+      echo "| $d | $n | $(get flows) | $(get wall_s) | $(get us_per_flow) | $(get peak_rss_mb) | $(get rel_err) |"
+    done
+  done
+  exit 0
+fi
 if [[ "${1:-}" == --suite ]]; then
   shift
   exec python3 "$root/scripts/bench_suite.py" "$@"
