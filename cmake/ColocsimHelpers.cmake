@@ -60,10 +60,6 @@ function(colocsim_test_suite area)
   # keeps -O3; the drivers' own code (Catch2's macros, the hand-worked cases) gains nothing from it but build
   # time (tests/sim/Engine_test.cpp: 18.8 s of CPU at -O3, 11.3 s at -O1, GCC 12).
   target_compile_options(${target} PRIVATE $<$<CONFIG:Release,RelWithDebInfo,MinSizeRel>:-O1>)
-  if(COLOCSIM_TEST_PCH) # Catch2 and the standard headers, compiled once (tests/CMakeLists.txt)
-    target_precompile_headers(${target} REUSE_FROM colocsim_test_pch)
-    target_compile_options(${target} PRIVATE -Winvalid-pch)
-  endif()
   # A test name with a ';' is cut there by CMake's list splitting and then matches no test case, which
   # Catch2 reports as success: fail such a test instead (and keep ';' out of TEST_CASE names).
   catch_discover_tests(${target} TEST_PREFIX "${area}/" PROPERTIES FAIL_REGULAR_EXPRESSION "No test cases matched")

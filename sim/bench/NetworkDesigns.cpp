@@ -175,9 +175,12 @@ int main(int argc, char** argv)
   auto* zone = sg4::create_star_zone("net");
   std::vector<sg4::Host*> node;
   for (long long h = 0; h < hosts; ++h) {
-    auto* host = zone->create_host("n" + std::to_string(h), 1.0);
+    // std::string + std::to_string, not "n" + std::to_string(...): GCC 12 warns (-Wrestrict) on the
+    // inlined literal-plus-temporary operator+ at -O2 and above, falsely.
+    const std::string number = std::to_string(h);
+    auto* host = zone->create_host(std::string("n") + number, 1.0);
     auto* nic =
-        zone->create_split_duplex_link("nic" + std::to_string(h), o.bandwidth)->set_latency(o.alpha / 2);
+        zone->create_split_duplex_link(std::string("nic") + number, o.bandwidth)->set_latency(o.alpha / 2);
     nic->seal();
     // Outgoing traffic takes the link's UP half, incoming its DOWN half (symmetrical: the star's reverse
     // route).
