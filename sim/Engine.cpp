@@ -306,21 +306,20 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     Job job = std::move(*lookahead_);
     lookahead_.reset();
     ++totals_.jobs_read;
-    std::string name = job.profile.empty() ? setup_.default_profile : job.profile;
-    if (name.empty())
+    if (job.profile.empty()) job.profile = setup_.default_profile;
+    if (job.profile.empty())
       throw InputError(job.origin, "profile",
                        "the job names no profile and workload.default_profile is not set; valid profiles: " +
                            join(setup_.profiles->names()));
-    const auto& profile = setup_.profiles->at(name, job.origin);
+    const auto& profile = setup_.profiles->at(job.profile, job.origin);
     if (job.devices < 1)
       throw InputError(job.origin, "devices",
                        "expected at least 1 device (got " + std::to_string(job.devices) + ")");
     auto [j, js] = jobs_.add();
     js.job = std::move(job);
-    js.job.profile = name;
     js.sig = &profile.sig;
     if (js.job.batch_size > 0 && profile.depends_on_batch()) {
-      auto [it, fresh] = batch_sigs_.try_emplace(name + '\n' + std::to_string(js.job.batch_size));
+      auto [it, fresh] = batch_sigs_.try_emplace(js.job.profile + '\n' + std::to_string(js.job.batch_size));
       if (fresh) it->second = profile.signature_for_batch(js.job.batch_size);
       js.sig = &it->second;
     }
