@@ -1,5 +1,7 @@
 #include "sim/Platform.hpp"
 
+#include "policies/PolicyRegistry.hpp"
+
 #include <algorithm>
 
 namespace colocsim {
