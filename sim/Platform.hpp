@@ -58,6 +58,10 @@ struct Platform {
   const DeviceType& type_of(std::uint32_t device) const { return types[devices[device].type]; }
 };
 
+/// Its device types for messages: "max1550-aurora-tile", or for several types "v100-sxm2-16gb (reference),
+/// t4 (0.26x), ..." with their speeds.
+std::string device_types(const Platform& p);
+
 struct PolicyRequirements; // policies/PolicyRegistry.hpp
 
 /// Whether `platform` meets a policy's requirements (PolicyInfo::requirements): "" if it does, else what the
