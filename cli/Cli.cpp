@@ -10,6 +10,7 @@
 #include "sim/Outputs.hpp"
 #include "sim/Resources.hpp"
 #include "sim/RunInputs.hpp"
+#include "sim/RunScenario.hpp"
 #include "sim/Scenario.hpp"
 #include "workloads/JobDag.hpp"
 
@@ -35,21 +36,6 @@ namespace colocsim {
 
 namespace {
 
-/// "max1550-aurora-tile", or for several types "v100-sxm2-16gb (reference), t4 (0.26x), ..." with their
-/// speeds.
-std::string device_types(const Platform& p)
-{
-  if (!p.heterogeneous()) return p.types.front().spec->name;
-  std::ostringstream os;
-  for (std::size_t t = 0; t < p.types.size(); ++t) {
-    os << (t ? ", " : "") << p.types[t].spec->name;
-    if (t == 0)
-      os << " (reference)";
-    else
-      os << " (" << std::setprecision(3) << p.types[t].speed << "x)";
-  }
-  return os.str();
-}
 constexpr int EXIT_USAGE = 2;
 } // namespace
 
@@ -373,305 +359,19 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out)
   return execute_run(scenario, a.quiet, out);
 }
 
-namespace {
-volatile std::sig_atomic_t caught_signal = 0;
-
-extern "C" void on_interrupt(int sig)
+int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* stage, Summary* summary)
 {
-  if (caught_signal != 0) { // a second Ctrl-C: stop now, the default way
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
-    return;
-  }
-  caught_signal = sig;
-}
-
-const char* signal_name(int sig)
-{
-  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
-}
-} // namespace
-
-struct InterruptGuard::Saved {
-  struct sigaction old_int {
-  }, old_term{};
-};
-
-namespace {
-int guards_alive = 0; ///< InterruptGuards alive: only the outermost clears the flag and restores handlers
-}
-
-InterruptGuard::InterruptGuard() : saved_(guards_alive++ == 0 ? new Saved : nullptr)
-{
-  if (!saved_) return; // inside another guard (replay's, around the run's): a signal caught stays caught
-  caught_signal = 0;
-  sigaction(SIGINT, nullptr, &saved_->old_int);
-  sigaction(SIGTERM, nullptr, &saved_->old_term);
-  reinstall();
-}
-
-InterruptGuard::~InterruptGuard()
-{
-  --guards_alive;
-  if (!saved_) return;
-  sigaction(SIGINT, &saved_->old_int, nullptr);
-  sigaction(SIGTERM, &saved_->old_term, nullptr);
-  delete saved_;
-}
-
-void InterruptGuard::reinstall()
-{
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
-const volatile std::sig_atomic_t* InterruptGuard::flag()
-{
-  return &caught_signal;
-}
-
-void InterruptGuard::throw_if_caught(const std::string& what)
-{
-  if (caught_signal != 0) throw RunInterrupted(caught_signal, what);
-}
-
-void InterruptGuard::stop_if_caught(const std::string& when)
-{
-  if (caught_signal != 0)
-    throw RunInterrupted(caught_signal, std::string(signal_name(caught_signal)) + ", " + when);
-}
-
-/// The progress line's interval and whether it overwrites itself: none with --quiet; COLOCSIM_PROGRESS=S
-/// (seconds; 0: none) forces plain lines every S seconds; else on a terminal a line that overwrites itself
-/// every PROGRESS_TTY_S, elsewhere (a log file) a plain line every PROGRESS_LOG_S.
-static std::pair<double, bool> progress_settings(bool quiet)
-{
-  if (quiet) return {0.0, false};
-  if (const char* env = std::getenv("COLOCSIM_PROGRESS"); env != nullptr && *env != '\0') {
-    const auto s = parse_double(env);
-    if (!s || *s < 0)
-      throw UsageError("COLOCSIM_PROGRESS expects the seconds between progress lines, a number >= 0 (got '" +
-                       std::string(env) + "')");
-    return {*s, false};
-  }
-  if (isatty(STDERR_FILENO) != 0) return {PROGRESS_TTY_S, true};
-  return {PROGRESS_LOG_S, false};
-}
-
-namespace {
-
-/// A run's event log: --log-events FILE (refused now if it exists, without --force; staged like the
-/// results, and kept if the run fails), or events.jsonl among the results (outputs.events), or none.
-struct RunEventLog {
-  std::optional<EventLogFile> file;
-  std::optional<EventLog> log;
-  bool own_file = false;       ///< --log-events FILE, not events.jsonl among the results
-  std::filesystem::path shown; ///< its path as messages name it
-
-  RunEventLog(const Scenario& scenario, const OutputStage& stage)
-  {
-    const auto& events_file = scenario.outputs.events_file;
-    own_file = !events_file.empty();
-    shown = own_file ? events_file : scenario.outputs.dir / "events.jsonl";
-    if (own_file || scenario.outputs.events) {
-      file.emplace(own_file ? events_file : stage.dir() / "events.jsonl", scenario.outputs.force);
-      log.emplace(file->stream(), shown.string(), scenario.policy);
-    }
-  }
-};
-
-/// Runs the simulation into `writer`. A run that failed (an infeasible decision, a bad trace row) keeps
-/// its own event log up to the failure, ending with an "error" line: it is what explains the failure.
-RunTotals simulate(const Scenario& scenario, RunInputs& inputs, OutputWriter& writer, RunEventLog& events,
-                   bool quiet, const std::string& where)
-{
+  RunOptions options;
   try {
-    InterruptGuard::throw_if_caught("before the simulation started");
-    RunSetup setup = inputs.setup();
-    const auto progress = progress_settings(quiet);
-    setup.progress_interval_s = progress.first;
-    setup.progress_tty = progress.second;
-    setup.jobs_total =
-        scenario.synthetic ? static_cast<std::uint64_t>(scenario.synthetic->jobs) : scenario.jobs_known;
-    setup.stop = InterruptGuard::flag();
-    setup.after_engine_created = &InterruptGuard::reinstall;
-    if (events.log) setup.trace = &*events.log;
-    return run_simulation(setup, writer);
-  } catch (const RunInterrupted& e) {
-    throw RunInterrupted(e.signal, std::string(signal_name(e.signal)) + ", " + e.what() + where);
-  } catch (const OutputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    // A failure to write the log hides nothing.
-    if (events.log && events.own_file) {
-      try {
-        events.log->error(e.what());
-        events.file->commit();
-        std::cerr << "colocsim: the event log up to the failure is in " << events.file->path().string()
-                  << "\n";
-      } catch (const OutputError&) {
-      }
-    }
-    throw;
+    progress_from_environment(options, quiet);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-}
-
-/// summary.json's contents: the metrics and what the run was made of.
-Summary run_summary(const Scenario& scenario, const RunInputs& inputs, const MetricsCollector& metrics,
-                    const RunTotals& totals, std::chrono::steady_clock::time_point wall0)
-{
-  Summary s = metrics.summarize(totals, scenario.pue);
-  s.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  s.scenario = scenario.name;
-  s.policy = scenario.policy;
-  s.policy_params = scenario.policy_params.to_string();
-  s.placement = std::string(gang_rule_name(scenario.placement));
-  s.sharing = std::string(to_string(scenario.sharing));
-  s.interference = scenario.interference;
-  if (!inputs.interference_table_file.empty()) s.interference += " (" + inputs.interference_table_file + ")";
-  for (const auto& t : inputs.platform.types)
-    s.calibration += (s.calibration.empty() ? "" : "; ") + t.calibration_file;
-  s.workload = inputs.reader->describe();
-  for (const auto& p : scenario.plugins)
-    if (p.loaded) s.plugins.emplace_back(p.path, p.sha256);
-  s.user_supplied = inputs.user_supplied;
-  s.seed = scenario.seed;
-  return s;
-}
-
-/// The results appear: the staged outputs, and the event log. The log's writes are checked before the
-/// results appear. Among the results (outputs.events) it moves with them; a file of its own is moved into
-/// place after them, so that --force, which clears earlier results this run does not write (events.jsonl
-/// among them), never removes it.
-void commit_results(OutputStage& stage, RunEventLog& events)
-{
-  if (events.file) {
-    if (events.own_file)
-      events.file->close();
-    else
-      events.file->commit();
-  }
-  stage.commit();
-  if (events.file && events.own_file) events.file->commit();
-}
-
-/// The notes and warnings on what the inputs held: numbers without provenance, dependencies that name no
-/// earlier job, jobs killed at their requested time, jobs whose gpu_types the platform lacks.
-void warn_about_inputs(const Scenario& scenario, const RunInputs& inputs, const RunTotals& totals)
-{
-  for (const auto& w : inputs.reader->warnings())
-    std::cerr << "colocsim: warning: " << w << "\n";
-  if (!inputs.user_supplied.empty())
-    std::cerr
-        << "colocsim: note: " << inputs.user_supplied.size()
-        << " numbers of the platform or profile catalog were given without provenance and are recorded as "
-           "user-supplied "
-           "(summary.json user_supplied): "
-        << join(inputs.user_supplied, "; ") << "\n";
-  if (totals.dependencies_ignored > 0)
-    std::cerr << "colocsim: warning: " << totals.dependencies_ignored
-              << " dependencies named no earlier job of the replayed trace and were ignored (first: "
-              << totals.first_ignored_dependency
-              << "); dependencies must name jobs that come earlier in the trace, and transforms such as "
-                 "window or sample may have dropped them\n";
-  if (totals.killed > 0)
-    std::cerr
-        << "colocsim: warning: " << totals.killed
-        << " jobs were killed at their requested time (workload.estimates: " << scenario.estimates
-        << "; status 'killed' in jobs.csv), as a resource manager kills jobs that exceed their walltime\n";
-  if (totals.rejected_gpu_types > 0)
-    std::cerr << "colocsim: warning: " << totals.rejected_gpu_types
-              << " jobs were rejected because their gpu_types name no device type of platform '"
-              << inputs.platform.name << "' (" << device_types(inputs.platform)
-              << "; first: " << totals.first_rejected_gpu_types
-              << "); replay on a platform with those types, or set workload.gpu_types: ignore\n";
-}
-
-/// The warnings on what the policy did: jobs it never started, devices it left idle beside waiting jobs.
-void warn_about_policy(const RunInputs& inputs, const Summary& s)
-{
-  if (s.jobs_never_started > 0)
-    std::cerr
-        << "colocsim: warning: " << s.jobs_never_started << " of " << s.jobs_read
-        << " jobs never started: policy '" << s.policy
-        << "' left them waiting when nothing was running and nothing was left to arrive (its rules refuse "
-           "them on this platform); makespan, energy and the time metrics cover only the jobs that ran\n";
-  // Out of memory under memory=declared: the policy placed jobs by what the trace declares, which may be
-  // nothing (0 bytes) or less than the job uses; memory=profile places them by their profiles' footprints.
-  const std::string params = "," + s.policy_params + ",";
-  if (s.oom_events > 0 && params.find(",memory=declared,") != std::string::npos) {
-    std::cerr << "colocsim: warning: " << s.oom_events << " out-of-memory event(s), " << s.jobs_failed
-              << " job(s) failed: policy '" << s.policy
-              << "' places jobs by the memory the trace declares (memory=declared), and ";
-    if (s.jobs_without_declared_memory > 0)
-      std::cerr << s.jobs_without_declared_memory << " of " << s.jobs_read
-                << " jobs declare none (taken as 0 bytes)";
-    else
-      std::cerr << "what the jobs declare is less than their profiles use";
-    std::cerr << "; --policy " << s.policy
-              << ":memory=profile places them by their profiles' memory footprints (what they really use)\n";
-  }
-  // Devices left idle while a job that fits them waits: more than 5 % of the device-time is more than
-  // placement delays (repartitions, boots) explain; the policy's own limits are the likely cause.
-  const double device_time = inputs.platform.devices.size() * s.makespan_s;
-  if (device_time > 0 && s.idle_while_waiting_s > 0.05 * device_time)
-    std::cerr << "colocsim: warning: devices that could have run a waiting job sat idle for "
-              << std::llround(s.idle_while_waiting_s) << " device-s (" << std::fixed << std::setprecision(1)
-              << 100.0 * s.idle_while_waiting_s / device_time << std::defaultfloat
-              << " % of device-time): policy '" << s.policy << "'"
-              << (s.policy_params.empty() ? "" : " (" + s.policy_params + ")")
-              << " left jobs waiting next to free devices that fit them; check its parameters (a candidates "
-                 "or window limit, max_per_device), its queue order (FCFS holds every job behind a "
-                 "head that does not fit)"
-              << (s.placement == "pack" ? " and the placement rule (policy.placement: pack keeps a job that "
-                                          "fits in one node waiting for a node with enough free devices)"
-                                        : "")
-              << "\n";
-}
-
-} // namespace
-
-int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* given_stage,
-                Summary* summary)
-{
-  InterruptGuard interrupts;
-  const auto where = "; no results written to " + scenario.outputs.dir.string();
-  std::optional<OutputStage> own_stage;
-  OutputStage& stage = given_stage ? *given_stage : own_stage.emplace(scenario.outputs);
-  for (const auto& l : stage.leftovers())
-    std::cerr << "colocsim: note: " << l << "\n";
-  for (const auto& w : scenario.warnings)
-    std::cerr << "colocsim: warning: " << w << "\n";
-  RunEventLog events(scenario, stage);
-  RunInputs inputs = build_run(scenario);
-
-  const auto wall0 = std::chrono::steady_clock::now();
-  MetricsCollector metrics;
-  OutputWriter writer(scenario.outputs, stage.dir(), metrics);
-  const RunTotals totals = simulate(scenario, inputs, writer, events, quiet, where);
-  writer.finish();
-  const Summary s = run_summary(scenario, inputs, metrics, totals, wall0);
-  write_summary_json(s, stage.dir() / "summary.json");
-  if (summary) *summary = s;
-  if (caught_signal != 0)
-    throw RunInterrupted(caught_signal,
-                         std::string(signal_name(caught_signal)) + " after the simulation" + where);
-  commit_results(stage, events);
-  for (const auto& n : writer.notes())
-    std::cerr << "colocsim: note: " << n << "\n";
-  warn_about_inputs(scenario, inputs, totals);
-  warn_about_policy(inputs, s);
-  if (!quiet) {
-    print_summary(s, out);
-    out << "  results in " << scenario.outputs.dir.string() << "/ (summary.json";
-    for (const auto& f : writer.files())
-      out << ", " << f;
-    out << (events.log && !events.own_file ? ", events.jsonl" : "") << ")\n";
-    if (events.own_file) out << "  event log in " << events.shown.string() << "\n";
-  }
+  options.stage = stage;
+  options.on_message = [](const RunMessage& m) { std::cerr << message_line(m) << "\n"; };
+  const RunResult result = run_scenario(scenario, options);
+  if (summary) *summary = result.summary;
+  if (!quiet) print_run_result(result, scenario, out);
   return 0;
 }
 

@@ -2,7 +2,8 @@
 // The colocsim subcommands: one table (cli_commands) drives dispatch and the main --help. A new command
 // lives in its own sim/Cli<Name>.cpp, defines `int cmd_<name>(args, out)` (declared here) and adds one row
 // to the table in Cli.cpp. Helpers shared by commands are declared here too.
-#include <csignal>
+#include "sim/InterruptGuard.hpp"
+
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -41,35 +42,13 @@ int cmd_pack(const std::vector<std::string>& args, std::ostream& out);
 struct Scenario;
 class OutputStage;
 struct Summary;
-/// Runs a loaded scenario into its output directory and prints the summary (shared by run and replay).
-/// The files are written into `stage` (replay has put its scenario.yaml there), or into a stage of the
-/// scenario's output directory made here; they appear in the output directory only when all are written.
-/// Ctrl-C or SIGTERM stops the run: RunInterrupted, nothing written. `summary`, if given, receives the
-/// run's summary.
+/// `colocsim run` and `replay`: runs a loaded scenario with run_scenario (sim/RunScenario.hpp), with its
+/// notes and warnings on stderr as they arise and the progress line COLOCSIM_PROGRESS or the terminal asks
+/// for (progress_from_environment), then prints the summary unless `quiet`. The files are written into
+/// `stage` (replay has put its scenario.yaml there), or into a stage of the scenario's output directory.
+/// `summary`, if given, receives the run's summary.
 int execute_run(const Scenario& scenario, bool quiet, std::ostream& out, OutputStage* stage = nullptr,
                 Summary* summary = nullptr);
-/// Catches SIGINT and SIGTERM while it lives (RunSetup::stop); a second signal ends the process at once.
-/// Guards nest: one made while another lives (execute_run inside replay's) changes nothing, so a signal
-/// caught before the run (replay's demand pass) still stops it.
-class InterruptGuard {
-public:
-  InterruptGuard();
-  ~InterruptGuard();
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-  /// The signal caught (0: none); throws RunInterrupted if there was one.
-  static void throw_if_caught(const std::string& what);
-  /// The same with the whole message: "SIGINT, " + `when` (what the command line prints after
-  /// "interrupted by").
-  static void stop_if_caught(const std::string& when);
-  static const volatile std::sig_atomic_t* flag();
-  /// Installs the handlers again (after SimGrid's engine replaced them).
-  static void reinstall();
-
-private:
-  struct Saved;
-  Saved* saved_;
-};
 int cmd_calibrate(const std::vector<std::string>& args, std::ostream& out);
 
 /// The value after option args[i] (advances i); UsageError if there is none.

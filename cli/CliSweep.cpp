@@ -354,7 +354,7 @@ void check_value(const SweepSpec& spec, const std::string& key, const std::strin
       // A problem in another file than the scenario (a trace, a platform file the value names): name it.
       const auto& f = d.where.file;
       const bool elsewhere =
-          !f.empty() && f != spec.scenario && f.rfind("builtin:", 0) != 0 && f != "command line";
+          !f.empty() && f != spec.scenario && f.rfind("builtin:", 0) != 0 && f.rfind("command line", 0) != 0;
       sink.add(where, "axes." + key,
                (elsewhere ? d.where.to_string() + ": " : "") +
                    (d.path.empty() || d.path == key ? "" : d.path + ": ") + d.message);

@@ -19,7 +19,8 @@ struct Job {
   std::string qos;              ///< free text from the trace (e.g. LS, BE); may be empty
   SourceLocation origin;        ///< file:line the job was read from (for messages)
   /// Device types the job may run on, `|`-separated as in the trace (Alibaba openb gpu_spec, PAI gpu_type,
-  /// e.g. "V100M16|V100M32"); empty = any. Kept for heterogeneous platforms; the engine does not read it yet.
+  /// e.g. "V100M16|V100M32"); empty = any. Parsed by models/GpuTypes.hpp (the engine resolves each distinct
+  /// text once).
   std::string gpu_types;
   /// Jobs (by id) that must complete before this one is submitted (a DAG: each names a job that came earlier
   /// in the trace). The engine holds the job until they have all completed, then submits it after

@@ -1,11 +1,11 @@
 // colocsim._core (python/README.md): the policy API of policies/Policy.hpp exposed as it is (the view, the
 // events, the decisions, the Policy base class a Python policy subclasses), and a run: the same
-// load_scenario + execute_run as `colocsim run` (sim/Cli.cpp), into an output directory the package then
-// reads (python/colocsim/results.py).
-#include "cli/CliCommands.hpp"
+// load_scenario + run_scenario as `colocsim run` (sim/RunScenario.hpp), into an output directory the package
+// then reads (python/colocsim/results.py).
 #include "policies/Policy.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Engine.hpp"
+#include "sim/RunScenario.hpp"
 #include "sim/Scenario.hpp"
 
 #include "PolicyDocs.hpp" // generated from the headers' comments (python/gen_policy_docs.py)
@@ -407,9 +407,9 @@ private:
 /// The consent to run code a scenario names (its plugins, a policy `python`'s file) is this call's
 /// allow_plugins, as --allow-plugins is one command's: the policy `python` is registered for every call, so
 /// that what a call may run never depends on what earlier calls of the process ran.
-py::dict run_scenario(const std::optional<std::string>& scenario_file, const std::vector<std::string>& sets,
-                      const std::string& policy, py::object policy_object, const std::string& out, bool force,
-                      bool quiet, bool allow_plugins)
+py::dict run(const std::optional<std::string>& scenario_file, const std::vector<std::string>& sets,
+             const std::string& policy, py::object policy_object, const std::string& out, bool force,
+             bool quiet, bool allow_plugins)
 {
   std::vector<std::string> all_sets = sets;
   py::object keep = policy_object;
@@ -434,13 +434,19 @@ py::dict run_scenario(const std::optional<std::string>& scenario_file, const std
   scenario.set_on_command_line = assignment_keys(sets); // as typed: relative to the current directory
   scenario.outputs.dir = out;
   scenario.outputs.force = force;
-  std::ostringstream printed;
-  Summary summary;
+  RunOptions options;
+  progress_from_environment(options, quiet);
+  options.on_message = [](const RunMessage& m) { std::cerr << message_line(m) << "\n"; };
+  RunResult result;
   {
     StderrToPython progress; // progress and warnings reach a notebook's cell
-    execute_run(scenario, quiet, printed, nullptr, &summary);
+    result = run_scenario(scenario, options);
   }
-  if (!quiet) py::print(printed.str(), py::arg("end") = "");
+  if (!quiet) {
+    std::ostringstream printed;
+    print_run_result(result, scenario, printed);
+    py::print(printed.str(), py::arg("end") = "");
+  }
   py::dict d;
   d["dir"] = scenario.outputs.dir.string();
   return d;
@@ -755,9 +761,8 @@ PYBIND11_MODULE(_core, m)
           "order "
           "is in help(colocsim.Policy)).");
 
-  m.def("run", &run_scenario, py::arg("scenario"), py::arg("sets"), py::arg("policy"),
-        py::arg("policy_object"), py::arg("out"), py::arg("force"), py::arg("quiet"),
-        py::arg("allow_plugins"));
+  m.def("run", &run, py::arg("scenario"), py::arg("sets"), py::arg("policy"), py::arg("policy_object"),
+        py::arg("out"), py::arg("force"), py::arg("quiet"), py::arg("allow_plugins"));
   m.def(
       "_policy_for_plugin",
       [](const std::string& file, const std::string& cls) {

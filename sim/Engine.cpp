@@ -3,6 +3,7 @@
 // way.
 #include "sim/Engine.hpp"
 
+#include "models/GpuTypes.hpp"
 #include "sim/Simulation.hpp"
 
 #include <algorithm>
@@ -325,9 +326,9 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     }
     js.submitted = t;
     if (index_ids_) deps_.index(js.job.id, j); // the first job of an id wins
-    js.type_mask = type_mask_of(js.job);
-    if (setup_.durations_on_named_type && !js.job.gpu_types.empty())
-      js.base_speed = first_named_speed(js.job);
+    const TypeChoice& types = type_choice(js.job.gpu_types);
+    js.type_mask = types.mask;
+    if (setup_.durations_on_named_type && !js.job.gpu_types.empty()) js.base_speed = types.speed;
     if (setup_.estimates != EstimateSource::EXACT && js.job.requested_s > 0) js.limit_s = js.job.requested_s;
     if (js.type_mask == 0) {
       // No device of the platform is of a type the job accepts: it could only wait for ever (and hold up a
@@ -444,33 +445,26 @@ bool Simulation::cancel(JobIndex b, JobIndex k)
   return true;
 }
 
-std::uint64_t Simulation::type_mask_of(const Job& job) const
+const Simulation::TypeChoice& Simulation::type_choice(const std::string& gpu_types)
 {
+  if (const auto it = type_choices_.find(gpu_types); it != type_choices_.end()) return it->second;
   const auto& types = setup_.platform->types;
   const std::uint64_t all = types.size() >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << types.size()) - 1;
-  if (job.gpu_types.empty() || !setup_.honour_gpu_types) return all;
-  std::uint64_t mask = 0;
-  std::string_view rest = job.gpu_types;
-  while (!rest.empty()) {
-    const auto bar = rest.find('|');
-    const auto name = rest.substr(0, bar);
-    for (std::size_t t = 0; t < types.size(); ++t)
-      if (types[t].answers_to(name)) mask |= std::uint64_t{1} << t;
-    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
-  }
-  return mask;
-}
-
-double Simulation::first_named_speed(const Job& job) const
-{
-  std::string_view rest = job.gpu_types;
-  while (!rest.empty()) {
-    const auto bar = rest.find('|');
-    for (const auto& t : setup_.platform->types)
-      if (t.answers_to(rest.substr(0, bar))) return t.speed;
-    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
-  }
-  return 1.0;
+  TypeChoice c;
+  c.mask = gpu_types.empty() || !setup_.honour_gpu_types ? all : 0;
+  bool speed_found = false;
+  any_gpu_type(gpu_types, [&](std::string_view name) {
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      if (!types[t].answers_to(name)) continue;
+      if (setup_.honour_gpu_types) c.mask |= std::uint64_t{1} << t;
+      if (!speed_found) {
+        c.speed = types[t].speed;
+        speed_found = true;
+      }
+    }
+    return false;
+  });
+  return type_choices_.emplace(gpu_types, c).first->second;
 }
 
 void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)

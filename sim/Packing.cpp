@@ -1,6 +1,7 @@
 #include "sim/Packing.hpp"
 
 #include "base/Units.hpp"
+#include "models/GpuTypes.hpp"
 #include "workloads/OpenbReader.hpp"
 
 #include <algorithm>
@@ -52,14 +53,7 @@ int affinity_tag(const Pod& p)
 
 bool type_listed(const std::string& model, const std::string& types)
 {
-  if (types.empty()) return true;
-  std::size_t start = 0;
-  while (start <= types.size()) {
-    const auto bar = std::min(types.find('|', start), types.size());
-    if (types.compare(start, bar - start, model) == 0) return true;
-    start = bar + 1;
-  }
-  return false;
+  return types.empty() || gpu_types_list(types, model);
 }
 
 /// GPUs with at least `milli` free.

@@ -1,6 +1,10 @@
 #include "sim/Platform.hpp"
 
+#include "policies/PolicyRegistry.hpp"
+
 #include <algorithm>
+#include <iomanip>
+#include <sstream>
 
 namespace colocsim {
 
@@ -23,6 +27,20 @@ void Platform::add_nodes(std::uint16_t type, std::uint32_t count, std::uint32_t 
         devices.push_back(PlatformDevice{nodes, card, t, spec, mode, type});
     node_baseline_w.push_back(baseline_w);
   }
+}
+
+std::string device_types(const Platform& p)
+{
+  if (!p.heterogeneous()) return p.types.front().spec->name;
+  std::ostringstream os;
+  for (std::size_t t = 0; t < p.types.size(); ++t) {
+    os << (t ? ", " : "") << p.types[t].spec->name;
+    if (t == 0)
+      os << " (reference)";
+    else
+      os << " (" << std::setprecision(3) << p.types[t].speed << "x)";
+  }
+  return os.str();
 }
 
 std::string requirement_mismatch(const Platform& platform, const PolicyRequirements& r)

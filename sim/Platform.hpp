@@ -7,7 +7,6 @@
 #include "models/Interference.hpp"
 #include "models/Mig.hpp"
 #include "models/PowerModel.hpp"
-#include "policies/PolicyRegistry.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -58,6 +57,12 @@ struct Platform {
   bool heterogeneous() const { return types.size() > 1; }
   const DeviceType& type_of(std::uint32_t device) const { return types[devices[device].type]; }
 };
+
+/// Its device types for messages: "max1550-aurora-tile", or for several types "v100-sxm2-16gb (reference),
+/// t4 (0.26x), ..." with their speeds.
+std::string device_types(const Platform& p);
+
+struct PolicyRequirements; // policies/PolicyRegistry.hpp
 
 /// Whether `platform` meets a policy's requirements (PolicyInfo::requirements): "" if it does, else what the
 /// platform has instead, e.g. "platform 'aurora-node' has max1550-aurora-tile devices in time-slice (that

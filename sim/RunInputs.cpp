@@ -5,6 +5,7 @@
 #include "base/Yaml.hpp"
 #include "calibration/InterferenceRegistry.hpp"
 #include "calibration/PairTable.hpp"
+#include "policies/PolicyRegistry.hpp"
 #include "sim/Resources.hpp"
 #include "workloads/NativeCsv.hpp"
 #include "workloads/NodeInventory.hpp"
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace colocsim {
 
@@ -665,7 +667,9 @@ std::unique_ptr<JobReader> open_scenario_workload(const Scenario& s, RunInputs& 
 /// is simulated.
 std::unique_ptr<Policy> make_scenario_policy(const Scenario& s, const Platform& platform)
 {
-  const auto& info = find_policy(s.policy);
+  if (!s.policy_info) // a Scenario that load_scenario did not read
+    throw std::logic_error("build_run: the scenario's policy '" + s.policy + "' was not resolved");
+  const PolicyInfo& info = *s.policy_info;
   const auto needs = effective_requirements(info, s.policy_params);
   if (const auto mismatch = requirement_mismatch(platform, needs); !mismatch.empty())
     throw InputError(SourceLocation{s.file}, "policy",

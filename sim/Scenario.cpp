@@ -643,6 +643,7 @@ void resolve_policy(const GivenPolicy& given, Scenario& s, DiagnosticSink& sink)
     try {
       const auto& info = find_policy(s.policy, given.where);
       s.policy_params = parse_params(info.params, given.params, "policy.params", sink);
+      s.policy_info = std::make_shared<const PolicyInfo>(info);
     } catch (const InputError& e) {
       for (const auto& d : e.diagnostics())
         sink.add(d);
@@ -696,6 +697,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   read_declared_keys(root, f, s, sink);
   read_workload_source(root, f, s, sink);
   GivenPolicy given = read_policy_key(root, f, s, sink);
+  if (!policy_override.empty()) given.where = SourceLocation{"command line --policy"}; // not in the file
   // Policy plugins first: the policy may be one of theirs. Loading one runs its code, so nothing is loaded
   // until every plugin the file names has the command line's consent (PluginConsent).
   if (const YAML::Node plugins = root["plugins"]; plugins.IsDefined()) {

@@ -92,6 +92,10 @@ struct Scenario {
   // policy
   std::string policy;
   ParamSet policy_params;
+  /// The policy, looked up in the registry once, when the scenario is read (a copy of its entry: loading a
+  /// plugin later may move the registry's entries); build_run makes the policy with it. Null where
+  /// policy_unchecked.
+  std::shared_ptr<const PolicyInfo> policy_info;
   bool policy_unchecked = false; ///< PluginConsent::load false: the policy may be an unloaded plugin's
   /// policy.placement: how jobs of more than one device are laid out over nodes (policies/GangRule.hpp).
   GangRule placement = GangRule::PACK;

@@ -187,10 +187,14 @@ private:
   void rates_settled() override;
   void touch(DeviceIndex d); ///< DEVICE_CHANGING: d is about to change (its meters integrate up to now)
   JobPhysics physics_of(const JobState& js) const { return JobPhysics{js.sig, js.base_speed}; }
-  /// The device types job j may run on (Job::gpu_types); 0 when it names only types the platform lacks.
-  std::uint64_t type_mask_of(const Job& job) const;
-  /// Speed of the first device type of the platform that job.gpu_types names (1 if none).
-  double first_named_speed(const Job& job) const;
+  /// What a Job::gpu_types text selects: `mask`, the device types a job may run on (0 when it names only
+  /// types the platform lacks); `speed`, that of the first type of the platform it names (1 if none).
+  struct TypeChoice {
+    std::uint64_t mask = 0;
+    double speed = 1.0;
+  };
+  /// The choice of a gpu_types text, worked out once per distinct text (models/GpuTypes.hpp), not per job.
+  const TypeChoice& type_choice(const std::string& gpu_types);
   void emit_timepoint();
   void progress(bool force);
   const RunSetup& setup_;
@@ -233,6 +237,7 @@ private:
   /// Signatures of jobs whose batch size picks them from a profile's batch tables, by "profile\nbatch"
   /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
   std::unordered_map<std::string, ResourceSignature> batch_sigs_;
+  std::unordered_map<std::string, TypeChoice> type_choices_; ///< type_choice's, by gpu_types text
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
   /// job of each id (the one an id names), and only when the workload may have dependencies.

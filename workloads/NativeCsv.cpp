@@ -4,6 +4,7 @@
 #include "workloads/NativeCsv.hpp"
 
 #include "base/Units.hpp"
+#include "models/GpuTypes.hpp"
 #include "workloads/CsvLines.hpp"
 #include "workloads/InputLimits.hpp"
 #include "workloads/OwningReader.hpp"
@@ -345,8 +346,7 @@ void NativeCsvReader::Row::read_host_and_labels(Job& job)
       job.host_mem_bytes = *v;
   }
   if (const std::string* t = text(GPU_TYPES)) {
-    if (t->front() == '|' || t->back() == '|' || t->find("||") != std::string::npos ||
-        t->find_first_of(" \t") != std::string::npos)
+    if (!gpu_types_well_formed(*t))
       bad(GPU_TYPES, "an empty or blank type name", "device type names separated by '|', e.g. T4|V100M16");
     else
       job.gpu_types = *t;

@@ -2,6 +2,7 @@
 
 #include "base/Gzip.hpp"
 #include "base/Units.hpp"
+#include "models/GpuTypes.hpp"
 #include "workloads/CsvLines.hpp"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <string_view>
 
 namespace colocsim {
 
@@ -71,19 +73,14 @@ bool OpenbPodReader::read_row()
       csv_.bad(idx(GPU_MILLI), "gpu_milli", "zero share for a GPU pod", "1..1000 when num_gpu > 0", sink);
     if (col_[GPU_SPEC] >= 0 && !csv_[idx(GPU_SPEC)].empty()) {
       const std::string& spec = csv_[idx(GPU_SPEC)];
-      std::size_t start = 0;
-      while (start <= spec.size()) {
-        const auto bar = std::min(spec.find('|', start), spec.size());
-        const std::string type = spec.substr(start, bar - start);
-        if (std::find(options_.gpu_types.begin(), options_.gpu_types.end(), type) ==
-            options_.gpu_types.end()) {
-          csv_.bad(idx(GPU_SPEC), "gpu_spec", "unknown GPU type '" + type + "'",
-                   "GPU types separated by '|' from: " + join(options_.gpu_types, ", ") + " (or empty = any)",
-                   sink);
-          break;
-        }
-        start = bar + 1;
-      }
+      any_gpu_type(spec, [&](std::string_view type) {
+        if (std::find(options_.gpu_types.begin(), options_.gpu_types.end(), type) != options_.gpu_types.end())
+          return false;
+        csv_.bad(idx(GPU_SPEC), "gpu_spec", "unknown GPU type '" + std::string(type) + "'",
+                 "GPU types separated by '|' from: " + join(options_.gpu_types, ", ") + " (or empty = any)",
+                 sink);
+        return true; // the first unknown one
+      });
       job.gpu_types = spec;
     }
 

@@ -1,6 +1,7 @@
 // The trace-format registry and the workload reader chain (TraceFormats.hpp).
 #include "workloads/TraceFormats.hpp"
 
+#include "models/GpuTypes.hpp"
 #include "workloads/BatsimReader.hpp"
 #include "workloads/InputLimits.hpp"
 #include "workloads/ItpCsvReader.hpp"
@@ -29,15 +30,12 @@ ParamSpec reorder_window_spec()
           .max = 1e8};
 }
 
-std::vector<std::string> split_bar(const std::string& text)
+/// The option gpu_types ("T4|V100M16"): its names, empty ones skipped.
+std::vector<std::string> gpu_types_option(const std::string& text)
 {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto end = std::min(text.find('|', start), text.size());
-    if (end > start) out.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
+  for (const auto name : gpu_type_names(text))
+    if (!name.empty()) out.emplace_back(name);
   return out;
 }
 
@@ -207,7 +205,7 @@ const std::vector<TraceFormat>& trace_formats()
              opt.pending_duration_s = o.real("pending_duration");
              opt.untimed_duration_s = o.real("untimed_duration");
              opt.untimed_interarrival_s = o.real("untimed_interarrival");
-             opt.gpu_types = split_bar(o.text("gpu_types"));
+             opt.gpu_types = gpu_types_option(o.text("gpu_types"));
              opt.reorder_window = window_of(o);
              return open_openb(path, std::move(opt));
            }},
@@ -244,7 +242,7 @@ const std::vector<TraceFormat>& trace_formats()
              opt.table = t == "task" ? PaiTable::TASK : t == "job" ? PaiTable::JOB : PaiTable::AUTO;
              opt.terminated_only = o.text("status") == "terminated";
              opt.job_devices = static_cast<int>(o.integer("job_devices"));
-             opt.gpu_types = split_bar(o.text("gpu_types"));
+             opt.gpu_types = gpu_types_option(o.text("gpu_types"));
              opt.reorder_window = window_of(o);
              return open_pai(path, std::move(opt));
            }},

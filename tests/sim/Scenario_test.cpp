@@ -69,6 +69,20 @@ TEST_CASE("overrides: --set and --policy", "[scenario]")
     CHECK(s.policy_params.integer("max_per_device") == 4);
     CHECK(s.policy_params.text("memory") == "profile");
   }
+  SECTION("the policy is looked up once, when the scenario is read; an unknown one names where it came from")
+  {
+    const auto s = load_scenario(DEFAULT_SCENARIO, {}, "best-fit");
+    REQUIRE(s.policy_info != nullptr);
+    CHECK(s.policy_info->name == "best-fit");
+    CHECK(build_run(s).policy != nullptr);
+    // --policy is not in the file: the message names the option, not the scenario file.
+    REQUIRE_THROWS_WITH(load_scenario(DEFAULT_SCENARIO, {}, "no-such-policy"),
+                        Catch::Matchers::StartsWith(
+                            "command line --policy: policy: unknown policy 'no-such-policy'; valid: "));
+    REQUIRE_THROWS_WITH(
+        load_scenario(DEFAULT_SCENARIO, {}, "no-such-policy:a=1"),
+        Catch::Matchers::StartsWith("command line --policy: policy: unknown policy 'no-such-policy'"));
+  }
   SECTION("policy.placement: pack by default, --set reaches it, --policy keeps it")
   {
     CHECK(load_scenario(DEFAULT_SCENARIO).placement == GangRule::PACK);
