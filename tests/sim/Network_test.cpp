@@ -1,0 +1,153 @@
+// Communication that costs time (docs/architecture.md, Network): the platform file's `network:`, the
+// profile's `communication:`, and the real engine running gang jobs that communicate, on hand-worked numbers.
+//
+// Fixture (tests/data/sim/net/): 3 nodes × 2 test tiles (devices 0-1 on node 0, 2-3 on node 1, 4-5 on
+// node 2); fabric α_f = 1 ms, β_f = 1e-10 s/B (10 GB/s); one NIC per node, α_x = 5 ms, β_x = 1e-9 s/B
+// (1 GB/s). Profile `talk`: per step 2 s of compute, then a ring all-reduce of S = 1 GB. Exclusive devices,
+// durations with perfect scaling and s = 0 (e(n) = 1): a job alone on its devices progresses at
+// c / (c + T), T the ring's time at its placement (models/Communication.hpp):
+//   T = (2(n−1) − 2(k−1))·α_f + 2(k−1)·α_x + 2(n−1)/n · S · β_b.
+#include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
+
+#include "sim/RunInputs.hpp"
+#include "sim/Scenario.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace colocsim;
+using namespace colocsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string NET = std::string(COLOCSIM_TEST_DATA) + "/sim/net/";
+const ScratchDirs scratch{"network-test"};
+
+/// build_run of the net scenario on platform file `text` (written to DIR/p.yaml; {DEV} stands for the test
+/// device's path).
+void build_with_platform(const fs::path& dir, std::string text)
+{
+  const std::string dev = std::string(COLOCSIM_TEST_DATA) + "/sim/device-test.yaml";
+  for (auto at = text.find("{DEV}"); at != std::string::npos; at = text.find("{DEV}"))
+    text.replace(at, 5, dev);
+  write_file(dir / "p.yaml", text);
+  build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=" + (dir / "p.yaml").string()}));
+}
+
+const std::string PLATFORM_HEAD = "format: colocsim-platform/1\n" // line 1
+                                  "name: t\n"                     // 2
+                                  "device: {DEV}\n"               // 3
+                                  "nodes: 2\n"                    // 4
+                                  "cards_per_node: 1\n"           // 5
+                                  "network:\n";                   // 6
+const std::string FABRIC = "  fabric:\n"                          // 7
+                           "    latency: 1ms\n"                   // 8
+                           "    bandwidth: 10GB\n";               // 9
+const std::string NIC = "  nic:\n"                                // 10
+                        "    per_node: 1\n"                       // 11
+                        "    bandwidth: 1GB\n"                    // 12
+                        "    latency: 5ms\n";                     // 13
+
+std::string replaced(std::string text, const std::string& from, const std::string& to)
+{
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+} // namespace
+
+TEST_CASE("network: the platform file's tiers, and the bundled DGX presets'", "[network]")
+{
+  const auto in = build_run(load_scenario(NET + "base-net.yaml"));
+  REQUIRE(in.platform.network);
+  const auto& t = in.platform.network->tiers;
+  CHECK(t.fabric.alpha.value == 1e-3);
+  CHECK_THAT(t.fabric.beta.value, WithinRel(1e-10, 1e-15));
+  CHECK(t.nic.alpha.value == 5e-3);
+  CHECK_THAT(t.nic.beta.value, WithinRel(1e-9, 1e-15));
+  CHECK_FALSE(t.spine);
+  // dgx-a100: NVLink busbw 232 GB/s, 8 HDR NICs × 24 GB/s = 192 GB/s; α 3.4 µs and 27.95 µs.
+  const auto a100 =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=dgx-a100", "calibration=auto"}));
+  REQUIRE(a100.platform.network);
+  const auto& a = a100.platform.network->tiers;
+  CHECK_THAT(a.fabric.alpha.value, WithinRel(3.4e-6, 1e-12));
+  CHECK_THAT(a.fabric.beta.value, WithinRel(1 / 232e9, 1e-12));
+  CHECK_THAT(a.nic.alpha.value, WithinRel(27.95e-6, 1e-12));
+  CHECK_THAT(a.nic.beta.value, WithinRel(1 / 192e9, 1e-12));
+  CHECK(a.nic.beta.source.find("nccl-tests#119") != std::string::npos);
+  // dgx-h100: 370 GB/s NVLink; 8 × 48 GB/s = 384 GB/s of NICs.
+  const auto h100 =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=dgx-h100", "calibration=auto"}));
+  REQUIRE(h100.platform.network);
+  CHECK_THAT(h100.platform.network->tiers.fabric.beta.value, WithinRel(1 / 370e9, 1e-12));
+  CHECK_THAT(h100.platform.network->tiers.nic.beta.value, WithinRel(1 / 384e9, 1e-12));
+  // Aurora declares none (no sourced Slingshot figure yet), nor does the fixture without one.
+  const auto aurora =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=aurora-node", "calibration=auto"}));
+  CHECK_FALSE(aurora.platform.network);
+  CHECK_FALSE(build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=platform-nonet.yaml"}))
+                  .platform.network);
+}
+
+TEST_CASE("network: a spine's share and the leaf switches of a placement", "[network]")
+{
+  const auto dir = scratch("spine");
+  build_with_platform(dir, PLATFORM_HEAD + FABRIC + NIC +
+                               "  spine:\n    nodes_per_leaf: 2\n    uplink_bandwidth: 4GB\n"
+                               "    latency: 2ms\n");
+  const auto in =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=" + (dir / "p.yaml").string()}));
+  REQUIRE(in.platform.network);
+  const Network& net = *in.platform.network;
+  REQUIRE(net.tiers.spine);
+  // A leaf's 4 GB/s of uplinks shared by its 2 nodes: 2 GB/s each, β = 5e-10 s/B.
+  CHECK_THAT(net.tiers.spine->beta.value, WithinRel(5e-10, 1e-12));
+  CHECK(net.tiers.spine->alpha.value == 2e-3);
+  CHECK(net.nodes_per_leaf == 2);
+  // Nodes 1 and 2 hang off leaves 0 and 1; nodes 0 and 1 off leaf 0. Devices on nodes {0, 0, 1}: k = 2 and
+  // g = 2 (the most on one node).
+  const auto at = net.placement_of(std::vector<std::uint32_t>{1, 2});
+  CHECK((at.nodes == 2 && at.per_node == 1 && at.switches == 2));
+  const auto packed = net.placement_of(std::vector<std::uint32_t>{0, 1, 0});
+  CHECK((packed.nodes == 2 && packed.per_node == 2 && packed.switches == 1));
+  CHECK(net.switches_for(3) == 2);
+  CHECK(net.switches_for(2) == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("network: a wrong network section names the file, line, field and what was expected",
+          "[network][errors]")
+{
+  const auto dir = scratch("errors");
+  const std::string p = (dir / "p.yaml").string();
+  auto fails = [&](const std::string& text, const std::string& message) {
+    INFO(text);
+    CHECK_THROWS_WITH(build_with_platform(dir, text), ContainsSubstring(message));
+  };
+  const std::string good = PLATFORM_HEAD + FABRIC + NIC;
+  REQUIRE_NOTHROW(build_with_platform(dir, good));
+  fails(replaced(good, "    bandwidth: 1GB\n", "    bandwith: 1GB\n"),
+        p + ":12:5: network.nic.bandwith: unknown key; valid: per_node, bandwidth, latency");
+  fails(replaced(good, "    bandwidth: 1GB\n", "    bandwith: 1GB\n"),
+        p + ":11:5: network.nic.bandwidth: missing required key");
+  fails(replaced(good, "latency: 1ms", "latency: -1ms"),
+        p + ":8:14: network.fabric.latency: out of range (got '-1ms'); expected a value in [0, 1]");
+  fails(replaced(good, "bandwidth: 10GB", "bandwidth: 0"),
+        p + ":9:16: network.fabric.bandwidth: out of range");
+  fails(replaced(good, "    per_node: 1", "    per_node: 2.5"),
+        p + ":11:15: network.nic.per_node: not a whole number (got 2.5); expected a count");
+  fails(PLATFORM_HEAD + FABRIC,
+        p + ":7:3: network.nic: missing required section; expected a map of per_node");
+  fails(good + "  switch: {}\n", p + ":14:3: network.switch: unknown key; valid: fabric, nic, spine");
+  fails(PLATFORM_HEAD + FABRIC + NIC +
+            "  spine:\n    nodes_per_leaf: 0\n    uplink_bandwidth: 4GB\n    latency: 0\n",
+        p + ":15:21: network.spine.nodes_per_leaf: out of range");
+  fs::remove_all(dir);
+}
