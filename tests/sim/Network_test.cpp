@@ -12,6 +12,7 @@
 
 #include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
+#include "workloads/ProfileCatalog.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -150,4 +151,75 @@ TEST_CASE("network: a wrong network section names the file, line, field and what
             "  spine:\n    nodes_per_leaf: 0\n    uplink_bandwidth: 4GB\n    latency: 0\n",
         p + ":15:21: network.spine.nodes_per_leaf: out of range");
   fs::remove_all(dir);
+}
+
+namespace {
+const std::string PROFILE_HEAD = "format: colocsim-profiles/1\n" // 1
+                                 "profiles:\n"                   // 2
+                                 "  t:\n"                        // 3
+                                 "    class: C\n"                // 4
+                                 "    duty_cycle: 1\n"           // 5
+                                 "    vec_util: 0.5\n"           // 6
+                                 "    xmx_util: 0\n"             // 7
+                                 "    bw_util: 0\n"              // 8
+                                 "    mem: 1GB\n"                // 9
+                                 "    freq_sensitive: 1\n"       // 10
+                                 "    communication:\n";         // 11
+const std::string COMM = "      collective: ring-all-reduce\n"   // 12
+                         "      bytes_per_step: 1GB\n"           // 13
+                         "      compute_s_per_step: 2s\n";       // 14
+} // namespace
+
+TEST_CASE("network: a profile's communication is read with its sources, and checked", "[network][errors]")
+{
+  const auto catalog = ProfileCatalog::load(PROFILE_HEAD + COMM, "p.yaml");
+  const auto& c = catalog.profiles().at(0).communication;
+  REQUIRE(c);
+  CHECK(c->collective == Collective::RING_ALL_REDUCE);
+  CHECK(c->bytes.value == 1e9);
+  REQUIRE(c->compute_s);
+  CHECK(c->compute_s->value == 2);
+  CHECK_FALSE(c->fraction);
+  const auto& user = catalog.profiles().at(0).user_supplied;
+  CHECK(std::find(user.begin(), user.end(), "communication.bytes_per_step = 1GB") != user.end());
+  // The fraction form: compute_s = T(at) · (1 − f) / f on the tiers it runs on (the fixture's: T(2 × 1) =
+  // 2·α_x + S·β_x = 1.01 s, so f = 0.25 gives 3.03 s).
+  const auto frac = ProfileCatalog::load(
+      replaced(
+          PROFILE_HEAD + COMM, "      compute_s_per_step: 2s\n",
+          "      fraction: {value: 0.25, tag: estimate, source: test}\n      at: {nodes: 2, per_node: 1}\n"),
+      "p.yaml");
+  const auto& f = *frac.profiles().at(0).communication;
+  CHECK(f.at.nodes == 2);
+  CommTiers tiers;
+  tiers.fabric = CommTier{Sourced{1e-3}, Sourced{1e-10}};
+  tiers.nic = CommTier{Sourced{5e-3}, Sourced{1e-9}};
+  CHECK_THAT(f.resolve(tiers, 1).compute_s, WithinRel(3.03, 1e-12));
+
+  auto fails = [&](const std::string& text, const std::string& message) {
+    INFO(text);
+    CHECK_THROWS_WITH(ProfileCatalog::load(text, "p.yaml"), ContainsSubstring(message));
+  };
+  const std::string good = PROFILE_HEAD + COMM;
+  fails(replaced(good, "ring-all-reduce", "ring"),
+        "p.yaml:12:19: profiles.t.communication.collective: unknown collective (got 'ring'); expected one of "
+        "ring-all-reduce, tree-all-reduce, all-to-all");
+  fails(replaced(good, "2s\n", "-2s\n"), "p.yaml:14:27: profiles.t.communication.compute_s_per_step: out of "
+                                         "range (got '-2s'); expected a time > 0");
+  fails(replaced(good, "bytes_per_step", "bytes"),
+        "p.yaml:13:7: profiles.t.communication.bytes: unknown key");
+  fails(replaced(good, "bytes_per_step", "bytes"),
+        "p.yaml:12:7: profiles.t.communication.bytes_per_step: missing required key");
+  fails(good + "      fraction: 0.5\n",
+        "p.yaml:12:7: profiles.t.communication: both compute_s_per_step and fraction given");
+  fails(replaced(good, "compute_s_per_step: 2s", "fraction: 0.5"),
+        "p.yaml:12:7: profiles.t.communication.at: missing required key with fraction");
+  fails(
+      replaced(good, "compute_s_per_step: 2s", "fraction: 1\n      at: {nodes: 2, per_node: 1}"),
+      "p.yaml:14:17: profiles.t.communication.fraction: out of range (got 1); expected a fraction in (0, 1)");
+  fails(replaced(good, "compute_s_per_step: 2s", "fraction: 0.5\n      at: {nodes: 1, per_node: 1}"),
+        "p.yaml:15:11: profiles.t.communication.at: one device communicates with nobody; expected nodes x "
+        "per_node >= 2");
+  fails(replaced(good, "compute_s_per_step: 2s", "fraction: 0.5\n      at: {nodes: 2, per_node: 1.5}"),
+        "profiles.t.communication.at.per_node: expected a whole number in [1, 1000000] (got '1.5')");
 }
