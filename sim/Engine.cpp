@@ -319,6 +319,7 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     js.job = std::move(job);
     js.job.profile = name;
     js.sig = &profile.sig;
+    js.comm = profile.communication ? &*profile.communication : nullptr;
     if (js.job.batch_size > 0 && profile.depends_on_batch()) {
       auto [it, fresh] = batch_sigs_.try_emplace(name + '\n' + std::to_string(js.job.batch_size));
       if (fresh) it->second = profile.signature_for_batch(js.job.batch_size);

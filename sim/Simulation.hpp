@@ -60,6 +60,7 @@ inline double end_slack(double t)
 struct JobState {
   Job job;
   const ResourceSignature* sig = nullptr;
+  const ProfileCommunication* comm = nullptr; ///< its profile's communication, if it declares one
   JobStatus status = JobStatus::WAITING;
   std::vector<DeviceIndex> devices;
   std::uint32_t run_slot = 0; ///< its slot in DevicePhysics while it runs
@@ -186,7 +187,7 @@ private:
   void rate_changing(JobIndex j, double rate) override;
   void rates_settled() override;
   void touch(DeviceIndex d); ///< DEVICE_CHANGING: d is about to change (its meters integrate up to now)
-  JobPhysics physics_of(const JobState& js) const { return JobPhysics{js.sig, js.base_speed}; }
+  JobPhysics physics_of(const JobState& js) const { return JobPhysics{js.sig, js.base_speed, js.comm}; }
   /// The device types job j may run on (Job::gpu_types); 0 when it names only types the platform lacks.
   std::uint64_t type_mask_of(const Job& job) const;
   /// Speed of the first device type of the platform that job.gpu_types names (1 if none).

@@ -9,6 +9,7 @@
 //   T = (2(n−1) − 2(k−1))·α_f + 2(k−1)·α_x + 2(n−1)/n · S · β_b.
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
+#include "tests/sim/EngineTestSupport.hpp"
 
 #include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
@@ -28,6 +29,12 @@ namespace {
 
 const std::string NET = std::string(COLOCSIM_TEST_DATA) + "/sim/net/";
 const ScratchDirs scratch{"network-test"};
+
+RunOutcome run_net(const std::string& trace, std::vector<std::string> sets = {})
+{
+  sets.push_back("workload.trace=" + trace);
+  return run_scenario(NET + "base-net.yaml", sets);
+}
 
 /// build_run of the net scenario on platform file `text` (written to DIR/p.yaml; {DEV} stands for the test
 /// device's path).
@@ -222,4 +229,60 @@ TEST_CASE("network: a profile's communication is read with its sources, and chec
         "per_node >= 2");
   fails(replaced(good, "compute_s_per_step: 2s", "fraction: 0.5\n      at: {nodes: 2, per_node: 1.5}"),
         "profiles.t.communication.at.per_node: expected a whole number in [1, 1000000] (got '1.5')");
+}
+
+TEST_CASE("network: a 2-node gang pays its ring over the NICs, on one node over the fabric",
+          "[network][engine]")
+{
+  // spread: devices 0 and 2 (k = 2, g = 1, n = 2): T = 2·α_x + 1 · S · β_x = 0.01 + 1 = 1.01 s; the job
+  // progresses at 2 / 3.01, so its 100 s take 150.5 s.
+  const auto spread = run_net("two.csv", {"policy.placement=spread"});
+  const auto& g = spread.jobs.at("g");
+  CHECK(g.devices == std::vector<DeviceIndex>{0, 2});
+  CHECK_THAT(g.end_s, WithinAbs(150.5, 1e-9));
+  // pack: devices 0 and 1 (k = 1, g = 2): T = 2·α_f + 1 · S · β_f = 0.002 + 0.1 = 0.102 s: 100 · 2.102 / 2 =
+  // 105.1 s, earlier by exactly 100 · (1.01 − 0.102) / 2 = 45.4 s.
+  const auto pack = run_net("two.csv", {"policy.placement=pack"});
+  const auto& p = pack.jobs.at("g");
+  CHECK(p.devices == std::vector<DeviceIndex>{0, 1});
+  CHECK_THAT(p.end_s, WithinAbs(105.1, 1e-9));
+  CHECK_THAT(g.end_s - p.end_s, WithinAbs(45.4, 1e-9));
+}
+
+TEST_CASE("network: a ring across 3 nodes, and a gang spread unevenly", "[network][engine]")
+{
+  // spread: one device per node (k = 3, g = 1, n = 3): T = 4·α_x + 2·(2/3)·S·β_x = 0.02 + 4/3 s; 100 s of
+  // work take 100 · (2 + 0.02 + 4/3) / 2 = 167.666... s.
+  const auto spread = run_net("three.csv", {"policy.placement=spread"});
+  CHECK_THAT(spread.jobs.at("g").end_s, WithinAbs(100 * (2 + 0.02 + 4.0 / 3) / 2, 1e-9));
+  // pack: devices 0, 1 (node 0) and 2 (node 1): costed as 2 nodes × 2 (the most on one node), n = 4:
+  // T = (6 − 2)·α_f + 2·α_x + 2·(3/4)·S·max(β_f, β_x) = 0.004 + 0.01 + 1.5 = 1.514 s: 100 · 3.514 / 2 =
+  // 175.7.
+  const auto pack = run_net("three.csv", {"policy.placement=pack"});
+  CHECK(pack.jobs.at("g").devices == std::vector<DeviceIndex>{0, 1, 2});
+  CHECK_THAT(pack.jobs.at("g").end_s, WithinAbs(175.7, 1e-9));
+}
+
+TEST_CASE("network: one device, a profile without communication, no network, or measured durations: no cost",
+          "[network][engine]")
+{
+  // A single-device job of the communicating profile and a 2-device job of `quiet`: each ends at 100.
+  const auto o = run_net("alone.csv", {"policy.placement=spread"});
+  CHECK_THAT(o.jobs.at("one").end_s, WithinAbs(100.0, 1e-9));
+  CHECK_THAT(o.jobs.at("q").end_s, WithinAbs(100.0, 1e-9));
+  // The same platform without its network: the spread gang runs its 100 s.
+  const auto bare = run_net("two.csv", {"policy.placement=spread", "platform.preset=platform-nonet.yaml"});
+  CHECK_THAT(bare.jobs.at("g").end_s, WithinAbs(100.0, 1e-9));
+  // Durations measured at the job's own scale already contain its communication.
+  const auto own = run_net("two.csv", {"policy.placement=spread", "workload.durations_at=own-gpu-count"});
+  CHECK_THAT(own.jobs.at("g").end_s, WithinAbs(100.0, 1e-9));
+}
+
+TEST_CASE("network: a profile that states its fraction at a placement", "[network][engine]")
+{
+  // half: f = 0.5 at 2 nodes × 1: compute_s = T(2 × 1) = 1.01 s. Spread (the stated placement): efficiency
+  // 1/2, so 200 s. Packed on one node: T = 0.102 s, 100 · (1.01 + 0.102) / 1.01 s.
+  CHECK_THAT(run_net("half.csv", {"policy.placement=spread"}).jobs.at("h").end_s, WithinAbs(200.0, 1e-9));
+  CHECK_THAT(run_net("half.csv", {"policy.placement=pack"}).jobs.at("h").end_s,
+             WithinAbs(100 * 1.112 / 1.01, 1e-9));
 }
