@@ -61,6 +61,9 @@ Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
     events_.subscribe(*s);
   deps_.set_outcomes(this);
   events_.subscribe(deps_);
+  const auto& profiles = setup_.profiles->profiles();
+  comm_outputs_ = setup_.platform->network && std::any_of(profiles.begin(), profiles.end(),
+                                                          [](const Profile& p) { return p.communication.has_value(); });
 }
 
 double Simulation::estimate(JobIndex j) const
@@ -695,6 +698,16 @@ void Simulation::record_end(JobIndex j)
   r.energy_j = meters_.job_energy_j(j);
   r.attempts = js.attempts;
   r.reason = reasons_.text(js.reason);
+  if (comm_outputs_) { // the communication columns (JobRecord::comm_outputs)
+    std::vector<std::uint32_t> nodes;
+    for (const DeviceIndex d : js.devices)
+      nodes.push_back(setup_.platform->devices[d].node);
+    std::sort(nodes.begin(), nodes.end());
+    r.nodes = static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+    r.communicated = phys_.communicates(physics_of(js), js.devices.size());
+    if (r.communicated) r.comm_slowdown = 1.0 / phys_.comm_efficiency(physics_of(js), js.devices);
+    r.comm_outputs = true;
+  }
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   // The run time the system saw (a killed job's: its limit), for the user's history.

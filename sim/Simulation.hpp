@@ -234,6 +234,7 @@ private:
   /// Signatures of jobs whose batch size picks them from a profile's batch tables, by "profile\nbatch"
   /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
   std::unordered_map<std::string, ResourceSignature> batch_sigs_;
+  bool comm_outputs_ = false; ///< JobRecord::comm_outputs of this run
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
   /// job of each id (the one an id names), and only when the workload may have dependencies.

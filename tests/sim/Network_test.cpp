@@ -240,12 +240,16 @@ TEST_CASE("network: a 2-node gang pays its ring over the NICs, on one node over 
   const auto& g = spread.jobs.at("g");
   CHECK(g.devices == std::vector<DeviceIndex>{0, 2});
   CHECK_THAT(g.end_s, WithinAbs(150.5, 1e-9));
+  CHECK(g.nodes == 2);
+  CHECK(g.communicated);
+  CHECK_THAT(g.comm_slowdown, WithinRel(1.505, 1e-12));
   // pack: devices 0 and 1 (k = 1, g = 2): T = 2·α_f + 1 · S · β_f = 0.002 + 0.1 = 0.102 s: 100 · 2.102 / 2 =
   // 105.1 s, earlier by exactly 100 · (1.01 − 0.102) / 2 = 45.4 s.
   const auto pack = run_net("two.csv", {"policy.placement=pack"});
   const auto& p = pack.jobs.at("g");
   CHECK(p.devices == std::vector<DeviceIndex>{0, 1});
   CHECK_THAT(p.end_s, WithinAbs(105.1, 1e-9));
+  CHECK(p.nodes == 1);
   CHECK_THAT(g.end_s - p.end_s, WithinAbs(45.4, 1e-9));
 }
 
@@ -255,6 +259,7 @@ TEST_CASE("network: a ring across 3 nodes, and a gang spread unevenly", "[networ
   // work take 100 · (2 + 0.02 + 4/3) / 2 = 167.666... s.
   const auto spread = run_net("three.csv", {"policy.placement=spread"});
   CHECK_THAT(spread.jobs.at("g").end_s, WithinAbs(100 * (2 + 0.02 + 4.0 / 3) / 2, 1e-9));
+  CHECK(spread.jobs.at("g").nodes == 3);
   // pack: devices 0, 1 (node 0) and 2 (node 1): costed as 2 nodes × 2 (the most on one node), n = 4:
   // T = (6 − 2)·α_f + 2·α_x + 2·(3/4)·S·max(β_f, β_x) = 0.004 + 0.01 + 1.5 = 1.514 s: 100 · 3.514 / 2 =
   // 175.7.
@@ -269,10 +274,14 @@ TEST_CASE("network: one device, a profile without communication, no network, or 
   // A single-device job of the communicating profile and a 2-device job of `quiet`: each ends at 100.
   const auto o = run_net("alone.csv", {"policy.placement=spread"});
   CHECK_THAT(o.jobs.at("one").end_s, WithinAbs(100.0, 1e-9));
+  CHECK_FALSE(o.jobs.at("one").communicated);
   CHECK_THAT(o.jobs.at("q").end_s, WithinAbs(100.0, 1e-9));
+  CHECK(o.jobs.at("q").nodes == 2);
+  CHECK(o.jobs.at("q").comm_slowdown == 1.0);
   // The same platform without its network: the spread gang runs its 100 s.
   const auto bare = run_net("two.csv", {"policy.placement=spread", "platform.preset=platform-nonet.yaml"});
   CHECK_THAT(bare.jobs.at("g").end_s, WithinAbs(100.0, 1e-9));
+  CHECK_FALSE(bare.jobs.at("g").communicated);
   // Durations measured at the job's own scale already contain its communication.
   const auto own = run_net("two.csv", {"policy.placement=spread", "workload.durations_at=own-gpu-count"});
   CHECK_THAT(own.jobs.at("g").end_s, WithinAbs(100.0, 1e-9));
@@ -285,4 +294,35 @@ TEST_CASE("network: a profile that states its fraction at a placement", "[networ
   CHECK_THAT(run_net("half.csv", {"policy.placement=spread"}).jobs.at("h").end_s, WithinAbs(200.0, 1e-9));
   CHECK_THAT(run_net("half.csv", {"policy.placement=pack"}).jobs.at("h").end_s,
              WithinAbs(100 * 1.112 / 1.01, 1e-9));
+}
+
+TEST_CASE("network: jobs.csv and summary.json carry nodes and the communication slowdown",
+          "[network][outputs]")
+{
+  const auto dir = scratch("outputs");
+  const auto r = cli({"run", NET + "base-net.yaml", "--set", "workload.trace=" + NET + "three.csv", "--set",
+                      "policy.placement=spread", "-o", (dir / "out").string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto rows = read_csv_cells(dir / "out" / "jobs.csv");
+  REQUIRE(rows.size() == 2);
+  REQUIRE(rows[0].size() >= 2);
+  CHECK(rows[0][rows[0].size() - 2] == "nodes");
+  CHECK(rows[0].back() == "comm_slowdown");
+  CHECK(rows[1][rows[1].size() - 2] == "3");
+  // 1 / efficiency = (2 + 0.02 + 4/3) / 2 = 1.67666...
+  CHECK_THAT(std::stod(rows[1].back()), WithinRel((2 + 0.02 + 4.0 / 3) / 2, 1e-12));
+  std::ifstream in(dir / "out" / "summary.json");
+  const std::string summary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(summary, ContainsSubstring("\"jobs_communicating\": 1,"));
+  CHECK_THAT(summary, ContainsSubstring("\"comm_slowdown_mean\": 1.67666"));
+  // No network: neither the columns nor the keys (the outputs of every run before communication existed).
+  const auto bare = cli({"run", NET + "base-net.yaml", "--set", "platform.preset=" + NET + "platform-nonet.yaml", "-o",
+                         (dir / "bare").string(), "--quiet"});
+  REQUIRE(bare.status == 0);
+  CHECK(read_csv_cells(dir / "bare" / "jobs.csv")[0].back() == "gpu_types");
+  std::ifstream bin(dir / "bare" / "summary.json");
+  const std::string bsum((std::istreambuf_iterator<char>(bin)), std::istreambuf_iterator<char>());
+  CHECK(bsum.find("comm_slowdown") == std::string::npos);
+  fs::remove_all(dir);
 }
