@@ -62,6 +62,9 @@ Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
     events_.subscribe(*s);
   deps_.set_outcomes(this);
   events_.subscribe(deps_);
+  const auto& profiles = setup_.profiles->profiles();
+  comm_outputs_ = setup_.platform->network && std::any_of(profiles.begin(), profiles.end(),
+                                                          [](const Profile& p) { return p.communication.has_value(); });
 }
 
 double Simulation::estimate(JobIndex j) const
@@ -319,6 +322,7 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
     auto [j, js] = jobs_.add();
     js.job = std::move(job);
     js.sig = &profile.sig;
+    js.comm = profile.communication ? &*profile.communication : nullptr;
     if (js.job.batch_size > 0 && profile.depends_on_batch()) {
       auto [it, fresh] = batch_sigs_.try_emplace(js.job.profile + '\n' + std::to_string(js.job.batch_size));
       if (fresh) it->second = profile.signature_for_batch(js.job.batch_size);
@@ -687,6 +691,16 @@ void Simulation::record_end(JobIndex j)
   r.energy_j = meters_.job_energy_j(j);
   r.attempts = js.attempts;
   r.reason = reasons_.text(js.reason);
+  if (comm_outputs_) { // the communication columns (JobRecord::comm_outputs)
+    std::vector<std::uint32_t> nodes;
+    for (const DeviceIndex d : js.devices)
+      nodes.push_back(setup_.platform->devices[d].node);
+    std::sort(nodes.begin(), nodes.end());
+    r.nodes = static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+    r.communicated = phys_.communicates(physics_of(js), js.devices.size());
+    if (r.communicated) r.comm_slowdown = 1.0 / phys_.comm_efficiency(physics_of(js), js.devices);
+    r.comm_outputs = true;
+  }
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   // The run time the system saw (a killed job's: its limit), for the user's history.

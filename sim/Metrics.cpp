@@ -20,7 +20,12 @@ void MetricsCollector::add(const JobRecord& r)
   if (r.start_s >= 0) wait_.push_back(r.start_s - r.submit_s);
   if (r.job != nullptr && !(r.job->mem_request_bytes > 0)) ++without_memory_;
   if (!r.reason.empty()) ++reasons_[std::string(to_string(r.status)) + ": " + r.reason];
+  comm_outputs_ = comm_outputs_ || r.comm_outputs;
   if (r.status != JobStatus::COMPLETED) return;
+  if (r.communicated) {
+    ++communicating_;
+    comm_slowdown_sum_ += r.comm_slowdown;
+  }
   const double jct = r.end_s - r.submit_s;
   jct_.push_back(jct);
   const double run = r.end_s - r.last_start_s;
@@ -75,6 +80,10 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   s.idle_while_waiting_s = t.idle_while_waiting_device_s;
   s.engine_events = t.engine_events;
   s.rate_updates = t.rate_updates;
+  s.comm_outputs = comm_outputs_;
+  s.jobs_communicating = communicating_;
+  s.comm_slowdown_mean = communicating_ > 0 ? comm_slowdown_sum_ / static_cast<double>(communicating_)
+                                            : std::numeric_limits<double>::quiet_NaN();
   return s;
 }
 

@@ -62,6 +62,12 @@ struct Summary {
   double throughput_jobs_per_h = 0;
   std::uint64_t engine_events = 0, rate_updates = 0;
   double wall_s = 0;
+  /// A run that can communicate (JobRecord::comm_outputs): summary.json then has jobs_communicating
+  /// (completed jobs whose last attempt communicated) and comm_slowdown_mean (their mean
+  /// JobRecord::comm_slowdown; NaN, written null, when there is none).
+  bool comm_outputs = false;
+  std::uint64_t jobs_communicating = 0;
+  double comm_slowdown_mean = 0;
 };
 
 class MetricsCollector {
@@ -74,6 +80,9 @@ private:
   std::vector<double> jct_, wait_;
   std::map<std::string, std::uint64_t> reasons_;
   double bsld_sum_ = 0, solo_bsld_sum_ = 0, slowdown_sum_ = 0;
+  bool comm_outputs_ = false;
+  std::uint64_t communicating_ = 0;
+  double comm_slowdown_sum_ = 0;
   std::uint64_t without_memory_ = 0;
 };
 

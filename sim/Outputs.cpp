@@ -300,7 +300,9 @@ namespace {
 const char* const EVENT_HEADER =
     "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs\n";
 const char* const JOBS_HEADER = "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,"
-                                "jct_s,wait_s,reason,gpu_milli,gpu_types\n";
+                                "jct_s,wait_s,reason,gpu_milli,gpu_types";
+/// The columns a run that can communicate adds (JobRecord::comm_outputs).
+const char* const JOBS_COMM_COLUMNS = ",nodes,comm_slowdown";
 } // namespace
 
 OutputWriter::OutputWriter(const OutputOptions& options, const std::filesystem::path& dir,
@@ -314,9 +316,7 @@ OutputWriter::OutputWriter(const OutputOptions& options, const std::filesystem::
   };
   if (options.jobs) {
     jobs_name_ = (dir / ("jobs.csv" + ext)).string();
-    jobs_ = open(jobs_name_);
-    *jobs_ << JOBS_HEADER;
-    check_written(*jobs_, jobs_name_);
+    jobs_ = open(jobs_name_); // the header comes with the first row (write_jobs_header)
   }
   if (options.timeseries) {
     series_name_ = (dir / ("timeseries.csv" + ext)).string();
@@ -341,10 +341,6 @@ OutputWriter::OutputWriter(std::unique_ptr<std::ostream> jobs, std::string jobs_
     : metrics_(metrics), options_(options), jobs_(std::move(jobs)), series_(std::move(series)),
       jobs_name_(std::move(jobs_name)), series_name_(std::move(series_name))
 {
-  if (jobs_) {
-    *jobs_ << JOBS_HEADER;
-    check_written(*jobs_, jobs_name_);
-  }
   if (series_) {
     holding_ = options.timeseries_auto_rows > 0;
     if (holding_) {
@@ -384,10 +380,19 @@ void OutputWriter::maybe_gzip(std::unique_ptr<std::ostream>& stream, std::string
   name = gz;
 }
 
+void OutputWriter::write_jobs_header(bool comm_columns)
+{
+  jobs_header_written_ = true;
+  comm_columns_ = comm_columns;
+  *jobs_ << JOBS_HEADER << (comm_columns ? JOBS_COMM_COLUMNS : "") << '\n';
+  check_written(*jobs_, jobs_name_);
+}
+
 void OutputWriter::on_job_end(const JobRecord& r)
 {
   metrics_.add(r);
   if (!jobs_) return;
+  if (!jobs_header_written_) write_jobs_header(r.comm_outputs);
   std::string devs;
   for (auto d : r.devices)
     devs += (devs.empty() ? "" : ";") + std::to_string(d);
@@ -399,7 +404,9 @@ void OutputWriter::on_job_end(const JobRecord& r)
          << (completed ? format_double(r.slowdown) : "") << ',' << format_double(r.energy_j) << ','
          << (completed ? format_double(r.end_s - r.submit_s) : "") << ','
          << (started ? format_double(r.start_s - r.submit_s) : "") << ',' << csv_field(r.reason) << ','
-         << r.job->gpu_milli << ',' << csv_field(r.job->gpu_types) << '\n';
+         << r.job->gpu_milli << ',' << csv_field(r.job->gpu_types);
+  if (comm_columns_) *jobs_ << ',' << r.nodes << ',' << format_double(r.comm_slowdown);
+  *jobs_ << '\n';
   check_written(*jobs_, jobs_name_);
   maybe_gzip(jobs_, jobs_name_, ++job_rows_);
 }
@@ -480,6 +487,7 @@ void OutputWriter::finish()
     interval_->finish(buffer_);
     write_series_rows(buffer_);
   }
+  if (jobs_ && !jobs_header_written_) write_jobs_header(false);
   if (jobs_) close_checked(*jobs_, jobs_name_);
   if (series_) close_checked(*series_, series_name_);
   jobs_.reset();
@@ -625,7 +633,12 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   f << "{\n";
   for (std::size_t i = 0; i < fields.size(); ++i)
     f << "  " << json_string(fields[i].name) << ": " << fields[i].json(s)
-      << (i + 1 < fields.size() ? ",\n" : "\n");
+      << (i + 1 < fields.size() || s.comm_outputs ? ",\n" : "\n");
+  // A run that can communicate (Summary::comm_outputs): two more keys, last, so that every other run's file
+  // stays as it was.
+  if (s.comm_outputs)
+    f << "  \"jobs_communicating\": " << json_count(s.jobs_communicating) << ",\n"
+      << "  \"comm_slowdown_mean\": " << json_number(s.comm_slowdown_mean) << "\n";
   f << "}\n";
   close_checked(f, file);
 }

@@ -143,6 +143,9 @@ private:
   void write_series_rows(const std::string& rows);
   void switch_to_interval();
   void maybe_gzip(std::unique_ptr<std::ostream>& stream, std::string& name, std::uint64_t rows);
+  /// jobs.csv's header, with the communication columns if `comm_columns` (JobRecord::comm_outputs): written
+  /// with the first row, or by finish() for a run without jobs.
+  void write_jobs_header(bool comm_columns);
   MetricsCollector& metrics_;
   OutputOptions options_;
   std::unique_ptr<std::ostream> jobs_, series_;
@@ -153,6 +156,8 @@ private:
   std::vector<TimePoint> held_;            ///< auto before its choice: the rows so far
   bool holding_ = false;                   ///< auto, choice not made yet
   std::uint64_t job_rows_ = 0, series_rows_ = 0;
+  bool jobs_header_written_ = false;
+  bool comm_columns_ = false; ///< jobs.csv has nodes and comm_slowdown
   std::string buffer_;
   std::vector<std::string> notes_;
 };

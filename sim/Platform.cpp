@@ -43,6 +43,34 @@ std::string device_types(const Platform& p)
   return os.str();
 }
 
+CommPlacement Network::placement_of(std::span<const std::uint32_t> node_of_devices) const
+{
+  // Small gangs: count per node in a sorted copy (no map).
+  std::vector<std::uint32_t> nodes(node_of_devices.begin(), node_of_devices.end());
+  std::sort(nodes.begin(), nodes.end());
+  CommPlacement at{0, 0, 0};
+  std::uint32_t last_leaf = 0;
+  for (std::size_t i = 0; i < nodes.size();) {
+    std::size_t j = i;
+    while (j < nodes.size() && nodes[j] == nodes[i])
+      ++j;
+    ++at.nodes;
+    at.per_node = std::max(at.per_node, static_cast<int>(j - i));
+    const std::uint32_t leaf = nodes_per_leaf == 0 ? 0 : nodes[i] / nodes_per_leaf;
+    if (at.switches == 0 || leaf != last_leaf) ++at.switches; // nodes sorted: leaves ascend
+    last_leaf = leaf;
+    i = j;
+  }
+  if (at.nodes == 0) return CommPlacement{};
+  return at;
+}
+
+int Network::switches_for(int nodes) const
+{
+  if (nodes_per_leaf == 0) return 1;
+  return static_cast<int>((static_cast<std::uint32_t>(nodes) + nodes_per_leaf - 1) / nodes_per_leaf);
+}
+
 std::string requirement_mismatch(const Platform& platform, const PolicyRequirements& r)
 {
   // Each device type once, with the mode its devices are in.

@@ -3,6 +3,7 @@
 // Built from a preset file under sim/platforms/ or a platform file (sim/Scenario.cpp). A platform has one or
 // more device types (a heterogeneous cluster such as Alibaba's openb has seven): each device points at its
 // type, which carries the type's hardware facts and the models calibrated for it.
+#include "models/Communication.hpp"
 #include "models/DeviceSpec.hpp"
 #include "models/Interference.hpp"
 #include "models/Mig.hpp"
@@ -10,6 +11,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,12 +46,29 @@ struct PlatformDevice {
   std::uint16_t type = 0; ///< index into Platform::types
 };
 
+/// A platform's network (docs/formats/platform.md, Network): the tiers of the communication model
+/// (models/Communication.hpp) built from the platform file's declared fabric, NICs and optional spine.
+struct Network {
+  CommTiers tiers;
+  /// Nodes under one leaf switch (node i hangs off leaf i / nodes_per_leaf); 0: no spine, every node under
+  /// one switch.
+  std::uint32_t nodes_per_leaf = 0;
+  /// The placement of a job on `devices` (of `platform`): k distinct nodes, g the most devices on one node
+  /// (a gang spread unevenly is costed as if every node held that many: its slowest rank sets the step), the
+  /// leaf switches its nodes hang off. Empty devices: one rank on one node.
+  CommPlacement placement_of(std::span<const std::uint32_t> node_of_devices) const;
+  /// The leaf switches that `nodes` nodes packed from node 0 hang off (1 without a spine).
+  int switches_for(int nodes) const;
+};
+
 struct Platform {
   std::string name;
   std::uint32_t nodes = 0;
   std::vector<DeviceType> types; ///< at least one; types[0] is the reference type
   std::vector<PlatformDevice> devices;
   std::vector<double> node_baseline_w; ///< per node: CPUs, DRAM, NICs (from its devices' calibration)
+  /// The platform file's `network:`; none: multi-node jobs communicate for free (as before it existed).
+  std::optional<Network> network;
 
   /// Appends `nodes` nodes of `cards_per_node` cards of type `type` (spec.devices_per_card devices each), in
   /// `mode`, each node drawing `baseline_w`.

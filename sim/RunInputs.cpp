@@ -75,7 +75,104 @@ struct PlatformPreset {
   SourceLocation reference_where;
   std::vector<PlatformGroup> groups;
   std::vector<std::string> user_supplied; ///< "file: key = value" for each plain number (no provenance)
+  std::optional<Network> network;         ///< `network:`, if given
 };
+
+/// `network:` of a platform file (docs/formats/platform.md, Network): the fabric tier (latency, bus
+/// bandwidth), the NICs of a node (count, bandwidth and latency of one: the nic tier is all of them
+/// together) and optionally a spine (nodes per leaf switch, a leaf's uplink bandwidth shared by its nodes,
+/// latency). Every problem goes to sink.
+std::optional<Network> read_network(const YAML::Node& net, const std::string& file, bool plain_ok,
+                                    DiagnosticSink& sink, std::vector<std::string>& user_supplied)
+{
+  if (!expect_map(net, file, "network", sink)) return std::nullopt;
+  check_keys(net, {"fabric", "nic", "spine", "description"}, file, "network", sink);
+  bool ok = true;
+  auto value = [&](const YAML::Node& parent, const std::string& path, const char* key, Unit unit, double min,
+                   double max) -> double {
+    auto v = read_sourced(parent, key, unit, file, path, sink, true, min, max, plain_ok);
+    if (!v) {
+      ok = false;
+      return 0;
+    }
+    if (v->evidence == Evidence::USER_SUPPLIED)
+      user_supplied.push_back(file + ": " + path + "." + key + " = " + number_text(v->value));
+    return v->value;
+  };
+  auto sourced = [&](const YAML::Node& parent, const std::string& path, const char* key, Unit unit,
+                     double min, double max) -> Sourced {
+    auto v = read_sourced(parent, key, unit, file, path, sink, true, min, max, plain_ok);
+    if (!v) {
+      ok = false;
+      return {};
+    }
+    if (v->evidence == Evidence::USER_SUPPLIED)
+      user_supplied.push_back(file + ": " + path + "." + key + " = " + number_text(v->value));
+    return *v;
+  };
+  // A count: a whole number in [1, max].
+  auto count = [&](const YAML::Node& parent, const std::string& path, const char* key, double max) {
+    const double v = value(parent, path, key, Unit::NONE, 1, max);
+    if (ok && v != std::floor(v)) {
+      sink.add(location_of(parent[key], file), path + "." + key,
+               "not a whole number (got " + number_text(v) + "); expected a count");
+      ok = false;
+    }
+    return v;
+  };
+  // β = 1 / bandwidth, its source the bandwidth's (with the arithmetic).
+  auto beta_of = [](const Sourced& bw, double times, const std::string& how) {
+    return Sourced{times / bw.value, bw.evidence, bw.source + (how.empty() ? "" : "; " + how)};
+  };
+  auto section = [&](const char* key, bool required, const char* keys) -> YAML::Node {
+    const YAML::Node n = net[key];
+    if (!n.IsDefined()) {
+      if (required) {
+        sink.add(location_of(net, file), std::string("network.") + key,
+                 std::string("missing required section; expected a map of ") + keys);
+        ok = false;
+      }
+      return YAML::Node();
+    }
+    if (!expect_map(n, file, std::string("network.") + key, sink)) {
+      ok = false;
+      return YAML::Node();
+    }
+    return n;
+  };
+  constexpr double MAX_BW = 1e15; // bytes/s: 1 PB/s, far above any link
+  constexpr double MAX_LAT = 1.0; // seconds per algorithm step
+  Network out;
+  if (const YAML::Node f = section("fabric", true, "latency and bandwidth"); f.IsDefined() && f.IsMap()) {
+    check_keys(f, {"latency", "bandwidth"}, file, "network.fabric", sink);
+    out.tiers.fabric.alpha = sourced(f, "network.fabric", "latency", Unit::SECONDS, 0, MAX_LAT);
+    const Sourced bw = sourced(f, "network.fabric", "bandwidth", Unit::BYTES, 1, MAX_BW);
+    if (ok) out.tiers.fabric.beta = beta_of(bw, 1.0, "");
+  }
+  if (const YAML::Node n = section("nic", true, "per_node, bandwidth and latency");
+      n.IsDefined() && n.IsMap()) {
+    check_keys(n, {"per_node", "bandwidth", "latency"}, file, "network.nic", sink);
+    const double per_node = count(n, "network.nic", "per_node", 64);
+    const Sourced bw = sourced(n, "network.nic", "bandwidth", Unit::BYTES, 1, MAX_BW);
+    out.tiers.nic.alpha = sourced(n, "network.nic", "latency", Unit::SECONDS, 0, MAX_LAT);
+    if (ok)
+      out.tiers.nic.beta = beta_of(bw, 1.0 / per_node, number_text(per_node) + " NICs per node together");
+  }
+  if (const YAML::Node sp = section("spine", false, "nodes_per_leaf, uplink_bandwidth and latency");
+      sp.IsDefined() && sp.IsMap()) {
+    check_keys(sp, {"nodes_per_leaf", "uplink_bandwidth", "latency"}, file, "network.spine", sink);
+    const double per_leaf = count(sp, "network.spine", "nodes_per_leaf", 1e6);
+    const Sourced bw = sourced(sp, "network.spine", "uplink_bandwidth", Unit::BYTES, 1, MAX_BW);
+    const Sourced alpha = sourced(sp, "network.spine", "latency", Unit::SECONDS, 0, MAX_LAT);
+    if (ok) {
+      out.tiers.spine =
+          CommTier{alpha, beta_of(bw, per_leaf, "shared by " + number_text(per_leaf) + " nodes of a leaf")};
+      out.nodes_per_leaf = static_cast<std::uint32_t>(per_leaf);
+    }
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
 
 PlatformPreset load_platform_preset(const TextFile& file)
 {
@@ -84,7 +181,7 @@ PlatformPreset load_platform_preset(const TextFile& file)
   if (!expect_map(root, file.name, "", sink)) sink.throw_if_any();
   check_keys(root,
              {"format", "name", "description", "device", "nodes", "cards_per_node", "groups", "node_list",
-              "reference_device"},
+              "reference_device", "network"},
              file.name, "", sink);
   if (auto fmt = root["format"]; !fmt.IsDefined() || fmt.Scalar() != "colocsim-platform/1")
     sink.add(location_of(fmt.IsDefined() ? fmt : root, file.name), "format",
@@ -166,6 +263,8 @@ PlatformPreset load_platform_preset(const TextFile& file)
     else
       sink.add(p.reference_where, "reference_device", "expected the device name of one of the groups");
   }
+  if (const YAML::Node net = root["network"]; net.IsDefined())
+    p.network = read_network(net, file.name, file.name.rfind("builtin:", 0) != 0, sink, p.user_supplied);
   sink.throw_if_any();
   return p;
 }
@@ -695,6 +794,7 @@ RunInputs build_run(const Scenario& s)
   const InterferenceModelInfo& model_info = find_interference_model(s.interference, at);
   const auto pair_table = load_scenario_pair_table(s, model_info, in.interference_table_file);
   in.platform.name = preset.name;
+  in.platform.network = preset.network;
   PlatformTypes types = add_device_types(s, preset, preset_file, {named, model_info, pair_table}, in);
   check_platform_types(s, named, types, preset_file);
   const std::size_t ref = put_reference_first(preset, preset_file, types, in.platform);

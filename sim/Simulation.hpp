@@ -60,6 +60,7 @@ inline double end_slack(double t)
 struct JobState {
   Job job;
   const ResourceSignature* sig = nullptr;
+  const ProfileCommunication* comm = nullptr; ///< its profile's communication, if it declares one
   JobStatus status = JobStatus::WAITING;
   std::vector<DeviceIndex> devices;
   std::uint32_t run_slot = 0; ///< its slot in DevicePhysics while it runs
@@ -186,7 +187,7 @@ private:
   void rate_changing(JobIndex j, double rate) override;
   void rates_settled() override;
   void touch(DeviceIndex d); ///< DEVICE_CHANGING: d is about to change (its meters integrate up to now)
-  JobPhysics physics_of(const JobState& js) const { return JobPhysics{js.sig, js.base_speed}; }
+  JobPhysics physics_of(const JobState& js) const { return JobPhysics{js.sig, js.base_speed, js.comm}; }
   /// What a Job::gpu_types text selects: `mask`, the device types a job may run on (0 when it names only
   /// types the platform lacks); `speed`, that of the first type of the platform it names (1 if none).
   struct TypeChoice {
@@ -238,6 +239,7 @@ private:
   /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
   std::unordered_map<std::string, ResourceSignature> batch_sigs_;
   std::unordered_map<std::string, TypeChoice> type_choices_; ///< type_choice's, by gpu_types text
+  bool comm_outputs_ = false; ///< JobRecord::comm_outputs of this run
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
   /// job of each id (the one an id names), and only when the workload may have dependencies.

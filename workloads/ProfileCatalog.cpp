@@ -34,7 +34,8 @@ const std::vector<std::string>& profile_keys()
                                              "scaling_exponent",
                                              "compute_share_by_batch",
                                              "mig_speed",
-                                             "mig_speed_by_batch"};
+                                             "mig_speed_by_batch",
+                                             "communication"};
   return keys;
 }
 
@@ -237,6 +238,98 @@ void read_batch_tables(const YAML::Node& node, const std::string& file, const st
   }
 }
 
+/// `communication:` of a profile: collective, bytes_per_step, and compute_s_per_step or fraction with `at`.
+void read_communication(const YAML::Node& node, const std::string& file, const std::string& path,
+                        bool plain_ok, Profile& p, DiagnosticSink& sink)
+{
+  const std::string cpath = path + ".communication";
+  if (!expect_map(node, file, cpath, sink)) return;
+  check_keys(node, {"collective", "bytes_per_step", "compute_s_per_step", "fraction", "at", "note"}, file,
+             cpath, sink);
+  const std::size_t errors_before = sink.diagnostics().size();
+  ProfileCommunication c;
+  std::vector<std::string> names;
+  for (const auto k : {Collective::RING_ALL_REDUCE, Collective::TREE_ALL_REDUCE, Collective::ALL_TO_ALL})
+    names.emplace_back(to_string(k));
+  if (const YAML::Node k = node["collective"]; !k.IsDefined())
+    sink.add(location_of(node, file), cpath + ".collective",
+             "missing required key; expected one of " + join(names));
+  else if (auto parsed = k.IsScalar() ? parse_collective(k.Scalar()) : std::nullopt)
+    c.collective = *parsed;
+  else
+    sink.add(location_of(k, file), cpath + ".collective",
+             "unknown collective (got '" + (k.IsScalar() ? k.Scalar() : std::string("a map or list")) +
+                 "'); expected one of " + join(names));
+  // A number with provenance, checked against (lo, hi] or [lo, hi].
+  auto number = [&](const char* key, Unit unit, double lo, bool lo_open, double hi, const char* expected,
+                    bool required) -> std::optional<Sourced> {
+    auto s = read_sourced(node, key, unit, file, cpath, sink, required, -1e300, 1e300, plain_ok);
+    if (!s) return std::nullopt;
+    const YAML::Node given = node[key];
+    const bool plain = given.IsScalar();
+    if ((lo_open ? s->value <= lo : s->value < lo) || s->value > hi) {
+      const YAML::Node v = plain ? given : given["value"];
+      sink.add(location_of(v, file), cpath + "." + key + (plain ? "" : ".value"),
+               "out of range (got '" + v.Scalar() + "'); expected " + expected);
+      return std::nullopt;
+    }
+    p.sources.push_back(std::string("communication.") + key + ": " + std::string(to_string(s->evidence)) +
+                        "; " + s->source);
+    if (plain) p.user_supplied.push_back(std::string("communication.") + key + " = " + given.Scalar());
+    return s;
+  };
+  if (auto b = number("bytes_per_step", Unit::BYTES, 0, false, 1e18,
+                      "a size >= 0 per device per step (e.g. 680MB; bare numbers are bytes)", true))
+    c.bytes = *b;
+  const bool has_compute = node["compute_s_per_step"].IsDefined(),
+             has_fraction = node["fraction"].IsDefined();
+  if (has_compute == has_fraction)
+    sink.add(location_of(node, file), cpath,
+             has_compute ? "both compute_s_per_step and fraction given; expected one of the two"
+                         : "missing compute_s_per_step or fraction; expected one of the two");
+  if (has_compute) {
+    c.compute_s =
+        number("compute_s_per_step", Unit::SECONDS, 0, true, 1e9, "a time > 0 (e.g. 1.7ms, 0.5s)", true);
+    if (node["at"].IsDefined())
+      sink.add(location_of(node["at"], file), cpath + ".at",
+               "given with compute_s_per_step; expected `at` only with fraction (the placement it was "
+               "measured at)");
+  }
+  if (has_fraction) {
+    c.fraction = number("fraction", Unit::NONE, 0, true, 1, "a fraction in (0, 1)", true);
+    if (c.fraction && c.fraction->value >= 1) {
+      sink.add(location_of(node["fraction"], file), cpath + ".fraction",
+               "out of range (got " + number_text(c.fraction->value) + "); expected a fraction in (0, 1)");
+      c.fraction.reset();
+    }
+    const YAML::Node at = node["at"];
+    if (!at.IsDefined()) {
+      sink.add(location_of(node, file), cpath + ".at",
+               "missing required key with fraction; expected {nodes: K, per_node: G}, the placement the "
+               "fraction was measured at");
+    } else if (expect_map(at, file, cpath + ".at", sink)) {
+      check_keys(at, {"nodes", "per_node"}, file, cpath + ".at", sink);
+      for (const auto& [key, field] :
+           {std::pair<const char*, int*>{"nodes", &c.at.nodes}, {"per_node", &c.at.per_node}}) {
+        const YAML::Node v = at[key];
+        const auto n = v.IsDefined() && v.IsScalar() ? parse_int(v.Scalar()) : std::nullopt;
+        if (!n || *n < 1 || *n > 1000000)
+          sink.add(location_of(v.IsDefined() ? v : at, file), cpath + ".at." + key,
+                   v.IsDefined() ? "expected a whole number in [1, 1000000] (got '" +
+                                       (v.IsScalar() ? v.Scalar() : std::string("a map or list")) + "')"
+                                 : "missing required key; expected a whole number >= 1");
+        else
+          *field = static_cast<int>(*n);
+      }
+      if (c.at.nodes * static_cast<long long>(c.at.per_node) < 2 &&
+          sink.diagnostics().size() == errors_before)
+        sink.add(location_of(at, file), cpath + ".at",
+                 "one device communicates with nobody; expected nodes x per_node >= 2");
+    }
+  }
+  if (sink.diagnostics().size() == errors_before) p.communication = c;
+}
+
 std::optional<Profile> read_profile(const std::string& name, const YAML::Node& node, const std::string& file,
                                     const std::string& path, DiagnosticSink& sink)
 {
@@ -285,11 +378,21 @@ std::optional<Profile> read_profile(const std::string& name, const YAML::Node& n
     if (plain) p.user_supplied.push_back(std::string(k.key) + " = " + given.Scalar());
   }
   read_batch_tables(node, file, path, p, sink);
+  if (const YAML::Node comm = node["communication"]; comm.IsDefined())
+    read_communication(comm, file, path, plain_ok, p, sink);
   if (sink.diagnostics().size() != errors_before) return std::nullopt;
   return p;
 }
 
 } // namespace
+
+CommProfile ProfileCommunication::resolve(const CommTiers& tiers, int at_switches) const
+{
+  if (compute_s) return CommProfile{collective, bytes.value, compute_s->value};
+  CommPlacement where = at;
+  where.switches = at_switches;
+  return comm_profile_from_fraction(collective, bytes.value, fraction->value, where, tiers);
+}
 
 double interpolate_log_batch(const std::vector<std::pair<double, double>>& points, double batch)
 {

@@ -5,6 +5,7 @@
 // plain numbers): docs/formats/profiles.md. The bundled
 // catalog is workloads/profiles/default.yaml (sources: docs/sources.md).
 #include "base/Errors.hpp"
+#include "models/Communication.hpp"
 #include "models/ResourceSignature.hpp"
 
 #include <array>
@@ -19,6 +20,20 @@ namespace colocsim {
 /// MIG speeds by compute slices g (index 1..7; 0 = not measured), as in ResourceSignature::mig_speed.
 using MigSpeeds = std::array<double, 8>;
 
+/// How a job of a profile communicates (docs/formats/profiles.md, Communication): per step one collective of
+/// `bytes` per device after `compute_s` of computing, or, when only a measured share is known, the
+/// `fraction` of a step spent communicating at the placement `at`.
+struct ProfileCommunication {
+  Collective collective = Collective::RING_ALL_REDUCE;
+  Sourced bytes;                    ///< bytes_per_step
+  std::optional<Sourced> compute_s; ///< compute_s_per_step (else fraction and at)
+  std::optional<Sourced> fraction;  ///< fraction of a step communicating at `at`
+  CommPlacement at;                 ///< nodes × per_node of the fraction (switches: set by resolve)
+  /// The step profile on a network of `tiers`, the fraction's placement under `at_switches` leaf switches
+  /// (models/Communication.hpp comm_profile_from_fraction).
+  CommProfile resolve(const CommTiers& tiers, int at_switches) const;
+};
+
 struct Profile {
   std::string name;
   std::string description;
@@ -32,6 +47,9 @@ struct Profile {
   /// The numbers given plain, without provenance (a user's catalog only): "duty_cycle = 0.6".
   std::vector<std::string> user_supplied;
   SourceLocation origin; ///< where the profile is defined (file:line:col of its key)
+  /// `communication:`, if given: what a gang job of this profile pays to communicate on a platform with a
+  /// network (sim/engine/DevicePhysics.hpp).
+  std::optional<ProfileCommunication> communication;
 
   /// Does the job's batch size change its signature (a batch table is given)?
   bool depends_on_batch() const { return !compute_share_by_batch.empty() || !mig_speed_by_batch.empty(); }

@@ -54,6 +54,7 @@ std::uint32_t DevicePhysics::begin(JobIndex j, const JobPhysics& job, double thr
   rj.devices.assign(devices.begin(), devices.end());
   rj.instances.assign(instances.begin(), instances.end());
   rj.device_rate.assign(devices.size(), 1.0);
+  rj.comm_eff = comm_efficiency(job, devices);
   rj.rate = 0;
   rj.joined = 0;
   rj.left = false;
@@ -229,9 +230,11 @@ void DevicePhysics::recompute(DeviceIndex d, std::vector<DeviceIndex>& dirty)
     auto& rj = jobs_[ds.refs[i].slot];
     rj.device_rate[ds.refs[i].pos] = device_rate(rj.phys, d, inputs_.slow[i]);
     // A gang job progresses at its slowest device's rate times its scaling efficiency e(n) (1 alone; 1 when
-    // its duration already includes its scaling losses).
-    const double rate = *std::min_element(rj.device_rate.begin(), rj.device_rate.end()) *
-                        gang_efficiency(*rj.phys.sig, rj.devices.size());
+    // its duration already includes its scaling losses), times its communication efficiency (1 when it
+    // does not communicate; the product is not taken then, so that such runs keep their results bit for bit).
+    double rate = *std::min_element(rj.device_rate.begin(), rj.device_rate.end()) *
+                  gang_efficiency(*rj.phys.sig, rj.devices.size());
+    if (rj.comm_eff != 1.0) rate *= rj.comm_eff;
     if (rate == rj.rate) continue;
     // The job's rate changes on all of its devices: the engine brings its work up to now at the old rate,
     // and its devices' meters up to now at their old power.
@@ -411,8 +414,24 @@ PlacementPrediction DevicePhysics::predict(const JobPhysics& job, std::span<cons
         mig ? dt.mig->profiles()[own->profile].memory_bytes : platform_.devices[d].spec->memory_bytes.value;
     if (mem + job.sig->mem_bytes > capacity) p.fits_memory = false;
   }
-  if (!devices.empty()) p.job_rate = rate * gang_efficiency(*job.sig, devices.size());
+  if (!devices.empty()) {
+    p.job_rate = rate * gang_efficiency(*job.sig, devices.size());
+    // The rate the job would then get (recompute(): the same factor, the same order of products).
+    if (const double c = comm_efficiency(job, devices); c != 1.0) p.job_rate *= c;
+  }
   return p;
+}
+
+double DevicePhysics::comm_efficiency(const JobPhysics& job, std::span<const DeviceIndex> devices) const
+{
+  if (!communicates(job, devices.size())) return 1.0;
+  const Network& net = *platform_.network;
+  std::vector<std::uint32_t> nodes(devices.size());
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    nodes[i] = platform_.devices[devices[i]].node;
+  const CommPlacement at = net.placement_of(nodes);
+  const CommProfile profile = job.comm->resolve(net.tiers, net.switches_for(job.comm->at.nodes));
+  return colocsim::comm_efficiency(profile, at, net.tiers);
 }
 
 double DevicePhysics::mig_slowdown_alone(const ResourceSignature& sig, DeviceIndex d,

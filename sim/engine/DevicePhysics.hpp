@@ -15,6 +15,7 @@
 #include "policies/Policy.hpp"
 #include "sim/Platform.hpp"
 #include "sim/engine/MigInstances.hpp"
+#include "workloads/ProfileCatalog.hpp"
 
 #include <cstdint>
 #include <span>
@@ -41,6 +42,7 @@ public:
 struct JobPhysics {
   const ResourceSignature* sig = nullptr;
   double base_speed = 1.0;
+  const ProfileCommunication* comm = nullptr; ///< its profile's communication; null: it does not communicate
 };
 
 class DevicePhysics {
@@ -126,6 +128,17 @@ public:
   {
     return durations_include_scaling_ ? 1.0 : sig.scaling_efficiency(n);
   }
+  /// The further factor of a job that communicates, on `devices`: comm_efficiency (models/Communication.hpp)
+  /// of its profile at its placement (k nodes × g, g the most devices on one of them) over the platform's
+  /// network tiers. 1 when the job does not communicate, runs on one device, the platform has no network, or
+  /// durations include the scaling (a duration measured at the job's own scale already contains its
+  /// communication).
+  double comm_efficiency(const JobPhysics& job, std::span<const DeviceIndex> devices) const;
+  /// Whether comm_efficiency applies to `job` on `devices` (the same conditions, without computing it).
+  bool communicates(const JobPhysics& job, std::size_t devices) const
+  {
+    return job.comm && platform_.network && !durations_include_scaling_ && devices >= 2;
+  }
 
 private:
   /// Where a resident's physics is: its run slot, and this device's position in its device list.
@@ -159,7 +172,8 @@ private:
     std::vector<DeviceIndex> devices;
     std::vector<std::uint32_t> instances; ///< mig devices: the GPU instance on each of devices
     std::vector<double> device_rate;      ///< per device: its rate there (device_rate())
-    double rate = 0;                      ///< the slowest device's × e(n)
+    double comm_eff = 1.0;                ///< comm_efficiency on its devices (fixed for the attempt)
+    double rate = 0;                      ///< the slowest device's × e(n) × comm_eff
     std::uint32_t joined = 0;             ///< devices it is resident on
     bool left = false;                    ///< it is leaving: update() frees the slot
   };

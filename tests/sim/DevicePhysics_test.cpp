@@ -231,3 +231,53 @@ TEST_CASE("device physics: a card over its power limit throttles both tiles to t
   CHECK(phys.total_power_w() <= 400.0);
   CHECK_THAT(phys.total_power_w(), WithinRel(400.0, 1e-5));
 }
+
+TEST_CASE("device physics: a gang that communicates, its rate and its prediction",
+          "[engine][physics][network]")
+{
+  // Two nodes of one card of two tiles (devices 0-1 on node 0, 2-3 on node 1), a network of round numbers:
+  // fabric α 1 ms, β 1e-10 s/B; NIC α 5 ms, β 1e-9 s/B. Per step the job computes 2 s, then all-reduces
+  // 1 GB by a ring. Alone on its devices its device rate is 1 (no co-runner, default frequency).
+  Platform platform = two_tiles(1000);
+  platform.devices.clear();
+  platform.node_baseline_w.clear();
+  platform.nodes = 0;
+  platform.add_nodes(0, 2, 1, SharingMode::TIME_SLICE, 0);
+  Network net;
+  net.tiers.fabric = CommTier{src(1e-3), src(1e-10)};
+  net.tiers.nic = CommTier{src(5e-3), src(1e-9)};
+  platform.network = net;
+  ProfileCommunication comm;
+  comm.collective = Collective::RING_ALL_REDUCE;
+  comm.bytes = src(1e9);
+  comm.compute_s = src(2);
+  const auto sig = job(1, 0.5);
+  const JobPhysics talk{&sig, 1.0, &comm};
+  Recorder rec;
+  DevicePhysics phys(platform, false, rec);
+  rec.phys = &phys;
+  // Across the nodes (devices 0 and 2, k = 2, g = 1): T = 2·(k−1)·α_nic + 2(n−1)/n · S · β_nic = 0.01 + 1 =
+  // 1.01 s, efficiency 2 / 3.01. On one node (0 and 1, k = 1, g = 2): T = 2·α_fabric + S·β_fabric = 0.002 +
+  // 0.1 = 0.102 s, efficiency 2 / 2.102.
+  const std::vector<DeviceIndex> across{0, 2}, inside{0, 1};
+  CHECK_THAT(phys.comm_efficiency(talk, across), WithinRel(2.0 / 3.01, 1e-12));
+  CHECK_THAT(phys.comm_efficiency(talk, inside), WithinRel(2.0 / 2.102, 1e-12));
+  const auto predicted = phys.predict(talk, across, {}, 0);
+  CHECK_THAT(predicted.job_rate, WithinRel(2.0 / 3.01, 1e-12));
+  CHECK_THAT(phys.predict(talk, inside, {}, 0).job_rate, WithinRel(2.0 / 2.102, 1e-12));
+  // The job then gets exactly the predicted rate.
+  const auto slot = phys.begin(0, talk, 1.0, 1.0, across, {});
+  rec.slot_of = {slot};
+  CHECK_FALSE(phys.join(slot, 0));
+  CHECK_FALSE(phys.join(slot, 1));
+  phys.update(slot);
+  CHECK(phys.rate(slot) == predicted.job_rate);
+  // One device, or no network, or durations that include the scaling: no factor.
+  CHECK(phys.comm_efficiency(talk, std::vector<DeviceIndex>{3}) == 1.0);
+  DevicePhysics measured(platform, true, rec);
+  CHECK(measured.comm_efficiency(talk, across) == 1.0);
+  platform.network.reset();
+  DevicePhysics bare(platform, false, rec);
+  CHECK(bare.comm_efficiency(talk, across) == 1.0);
+  CHECK_THAT(bare.predict(talk, across, {}, 0).job_rate, WithinRel(1.0, 1e-12));
+}

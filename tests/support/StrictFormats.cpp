@@ -451,7 +451,9 @@ std::vector<std::string> numeric_columns(const std::string& file_name, const std
 {
   if (file_name == "jobs.csv" && !header.empty() && header[0] == "id" &&
       std::find(header.begin(), header.end(), "jct_s") != header.end())
-    return {"submit_s", "start_s", "end_s", "attempts", "slowdown", "energy_j", "jct_s", "wait_s"};
+    // nodes and comm_slowdown: in runs that can communicate only (docs/formats/outputs.md).
+    return {"submit_s", "start_s", "end_s",  "attempts", "slowdown",
+            "energy_j", "jct_s",   "wait_s", "nodes",    "comm_slowdown"};
   if (file_name == "timeseries.csv") return header; // every column is a number
   if (file_name == "sweep.csv") {
     // run, status, the axes (any text), seed, then plugins/plugins_sha256, then summary.json's numbers.

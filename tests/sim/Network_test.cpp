@@ -1,0 +1,328 @@
+// Communication that costs time (docs/architecture.md, Network): the platform file's `network:`, the
+// profile's `communication:`, and the real engine running gang jobs that communicate, on hand-worked numbers.
+//
+// Fixture (tests/data/sim/net/): 3 nodes × 2 test tiles (devices 0-1 on node 0, 2-3 on node 1, 4-5 on
+// node 2); fabric α_f = 1 ms, β_f = 1e-10 s/B (10 GB/s); one NIC per node, α_x = 5 ms, β_x = 1e-9 s/B
+// (1 GB/s). Profile `talk`: per step 2 s of compute, then a ring all-reduce of S = 1 GB. Exclusive devices,
+// durations with perfect scaling and s = 0 (e(n) = 1): a job alone on its devices progresses at
+// c / (c + T), T the ring's time at its placement (models/Communication.hpp):
+//   T = (2(n−1) − 2(k−1))·α_f + 2(k−1)·α_x + 2(n−1)/n · S · β_b.
+#include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
+#include "tests/sim/EngineTestSupport.hpp"
+
+#include "sim/RunInputs.hpp"
+#include "sim/Scenario.hpp"
+#include "workloads/ProfileCatalog.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace colocsim;
+using namespace colocsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string NET = std::string(COLOCSIM_TEST_DATA) + "/sim/net/";
+const ScratchDirs scratch{"network-test"};
+
+RunOutcome run_net(const std::string& trace, std::vector<std::string> sets = {})
+{
+  sets.push_back("workload.trace=" + trace);
+  return run_scenario(NET + "base-net.yaml", sets);
+}
+
+/// build_run of the net scenario on platform file `text` (written to DIR/p.yaml; {DEV} stands for the test
+/// device's path).
+void build_with_platform(const fs::path& dir, std::string text)
+{
+  const std::string dev = std::string(COLOCSIM_TEST_DATA) + "/sim/device-test.yaml";
+  for (auto at = text.find("{DEV}"); at != std::string::npos; at = text.find("{DEV}"))
+    text.replace(at, 5, dev);
+  write_file(dir / "p.yaml", text);
+  build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=" + (dir / "p.yaml").string()}));
+}
+
+const std::string PLATFORM_HEAD = "format: colocsim-platform/1\n" // line 1
+                                  "name: t\n"                     // 2
+                                  "device: {DEV}\n"               // 3
+                                  "nodes: 2\n"                    // 4
+                                  "cards_per_node: 1\n"           // 5
+                                  "network:\n";                   // 6
+const std::string FABRIC = "  fabric:\n"                          // 7
+                           "    latency: 1ms\n"                   // 8
+                           "    bandwidth: 10GB\n";               // 9
+const std::string NIC = "  nic:\n"                                // 10
+                        "    per_node: 1\n"                       // 11
+                        "    bandwidth: 1GB\n"                    // 12
+                        "    latency: 5ms\n";                     // 13
+
+std::string replaced(std::string text, const std::string& from, const std::string& to)
+{
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+} // namespace
+
+TEST_CASE("network: the platform file's tiers, and the bundled DGX presets'", "[network]")
+{
+  const auto in = build_run(load_scenario(NET + "base-net.yaml"));
+  REQUIRE(in.platform.network);
+  const auto& t = in.platform.network->tiers;
+  CHECK(t.fabric.alpha.value == 1e-3);
+  CHECK_THAT(t.fabric.beta.value, WithinRel(1e-10, 1e-15));
+  CHECK(t.nic.alpha.value == 5e-3);
+  CHECK_THAT(t.nic.beta.value, WithinRel(1e-9, 1e-15));
+  CHECK_FALSE(t.spine);
+  // dgx-a100: NVLink busbw 232 GB/s, 8 HDR NICs × 24 GB/s = 192 GB/s; α 3.4 µs and 27.95 µs.
+  const auto a100 =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=dgx-a100", "calibration=auto"}));
+  REQUIRE(a100.platform.network);
+  const auto& a = a100.platform.network->tiers;
+  CHECK_THAT(a.fabric.alpha.value, WithinRel(3.4e-6, 1e-12));
+  CHECK_THAT(a.fabric.beta.value, WithinRel(1 / 232e9, 1e-12));
+  CHECK_THAT(a.nic.alpha.value, WithinRel(27.95e-6, 1e-12));
+  CHECK_THAT(a.nic.beta.value, WithinRel(1 / 192e9, 1e-12));
+  CHECK(a.nic.beta.source.find("nccl-tests#119") != std::string::npos);
+  // dgx-h100: 370 GB/s NVLink; 8 × 48 GB/s = 384 GB/s of NICs.
+  const auto h100 =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=dgx-h100", "calibration=auto"}));
+  REQUIRE(h100.platform.network);
+  CHECK_THAT(h100.platform.network->tiers.fabric.beta.value, WithinRel(1 / 370e9, 1e-12));
+  CHECK_THAT(h100.platform.network->tiers.nic.beta.value, WithinRel(1 / 384e9, 1e-12));
+  // Aurora declares none (no sourced Slingshot figure yet), nor does the fixture without one.
+  const auto aurora =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=aurora-node", "calibration=auto"}));
+  CHECK_FALSE(aurora.platform.network);
+  CHECK_FALSE(build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=platform-nonet.yaml"}))
+                  .platform.network);
+}
+
+TEST_CASE("network: a spine's share and the leaf switches of a placement", "[network]")
+{
+  const auto dir = scratch("spine");
+  build_with_platform(dir, PLATFORM_HEAD + FABRIC + NIC +
+                               "  spine:\n    nodes_per_leaf: 2\n    uplink_bandwidth: 4GB\n"
+                               "    latency: 2ms\n");
+  const auto in =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=" + (dir / "p.yaml").string()}));
+  REQUIRE(in.platform.network);
+  const Network& net = *in.platform.network;
+  REQUIRE(net.tiers.spine);
+  // A leaf's 4 GB/s of uplinks shared by its 2 nodes: 2 GB/s each, β = 5e-10 s/B.
+  CHECK_THAT(net.tiers.spine->beta.value, WithinRel(5e-10, 1e-12));
+  CHECK(net.tiers.spine->alpha.value == 2e-3);
+  CHECK(net.nodes_per_leaf == 2);
+  // Nodes 1 and 2 hang off leaves 0 and 1; nodes 0 and 1 off leaf 0. Devices on nodes {0, 0, 1}: k = 2 and
+  // g = 2 (the most on one node).
+  const auto at = net.placement_of(std::vector<std::uint32_t>{1, 2});
+  CHECK((at.nodes == 2 && at.per_node == 1 && at.switches == 2));
+  const auto packed = net.placement_of(std::vector<std::uint32_t>{0, 1, 0});
+  CHECK((packed.nodes == 2 && packed.per_node == 2 && packed.switches == 1));
+  CHECK(net.switches_for(3) == 2);
+  CHECK(net.switches_for(2) == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("network: a wrong network section names the file, line, field and what was expected",
+          "[network][errors]")
+{
+  const auto dir = scratch("errors");
+  const std::string p = (dir / "p.yaml").string();
+  auto fails = [&](const std::string& text, const std::string& message) {
+    INFO(text);
+    CHECK_THROWS_WITH(build_with_platform(dir, text), ContainsSubstring(message));
+  };
+  const std::string good = PLATFORM_HEAD + FABRIC + NIC;
+  REQUIRE_NOTHROW(build_with_platform(dir, good));
+  fails(replaced(good, "    bandwidth: 1GB\n", "    bandwith: 1GB\n"),
+        p + ":12:5: network.nic.bandwith: unknown key; valid: per_node, bandwidth, latency");
+  fails(replaced(good, "    bandwidth: 1GB\n", "    bandwith: 1GB\n"),
+        p + ":11:5: network.nic.bandwidth: missing required key");
+  fails(replaced(good, "latency: 1ms", "latency: -1ms"),
+        p + ":8:14: network.fabric.latency: out of range (got '-1ms'); expected a value in [0, 1]");
+  fails(replaced(good, "bandwidth: 10GB", "bandwidth: 0"),
+        p + ":9:16: network.fabric.bandwidth: out of range");
+  fails(replaced(good, "    per_node: 1", "    per_node: 2.5"),
+        p + ":11:15: network.nic.per_node: not a whole number (got 2.5); expected a count");
+  fails(PLATFORM_HEAD + FABRIC,
+        p + ":7:3: network.nic: missing required section; expected a map of per_node");
+  fails(good + "  switch: {}\n", p + ":14:3: network.switch: unknown key; valid: fabric, nic, spine");
+  fails(PLATFORM_HEAD + FABRIC + NIC +
+            "  spine:\n    nodes_per_leaf: 0\n    uplink_bandwidth: 4GB\n    latency: 0\n",
+        p + ":15:21: network.spine.nodes_per_leaf: out of range");
+  fs::remove_all(dir);
+}
+
+namespace {
+const std::string PROFILE_HEAD = "format: colocsim-profiles/1\n" // 1
+                                 "profiles:\n"                   // 2
+                                 "  t:\n"                        // 3
+                                 "    class: C\n"                // 4
+                                 "    duty_cycle: 1\n"           // 5
+                                 "    vec_util: 0.5\n"           // 6
+                                 "    xmx_util: 0\n"             // 7
+                                 "    bw_util: 0\n"              // 8
+                                 "    mem: 1GB\n"                // 9
+                                 "    freq_sensitive: 1\n"       // 10
+                                 "    communication:\n";         // 11
+const std::string COMM = "      collective: ring-all-reduce\n"   // 12
+                         "      bytes_per_step: 1GB\n"           // 13
+                         "      compute_s_per_step: 2s\n";       // 14
+} // namespace
+
+TEST_CASE("network: a profile's communication is read with its sources, and checked", "[network][errors]")
+{
+  const auto catalog = ProfileCatalog::load(PROFILE_HEAD + COMM, "p.yaml");
+  const auto& c = catalog.profiles().at(0).communication;
+  REQUIRE(c);
+  CHECK(c->collective == Collective::RING_ALL_REDUCE);
+  CHECK(c->bytes.value == 1e9);
+  REQUIRE(c->compute_s);
+  CHECK(c->compute_s->value == 2);
+  CHECK_FALSE(c->fraction);
+  const auto& user = catalog.profiles().at(0).user_supplied;
+  CHECK(std::find(user.begin(), user.end(), "communication.bytes_per_step = 1GB") != user.end());
+  // The fraction form: compute_s = T(at) · (1 − f) / f on the tiers it runs on (the fixture's: T(2 × 1) =
+  // 2·α_x + S·β_x = 1.01 s, so f = 0.25 gives 3.03 s).
+  const auto frac = ProfileCatalog::load(
+      replaced(
+          PROFILE_HEAD + COMM, "      compute_s_per_step: 2s\n",
+          "      fraction: {value: 0.25, tag: estimate, source: test}\n      at: {nodes: 2, per_node: 1}\n"),
+      "p.yaml");
+  const auto& f = *frac.profiles().at(0).communication;
+  CHECK(f.at.nodes == 2);
+  CommTiers tiers;
+  tiers.fabric = CommTier{Sourced{1e-3}, Sourced{1e-10}};
+  tiers.nic = CommTier{Sourced{5e-3}, Sourced{1e-9}};
+  CHECK_THAT(f.resolve(tiers, 1).compute_s, WithinRel(3.03, 1e-12));
+
+  auto fails = [&](const std::string& text, const std::string& message) {
+    INFO(text);
+    CHECK_THROWS_WITH(ProfileCatalog::load(text, "p.yaml"), ContainsSubstring(message));
+  };
+  const std::string good = PROFILE_HEAD + COMM;
+  fails(replaced(good, "ring-all-reduce", "ring"),
+        "p.yaml:12:19: profiles.t.communication.collective: unknown collective (got 'ring'); expected one of "
+        "ring-all-reduce, tree-all-reduce, all-to-all");
+  fails(replaced(good, "2s\n", "-2s\n"), "p.yaml:14:27: profiles.t.communication.compute_s_per_step: out of "
+                                         "range (got '-2s'); expected a time > 0");
+  fails(replaced(good, "bytes_per_step", "bytes"),
+        "p.yaml:13:7: profiles.t.communication.bytes: unknown key");
+  fails(replaced(good, "bytes_per_step", "bytes"),
+        "p.yaml:12:7: profiles.t.communication.bytes_per_step: missing required key");
+  fails(good + "      fraction: 0.5\n",
+        "p.yaml:12:7: profiles.t.communication: both compute_s_per_step and fraction given");
+  fails(replaced(good, "compute_s_per_step: 2s", "fraction: 0.5"),
+        "p.yaml:12:7: profiles.t.communication.at: missing required key with fraction");
+  fails(
+      replaced(good, "compute_s_per_step: 2s", "fraction: 1\n      at: {nodes: 2, per_node: 1}"),
+      "p.yaml:14:17: profiles.t.communication.fraction: out of range (got 1); expected a fraction in (0, 1)");
+  fails(replaced(good, "compute_s_per_step: 2s", "fraction: 0.5\n      at: {nodes: 1, per_node: 1}"),
+        "p.yaml:15:11: profiles.t.communication.at: one device communicates with nobody; expected nodes x "
+        "per_node >= 2");
+  fails(replaced(good, "compute_s_per_step: 2s", "fraction: 0.5\n      at: {nodes: 2, per_node: 1.5}"),
+        "profiles.t.communication.at.per_node: expected a whole number in [1, 1000000] (got '1.5')");
+}
+
+TEST_CASE("network: a 2-node gang pays its ring over the NICs, on one node over the fabric",
+          "[network][engine]")
+{
+  // spread: devices 0 and 2 (k = 2, g = 1, n = 2): T = 2·α_x + 1 · S · β_x = 0.01 + 1 = 1.01 s; the job
+  // progresses at 2 / 3.01, so its 100 s take 150.5 s.
+  const auto spread = run_net("two.csv", {"policy.placement=spread"});
+  const auto& g = spread.jobs.at("g");
+  CHECK(g.devices == std::vector<DeviceIndex>{0, 2});
+  CHECK_THAT(g.end_s, WithinAbs(150.5, 1e-9));
+  CHECK(g.nodes == 2);
+  CHECK(g.communicated);
+  CHECK_THAT(g.comm_slowdown, WithinRel(1.505, 1e-12));
+  // pack: devices 0 and 1 (k = 1, g = 2): T = 2·α_f + 1 · S · β_f = 0.002 + 0.1 = 0.102 s: 100 · 2.102 / 2 =
+  // 105.1 s, earlier by exactly 100 · (1.01 − 0.102) / 2 = 45.4 s.
+  const auto pack = run_net("two.csv", {"policy.placement=pack"});
+  const auto& p = pack.jobs.at("g");
+  CHECK(p.devices == std::vector<DeviceIndex>{0, 1});
+  CHECK_THAT(p.end_s, WithinAbs(105.1, 1e-9));
+  CHECK(p.nodes == 1);
+  CHECK_THAT(g.end_s - p.end_s, WithinAbs(45.4, 1e-9));
+}
+
+TEST_CASE("network: a ring across 3 nodes, and a gang spread unevenly", "[network][engine]")
+{
+  // spread: one device per node (k = 3, g = 1, n = 3): T = 4·α_x + 2·(2/3)·S·β_x = 0.02 + 4/3 s; 100 s of
+  // work take 100 · (2 + 0.02 + 4/3) / 2 = 167.666... s.
+  const auto spread = run_net("three.csv", {"policy.placement=spread"});
+  CHECK_THAT(spread.jobs.at("g").end_s, WithinAbs(100 * (2 + 0.02 + 4.0 / 3) / 2, 1e-9));
+  CHECK(spread.jobs.at("g").nodes == 3);
+  // pack: devices 0, 1 (node 0) and 2 (node 1): costed as 2 nodes × 2 (the most on one node), n = 4:
+  // T = (6 − 2)·α_f + 2·α_x + 2·(3/4)·S·max(β_f, β_x) = 0.004 + 0.01 + 1.5 = 1.514 s: 100 · 3.514 / 2 =
+  // 175.7.
+  const auto pack = run_net("three.csv", {"policy.placement=pack"});
+  CHECK(pack.jobs.at("g").devices == std::vector<DeviceIndex>{0, 1, 2});
+  CHECK_THAT(pack.jobs.at("g").end_s, WithinAbs(175.7, 1e-9));
+}
+
+TEST_CASE("network: one device, a profile without communication, no network, or measured durations: no cost",
+          "[network][engine]")
+{
+  // A single-device job of the communicating profile and a 2-device job of `quiet`: each ends at 100.
+  const auto o = run_net("alone.csv", {"policy.placement=spread"});
+  CHECK_THAT(o.jobs.at("one").end_s, WithinAbs(100.0, 1e-9));
+  CHECK_FALSE(o.jobs.at("one").communicated);
+  CHECK_THAT(o.jobs.at("q").end_s, WithinAbs(100.0, 1e-9));
+  CHECK(o.jobs.at("q").nodes == 2);
+  CHECK(o.jobs.at("q").comm_slowdown == 1.0);
+  // The same platform without its network: the spread gang runs its 100 s.
+  const auto bare = run_net("two.csv", {"policy.placement=spread", "platform.preset=platform-nonet.yaml"});
+  CHECK_THAT(bare.jobs.at("g").end_s, WithinAbs(100.0, 1e-9));
+  CHECK_FALSE(bare.jobs.at("g").communicated);
+  // Durations measured at the job's own scale already contain its communication.
+  const auto own = run_net("two.csv", {"policy.placement=spread", "workload.durations_at=own-gpu-count"});
+  CHECK_THAT(own.jobs.at("g").end_s, WithinAbs(100.0, 1e-9));
+}
+
+TEST_CASE("network: a profile that states its fraction at a placement", "[network][engine]")
+{
+  // half: f = 0.5 at 2 nodes × 1: compute_s = T(2 × 1) = 1.01 s. Spread (the stated placement): efficiency
+  // 1/2, so 200 s. Packed on one node: T = 0.102 s, 100 · (1.01 + 0.102) / 1.01 s.
+  CHECK_THAT(run_net("half.csv", {"policy.placement=spread"}).jobs.at("h").end_s, WithinAbs(200.0, 1e-9));
+  CHECK_THAT(run_net("half.csv", {"policy.placement=pack"}).jobs.at("h").end_s,
+             WithinAbs(100 * 1.112 / 1.01, 1e-9));
+}
+
+TEST_CASE("network: jobs.csv and summary.json carry nodes and the communication slowdown",
+          "[network][outputs]")
+{
+  const auto dir = scratch("outputs");
+  const auto r = cli({"run", NET + "base-net.yaml", "--set", "workload.trace=" + NET + "three.csv", "--set",
+                      "policy.placement=spread", "-o", (dir / "out").string(), "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto rows = read_csv_cells(dir / "out" / "jobs.csv");
+  REQUIRE(rows.size() == 2);
+  REQUIRE(rows[0].size() >= 2);
+  CHECK(rows[0][rows[0].size() - 2] == "nodes");
+  CHECK(rows[0].back() == "comm_slowdown");
+  CHECK(rows[1][rows[1].size() - 2] == "3");
+  // 1 / efficiency = (2 + 0.02 + 4/3) / 2 = 1.67666...
+  CHECK_THAT(std::stod(rows[1].back()), WithinRel((2 + 0.02 + 4.0 / 3) / 2, 1e-12));
+  std::ifstream in(dir / "out" / "summary.json");
+  const std::string summary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(summary, ContainsSubstring("\"jobs_communicating\": 1,"));
+  CHECK_THAT(summary, ContainsSubstring("\"comm_slowdown_mean\": 1.67666"));
+  // No network: neither the columns nor the keys (the outputs of every run before communication existed).
+  const auto bare = cli({"run", NET + "base-net.yaml", "--set", "platform.preset=" + NET + "platform-nonet.yaml", "-o",
+                         (dir / "bare").string(), "--quiet"});
+  REQUIRE(bare.status == 0);
+  CHECK(read_csv_cells(dir / "bare" / "jobs.csv")[0].back() == "gpu_types");
+  std::ifstream bin(dir / "bare" / "summary.json");
+  const std::string bsum((std::istreambuf_iterator<char>(bin)), std::istreambuf_iterator<char>());
+  CHECK(bsum.find("comm_slowdown") == std::string::npos);
+  fs::remove_all(dir);
+}
