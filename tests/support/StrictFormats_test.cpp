@@ -136,8 +136,10 @@ TEST_CASE("the numeric columns of colocsim's CSV outputs come from their documen
                                       "attempts", "devices",  "profile", "slowdown", "energy_j",
                                       "jct_s",    "wait_s",   "reason"};
   const auto j = numeric_columns("jobs.csv", jobs);
-  CHECK(j.size() == 8);
+  // the 8 numeric columns of every jobs.csv, and nodes and comm_slowdown of a run that can communicate
+  CHECK(j.size() == 10);
   CHECK(std::find(j.begin(), j.end(), "devices") == j.end()); // "0;1" is a list, not a number
+  CHECK(std::find(j.begin(), j.end(), "comm_slowdown") != j.end());
   CHECK(numeric_columns("sweep.csv",
                         {"run", "status", "policy", "seed", "plugins", "makespan_s", "jobs_read"}) ==
         std::vector<std::string>{"seed", "makespan_s", "jobs_read"});
