@@ -248,3 +248,19 @@ TEST_CASE("sacct: a hostile row is refused at its bound, never overflowed", "[wo
       ContainsSubstring("Timelimit: out of range"));
   CHECK_THAT(error_of(std::string(300, '|') + "\n"), ContainsSubstring("header: too many columns (got 301)"));
 }
+
+TEST_CASE("sacct: registered as a trace format with its options", "[workloads][sacct]")
+{
+  WorkloadSpec spec;
+  spec.format = "sacct";
+  spec.path = EXAMPLE;
+  spec.options["duration"] = GivenValue{.text = "elapsed"};
+  auto r = open_workload(spec);
+  const auto jobs = drain(*r);
+  REQUIRE(jobs.size() == 7);
+  CHECK(jobs[0].duration_s == 3600);
+  CHECK_THAT(r->describe(), ContainsSubstring("sacct " + EXAMPLE + " (duration=elapsed"));
+  CHECK_THAT(r->describe(), ContainsSubstring("submit 0 = 2024-03-01T12:00:00"));
+  spec.options["duration"] = GivenValue{.text = "wall"};
+  CHECK_THAT(input_error_of([&] { open_workload(spec); }), ContainsSubstring("workload.options.duration"));
+}
