@@ -101,7 +101,7 @@ TEST_CASE("sacct: every case of the example becomes the job worked out by hand",
   CHECK(r->describe() == "submit 0 = 2024-03-01T12:00:00 (the first job's Submit)");
 }
 
-TEST_CASE("sacct: columns in any order, found by name in any case; ReqTRES where AllocTRES is absent",
+TEST_CASE("sacct: columns in any order, found by name in any case, ReqTRES where AllocTRES is absent",
           "[workloads][sacct]")
 {
   const auto jobs = read_text("state|REQTRES|end|Start|submit|jobid|user\n"
@@ -122,7 +122,7 @@ TEST_CASE("sacct: columns in any order, found by name in any case; ReqTRES where
   CHECK(both[0].duration_s == 60); // whole Unix seconds (SLURM_TIME_FORMAT=%s)
 }
 
-TEST_CASE("sacct: MIG profiles are shares of 7 slices; mixed sizes take the largest, counted",
+TEST_CASE("sacct: MIG profiles are shares of 7 slices, mixed sizes take the largest and are counted",
           "[workloads][sacct]")
 {
   CHECK(with_tres("gres/gpu:a100_1g.5gb=1").at(0).gpu_milli == 143);
