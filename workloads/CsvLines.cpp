@@ -78,7 +78,10 @@ std::ifstream open_input_file(const std::string& path, const std::string& what)
   return in;
 }
 
-CsvLines::CsvLines(std::istream& in, std::string file) : in_(in), file_(std::move(file)) {}
+CsvLines::CsvLines(std::istream& in, std::string file, char separator)
+    : in_(in), file_(std::move(file)), separator_(separator)
+{
+}
 
 bool CsvLines::next()
 {
@@ -88,7 +91,7 @@ bool CsvLines::next()
     count_ = 0;
     std::size_t start = 0;
     while (true) {
-      const std::size_t comma = text_.find(',', start);
+      const std::size_t comma = text_.find(separator_, start);
       const std::size_t end = comma == std::string::npos ? text_.size() : comma;
       if (fields_.size() <= count_) {
         fields_.emplace_back();

@@ -1,7 +1,8 @@
 #pragma once
 // Line-by-line reader for the plain comma-separated files public traces ship (Alibaba openb and PAI,
-// Microsoft ITP): no quoting, one record per line. Keeps each field's 1-based column so that a bad value
-// is reported as `file:line:col: field: what is wrong (got 'x'); expected ...`. One line in memory.
+// Microsoft ITP), and the '|'-separated output of `sacct --parsable2`: no quoting, one record per line. Keeps
+// each field's 1-based column so that a bad value is reported as `file:line:col: field: what is wrong (got
+// 'x'); expected ...`. One line in memory.
 #include "base/Errors.hpp"
 
 #include <cstddef>
@@ -48,8 +49,9 @@ std::ifstream open_input_file(const std::string& path, const std::string& what);
 
 class CsvLines {
 public:
-  /// The stream must outlive the reader.
-  CsvLines(std::istream& in, std::string file);
+  /// The stream must outlive the reader. `separator`: the field separator (',' for CSV, '|' for the output
+  /// of `sacct --parsable2`).
+  CsvLines(std::istream& in, std::string file, char separator = ',');
 
   /// Reads the next line that is not blank and splits it; false at the end of the stream. Lines end at
   /// "\n", "\r\n" or "\r"; a line longer than MAX_LINE_BYTES throws InputError.
@@ -81,6 +83,7 @@ private:
   std::vector<int> cols_;
   std::size_t count_ = 0;
   int line_ = 0;
+  char separator_ = ',';
 };
 
 /// Index of `name` in a header row, or -1.

@@ -10,6 +10,7 @@
 #include "workloads/PaiReader.hpp"
 #include "workloads/ProfileCatalog.hpp"
 #include "workloads/ProfileMapper.hpp"
+#include "workloads/SacctReader.hpp"
 #include "workloads/SwfReader.hpp"
 
 #include <sstream>
@@ -279,6 +280,24 @@ const std::vector<TraceFormat>& trace_formats()
                                .devices_per_res = static_cast<int>(o.integer("devices_per_res")),
                                .res_per_device = static_cast<int>(o.integer("res_per_device")),
                                .reorder_window = window_of(o)});
+           }},
+      {.name = "sacct",
+       .summary = "Slurm accounting: `sacct --parsable2` output, '|'-separated with a header line",
+       .doc = "docs/formats/sacct.md",
+       .options = {{.name = "duration",
+                    .type = ParamType::CHOICE,
+                    .default_text = "end-start",
+                    .help = "run time: end-start (End - Start, suspended time included) or elapsed (the "
+                            "Elapsed column, which leaves suspended time out)",
+                    .choices = {"end-start", "elapsed"}},
+                   reorder_window_spec()},
+       .default_profile_map = "",
+       .open =
+           [](const std::string& path, const ParamSet& o) {
+             return open_sacct(path, SacctOptions{.duration = o.text("duration") == "elapsed"
+                                                                  ? SacctDuration::ELAPSED
+                                                                  : SacctDuration::SPAN,
+                                                  .reorder_window = window_of(o)});
            }},
   };
   return formats;

@@ -11,6 +11,7 @@
 #include "workloads/NodeInventory.hpp"
 #include "workloads/OpenbReader.hpp"
 #include "workloads/PaiReader.hpp"
+#include "workloads/SacctReader.hpp"
 #include "workloads/SwfReader.hpp"
 #include "workloads/TraceFormats.hpp"
 
@@ -123,6 +124,12 @@ TEST_CASE("every line reader stops at a line longer than 1 MiB and names its lin
                ContainsSubstring("p.csv:3: line longer than 1048576 bytes"));
   }
   {
+    std::istringstream in("JobID|Submit|Start|End|State|AllocTRES\n" + huge);
+    SacctReader r(in, "a.txt");
+    CHECK_THAT(input_error_of([&] { drain(r); }),
+               ContainsSubstring("a.txt:2: line longer than 1048576 bytes"));
+  }
+  {
     std::istringstream in(huge);
     CHECK_THAT(input_error_of([&] { read_openb_nodes(in, "nodes.csv"); }),
                ContainsSubstring("nodes.csv:1: line longer than 1048576 bytes"));
@@ -173,6 +180,7 @@ TEST_CASE("every reader accepts LF and CRLF and CR line ends alike", "[workloads
        [](std::istream& in) { return std::make_unique<OpenbPodReader>(in, "f"); }},
       {"pai/pai_task_table.synthetic.csv", 5,
        [](std::istream& in) { return std::make_unique<PaiReader>(in, "f"); }},
+      {"sacct/example.txt", 7, [](std::istream& in) { return std::make_unique<SacctReader>(in, "f"); }},
       {"batsim/test_delays.json", 10,
        [](std::istream& in) { return std::make_unique<BatsimReader>(in, "f"); }},
   };
