@@ -4,15 +4,33 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 namespace colocsim {
 
+std::vector<double> percentiles(std::vector<double> values, std::span<const double> qs)
+{
+  std::vector<double> out(qs.size(), 0.0);
+  if (values.empty()) return out;
+  // The value at each rank, by selection (std::nth_element) rather than a sort: the same values, in linear
+  // time; each selection leaves the larger values to its right, so the next, higher rank looks only there.
+  auto from = values.begin();
+  for (std::size_t i = 0; i < qs.size(); ++i) {
+    if (i > 0 && qs[i] < qs[i - 1]) throw std::invalid_argument("percentiles: the quantiles must ascend");
+    const auto rank = static_cast<std::size_t>(std::ceil(qs[i] * static_cast<double>(values.size())));
+    const auto at =
+        values.begin() + static_cast<std::ptrdiff_t>(std::min(values.size() - 1, rank == 0 ? 0 : rank - 1));
+    std::nth_element(from, at, values.end());
+    out[i] = *at;
+    from = at;
+  }
+  return out;
+}
+
 double percentile(std::vector<double> values, double q)
 {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
-  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+  const double qs[] = {q};
+  return percentiles(std::move(values), qs).front();
 }
 
 void MetricsCollector::add(const JobRecord& r)
@@ -59,9 +77,11 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
     return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
   };
   s.jct_mean_s = mean(jct_);
-  s.jct_p50_s = percentile(jct_, 0.50);
-  s.jct_p95_s = percentile(jct_, 0.95);
-  s.jct_p99_s = percentile(jct_, 0.99);
+  constexpr double JCT_QS[] = {0.50, 0.95, 0.99};
+  const auto jct_q = percentiles(jct_, JCT_QS);
+  s.jct_p50_s = jct_q[0];
+  s.jct_p95_s = jct_q[1];
+  s.jct_p99_s = jct_q[2];
   s.wait_mean_s = mean(wait_);
   s.wait_p95_s = percentile(wait_, 0.95);
   if (!jct_.empty()) {

@@ -23,6 +23,7 @@
 #include "sim/Engine.hpp"
 
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,5 +95,8 @@ inline constexpr double BOUNDED_SLOWDOWN_TAU_S = 10.0;
 /// Nearest-rank percentile (q in [0, 1]) of unsorted values: the value at rank ⌈q·n⌉ (1-based; rank 1 for
 /// q = 0) of the sorted values; 0 for an empty set.
 double percentile(std::vector<double> values, double q);
+/// The nearest-rank percentiles of one set of values for ascending quantiles `qs` (the values percentile()
+/// gives for each, in one copy of the values). Throws std::invalid_argument when `qs` does not ascend.
+std::vector<double> percentiles(std::vector<double> values, std::span<const double> qs);
 
 } // namespace colocsim

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <unistd.h>
@@ -148,6 +149,33 @@ TEST_CASE("percentiles are nearest rank: the value at rank ceil(q·n) of the sor
   CHECK(percentile({30, 10, 20}, 0.33) == 10);
   CHECK(percentile({7}, 0.5) == 7);
   CHECK(percentile({}, 0.5) == 0);
+}
+
+TEST_CASE("percentiles of several quantiles at once are those of a full sort", "[metrics]")
+{
+  // Against the definition computed by brute force: sort a copy, take rank ⌈q·n⌉. Values with many ties
+  // (0..9) and without, sizes 1..200, quantiles with ties between them and at 0 and 1.
+  std::mt19937 rng(7);
+  const std::vector<double> qs{0.0, 0.01, 0.5, 0.5, 0.95, 0.99, 1.0};
+  for (std::size_t n = 1; n <= 200; n += 13) {
+    for (int ties = 0; ties < 2; ++ties) {
+      std::vector<double> v(n);
+      for (auto& x : v)
+        x = ties ? static_cast<double>(rng() % 10) : std::uniform_real_distribution<double>(0, 1)(rng);
+      auto sorted = v;
+      std::sort(sorted.begin(), sorted.end());
+      const auto got = percentiles(v, qs);
+      REQUIRE(got.size() == qs.size());
+      for (std::size_t i = 0; i < qs.size(); ++i) {
+        const auto rank = static_cast<std::size_t>(std::ceil(qs[i] * static_cast<double>(n)));
+        CHECK(got[i] == sorted[std::min(n - 1, rank == 0 ? 0 : rank - 1)]);
+        CHECK(got[i] == percentile(v, qs[i]));
+      }
+    }
+  }
+  CHECK(percentiles({}, qs) == std::vector<double>(qs.size(), 0.0));
+  const std::vector<double> descending{0.9, 0.5};
+  CHECK_THROWS_AS(percentiles({1, 2, 3}, descending), std::invalid_argument);
 }
 
 TEST_CASE("the collector's percentiles, means and slowdowns on hand-made job records", "[metrics]")
