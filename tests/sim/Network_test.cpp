@@ -316,6 +316,24 @@ TEST_CASE("network: jobs.csv and summary.json carry nodes and the communication 
   const std::string summary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK_THAT(summary, ContainsSubstring("\"jobs_communicating\": 1,"));
   CHECK_THAT(summary, ContainsSubstring("\"comm_slowdown_mean\": 1.67666"));
+  CHECK_THAT(summary, ContainsSubstring("\"jobs_link_contended\": 0\n"));
+  // Two chatty jobs on the same two nodes (see the flows test below): each ends at 400 s, its device work at
+  // 302 s, so comm_slowdown = 3.02 · 400 / 302 = 4 for both, and both were slowed by link contention.
+  const auto c = cli({"run", NET + "base-net.yaml", "--set", "workload.trace=" + NET + "contend.csv", "--set",
+                      "policy.placement=spread", "-o", (dir / "contend").string(), "--quiet"});
+  INFO(c.err);
+  REQUIRE(c.status == 0);
+  const auto crows = read_csv_cells(dir / "contend" / "jobs.csv");
+  REQUIRE(crows.size() == 3);
+  CHECK_THAT(std::stod(crows[1].back()), WithinRel(4.0, 1e-9));
+  CHECK_THAT(std::stod(crows[2].back()), WithinRel(4.0, 1e-9));
+  std::ifstream cin(dir / "contend" / "summary.json");
+  const std::string csum((std::istreambuf_iterator<char>(cin)), std::istreambuf_iterator<char>());
+  CHECK_THAT(csum, ContainsSubstring("\"jobs_communicating\": 2,"));
+  const auto mean_at = csum.find("\"comm_slowdown_mean\": ");
+  REQUIRE(mean_at != std::string::npos);
+  CHECK_THAT(std::stod(csum.substr(mean_at + 22)), WithinRel(4.0, 1e-9));
+  CHECK_THAT(csum, ContainsSubstring("\"jobs_link_contended\": 2\n"));
   // No network: neither the columns nor the keys (the outputs of every run before communication existed).
   const auto bare =
       cli({"run", NET + "base-net.yaml", "--set", "platform.preset=" + NET + "platform-nonet.yaml", "-o",
@@ -393,8 +411,8 @@ TEST_CASE("network: a job whose device rate changes restarts its flows at the ne
   // 100 s; the rest takes 302 − 250 · 0.4 = 202 s alone: it ends at 452 s. Its flows follow: bounded at
   // 0.4 · 2e11 / 302 B/s until 250 s, then restarted with what is left at 2e11 / 302 B/s, they end with it.
   // (Flows left at the first bound would need 2e11 / (0.4 · 2e11 / 302) = 755 s.)
-  const auto o =
-      run_net("slowed.csv", {"policy.placement=spread", "platform.sharing=time-slice", "policy.name=first-fit"});
+  const auto o = run_net("slowed.csv",
+                         {"policy.placement=spread", "platform.sharing=time-slice", "policy.name=first-fit"});
   const auto& q = o.jobs.at("q");
   const auto& a = o.jobs.at("a");
   INFO("q on " << q.devices.at(0) << "; a on " << a.devices.at(0) << "," << a.devices.at(1));
