@@ -93,6 +93,25 @@ double collective_time(Collective c, double bytes, const CommPlacement& at, cons
   throw std::invalid_argument("collective_time: unknown collective");
 }
 
+double nic_bytes(Collective c, double bytes, const CommPlacement& at)
+{
+  if (!(bytes >= 0) || !std::isfinite(bytes))
+    throw std::invalid_argument("nic_bytes: bytes must be finite and >= 0");
+  if (at.nodes < 1 || at.per_node < 1)
+    throw std::invalid_argument("nic_bytes: nodes and per_node must be >= 1");
+  if (at.nodes == 1) return 0.0;
+  const double k = at.nodes, g = at.per_node, n = k * g;
+  switch (c) {
+  case Collective::RING_ALL_REDUCE:
+    return 2 * (n - 1) / n * bytes;
+  case Collective::TREE_ALL_REDUCE:
+    return 2 * bytes;
+  case Collective::ALL_TO_ALL:
+    return g * (k - 1) / k * bytes;
+  }
+  throw std::invalid_argument("nic_bytes: unknown collective");
+}
+
 double bus_bandwidth(Collective c, double bytes, double seconds, int ranks)
 {
   if (!(seconds > 0)) throw std::invalid_argument("bus_bandwidth: seconds must be > 0");

@@ -64,6 +64,12 @@ struct CommPlacement {
 /// spine tier.
 double collective_time(Collective c, double bytes, const CommPlacement& at, const CommTiers& tiers);
 
+/// The bytes one node's NICs send (and receive) per collective of `bytes` bytes per rank over the placement:
+/// the inter-node bandwidth term of collective_time divided by its β_x, i.e. 2(n−1)/n · S for a ring
+/// all-reduce, 2 S for a tree all-reduce, g (k−1)/k · S for an all-to-all; 0 on one node. Throws
+/// std::invalid_argument on bytes < 0 or not finite, or nodes or per_node < 1.
+double nic_bytes(Collective c, double bytes, const CommPlacement& at);
+
 /// nccl-tests' bus bandwidth (bytes/s) of a collective of `bytes` over `ranks` ranks that took `seconds`:
 /// algbw = bytes / seconds times 2(n−1)/n for an all-reduce, (n−1)/n for an all-to-all
 /// (NVIDIA/nccl-tests doc/PERFORMANCE.md). Throws std::invalid_argument on seconds ≤ 0 or ranks < 2.

@@ -63,8 +63,9 @@ Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
   deps_.set_outcomes(this);
   events_.subscribe(deps_);
   const auto& profiles = setup_.profiles->profiles();
-  comm_outputs_ = setup_.platform->network && std::any_of(profiles.begin(), profiles.end(),
-                                                          [](const Profile& p) { return p.communication.has_value(); });
+  comm_outputs_ =
+      setup_.platform->network && std::any_of(profiles.begin(), profiles.end(),
+                                              [](const Profile& p) { return p.communication.has_value(); });
 }
 
 double Simulation::estimate(JobIndex j) const
@@ -115,8 +116,32 @@ void Simulation::build_platform()
   // endpoints, once the platform gives SimGrid a network to carry; until then SimGrid runs the controller
   // alone, on a host of its own, since a host per node would cost about 830 bytes each for nothing (53 MB for
   // the 63,744 nodes of `colocsim bench` on 127,488 tiles).
+  if (platform.network) {
+    // Flows as the α–β model's NIC tier moves bytes (BENCHMARKS.md, Network: design measurements): CM02 with
+    // SimGrid's TCP corrections neutralised, so a flow alone on its links runs at its bound or their
+    // bandwidth exactly, and flows that share a link get max-min fair shares of it. Set before the zone
+    // exists (SimGrid builds its models with the first zone), and only for runs with a network.
+    for (const char* c : {"network/model:CM02", "network/latency-factor:1", "network/bandwidth-factor:1",
+                          "network/weight-S:0", "network/crosstraffic:0", "network/TCP-gamma:0"})
+      sg4::Engine::set_config(c);
+  }
   auto* zone = sg4::create_star_zone("colocsim");
   controller_host_ = zone->create_host("controller", 1.0)->seal();
+  if (platform.network) {
+    // A host per node, each with a split-duplex link for its NICs together: outgoing flows take its UP half,
+    // incoming ones its DOWN half. Latency 0: the α terms are in the job's c/(c+T) already.
+    const double nic_bw = 1.0 / platform.network->tiers.nic.beta.value;
+    node_hosts_.reserve(node_count);
+    for (std::size_t n = 0; n < node_count; ++n) {
+      const std::string number = std::to_string(n);
+      auto* host = zone->create_host(std::string("node") + number, 1.0);
+      auto* nic = zone->create_split_duplex_link(std::string("nic") + number, nic_bw)->set_latency(0);
+      nic->seal();
+      zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                      {{nic, sg4::LinkInRoute::Direction::UP}}, true);
+      node_hosts_.push_back(host->seal());
+    }
+  }
   zone->seal();
   meters_ = DeviceMeters(phys_.size());
   for (DeviceIndex d = 0; d < phys_.size(); ++d)
@@ -133,6 +158,7 @@ RunTotals Simulation::run()
   sg4::Actor::init("controller", controller_host_)->set_stacksize(8 * 1024)->start([this] {
     try {
       wake_controller_ = sg4::Semaphore::create(0); // created in actor context (it crashes from maestro)
+      if (!node_hosts_.empty()) flows_mailbox_ = sg4::Mailbox::by_name("colocsim-flows");
       controller();
     } catch (...) {
       error_ = std::current_exception();
@@ -267,7 +293,10 @@ void Simulation::controller()
     if (!repartitions_.empty()) next = std::min(next, repartitions_.begin()->first);
     if (const auto boot = nodes_.next_boot()) next = std::min(next, *boot);
     if (const auto release = deps_.next_release()) next = std::min(next, *release);
-    if (running_ == 0 && std::isinf(next))
+    // A job held for its flows (its device work done) has no end in the heap until they end.
+    const bool holding = std::any_of(flows_.begin(), flows_.end(),
+                                     [](const auto& jf) { return jf.second.device_done_at >= 0; });
+    if (running_ == 0 && std::isinf(next) && !holding)
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
     if (next <= now + time_slack(now)) {
       // Something the decisions made due at this very instant (WakeAt(now), a repartition or boot of no
@@ -277,17 +306,10 @@ void Simulation::controller()
       continue;
     }
     next = std::min(next, end); // an end a little after now (beyond end_slack) is an instant of its own
-    if (std::isinf(next))
+    if (std::isinf(next) && !holding)
       throw std::logic_error(
           "the engine has running jobs that never end (a rate of 0) and nothing else to do");
-    // SimGrid's clock follows the engine's. When SimGrid has something of its own to run (an actor other than
-    // the controller, and so activities such as network flows), the controller waits for its next event in
-    // SimGrid, so that they progress up to that instant; then it takes that event's time as computed. When it
-    // has nothing, a wait would only advance its clock, at about 1.5 µs and seven allocations a wait (its
-    // activity, timer and solver round): the clock is brought up to the engine's at the end instead.
-    if (sg4::Engine::get_instance()->get_actor_count() > 1)
-      wake_controller_->acquire_timeout(std::max(0.0, next - sg4::Engine::get_clock()));
-    now_ = next;
+    wait_for(next);
     progress(false);
   }
   if (now_ > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(now_);
@@ -561,6 +583,7 @@ void Simulation::start_job(JobIndex j, const Place& place)
   if (js.first_start < 0) js.first_start = js.attempt_start;
   js.remaining = js.job.duration_s;
   js.progressed_at = sim_now();
+  js.link_factor = 1.0;
   ++js.attempts;
   remove_waiting(j);
   ++running_;
@@ -580,6 +603,7 @@ void Simulation::start_job(JobIndex j, const Place& place)
   // killed there; whichever comes first.
   js.oom_first = js.oom_pending && setup_.oom_delay_s <= js.limit_s;
   js.deadline = sim_now() + (js.oom_first ? setup_.oom_delay_s : js.limit_s);
+  if (!node_hosts_.empty()) open_flows(j); // its flows start once its rate is known (rates_settled)
   phys_.update(js.run_slot);
   started_in_pass_.push_back(j);
 }
@@ -620,7 +644,16 @@ void Simulation::take_due_ends(double now)
   while (next_end() <= now + end_slack(now)) {
     const auto e = ends_.top();
     ends_.pop();
-    jobs_[e.job].ending = true;
+    auto& js = jobs_[e.job];
+    js.ending = true;
+    if (e.kind == NoticeKind::FINISHED && !flows_done(e.job)) {
+      // Its device work is done, its flows are not: it holds its devices until they are (wait_for ends it
+      // then), unless its deadline comes first.
+      if (std::isfinite(js.deadline))
+        ends_.set(e.job, std::max(js.deadline, now),
+                  js.oom_first ? NoticeKind::OUT_OF_MEMORY : NoticeKind::KILLED);
+      continue;
+    }
     notices_.push_back(Notice{e.job, e.kind});
   }
 }
@@ -638,6 +671,7 @@ void Simulation::remove_job(JobIndex j)
   }
   --running_;
   js.rate = 0;
+  if (!flows_.empty()) close_flows(j);
   ends_.erase(j); // a no-op today: a running job is removed only once its end is taken (handle_notice)
   phys_.update(js.run_slot);
 }
@@ -670,9 +704,146 @@ void Simulation::rates_settled()
   for (const JobIndex j : moved_ends_) {
     auto& js = jobs_[j];
     js.end_moved = false;
-    if (js.status == JobStatus::RUNNING && !js.ending) schedule_end(j);
+    if (js.status == JobStatus::RUNNING && !js.ending) {
+      schedule_end(j);
+      if (!flows_.empty()) restart_flows(j);
+    }
   }
   moved_ends_.clear();
+}
+
+void Simulation::sync_simgrid_clock()
+{
+  if (now_ > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(now_);
+}
+
+void Simulation::open_flows(JobIndex j)
+{
+  const auto& js = jobs_[j];
+  const double per_work = phys_.nic_bytes_per_work(physics_of(js), js.devices);
+  if (!(per_work > 0)) return; // it does not communicate, or only inside one node
+  std::vector<std::uint32_t> nodes;
+  for (const DeviceIndex d : js.devices)
+    nodes.push_back(setup_.platform->devices[d].node);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  JobFlows f;
+  f.bytes_per_work = per_work;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    f.ring.emplace_back(node_hosts_[nodes[i]], node_hosts_[nodes[(i + 1) % nodes.size()]]);
+  f.comms.resize(nodes.size());
+  f.gets.resize(nodes.size());
+  f.left.assign(nodes.size(), per_work * js.remaining);
+  flows_.insert_or_assign(j, std::move(f));
+}
+
+void Simulation::restart_flows(JobIndex j)
+{
+  const auto it = flows_.find(j);
+  if (it == flows_.end() || it->second.device_done_at >= 0) return;
+  auto& f = it->second;
+  sync_simgrid_clock(); // a flow starts at the engine's now
+  const double bound = f.bytes_per_work * jobs_[j].rate;
+  for (std::size_t i = 0; i < f.comms.size(); ++i) {
+    if (auto& c = f.comms[i]) {
+      f.left[i] = c->get_state() == sg4::Activity::State::FINISHED ? 0.0 : c->get_remaining();
+      if (c->get_state() != sg4::Activity::State::FINISHED) c->cancel();
+      c = nullptr;
+      f.gets[i] = nullptr;
+    }
+    const auto bytes = static_cast<std::uint64_t>(std::llround(f.left[i]));
+    if (bytes == 0 || !(bound > 0)) continue; // done, or the job stands still: it goes on when it moves
+    // A mailbox comm, put from its source node and got on its destination (the controller moves there for
+    // each): SimGrid 3.32 bounds such a comm at its rate, but drops the rate of a host-to-host one
+    // (Comm::sendto_init; probed: 1e9 B at rate 1e8 over a 1e9 B/s link took 1 s, not 10). Put then got at
+    // once, each put is matched by the get that follows it.
+    sg4::this_actor::set_host(f.ring[i].first);
+    auto put = flows_mailbox_->put_init(&flows_mailbox_, bytes);
+    put->set_rate(bound);
+    put->start();
+    sg4::this_actor::set_host(f.ring[i].second);
+    auto get = flows_mailbox_->get_init();
+    get->set_dst_data(&flow_sink_, sizeof(void*));
+    get->start();
+    sg4::this_actor::set_host(controller_host_);
+    f.comms[i] = std::move(put);
+    f.gets[i] = std::move(get);
+  }
+}
+
+void Simulation::close_flows(JobIndex j)
+{
+  const auto it = flows_.find(j);
+  if (it == flows_.end()) return;
+  for (auto& c : it->second.comms)
+    if (c && c->get_state() != sg4::Activity::State::FINISHED) c->cancel();
+  flows_.erase(it);
+}
+
+bool Simulation::flows_done(JobIndex j)
+{
+  const auto it = flows_.find(j);
+  if (it == flows_.end()) return true;
+  auto& f = it->second;
+  // Uncontended, its flows end with its device work, up to rounding (whole bytes at each restart, SimGrid's
+  // precision): bytes worth up to 1 µs at its bound count as sent.
+  const double slack = 1.0 + f.bytes_per_work * jobs_[j].rate * 1e-6;
+  bool done = true;
+  for (std::size_t i = 0; i < f.comms.size(); ++i) {
+    auto& c = f.comms[i];
+    if (!c) continue;
+    if (c->get_state() != sg4::Activity::State::FINISHED && c->get_remaining() > slack) {
+      done = false;
+      continue;
+    }
+    if (c->get_state() != sg4::Activity::State::FINISHED) c->cancel();
+    c = nullptr;
+    f.gets[i] = nullptr;
+  }
+  if (!done) f.device_done_at = sim_now();
+  return done;
+}
+
+void Simulation::wait_for(double next)
+{
+  // SimGrid's clock follows the engine's. When SimGrid has something of its own to run (network flows, or an
+  // actor other than the controller), the controller waits for its next event in SimGrid, so that they
+  // progress up to that instant; then it takes that event's time as computed. When it has nothing, a wait
+  // would only advance its clock, at about 1.5 µs and seven allocations a wait (its activity, timer and
+  // solver round): the clock is brought up to the engine's when a flow starts, and at the end.
+  std::vector<sg4::CommPtr> active;
+  for (const auto& [j, f] : flows_)
+    for (const auto& c : f.comms)
+      if (c) active.push_back(c);
+  if (active.empty()) {
+    if (sg4::Engine::get_instance()->get_actor_count() > 1)
+      wake_controller_->acquire_timeout(std::max(0.0, next - sg4::Engine::get_clock()));
+    now_ = next;
+    return;
+  }
+  const double timeout = std::isinf(next) ? -1.0 : std::max(0.0, next - sg4::Engine::get_clock());
+  if (sg4::Comm::wait_any_for(active, timeout) < 0) {
+    now_ = next;
+    return;
+  }
+  // A flow ended before the engine's next event: every flow ended by now is done, and a job held for its
+  // flows (its device work done) ends now.
+  now_ = std::min(next, sg4::Engine::get_clock());
+  for (auto& [j, f] : flows_) {
+    bool all = true;
+    for (std::size_t i = 0; i < f.comms.size(); ++i) {
+      if (f.comms[i] && f.comms[i]->get_state() == sg4::Activity::State::FINISHED) {
+        f.comms[i] = nullptr;
+        f.gets[i] = nullptr;
+      }
+      if (f.comms[i]) all = false;
+    }
+    if (!all || f.device_done_at < 0) continue;
+    auto& js = jobs_[j];
+    if (f.device_done_at > js.attempt_start)
+      js.link_factor = (now_ - js.attempt_start) / (f.device_done_at - js.attempt_start);
+    ends_.set(j, now_, NoticeKind::FINISHED);
+  }
 }
 
 void Simulation::record_end(JobIndex j)
@@ -698,7 +869,10 @@ void Simulation::record_end(JobIndex j)
     std::sort(nodes.begin(), nodes.end());
     r.nodes = static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
     r.communicated = phys_.communicates(physics_of(js), js.devices.size());
-    if (r.communicated) r.comm_slowdown = 1.0 / phys_.comm_efficiency(physics_of(js), js.devices);
+    if (r.communicated) {
+      r.comm_slowdown = 1.0 / phys_.comm_efficiency(physics_of(js), js.devices) * js.link_factor;
+      r.link_contended = js.link_factor > 1.0;
+    }
     r.comm_outputs = true;
   }
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
@@ -791,6 +965,12 @@ std::string progress_line(std::uint64_t read, std::uint64_t total, std::uint64_t
 // EngineImpl.cpp), which neither a new Engine nor the old one's destruction resets; libsimgrid.so exports it
 // (nm -D: a B symbol), no public API sets it. Declared here by its mangled name.
 extern double colocsim_simgrid_clock asm("_ZN7simgrid6kernel10EngineImpl4now_E");
+// Likewise its configuration's stage, the global _sg_cfg_init_status (src/simgrid/sg_config.cpp; exported,
+// a B symbol): 0 before its options exist, 1 once they do, 2 once a platform has built its models, after
+// which setting network/model aborts ("Cannot change the model after the initialization") even for a new
+// Engine. A run with a network sets its network model (Simulation::build_platform), so each new Engine puts
+// it back to 1 once the options exist.
+extern int colocsim_simgrid_cfg_status asm("_sg_cfg_init_status");
 
 namespace colocsim {
 namespace {
@@ -802,6 +982,7 @@ namespace {
 std::unique_ptr<sg4::Engine> make_engine()
 {
   colocsim_simgrid_clock = 0;
+  if (colocsim_simgrid_cfg_status > 1) colocsim_simgrid_cfg_status = 1;
   // One actor, the controller, with the stack it asks for (Simulation::run); the default guard page stays.
   static char arg0[] = "colocsim";
   static char log1[] = "--log=root.thres:warning";

@@ -140,10 +140,12 @@ struct JobRecord {
   /// Why the job did not complete (rejected, never started, failed, cancelled); empty for a completed job.
   std::string reason;
   std::uint32_t nodes = 0; ///< distinct nodes of `devices` (0 if it never started)
-  /// 1 / the communication efficiency of the last attempt (DevicePhysics::comm_efficiency); 1 when the job
-  /// did not communicate.
+  /// The whole communication slowdown of the last attempt: 1 / its communication efficiency
+  /// (DevicePhysics::comm_efficiency) times, when its flows ended after its device work (link contention),
+  /// (end − start) / (device work's end − start); 1 when the job did not communicate.
   double comm_slowdown = 1.0;
-  bool communicated = false; ///< the communication model applied to the last attempt
+  bool link_contended = false; ///< its flows ended after its device work: links shared with other jobs
+  bool communicated = false;   ///< the communication model applied to the last attempt
   /// The run can communicate (its platform has a network and a profile of its catalog communicates): jobs.csv
   /// and summary.json then carry the communication columns and keys (the same for every record of a run).
   bool comm_outputs = false;

@@ -43,6 +43,7 @@ void MetricsCollector::add(const JobRecord& r)
   if (r.communicated) {
     ++communicating_;
     comm_slowdown_sum_ += r.comm_slowdown;
+    if (r.link_contended) ++link_contended_;
   }
   const double jct = r.end_s - r.submit_s;
   jct_.push_back(jct);
@@ -102,6 +103,7 @@ Summary MetricsCollector::summarize(const RunTotals& t, double pue) const
   s.rate_updates = t.rate_updates;
   s.comm_outputs = comm_outputs_;
   s.jobs_communicating = communicating_;
+  s.jobs_link_contended = link_contended_;
   s.comm_slowdown_mean = communicating_ > 0 ? comm_slowdown_sum_ / static_cast<double>(communicating_)
                                             : std::numeric_limits<double>::quiet_NaN();
   return s;

@@ -69,6 +69,8 @@ struct Summary {
   bool comm_outputs = false;
   std::uint64_t jobs_communicating = 0;
   double comm_slowdown_mean = 0;
+  /// Of jobs_communicating: those whose flows ended after their device work (JobRecord::link_contended).
+  std::uint64_t jobs_link_contended = 0;
 };
 
 class MetricsCollector {
@@ -82,7 +84,7 @@ private:
   std::map<std::string, std::uint64_t> reasons_;
   double bsld_sum_ = 0, solo_bsld_sum_ = 0, slowdown_sum_ = 0;
   bool comm_outputs_ = false;
-  std::uint64_t communicating_ = 0;
+  std::uint64_t communicating_ = 0, link_contended_ = 0;
   double comm_slowdown_sum_ = 0;
   std::uint64_t without_memory_ = 0;
 };

@@ -634,11 +634,12 @@ void write_summary_json(const Summary& s, const std::filesystem::path& file)
   for (std::size_t i = 0; i < fields.size(); ++i)
     f << "  " << json_string(fields[i].name) << ": " << fields[i].json(s)
       << (i + 1 < fields.size() || s.comm_outputs ? ",\n" : "\n");
-  // A run that can communicate (Summary::comm_outputs): two more keys, last, so that every other run's file
-  // stays as it was.
+  // A run that can communicate (Summary::comm_outputs): three more keys, last, so that every other run's
+  // file stays as it was.
   if (s.comm_outputs)
     f << "  \"jobs_communicating\": " << json_count(s.jobs_communicating) << ",\n"
-      << "  \"comm_slowdown_mean\": " << json_number(s.comm_slowdown_mean) << "\n";
+      << "  \"comm_slowdown_mean\": " << json_number(s.comm_slowdown_mean) << ",\n"
+      << "  \"jobs_link_contended\": " << json_count(s.jobs_link_contended) << "\n";
   f << "}\n";
   close_checked(f, file);
 }

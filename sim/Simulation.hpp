@@ -87,6 +87,21 @@ struct JobState {
   double limit_s = std::numeric_limits<double>::infinity(); ///< killed this long after a start (requested)
   double base_speed =
       1.0; ///< speed of the device type its duration was taken on (RunSetup::durations_on_named_type)
+  /// Its flows ended after its device work (link contention): (end − start) / (device work's end − start)
+  /// of the attempt, which multiplies JobRecord::comm_slowdown; 1 otherwise.
+  double link_factor = 1.0;
+};
+
+/// The network flows of a running job that communicates across nodes (sim/README.md, Flows): one per node
+/// of its ring, node i → node i+1 (mod k), each carrying the bytes its NICs send over the whole attempt, at
+/// most at the rate it uses when it has its links to itself (bytes_per_work × its rate).
+struct JobFlows {
+  std::vector<std::pair<sg4::Host*, sg4::Host*>> ring; ///< (from, to) of each flow
+  std::vector<sg4::CommPtr> comms; ///< the flows under way (their puts); null once done or stopped
+  std::vector<sg4::CommPtr> gets;  ///< the receiving side of each (kept while it runs)
+  std::vector<double> left;        ///< bytes left of each when it was last (re)started
+  double bytes_per_work = 0;       ///< bytes a flow moves per work-second of the job
+  double device_done_at = -1;      ///< sim time its device work ended (held for its flows); -1 while it runs
 };
 
 enum class NoticeKind { FINISHED, OUT_OF_MEMORY, KILLED };
@@ -239,7 +254,19 @@ private:
   /// (Profile::signature_for_batch); unordered_map nodes are stable, so JobState::sig may point into it.
   std::unordered_map<std::string, ResourceSignature> batch_sigs_;
   std::unordered_map<std::string, TypeChoice> type_choices_; ///< type_choice's, by gpu_types text
-  bool comm_outputs_ = false; ///< JobRecord::comm_outputs of this run
+  bool comm_outputs_ = false;                                ///< JobRecord::comm_outputs of this run
+  // Flows (sim/README.md, Flows): SimGrid's hosts of the nodes when the platform has a network, and the
+  // flows of the running jobs that communicate across nodes.
+  std::vector<sg4::Host*> node_hosts_;
+  std::unordered_map<JobIndex, JobFlows> flows_;
+  sg4::Mailbox* flows_mailbox_ = nullptr; ///< where flows are put and got (restart_flows)
+  void* flow_sink_ = nullptr;             ///< where a flow's get writes (flows carry no data)
+  void open_flows(JobIndex j);            ///< at a start: its ring, no flow under way until its rate is known
+  void restart_flows(JobIndex j);         ///< its rate changed: each flow goes on with its bytes left
+  void close_flows(JobIndex j);           ///< it leaves its devices: its flows stop
+  bool flows_done(JobIndex j);            ///< its device work ended now: whether its flows have too
+  void wait_for(double next);             ///< the controller waits in SimGrid until next or a flow ends
+  void sync_simgrid_clock();              ///< SimGrid's clock brought up to the engine's
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
   /// job of each id (the one an id names), and only when the workload may have dependencies.

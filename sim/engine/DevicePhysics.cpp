@@ -434,6 +434,18 @@ double DevicePhysics::comm_efficiency(const JobPhysics& job, std::span<const Dev
   return colocsim::comm_efficiency(profile, at, net.tiers);
 }
 
+double DevicePhysics::nic_bytes_per_work(const JobPhysics& job, std::span<const DeviceIndex> devices) const
+{
+  if (!communicates(job, devices.size())) return 0.0;
+  const Network& net = *platform_.network;
+  std::vector<std::uint32_t> nodes(devices.size());
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    nodes[i] = platform_.devices[devices[i]].node;
+  const CommPlacement at = net.placement_of(nodes);
+  const CommProfile profile = job.comm->resolve(net.tiers, net.switches_for(job.comm->at.nodes));
+  return colocsim::nic_bytes(profile.collective, profile.bytes, at) / profile.compute_s;
+}
+
 double DevicePhysics::mig_slowdown_alone(const ResourceSignature& sig, DeviceIndex d,
                                          std::size_t profile) const
 {

@@ -134,6 +134,10 @@ public:
   /// durations include the scaling (a duration measured at the job's own scale already contains its
   /// communication).
   double comm_efficiency(const JobPhysics& job, std::span<const DeviceIndex> devices) const;
+  /// The bytes each of the job's nodes sends over its NICs per work-second of the job (one step of
+  /// compute_s work-seconds moves nic_bytes, models/Communication.hpp), on `devices`; 0 when
+  /// comm_efficiency does not apply or the devices sit on one node. Its flows carry them (sim/README.md).
+  double nic_bytes_per_work(const JobPhysics& job, std::span<const DeviceIndex> devices) const;
   /// Whether comm_efficiency applies to `job` on `devices` (the same conditions, without computing it).
   bool communicates(const JobPhysics& job, std::size_t devices) const
   {

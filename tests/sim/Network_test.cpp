@@ -316,13 +316,107 @@ TEST_CASE("network: jobs.csv and summary.json carry nodes and the communication 
   const std::string summary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK_THAT(summary, ContainsSubstring("\"jobs_communicating\": 1,"));
   CHECK_THAT(summary, ContainsSubstring("\"comm_slowdown_mean\": 1.67666"));
+  CHECK_THAT(summary, ContainsSubstring("\"jobs_link_contended\": 0\n"));
+  // Two chatty jobs on the same two nodes (see the flows test below): each ends at 400 s, its device work at
+  // 302 s, so comm_slowdown = 3.02 · 400 / 302 = 4 for both, and both were slowed by link contention.
+  const auto c = cli({"run", NET + "base-net.yaml", "--set", "workload.trace=" + NET + "contend.csv", "--set",
+                      "policy.placement=spread", "-o", (dir / "contend").string(), "--quiet"});
+  INFO(c.err);
+  REQUIRE(c.status == 0);
+  const auto crows = read_csv_cells(dir / "contend" / "jobs.csv");
+  REQUIRE(crows.size() == 3);
+  CHECK_THAT(std::stod(crows[1].back()), WithinRel(4.0, 1e-9));
+  CHECK_THAT(std::stod(crows[2].back()), WithinRel(4.0, 1e-9));
+  std::ifstream cin(dir / "contend" / "summary.json");
+  const std::string csum((std::istreambuf_iterator<char>(cin)), std::istreambuf_iterator<char>());
+  CHECK_THAT(csum, ContainsSubstring("\"jobs_communicating\": 2,"));
+  const auto mean_at = csum.find("\"comm_slowdown_mean\": ");
+  REQUIRE(mean_at != std::string::npos);
+  CHECK_THAT(std::stod(csum.substr(mean_at + 22)), WithinRel(4.0, 1e-9));
+  CHECK_THAT(csum, ContainsSubstring("\"jobs_link_contended\": 2\n"));
   // No network: neither the columns nor the keys (the outputs of every run before communication existed).
-  const auto bare = cli({"run", NET + "base-net.yaml", "--set", "platform.preset=" + NET + "platform-nonet.yaml", "-o",
-                         (dir / "bare").string(), "--quiet"});
+  const auto bare =
+      cli({"run", NET + "base-net.yaml", "--set", "platform.preset=" + NET + "platform-nonet.yaml", "-o",
+           (dir / "bare").string(), "--quiet"});
   REQUIRE(bare.status == 0);
   CHECK(read_csv_cells(dir / "bare" / "jobs.csv")[0].back() == "gpu_types");
   std::ifstream bin(dir / "bare" / "summary.json");
   const std::string bsum((std::istreambuf_iterator<char>(bin)), std::istreambuf_iterator<char>());
   CHECK(bsum.find("comm_slowdown") == std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("network: two jobs whose rings share the NICs of their nodes get half of each, on disjoint nodes "
+          "all of it",
+          "[network][engine][flows]")
+{
+  // chatty: per step 0.5 s of compute, a ring all-reduce of S = 1 GB. Spread on 2 nodes (k = 2, g = 1):
+  // T = 2·α_x + S·β_x = 1.01 s, so alone 100 s of work take 100 · 1.51 / 0.5 = 302 s. Its 200 steps each
+  // send 2(n−1)/n · S = 1 GB out of each node: two flows (node 0 → 1, 1 → 0) of 2e11 B, bounded by
+  // 2e11 / 302 B/s (0.662 GB/s). Two such jobs on the same two nodes ask 1.325 GB/s of each 1 GB/s NIC
+  // half: max-min gives each 0.5 GB/s, so their flows take 2e11 / 5e8 = 400 s and both end at 400 s; their
+  // device work ended at 302 s. comm_slowdown: 1.51 / 0.5 × 400 / 302 = 4.
+  const auto shared = run_net("contend.csv", {"policy.placement=spread"});
+  const auto& a = shared.jobs.at("a");
+  const auto& b = shared.jobs.at("b");
+  INFO("a on " << a.devices.at(0) << "," << a.devices.at(1) << "; b on " << b.devices.at(0) << ","
+               << b.devices.at(1));
+  CHECK(a.devices == std::vector<DeviceIndex>{0, 2});
+  CHECK(b.devices == std::vector<DeviceIndex>{1, 3});
+  CHECK_THAT(a.end_s, WithinRel(400.0, 1e-9));
+  CHECK_THAT(b.end_s, WithinRel(400.0, 1e-9));
+  CHECK_THAT(a.comm_slowdown, WithinRel(4.0, 1e-9));
+  CHECK(a.link_contended);
+  CHECK(b.link_contended);
+  // On 4 nodes, with a quiet job on the second devices of a's nodes, b spreads over nodes 2 and 3: no link
+  // in common, each ends as if alone, at 302 s.
+  const auto apart = run_net("apart.csv", {"policy.placement=spread", "platform.preset=platform-net4.yaml"});
+  const auto& a4 = apart.jobs.at("a");
+  const auto& b4 = apart.jobs.at("b");
+  INFO("a on " << a4.devices.at(0) << "," << a4.devices.at(1) << "; b on " << b4.devices.at(0) << ","
+               << b4.devices.at(1));
+  CHECK(a4.devices == std::vector<DeviceIndex>{0, 2});
+  CHECK(b4.devices == std::vector<DeviceIndex>{4, 6});
+  CHECK_THAT(a4.end_s, WithinAbs(302.0, 1e-9));
+  CHECK_THAT(b4.end_s, WithinAbs(302.0, 1e-9));
+  CHECK_THAT(a4.comm_slowdown, WithinRel(3.02, 1e-12));
+  CHECK_FALSE(a4.link_contended);
+}
+
+TEST_CASE("network: flows that fit in a link together do not slow each other (each at most at its own rate)",
+          "[network][engine][flows]")
+{
+  // a (chatty, 100 s) and c (talk, 1000 s) spread on nodes 0 and 1. c alone: T = 1.01 s, c/(c+T) = 2/3.01,
+  // so 1000 · 3.01 / 2 = 1505 s, and its flows carry 500 steps × 1 GB = 5e11 B at 5e11 / 1505 B/s
+  // (0.332 GB/s). a's flows ask 2e11 / 302 B/s (0.662 GB/s): 0.994 GB/s in all, within each 1 GB/s NIC
+  // half, so both end as if alone: a at 302 s, c at 1505 s. (Flows without their bound would share each
+  // NIC half evenly, 0.5 GB/s each, and a's 2e11 B would take 400 s.)
+  const auto o = run_net("mixed.csv", {"policy.placement=spread"});
+  const auto& a = o.jobs.at("a");
+  const auto& c = o.jobs.at("c");
+  CHECK(a.devices == std::vector<DeviceIndex>{0, 2});
+  CHECK(c.devices == std::vector<DeviceIndex>{1, 3});
+  CHECK_THAT(a.end_s, WithinAbs(302.0, 1e-9));
+  CHECK_THAT(c.end_s, WithinAbs(1505.0, 1e-9));
+  CHECK_FALSE(a.link_contended);
+  CHECK_FALSE(c.link_contended);
+}
+
+TEST_CASE("network: a job whose device rate changes restarts its flows at the new rate",
+          "[network][engine][flows]")
+{
+  // Time-slice devices, first-fit: q (quiet, 1 device) and a (chatty, spread over nodes 0 and 1) share one
+  // device; C|C co-runners slow each other 2.5× (calibration-test: Σd = 2, table 1.25), so until q ends a
+  // runs at 0.4 · 0.5 / 1.51 and q at 0.4: q's 100 s take 250 s. By then a has done 250 · 0.4 / 3.02 of its
+  // 100 s; the rest takes 302 − 250 · 0.4 = 202 s alone: it ends at 452 s. Its flows follow: bounded at
+  // 0.4 · 2e11 / 302 B/s until 250 s, then restarted with what is left at 2e11 / 302 B/s, they end with it.
+  // (Flows left at the first bound would need 2e11 / (0.4 · 2e11 / 302) = 755 s.)
+  const auto o = run_net("slowed.csv",
+                         {"policy.placement=spread", "platform.sharing=time-slice", "policy.name=first-fit"});
+  const auto& q = o.jobs.at("q");
+  const auto& a = o.jobs.at("a");
+  INFO("q on " << q.devices.at(0) << "; a on " << a.devices.at(0) << "," << a.devices.at(1));
+  CHECK_THAT(q.end_s, WithinAbs(250.0, 1e-9));
+  CHECK_THAT(a.end_s, WithinAbs(452.0, 1e-9));
+  CHECK_FALSE(a.link_contended);
 }
