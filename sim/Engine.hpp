@@ -35,7 +35,8 @@ namespace colocsim {
 /// BLOCKED: read, but held back until its dependencies complete (policies do not see it yet).
 /// CANCELLED: one of its dependencies failed for good, was rejected or cancelled, so it never ran.
 /// KILLED: still running at its requested time (Job::requested_s) when the replay uses requested times.
-enum class JobStatus {
+/// One byte: the engine keeps one per job alive (sim/Simulation.hpp, JobState).
+enum class JobStatus : std::uint8_t {
   WAITING,
   RUNNING,
   COMPLETED,

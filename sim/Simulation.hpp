@@ -58,13 +58,14 @@ inline double end_slack(double t)
 }
 
 struct JobState {
+  // Ordered by size (8-byte members, then 4-byte, then 1-byte) so that no padding sits between them: up to
+  // 200k of these are alive at once in a million-job run, each a heap block of 528 bytes (glibc's malloc
+  // rounds to 16: 520 bytes of state, 8 of header).
   Job job;
   const ResourceSignature* sig = nullptr;
   const ProfileCommunication* comm = nullptr; ///< its profile's communication, if it declares one
-  JobStatus status = JobStatus::WAITING;
   std::vector<DeviceIndex> devices;
-  std::uint32_t run_slot = 0; ///< its slot in DevicePhysics while it runs
-  double rate = 0;            ///< effective rate: the slowest device's × e(n) (DevicePhysics sets it)
+  double rate = 0; ///< effective rate: the slowest device's × e(n) (DevicePhysics sets it)
   /// Progress of the attempt under way (the engine's event core): `remaining` work-seconds were left at sim
   /// time `progressed_at`; since then the job has progressed at `rate` (it changes only at an update of one
   /// of its devices, which first brings `remaining` up to that time). All devices of a gang job progress
@@ -73,16 +74,8 @@ struct JobState {
   /// When the attempt ends unless it completes first: its start + the out-of-memory delay (overflowing jobs)
   /// or + its time limit (killed there); infinity when neither applies.
   double deadline = std::numeric_limits<double>::infinity();
-  bool oom_first = false; ///< the deadline is the out-of-memory failure (else the time limit)
-  bool launched = false;  ///< running since an earlier pass (rate changes count in RunTotals::rate_updates)
-  bool end_moved = false; ///< listed in Simulation::moved_ends_
   double first_start = -1, attempt_start = -1, end = -1;
-  int attempts = 0;
-  bool oom_pending = false;       ///< this attempt overflowed device memory: it will fail
-  bool ending = false;            ///< its end is due at the current instant (taken from the end heap)
-  double submitted = 0;           ///< sim time it was submitted to the policy (after its dependencies)
-  std::uint32_t deps_pending = 0; ///< BLOCKED: dependencies not yet completed
-  std::uint32_t reason = 0;       ///< why it did not complete: index into Simulation::reasons_ (0: none)
+  double submitted = 0; ///< sim time it was submitted to the policy (after its dependencies)
   std::uint64_t type_mask = ~std::uint64_t{0}; ///< bit t: the job may run on device type t (Job::gpu_types)
   double limit_s = std::numeric_limits<double>::infinity(); ///< killed this long after a start (requested)
   double base_speed =
@@ -90,7 +83,19 @@ struct JobState {
   /// Its flows ended after its device work (link contention): (end − start) / (device work's end − start)
   /// of the attempt, which multiplies JobRecord::comm_slowdown; 1 otherwise.
   double link_factor = 1.0;
+  std::uint32_t run_slot = 0; ///< its slot in DevicePhysics while it runs
+  int attempts = 0;
+  std::uint32_t deps_pending = 0; ///< BLOCKED: dependencies not yet completed
+  std::uint32_t reason = 0;       ///< why it did not complete: index into Simulation::reasons_ (0: none)
+  JobStatus status = JobStatus::WAITING;
+  bool oom_first = false;   ///< the deadline is the out-of-memory failure (else the time limit)
+  bool launched = false;    ///< running since an earlier pass (rate changes count in RunTotals::rate_updates)
+  bool end_moved = false;   ///< listed in Simulation::moved_ends_
+  bool oom_pending = false; ///< this attempt overflowed device memory: it will fail
+  bool ending = false;      ///< its end is due at the current instant (taken from the end heap)
 };
+// A field more takes the block to 544 bytes: 3 MB more at a million jobs (BENCHMARKS.md, A million jobs).
+static_assert(sizeof(JobState) <= 520, "a job's state fits a 528-byte heap block");
 
 /// The network flows of a running job that communicates across nodes (sim/README.md, Flows): one per node
 /// of its ring, node i → node i+1 (mod k), each carrying the bytes its NICs send over the whole attempt, at
