@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -263,7 +264,7 @@ private:
   // Flows (sim/README.md, Flows): SimGrid's hosts of the nodes when the platform has a network, and the
   // flows of the running jobs that communicate across nodes.
   std::vector<sg4::Host*> node_hosts_;
-  std::unordered_map<JobIndex, JobFlows> flows_;
+  std::map<JobIndex, JobFlows> flows_;    ///< by job index: waits and ends go through them in job order
   sg4::Mailbox* flows_mailbox_ = nullptr; ///< where flows are put and got (restart_flows)
   void* flow_sink_ = nullptr;             ///< where a flow's get writes (flows carry no data)
   void open_flows(JobIndex j);            ///< at a start: its ring, no flow under way until its rate is known
