@@ -3,6 +3,7 @@
 // efficiencies of experiments/mlperf-scaling against what the communication model predicts (README.md).
 //
 //   colocsim-network-calibration [--check] [--csv FILE]
+#include "base/Csv.hpp"
 #include "experiments/Driver.hpp"
 #include "models/Communication.hpp"
 
@@ -32,13 +33,13 @@ struct Point {
   double bytes = 0, time_s = 0, busbw = 0; // busbw in bytes/s
 };
 
-std::vector<std::string> split(const std::string& line)
+/// One CSV line's fields (base/Csv.hpp: quotes as the project's other CSV readers take them); a quote left
+/// open is an error at file:line.
+std::vector<std::string> split(const std::string& line, const std::string& file, int no)
 {
   std::vector<std::string> out;
-  std::stringstream ss(line);
-  for (std::string f; std::getline(ss, f, ',');)
-    out.push_back(f);
-  if (!line.empty() && line.back() == ',') out.emplace_back();
+  if (!split_csv_line(line, out))
+    throw std::runtime_error(file + ":" + std::to_string(no) + ": a quoted field is not closed on its line");
   return out;
 }
 
@@ -72,7 +73,7 @@ std::vector<Point> read_points()
       header = true;
       continue;
     }
-    const auto f = split(line);
+    const auto f = split(line, POINTS, no);
     if (f.size() != 12)
       throw std::runtime_error(POINTS + ":" + std::to_string(no) + ": expected 12 fields, got " +
                                std::to_string(f.size()));
@@ -186,7 +187,7 @@ std::map<std::string, std::map<int, double>> read_mlperf_efficiency()
   int no = 0;
   while (std::getline(in, line)) {
     ++no;
-    const auto f = split(line);
+    const auto f = split(line, MLPERF, no);
     if (f.size() == 5 && f[0] == "time" && f[2] == "efficiency")
       e[f[1]][static_cast<int>(number(f[3], MLPERF, no, "gpus"))] = number(f[4], MLPERF, no, "value");
   }

@@ -422,27 +422,27 @@ PlacementPrediction DevicePhysics::predict(const JobPhysics& job, std::span<cons
   return p;
 }
 
-double DevicePhysics::comm_efficiency(const JobPhysics& job, std::span<const DeviceIndex> devices) const
+DevicePhysics::CommAt DevicePhysics::comm_at(const JobPhysics& job,
+                                             std::span<const DeviceIndex> devices) const
 {
-  if (!communicates(job, devices.size())) return 1.0;
   const Network& net = *platform_.network;
   std::vector<std::uint32_t> nodes(devices.size());
   for (std::size_t i = 0; i < devices.size(); ++i)
     nodes[i] = platform_.devices[devices[i]].node;
-  const CommPlacement at = net.placement_of(nodes);
-  const CommProfile profile = job.comm->resolve(net.tiers, net.switches_for(job.comm->at.nodes));
-  return colocsim::comm_efficiency(profile, at, net.tiers);
+  return {net.placement_of(nodes), job.comm->resolve(net.tiers, net.switches_for(job.comm->at.nodes))};
+}
+
+double DevicePhysics::comm_efficiency(const JobPhysics& job, std::span<const DeviceIndex> devices) const
+{
+  if (!communicates(job, devices.size())) return 1.0;
+  const auto [at, profile] = comm_at(job, devices);
+  return colocsim::comm_efficiency(profile, at, platform_.network->tiers);
 }
 
 double DevicePhysics::nic_bytes_per_work(const JobPhysics& job, std::span<const DeviceIndex> devices) const
 {
   if (!communicates(job, devices.size())) return 0.0;
-  const Network& net = *platform_.network;
-  std::vector<std::uint32_t> nodes(devices.size());
-  for (std::size_t i = 0; i < devices.size(); ++i)
-    nodes[i] = platform_.devices[devices[i]].node;
-  const CommPlacement at = net.placement_of(nodes);
-  const CommProfile profile = job.comm->resolve(net.tiers, net.switches_for(job.comm->at.nodes));
+  const auto [at, profile] = comm_at(job, devices);
   return colocsim::nic_bytes(profile.collective, profile.bytes, at) / profile.compute_s;
 }
 

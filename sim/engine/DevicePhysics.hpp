@@ -213,6 +213,13 @@ private:
   void settle(std::vector<DeviceIndex>& dirty);
   void enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& dirty);
   static double mig_allocated_share(const MigGeometry& geo, const MigInstance& gi);
+  /// A communicating job's placement on `devices` (k nodes × the most on one) and its profile resolved on
+  /// the platform's tiers: what comm_efficiency and nic_bytes_per_work both start from.
+  struct CommAt {
+    CommPlacement at;
+    CommProfile profile;
+  };
+  CommAt comm_at(const JobPhysics& job, std::span<const DeviceIndex> devices) const;
 
   const Platform& platform_;
   bool durations_include_scaling_;
