@@ -717,16 +717,23 @@ void Simulation::sync_simgrid_clock()
   if (now_ > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(now_);
 }
 
+std::vector<std::uint32_t> Simulation::nodes_of(std::span<const DeviceIndex> devices) const
+{
+  std::vector<std::uint32_t> nodes;
+  nodes.reserve(devices.size());
+  for (const DeviceIndex d : devices)
+    nodes.push_back(setup_.platform->devices[d].node);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
+}
+
 void Simulation::open_flows(JobIndex j)
 {
   const auto& js = jobs_[j];
   const double per_work = phys_.nic_bytes_per_work(physics_of(js), js.devices);
   if (!(per_work > 0)) return; // it does not communicate, or only inside one node
-  std::vector<std::uint32_t> nodes;
-  for (const DeviceIndex d : js.devices)
-    nodes.push_back(setup_.platform->devices[d].node);
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  const std::vector<std::uint32_t> nodes = nodes_of(js.devices);
   JobFlows f;
   f.bytes_per_work = per_work;
   for (std::size_t i = 0; i < nodes.size(); ++i)
@@ -863,11 +870,7 @@ void Simulation::record_end(JobIndex j)
   r.attempts = js.attempts;
   r.reason = reasons_.text(js.reason);
   if (comm_outputs_) { // the communication columns (JobRecord::comm_outputs)
-    std::vector<std::uint32_t> nodes;
-    for (const DeviceIndex d : js.devices)
-      nodes.push_back(setup_.platform->devices[d].node);
-    std::sort(nodes.begin(), nodes.end());
-    r.nodes = static_cast<std::uint32_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+    r.nodes = static_cast<std::uint32_t>(nodes_of(js.devices).size());
     r.communicated = phys_.communicates(physics_of(js), js.devices.size());
     if (r.communicated) {
       r.comm_slowdown = 1.0 / phys_.comm_efficiency(physics_of(js), js.devices) * js.link_factor;

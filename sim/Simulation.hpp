@@ -28,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -267,12 +268,14 @@ private:
   std::map<JobIndex, JobFlows> flows_;    ///< by job index: waits and ends go through them in job order
   sg4::Mailbox* flows_mailbox_ = nullptr; ///< where flows are put and got (restart_flows)
   void* flow_sink_ = nullptr;             ///< where a flow's get writes (flows carry no data)
-  void open_flows(JobIndex j);            ///< at a start: its ring, no flow under way until its rate is known
-  void restart_flows(JobIndex j);         ///< its rate changed: each flow goes on with its bytes left
-  void close_flows(JobIndex j);           ///< it leaves its devices: its flows stop
-  bool flows_done(JobIndex j);            ///< its device work ended now: whether its flows have too
-  void wait_for(double next);             ///< the controller waits in SimGrid until next or a flow ends
-  void sync_simgrid_clock();              ///< SimGrid's clock brought up to the engine's
+  /// The distinct nodes of `devices`, ascending (a job's ring, its node count in jobs.csv).
+  std::vector<std::uint32_t> nodes_of(std::span<const DeviceIndex> devices) const;
+  void open_flows(JobIndex j);    ///< at a start: its ring, no flow under way until its rate is known
+  void restart_flows(JobIndex j); ///< its rate changed: each flow goes on with its bytes left
+  void close_flows(JobIndex j);   ///< it leaves its devices: its flows stop
+  bool flows_done(JobIndex j);    ///< its device work ended now: whether its flows have too
+  void wait_for(double next);     ///< the controller waits in SimGrid until next or a flow ends
+  void sync_simgrid_clock();      ///< SimGrid's clock brought up to the engine's
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
   /// job of each id (the one an id names), and only when the workload may have dependencies.
