@@ -13,7 +13,7 @@
 //      pack, any and spread (pack: B alone on node 1, C waits for A; any: B on 2 + 4 GPUs of nodes 0 and 1,
 //      C starts at once), and every start, end and communication slowdown against the ring all-reduce time
 //      of NCCL's cost model written out here with the platform's numbers (α–β per tier, factor c / (c + T));
-//  (b) the real trace under pack and any (the whole trace) and spread (its first 10 days: spread's many
+//  (b) the real trace under pack and any (the whole trace) and spread (its first 20 days: spread's many
 //      flows take ~30 s on the whole trace): every job completes; under pack no job that fits in one node
 //      spans two, and a larger one spans exactly ⌈devices / 8⌉; any spans at least as many jobs as pack; no
 //      link contention on the DGX A100's network; every communicating job's slowdown equals the hand formula
@@ -121,6 +121,7 @@ struct Collect final : RunObserver {
 
 struct Result {
   std::string network, placement;
+  int nodes = 16;
   double makespan_s = 0, jct_mean_s = 0, jct_p95_s = 0, wait_mean_s = 0, energy_kwh = 0;
   double comm_slowdown_mean = 0, share_spanning = 0, share_fit_spanning = 0, share_contended = 0;
   std::size_t jobs = 0, completed = 0, spanning = 0, fit_spanning = 0, contended = 0, communicating = 0;
@@ -128,8 +129,10 @@ struct Result {
   std::vector<JobOut> per_job;
 };
 
-Result run(const std::string& network, const std::string& placement, std::vector<std::string> sets)
+Result run(const std::string& network, const std::string& placement, std::vector<std::string> sets,
+           int nodes = 16)
 {
+  if (nodes != 16) sets.push_back("platform.nodes=" + std::to_string(nodes));
   sets.push_back("policy.placement=" + placement);
   const auto t0 = std::chrono::steady_clock::now();
   RunInputs in = build_run(load_scenario(DIR + "/scenario.yaml", experiments::with_env_sets(sets)));
@@ -139,6 +142,7 @@ Result run(const std::string& network, const std::string& placement, std::vector
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.network = network;
   r.placement = placement;
+  r.nodes = nodes;
   r.makespan_s = t.t_end_s - t.t_first_submit_s;
   r.energy_kwh = (t.energy_device_j + t.energy_node_j) / 3.6e6;
   std::vector<double> jct;
@@ -177,14 +181,15 @@ Result run(const std::string& network, const std::string& placement, std::vector
 
 std::string table(const std::vector<Result>& results)
 {
-  std::string out = "network,placement,jobs,completed,makespan_s,jct_mean_s,jct_p95_s,wait_mean_s,energy_kwh,"
-                    "comm_slowdown_mean,share_spanning,share_fit_spanning,share_link_contended\n";
+  std::string out =
+      "network,nodes,placement,jobs,completed,makespan_s,jct_mean_s,jct_p95_s,wait_mean_s,energy_kwh,"
+      "comm_slowdown_mean,share_spanning,share_fit_spanning,share_link_contended\n";
   char line[400];
   for (const auto& r : results) {
-    std::snprintf(line, sizeof line, "%s,%s,%zu,%zu,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%.4f,%.4f,%.4f\n",
-                  r.network.c_str(), r.placement.c_str(), r.jobs, r.completed, r.makespan_s, r.jct_mean_s,
-                  r.jct_p95_s, r.wait_mean_s, r.energy_kwh, r.comm_slowdown_mean, r.share_spanning,
-                  r.share_fit_spanning, r.share_contended);
+    std::snprintf(line, sizeof line, "%s,%d,%s,%zu,%zu,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%.4f,%.4f,%.4f\n",
+                  r.network.c_str(), r.nodes, r.placement.c_str(), r.jobs, r.completed, r.makespan_s,
+                  r.jct_mean_s, r.jct_p95_s, r.wait_mean_s, r.energy_kwh, r.comm_slowdown_mean,
+                  r.share_spanning, r.share_fit_spanning, r.share_contended);
     out += line;
   }
   return out;
@@ -192,13 +197,14 @@ std::string table(const std::vector<Result>& results)
 
 void print(const std::vector<Result>& results)
 {
-  std::printf("%-10s %-7s %9s %9s %9s %9s %9s %8s %7s %7s %7s %6s\n", "network", "place", "makespan_h",
-              "jct_h", "jct_p95_h", "wait_h", "MWh", "comm", "span", "fitspan", "contend", "wall_s");
+  std::printf("%-10s %5s %-7s %9s %9s %9s %9s %9s %8s %7s %7s %7s %6s\n", "network", "nodes", "place",
+              "makespan_h", "jct_h", "jct_p95_h", "wait_h", "MWh", "comm", "span", "fitspan", "contend",
+              "wall_s");
   for (const auto& r : results)
-    std::printf("%-10s %-7s %9.1f %9.2f %9.1f %9.2f %9.2f %8.4f %7.3f %7.3f %7.3f %6.1f\n", r.network.c_str(),
-                r.placement.c_str(), r.makespan_s / 3600, r.jct_mean_s / 3600, r.jct_p95_s / 3600,
-                r.wait_mean_s / 3600, r.energy_kwh / 1000, r.comm_slowdown_mean, r.share_spanning,
-                r.share_fit_spanning, r.share_contended, r.wall_s);
+    std::printf("%-10s %5d %-7s %9.1f %9.2f %9.1f %9.2f %9.2f %8.4f %7.3f %7.3f %7.3f %6.1f\n",
+                r.network.c_str(), r.nodes, r.placement.c_str(), r.makespan_s / 3600, r.jct_mean_s / 3600,
+                r.jct_p95_s / 3600, r.wait_mean_s / 3600, r.energy_kwh / 1000, r.comm_slowdown_mean,
+                r.share_spanning, r.share_fit_spanning, r.share_contended, r.wall_s);
 }
 
 const JobOut& job(const Result& r, const std::string& id)
@@ -313,6 +319,11 @@ int driver_main(int argc, char** argv)
              {"dgx-a100", {}}, {"1-nic", {"platform.preset=dgx-a100-1nic.yaml"}}})
       for (const auto& placement : placements)
         results.push_back(run(network, placement, sets));
+    // How the node count changes the picture (README.md, "Why 16 nodes"): pack and any only (spread takes
+    // ~30 s a run).
+    for (int nodes : {12, 14, 20, 24})
+      for (const char* placement : {"pack", "any"})
+        results.push_back(run("dgx-a100", placement, {}, nodes));
     print(results);
     if (!args->csv.empty()) {
       std::ofstream out(args->csv);
@@ -323,20 +334,29 @@ int driver_main(int argc, char** argv)
 
   Checks checks;
   check_tiny(checks);
-  // The real trace: pack and any whole, spread on its first 10 days (README.md, "The check").
+  // The real trace: pack and any whole, spread on its first 20 days (README.md, "The check").
   const Result pack = run("dgx-a100", "pack", {});
   const Result any = run("dgx-a100", "any", {});
-  const Result spread10 = run("dgx-a100", "spread", {"workload.transforms=window=..10d"});
-  print({pack, any, spread10});
+  const Result spread20 = run("dgx-a100", "spread", {"workload.transforms=window=..20d"});
+  print({pack, any, spread20});
   check_trace(checks, pack, DGX_NICS);
   check_trace(checks, any, DGX_NICS);
-  check_trace(checks, spread10, DGX_NICS);
+  check_trace(checks, spread20, DGX_NICS);
   checks.at_least(static_cast<double>(any.spanning), static_cast<double>(pack.spanning),
                   "any spans at least as many jobs over nodes as pack");
-  for (const Result* r : {&pack, &any, &spread10})
+  for (const Result* r : {&pack, &any, &spread20})
     checks.expect(r->contended == 0, r->placement +
                                          ": no job slowed by link contention on 8 HDR NICs per node (192 "
                                          "GB/s, far above any job's average rate)");
+  // The README's two claims, on the whole trace: with 8 NICs per node communication costs little and pack's
+  // wait for a whole node costs more (any's mean JCT at most pack's); with one NIC per node crossing nodes
+  // costs more than waiting (pack's mean JCT below any's).
+  checks.at_most(any.jct_mean_s, pack.jct_mean_s,
+                 "8 NICs: any's mean JCT <= pack's (s; pack waits for whole nodes, crossing costs ~0.2 %)");
+  const std::vector<std::string> one_nic = {"platform.preset=dgx-a100-1nic.yaml"};
+  const Result pack1 = run("1-nic", "pack", one_nic), any1 = run("1-nic", "any", one_nic);
+  checks.at_most(pack1.jct_mean_s, any1.jct_mean_s,
+                 "1 NIC: pack's mean JCT <= any's (s; crossing a node costs 8x the bandwidth)");
   return checks.exit_status();
 }
 
