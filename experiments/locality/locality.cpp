@@ -14,7 +14,7 @@
 //      C starts at once), and every start, end and communication slowdown against the ring all-reduce time
 //      of NCCL's cost model written out here with the platform's numbers (α–β per tier, factor c / (c + T));
 //  (b) the real trace under pack and any (the whole trace) and spread (its first 20 days: spread's many
-//      flows take ~30 s on the whole trace): every job completes; under pack no job that fits in one node
+//      flows take ~2 min on the whole trace): every job completes; under pack no job that fits in one node
 //      spans two, and a larger one spans exactly ⌈devices / 8⌉; any spans at least as many jobs as pack; no
 //      link contention on the DGX A100's network; every communicating job's slowdown equals the hand formula
 //      at its own placement (k nodes, g = the most GPUs on one of them).
@@ -320,7 +320,7 @@ int driver_main(int argc, char** argv)
       for (const auto& placement : placements)
         results.push_back(run(network, placement, sets));
     // How the node count changes the picture (README.md, "Why 16 nodes"): pack and any only (spread takes
-    // ~30 s a run).
+    // ~2 min a run).
     for (int nodes : {12, 14, 20, 24})
       for (const char* placement : {"pack", "any"})
         results.push_back(run("dgx-a100", placement, {}, nodes));
