@@ -101,6 +101,55 @@ TEST_CASE("sacct: every case of the example becomes the job worked out by hand",
   CHECK(r->describe() == "submit 0 = 2024-03-01T12:00:00 (the first job's Submit)");
 }
 
+TEST_CASE("sacct: the output of a real Slurm 22.05 with slurmdbd becomes the jobs slurmctld recorded",
+          "[workloads][sacct]")
+{
+  // tests/data/workloads/sacct/README.md: made by SacctReal.sh; the expected values are slurmctld's own
+  // record of the jobs (scontrol show job) and what the script submitted, not the reader's output.
+  SacctOptions elapsed;
+  elapsed.duration = SacctDuration::ELAPSED;
+  for (const auto& options : {SacctOptions{}, elapsed}) {
+    auto r = open_sacct(WORKLOADS_DATA + "sacct/slurm-22.05-slurmdbd.txt", options);
+    const auto jobs = drain(*r);
+    REQUIRE(jobs.size() == 6);
+    struct Want {
+      const char* id;
+      double submit_s, duration_s;
+      int devices;
+      const char* state;
+      double requested_s;
+    };
+    const Want want[] = {{"1", 0, 2, 2, "COMPLETED", 300},   {"2", 0, 1, 1, "FAILED", 0},
+                         {"5_0", 0, 1, 1, "COMPLETED", 120}, {"5_1", 0, 1, 1, "COMPLETED", 120},
+                         {"7", 9, 18, 1, "TIMEOUT", 60},     {"8", 9, 19, 2, "CANCELLED", 0}};
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      INFO("job " << want[i].id);
+      CHECK(jobs[i].id == want[i].id);
+      CHECK(jobs[i].submit_s == want[i].submit_s);
+      CHECK(jobs[i].duration_s == want[i].duration_s);
+      CHECK(jobs[i].devices == want[i].devices);
+      CHECK(jobs[i].gpu_milli == 1000);
+      CHECK(jobs[i].gpu_types == "a100"); // also for job 2, which asked for an untyped gpu:1
+      CHECK(jobs[i].trace_status == want[i].state);
+      CHECK(jobs[i].requested_s == want[i].requested_s);
+      CHECK(jobs[i].cpus == 1);
+      CHECK(jobs[i].host_mem_bytes == 0); // AllocTRES has no mem= on a node without memory accounting
+      CHECK(jobs[i].user == "root");
+      CHECK(jobs[i].trace_class == "debug");
+      CHECK(jobs[i].qos == "normal");
+    }
+    CHECK(r->describe() == "submit 0 = 2026-11-29T08:13:03 (the first job's Submit)");
+    // 7 .batch steps; job 4, held then cancelled (Start None); job 3, CPU only; job 9, cancelled while it
+    // waited for 4 GPUs, which Slurm prints with Start = End and an empty AllocTRES.
+    const auto w = r->warnings();
+    REQUIRE(w.size() == 4);
+    CHECK_THAT(w[0], ContainsSubstring("skipped 7 job step row(s)"));
+    CHECK_THAT(w[1], ContainsSubstring("skipped 1 CANCELLED job(s) that never started"));
+    CHECK_THAT(w[2], ContainsSubstring("skipped 1 job(s) without a GPU"));
+    CHECK_THAT(w[3], ContainsSubstring("skipped 1 job(s) with a run time of 0"));
+  }
+}
+
 TEST_CASE("sacct: columns in any order, found by name in any case, ReqTRES where AllocTRES is absent",
           "[workloads][sacct]")
 {

@@ -276,6 +276,8 @@ expect() {
   done
 }
 expect >expected.txt
+echo "slurmctld's record (ID|SUBMIT|DURATION|GPUS|MILLI|TYPE|STATE|LIMIT; SUBMIT in epoch seconds):"
+cat expected.txt
 exp=$(cat expected.txt)
 origin=$(cut -d'|' -f2 <<<"$exp" | sort -n | head -1)
 exp=$(awk -F'|' -v o="$origin" 'BEGIN { OFS = "|" } { $2 = $2 - o; print }' <<<"$exp" | sort)
