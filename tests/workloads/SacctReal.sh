@@ -293,11 +293,11 @@ for n in ok fail timeout running; do
   [ -n "$s" ] && [ "$s" -ge "$start" ] && [ "$s" -le "$end" ] ||
     fail "job $n printed start '$s', outside Slurm's Start..End $start..$end"
 done
-# The rows not replayed, each counted: steps; the held job (Start None); the job cancelled while it waited
-# for GPUs, which Slurm prints with Start = End (the time it was cancelled) and no AllocTRES, so a run time
-# of 0; the CPU-only job.
-grep -q "^warning|.*skipped 1 CANCELLED job(s) that never started" dump.txt || fail "expected 1 never-started job counted"
-grep -q "^warning|.*skipped 1 job(s) with a run time of 0" dump.txt || fail "expected 1 job with a run time of 0 counted"
+# The rows not replayed, each counted: steps; never started: the held job (Start None) and the job cancelled
+# while it waited for GPUs (Slurm prints it with Start = End, the time it was cancelled, and AllocNodes 0);
+# the CPU-only job.
+grep -q "^warning|.*skipped 2 CANCELLED job(s) that never started" dump.txt || fail "expected 2 never-started jobs counted"
+grep -q "^warning|.*run time of 0" dump.txt && fail "a job counted with a run time of 0"
 grep -q "^warning|.*skipped 1 job(s) without a GPU" dump.txt || fail "expected 1 job without a GPU counted"
 grep -q "^warning|.*job step row" dump.txt || fail "expected the job steps counted"
 
