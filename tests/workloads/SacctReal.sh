@@ -36,6 +36,15 @@ ls /usr/lib/*/slurm-wlm/accounting_storage_mysql.so >/dev/null 2>&1 ||
 D=$(mktemp -d /tmp/colocsim-sacct.XXXXXX) || exit 1
 mkdir -p "$D"/{db,state,spool,log,run,munge,dev,jobs} && chmod 700 "$D/munge"
 mariadb_pid=
+# A watchdog well inside CTest's TIMEOUT (240 s): CTest kills with no trap to run, this ends the script
+# through its trap, so the daemons are stopped even when something hangs.
+(
+  sleep "${SACCT_REAL_WATCHDOG_S:-200}" &
+  s=$!
+  trap 'kill $s 2>/dev/null; exit 0' TERM
+  wait $s && echo "FAIL: still running after ${SACCT_REAL_WATCHDOG_S:-200} s, stopping" && kill -TERM $$
+) &
+watchdog=$!
 stop_pid() { # stop_pid PID: TERM, then wait up to 15 s for it to exit, then KILL
   local p=$1
   [ -n "$p" ] && kill -0 "$p" 2>/dev/null || return 0
@@ -45,12 +54,37 @@ stop_pid() { # stop_pid PID: TERM, then wait up to 15 s for it to exit, then KIL
 }
 cleanup() {
   local rc=$?
-  [ -s "$D/slurm.conf" ] && SLURM_CONF="$D/slurm.conf" timeout 10 scontrol shutdown >/dev/null 2>&1
+  kill "$watchdog" 2>/dev/null
+  if [ -s "$D/slurm.conf" ]; then
+    # Jobs first: slurmd leaves running jobs (their slurmstepd) behind when it stops.
+    local jobs
+    jobs=$(SLURM_CONF="$D/slurm.conf" timeout 10 squeue -h -o %i 2>/dev/null)
+    if [ -n "$jobs" ]; then
+      SLURM_CONF="$D/slurm.conf" timeout 10 scancel $jobs >/dev/null 2>&1
+      for _ in $(seq 50); do
+        [ -z "$(SLURM_CONF="$D/slurm.conf" timeout 10 squeue -h -o %i 2>/dev/null)" ] && break
+        sleep 0.2
+      done
+    fi
+    SLURM_CONF="$D/slurm.conf" timeout 10 scontrol shutdown >/dev/null 2>&1
+  fi
   for f in slurmd slurmctld slurmdbd; do
     [ -s "$D/run/$f.pid" ] && stop_pid "$(cat "$D/run/$f.pid")"
   done
   stop_pid "$mariadb_pid"
   [ -s "$D/munge/pid" ] && stop_pid "$(cat "$D/munge/pid")"
+  # Whatever of this Slurm still runs: a slurmstepd (its environment names this slurm.conf) or a job's
+  # process (run in $D/jobs). Nothing else on the machine matches either.
+  local p
+  for p in /proc/[0-9]*; do
+    p=${p#/proc/}
+    [ "$p" = $$ ] && continue
+    if { [ "$(cat "/proc/$p/comm" 2>/dev/null)" = slurmstepd ] &&
+      tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "SLURM_CONF=$D/slurm.conf"; } ||
+      [ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$D/jobs" ]; then
+      kill -9 "$p" 2>/dev/null
+    fi
+  done
   # Logs stay in WORK when the test failed, for whoever reads the failure.
   [ "$rc" != 0 ] && cp -r "$D/log" "$WORK/daemon-logs" 2>/dev/null
   rm -rf "$D"
