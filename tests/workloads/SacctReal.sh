@@ -319,6 +319,13 @@ got=$(grep '^job|' dump.txt | cut -d'|' -f2-9 | sort)
 [ "$got" = "$exp" ] || { fail "the reader's jobs differ from the jobs submitted"; diff <(echo "$exp") <(echo "$got") | sed 's/^/  | /'; }
 grep -qx "describe|submit 0 = $(date -d "@$origin" +%Y-%m-%dT%H:%M:%S) (the first job's Submit)" dump.txt ||
   fail "describe: expected submit 0 = $(date -d "@$origin" +%Y-%m-%dT%H:%M:%S)"
+# The same jobs with times as Unix seconds (SLURM_TIME_FORMAT=%s, which the docs offer against time zones).
+SLURM_TIME_FORMAT=%s sacct --parsable2 --allusers --jobs="$ids" --format=$COLS >epoch.txt 2>sacct.err ||
+  fail "sacct with SLURM_TIME_FORMAT=%s: $(cat sacct.err)"
+grep -q "^1|[0-9]*|[0-9]*|[0-9]*|" epoch.txt || fail "SLURM_TIME_FORMAT=%s: expected Unix seconds: $(sed -n 2p epoch.txt)"
+"$SACCT_DUMP" epoch.txt >dump-epoch.txt 2>dump.err || fail "the reader rejects sacct with SLURM_TIME_FORMAT=%s: $(cat dump.err)"
+[ "$(grep '^job|' dump-epoch.txt | cut -d'|' -f2-9 | sort)" = "$exp" ] ||
+  fail "with SLURM_TIME_FORMAT=%s the reader's jobs differ from the jobs submitted: $(grep '^job|' dump-epoch.txt | tr '\n' ' ')"
 # Each job's own clock: it printed its start within Slurm's Start..End.
 for n in ok fail timeout running; do
   id=${id_of[$n]}
