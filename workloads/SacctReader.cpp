@@ -427,17 +427,22 @@ bool SacctReader::read_row()
         job.requested_s = *t;
     std::optional<double> elapsed;
     if (elapsed_ >= 0) elapsed = parse_slurm_duration(csv_[col(elapsed_)], csv_.at(col(elapsed_)), "Elapsed");
+    bool no_nodes = false; // AllocNodes 0: never allocated, whatever Start says
     if (alloc_nodes_ >= 0 && !csv_[col(alloc_nodes_)].empty()) {
       const std::string& n = csv_[col(alloc_nodes_)];
       if (!all_digits(n) || n.size() > 9)
         throw InputError(csv_.at(col(alloc_nodes_)), "AllocNodes",
                          "not a whole number (got '" + n + "'); expected a node count >= 0");
+      no_nodes = n.find_first_not_of('0') == std::string::npos;
     }
     if (user_ >= 0) job.user = csv_[col(user_)];
     if (partition_ >= 0) job.trace_class = csv_[col(partition_)];
     if (qos_ >= 0) job.qos = csv_[col(qos_)];
 
-    if (!start) { // ended without starting: cancelled while pending, or a launch that never happened
+    // Ended without starting: cancelled while pending, or a launch that never happened. Slurm prints Start
+    // None for a job that never became eligible (held) and Start = End = the cancel time, with AllocNodes 0,
+    // for one cancelled while it waited.
+    if (!start || no_nodes) {
       ++not_started_[state];
       continue;
     }
@@ -501,7 +506,7 @@ std::vector<std::string> SacctReader::warnings() const
                 " job(s) that had not ended when sacct ran (PENDING, RUNNING, REQUEUED, SUSPENDED, ...)");
   for (const auto& [state, n] : not_started_)
     w.push_back(head + std::to_string(n) + " " + state +
-                " job(s) that never started (Start Unknown or None)");
+                " job(s) that never started (Start Unknown or None, or AllocNodes 0)");
   if (no_gpu_)
     w.push_back(head + std::to_string(no_gpu_) + " job(s) without a GPU (no gres/gpu in the TRES)");
   if (no_end_) w.push_back(head + std::to_string(no_end_) + " ended job(s) without an End time (Unknown)");

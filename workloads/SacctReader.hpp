@@ -14,8 +14,9 @@
 // trace_status ← the State's first word.
 //
 // States: COMPLETED, FAILED, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, PREEMPTED, BOOT_FAIL, DEADLINE and
-// CANCELLED (also "CANCELLED by UID") ran from Start to End when Start is a time; with Start Unknown or None
-// they never started and are skipped (counted). PENDING, RUNNING, REQUEUED, SUSPENDED and the other states of
+// CANCELLED (also "CANCELLED by UID") ran from Start to End when Start is a time; with Start Unknown or None,
+// or AllocNodes 0 (how Slurm prints a job cancelled while it waited: Start = End), they never started and
+// are skipped (counted). PENDING, RUNNING, REQUEUED, SUSPENDED and the other states of
 // a job that has not ended are skipped (counted). Jobs without a GPU are skipped (counted). Times are
 // `YYYY-MM-DDTHH:MM:SS` as sacct prints them (read without a time zone), or whole Unix seconds
 // (SLURM_TIME_FORMAT=%s); `Unknown` and `None` mean no time.

@@ -101,6 +101,82 @@ TEST_CASE("sacct: every case of the example becomes the job worked out by hand",
   CHECK(r->describe() == "submit 0 = 2024-03-01T12:00:00 (the first job's Submit)");
 }
 
+TEST_CASE("sacct: the output of a real Slurm 22.05 with slurmdbd becomes the jobs slurmctld recorded",
+          "[workloads][sacct]")
+{
+  // tests/data/workloads/sacct/README.md: made by SacctReal.sh; the expected values are slurmctld's own
+  // record of the jobs (scontrol show job) and what the script submitted, not the reader's output.
+  SacctOptions elapsed;
+  elapsed.duration = SacctDuration::ELAPSED;
+  for (const auto& options : {SacctOptions{}, elapsed}) {
+    auto r = open_sacct(WORKLOADS_DATA + "sacct/slurm-22.05-slurmdbd.txt", options);
+    const auto jobs = drain(*r);
+    REQUIRE(jobs.size() == 6);
+    struct Want {
+      const char* id;
+      double submit_s, duration_s;
+      int devices;
+      const char* state;
+      double requested_s;
+    };
+    const Want want[] = {{"1", 0, 2, 2, "COMPLETED", 300},   {"2", 0, 1, 1, "FAILED", 0},
+                         {"5_0", 0, 1, 1, "COMPLETED", 120}, {"5_1", 0, 1, 1, "COMPLETED", 120},
+                         {"7", 9, 18, 1, "TIMEOUT", 60},     {"8", 9, 19, 2, "CANCELLED", 0}};
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      INFO("job " << want[i].id);
+      CHECK(jobs[i].id == want[i].id);
+      CHECK(jobs[i].submit_s == want[i].submit_s);
+      CHECK(jobs[i].duration_s == want[i].duration_s);
+      CHECK(jobs[i].devices == want[i].devices);
+      CHECK(jobs[i].gpu_milli == 1000);
+      CHECK(jobs[i].gpu_types == "a100"); // also for job 2, which asked for an untyped gpu:1
+      CHECK(jobs[i].trace_status == want[i].state);
+      CHECK(jobs[i].requested_s == want[i].requested_s);
+      CHECK(jobs[i].cpus == 1);
+      CHECK(jobs[i].host_mem_bytes == 0); // AllocTRES has no mem= on a node without memory accounting
+      CHECK(jobs[i].user == "root");
+      CHECK(jobs[i].trace_class == "debug");
+      CHECK(jobs[i].qos == "normal");
+    }
+    CHECK(r->describe() == "submit 0 = 2026-11-29T08:13:03 (the first job's Submit)");
+    // 7 .batch steps; job 3, CPU only; never started: job 4, held then cancelled (Start None), and job 9,
+    // cancelled while it waited for 4 GPUs, which Slurm prints with Start = End and AllocNodes 0.
+    const auto w = r->warnings();
+    REQUIRE(w.size() == 3);
+    CHECK_THAT(w[0], ContainsSubstring("skipped 7 job step row(s)"));
+    CHECK_THAT(w[1], ContainsSubstring("skipped 2 CANCELLED job(s) that never started"));
+    CHECK_THAT(w[2], ContainsSubstring("skipped 1 job(s) without a GPU"));
+  }
+}
+
+TEST_CASE("sacct: an ended job with AllocNodes 0 never started, whatever its Start says",
+          "[workloads][sacct]")
+{
+  // Slurm 22.05 prints a job cancelled while it waited (eligible) with Start = End = the time it was
+  // cancelled, an empty AllocTRES and AllocNodes 0; it is counted as never started, not as a run of 0 s.
+  const std::string head = "JobID|Submit|Start|End|State|AllocTRES|ReqTRES|AllocNodes\n";
+  std::istringstream in(head +
+                        "9|2024-03-01T00:00:00|2024-03-01T00:00:05|2024-03-01T00:00:05|CANCELLED by 0||"
+                        "gres/gpu=4|0\n"
+                        "10|2024-03-01T00:00:01|2024-03-01T00:00:02|2024-03-01T00:00:04|COMPLETED|gres/gpu=1|"
+                        "gres/gpu=1|1\n");
+  SacctReader r(in, "t.txt");
+  const auto jobs = drain(r);
+  REQUIRE(jobs.size() == 1);
+  CHECK(jobs[0].id == "10");
+  const auto w = r.warnings();
+  REQUIRE(w.size() == 1);
+  CHECK_THAT(w[0], ContainsSubstring("skipped 1 CANCELLED job(s) that never started"));
+  // Without the column, the Start time decides: a run of 0 s.
+  std::istringstream no_column(
+      "JobID|Submit|Start|End|State|ReqTRES\n"
+      "9|2024-03-01T00:00:00|2024-03-01T00:00:05|2024-03-01T00:00:05|CANCELLED|gres/gpu=4\n");
+  SacctReader r2(no_column, "t.txt");
+  CHECK(drain(r2).empty());
+  REQUIRE(r2.warnings().size() == 1);
+  CHECK_THAT(r2.warnings()[0], ContainsSubstring("skipped 1 job(s) with a run time of 0"));
+}
+
 TEST_CASE("sacct: columns in any order, found by name in any case, ReqTRES where AllocTRES is absent",
           "[workloads][sacct]")
 {
