@@ -400,6 +400,12 @@ TEST_CASE("kubernetes: bad input is an error with file, line, column, field and 
   const std::string whole = list_of({pod(gpu)});
   CHECK_THAT(error_of(whole.substr(0, whole.size() / 2)), ContainsSubstring("t.json:2:"));
   CHECK_THAT(error_of(list_of({pod(gpu)}) + "{"), ContainsSubstring("after the end of the document"));
+  // Nesting past JsonStream's bound: an error at the byte offset that names the limit, not another format.
+  const std::string deep =
+      R"({"kind": "List", "items": [{"metadata": {"annotations": )" + std::string(100000, '[');
+  CHECK_THAT(error_of(deep),
+             ContainsSubstring("t.json:1:") && ContainsSubstring("nested more than 64 deep") &&
+                 ContainsSubstring("a Kubernetes pod list") && !ContainsSubstring("expected a Batsim"));
   // A GPU product with a blank.
   CHECK_THAT(
       error_of(list_of({R"({"metadata": {"creationTimestamp": "2024-03-01T10:00:00Z", "name": "p"}, )"
