@@ -720,7 +720,7 @@ bool KubernetesReader::read_pod()
     throw InputError(pod.origin, pod.path + ".metadata.name", "missing; expected the pod's name");
   if (!pod.created)
     throw InputError(pod.origin, pod.path + ".metadata.creationTimestamp",
-                     std::string("missing; expected the time the pod was created, ") + TIME_EXPECTED);
+                     "missing; expected the time the pod was created (RFC 3339, e.g. 2024-03-01T10:00:00Z)");
   if (pod.phase.empty())
     throw InputError(pod.has_status ? pod.phase_at : pod.origin, pod.path + ".status.phase",
                      "missing; expected the pod's phase: Pending, Running, Succeeded, Failed or Unknown");
