@@ -30,7 +30,8 @@ platform has 10 times the GPUs the trace ever uses at once, or fewer than it use
 trace's peak and mean demand, a --nodes count that holds the peak, and how much energy was idle baseline.
 
 options:
-  --format F              native, swf, itp, openb, pai or batsim (`colocsim formats`)    (required)
+  --format F              native, swf, itp, openb, pai, batsim, sacct or kubernetes (`colocsim formats`)
+                          (required)
   --option K=V            a format option, e.g. devices_per_proc=12 (repeatable)
   --transform T           window=A..B, rebase, load=F, sample=P, inflate=X (repeatable, applied in order)
   --profile-map M         rules binding jobs to profiles: class:A=P,...;qos:LS=P,...;draw:P=W,...;none

@@ -78,8 +78,9 @@ void JsonStream::check_depth()
 {
   skip_ws(); // the location is the bracket's
   if (first_.size() >= MAX_DEPTH)
-    fail_at_offset("objects and arrays nested more than " + std::to_string(MAX_DEPTH) +
-                   " deep; expected a Batsim workload, which nests 4 deep");
+    fail_at_offset(
+        "objects and arrays nested more than " + std::to_string(MAX_DEPTH) +
+        " deep; expected at most that many (a Batsim workload nests 4 deep, a Kubernetes pod list about 10)");
 }
 
 std::string JsonStream::number_text()

@@ -5,6 +5,7 @@
 #include "workloads/BatsimReader.hpp"
 #include "workloads/InputLimits.hpp"
 #include "workloads/ItpCsvReader.hpp"
+#include "workloads/KubernetesReader.hpp"
 #include "workloads/NativeCsv.hpp"
 #include "workloads/OpenbReader.hpp"
 #include "workloads/PaiReader.hpp"
@@ -298,6 +299,25 @@ const std::vector<TraceFormat>& trace_formats()
                                                                   ? SacctDuration::ELAPSED
                                                                   : SacctDuration::SPAN,
                                                   .reorder_window = window_of(o)});
+           }},
+      {.name = "kubernetes",
+       .summary = "Kubernetes pod list: `kubectl get pods -A -o json` (a v1 List of Pods), one job per pod",
+       .doc = "docs/formats/kubernetes.md",
+       .options = {{.name = "gpu_memory",
+                    .type = ParamType::REAL,
+                    .default_text = "0",
+                    .help =
+                        "memory of one GPU: turns memory-only shares (aliyun.com/gpu-mem, nvidia.com/gpumem "
+                        "without gpucores) into gpu_milli; 0: such pods hold whole GPUs",
+                    .min = 0,
+                    .max = 1125899906842624.0,
+                    .unit = Unit::BYTES},
+                   reorder_window_spec()},
+       .default_profile_map = "",
+       .open =
+           [](const std::string& path, const ParamSet& o) {
+             return open_kubernetes(path, KubernetesOptions{.gpu_memory_bytes = o.real("gpu_memory"),
+                                                            .reorder_window = window_of(o)});
            }},
   };
   return formats;

@@ -6,6 +6,7 @@
 
 #include "cli/Cli.hpp"
 #include "models/DeviceSpec.hpp"
+#include "workloads/TraceFormats.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -205,6 +206,14 @@ TEST_CASE("replay errors name the option and not the staged scenario: time-slici
     CHECK(std::regex_search(sharing, std::regex("[ ,(]" + mode + "[,) ]")));
   }
   CHECK_THAT(sharing, ContainsSubstring("time-slicing"));
+  // --format names every registered trace format.
+  const auto format_from = help.out.find("--format F"), format_to = help.out.find("--option K=V");
+  REQUIRE(format_from != std::string::npos);
+  const std::string formats = help.out.substr(format_from, format_to - format_from);
+  for (const auto& name : colocsim::trace_format_names()) {
+    INFO(name);
+    CHECK(std::regex_search(formats, std::regex("[ ,]" + name + "[, ]")));
+  }
   fs::remove_all(dir);
 }
 

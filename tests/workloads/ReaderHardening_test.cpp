@@ -7,6 +7,7 @@
 #include "workloads/CsvLines.hpp"
 #include "workloads/ItpCsvReader.hpp"
 #include "workloads/JsonStream.hpp"
+#include "workloads/KubernetesReader.hpp"
 #include "workloads/NativeCsv.hpp"
 #include "workloads/NodeInventory.hpp"
 #include "workloads/OpenbReader.hpp"
@@ -153,6 +154,8 @@ TEST_CASE("a trace path that is not a regular file is refused by name", "[worklo
   CHECK_THAT(input_error_of([&] { drain(*open_openb(d)); }), ContainsSubstring("the path is a directory"));
   CHECK_THAT(input_error_of([&] { drain(*open_pai(d)); }), ContainsSubstring("the path is a directory"));
   CHECK_THAT(input_error_of([&] { drain(*open_batsim(d)); }), ContainsSubstring("the path is a directory"));
+  CHECK_THAT(input_error_of([&] { drain(*open_kubernetes(d)); }),
+             ContainsSubstring("the path is a directory"));
   CHECK_THAT(input_error_of([&] { load_openb_nodes(d); }),
              ContainsSubstring("cannot read node table: the path is a directory"));
   CHECK_THAT(input_error_of([&] { drain(*open_native_csv("/dev/zero")); }),
@@ -183,6 +186,8 @@ TEST_CASE("every reader accepts LF and CRLF and CR line ends alike", "[workloads
       {"sacct/example.txt", 7, [](std::istream& in) { return std::make_unique<SacctReader>(in, "f"); }},
       {"batsim/test_delays.json", 10,
        [](std::istream& in) { return std::make_unique<BatsimReader>(in, "f"); }},
+      {"kubernetes/pods.json", 7,
+       [](std::istream& in) { return std::make_unique<KubernetesReader>(in, "f"); }},
   };
   for (const auto& c : cases) {
     const std::string text = test::slurp(WORKLOADS_DATA + c.file);

@@ -26,7 +26,7 @@ std::string head(const std::string& file, int lines)
 TEST_CASE("formats: every format has a page that documents its options", "[workloads][formats][docs]")
 {
   CHECK(trace_format_names() ==
-        std::vector<std::string>{"native", "swf", "itp", "openb", "pai", "batsim", "sacct"});
+        std::vector<std::string>{"native", "swf", "itp", "openb", "pai", "batsim", "sacct", "kubernetes"});
   const std::string listing = describe_trace_formats();
   for (const auto& f : trace_formats()) {
     INFO(f.name);
@@ -46,7 +46,7 @@ TEST_CASE("formats: every format has a page that documents its options", "[workl
         find_trace_format("csv", SourceLocation{"s.yaml", 4, 11});
       }),
       ContainsSubstring("s.yaml:4:11: workload.format: unknown trace format 'csv'; valid: native, swf, itp, "
-                        "openb, pai, batsim, sacct"));
+                        "openb, pai, batsim, sacct, kubernetes"));
 }
 
 TEST_CASE("formats: the pages quote their example files", "[workloads][formats][docs]")
