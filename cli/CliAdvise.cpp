@@ -703,6 +703,7 @@ std::string scatter_svg(const AdviseAnalysis& an)
     const auto& iy = o.metrics.at(my.name);
     const double cx = px(ix.mean * sx.scale), cy = py(iy.mean * sy.scale);
     const std::string colour = o.on_front ? "#d55e00" : "#0072b2";
+    const bool right_half = cx > (L + W - R) / 2; // its label to the left of the point, inside the plot
     s << "<g class=\"point\" data-label=\"" << svg::xml(o.label) << "\"><title>" << svg::xml(o.label)
       << (o.on_front ? " (front)" : " (dominated)") << (o.lossy ? ", loses jobs" : "") << "</title>"
       << "<line x1=\"" << svg::num(px(ix.low * sx.scale)) << "\" y1=\"" << svg::num(cy) << "\" x2=\""
@@ -711,7 +712,8 @@ std::string scatter_svg(const AdviseAnalysis& an)
       << svg::num(cx) << "\" y2=\"" << svg::num(py(iy.high * sy.scale)) << "\" stroke=\"" << colour << "\"/>"
       << "<circle cx=\"" << svg::num(cx) << "\" cy=\"" << svg::num(cy) << "\" r=\"" << (o.on_front ? 5 : 4)
       << "\" fill=\"" << (o.on_front ? colour : "white") << "\" stroke=\"" << colour << "\"/>"
-      << "<text x=\"" << svg::num(cx + 7) << "\" y=\"" << svg::num(cy - 6) << "\" fill=\"#222\">"
+      << "<text x=\"" << svg::num(right_half ? cx - 7 : cx + 7) << "\" y=\"" << svg::num(cy - 6)
+      << "\" fill=\"#222\"" << (right_half ? " text-anchor=\"end\"" : "") << ">"
       << svg::xml(o.label + (o.lossy ? " *" : "")) << "</text></g>\n";
   }
   s << "</svg>\n";

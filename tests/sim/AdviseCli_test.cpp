@@ -150,3 +150,39 @@ TEST_CASE("advise runs the options as a sweep and writes advise.json and report.
   CHECK(mismatch.status == 2);
   CHECK_THAT(mismatch.err, ContainsSubstring("differs from what these arguments give"));
 }
+
+TEST_CASE("a sweep's bundled axis sets several keys per value, and its errors point at the item",
+          "[advise][sweep]")
+{
+  const auto dir = scratch_dir("bundled");
+  write_file(dir / "good.yaml", R"(name: bundled
+axes:
+  option:
+    - {label: excl, policy: exclusive-fcfs, set: {platform.sharing: exclusive}}
+    - {label: ccs, policy: "first-fit:max_per_device=2", set: {platform.sharing: ccs-2}}
+seeds: [1, 2]
+)");
+  const auto good = cli({"sweep", (dir / "good.yaml").string(), "--dry-run", "-o", (dir / "out").string()});
+  INFO(good.err);
+  REQUIRE(good.status == 0);
+  CHECK_THAT(good.out, ContainsSubstring("4 runs"));
+  CHECK_THAT(good.out, ContainsSubstring("--set platform.sharing=ccs-2 --set seed=2 --policy "
+                                         "first-fit:max_per_device=2"));
+  CHECK_THAT(good.out,
+             ContainsSubstring("--set platform.sharing=exclusive --set seed=1 --policy exclusive-fcfs"));
+
+  write_file(dir / "bad.yaml", R"(name: bundled
+axes:
+  option:
+    - {label: excl, policy: exclusive-fcfs}
+    - plain
+    - {policy: fgd}
+    - {label: excl, set: {platform.sharing: bogus}, extra: 1}
+)");
+  const auto bad = cli({"sweep", (dir / "bad.yaml").string(), "--dry-run"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("bad.yaml:5:7: axes.option[1]: expected a map {label, policy, set}"));
+  CHECK_THAT(bad.err, ContainsSubstring("bad.yaml:6:7: axes.option[2].label: expected a non-empty label"));
+  CHECK_THAT(bad.err, ContainsSubstring("axes.option[3].label: label 'excl' appears twice"));
+  CHECK_THAT(bad.err, ContainsSubstring("axes.option[3].extra: unknown key"));
+}
