@@ -693,6 +693,10 @@ const std::vector<CliCommand>& cli_commands()
       {"generate", "write a synthetic trace (native CSV) from a seed", cmd_generate},
       {"sweep", "run a scenario over axes of parameters and seeds, N processes at a time; gather sweep.csv",
        cmd_sweep},
+      {"advise",
+       "which sharing mode and scheduler for a trace, and what it saves: every option over replicates "
+       "against exclusive FCFS; advise.json, report.html",
+       cmd_advise},
       {"plot",
        "draw SVG figures from a run (Gantt chart, power over time) or a sweep (metric per combination)",
        cmd_plot},

@@ -35,6 +35,7 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out);
 int cmd_formats(const std::vector<std::string>& args, std::ostream& out);
 int cmd_generate(const std::vector<std::string>& args, std::ostream& out);
 int cmd_sweep(const std::vector<std::string>& args, std::ostream& out);
+int cmd_advise(const std::vector<std::string>& args, std::ostream& out);
 int cmd_plot(const std::vector<std::string>& args, std::ostream& out);
 int cmd_profiles(const std::vector<std::string>& args, std::ostream& out);
 int cmd_pack(const std::vector<std::string>& args, std::ostream& out);

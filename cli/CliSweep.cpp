@@ -71,6 +71,8 @@ options:
   --baseline A=V[,B=W]  after each metric of the table, its change from the baseline combination in %
                      (axes left out: the row with the same values of them), e.g. --baseline policy=first-fit
   --quiet            no table on stdout (progress still goes to stderr)
+  --eta              end each progress line with an estimate of the time left (the wall time so far
+                     per run that ran, times the runs left)
   --policy-plugin F  load policies from a plugin built out of tree (repeatable; passed on to every run)
   --policy-python FILE.py:CLASS
                      every run's policy is CLASS (a subclass of colocsim.Policy) written in Python in
@@ -90,11 +92,19 @@ exit status: 0 all runs succeeded (infeasible ones skipped), 1 some run failed (
 not finished yet, 2 bad SPEC or usage.
 )";
 
+/// A value of a bundled axis (a map in the spec: {label, policy, set}): several settings that go together.
+struct AxisBundle {
+  std::vector<std::string> sets; ///< --set assignments (file names resolved)
+  std::string policy;            ///< --policy, may be empty (the spec's)
+};
+
 struct Axis {
-  std::string key;                   ///< "policy" (a --policy value) or a scenario key for --set
-  std::vector<std::string> values;   ///< as passed to colocsim run (file names resolved)
+  std::string key;                   ///< "policy" (a --policy value) or a scenario key for --set; a bundled
+                                     ///< axis: a name of its own (sweep.csv's column)
+  std::vector<std::string> values;   ///< as passed to colocsim run (file names resolved); bundled: the labels
   std::vector<std::string> labels;   ///< as written in the spec (sweep.csv, the table)
   std::vector<SourceLocation> where; ///< of each value in the spec
+  std::vector<AxisBundle> bundles;   ///< a bundled axis: one per value; empty otherwise
 };
 
 struct SweepSpec {
@@ -236,6 +246,54 @@ void read_spec_fixed(const YAML::Node& root, const std::string& path, const std:
   }
 }
 
+/// A bundled axis: a list of maps {label, policy, set}, each value several settings that go together (e.g.
+/// a sharing mode with the policy and parameters that suit it). Every item must be such a map with a label
+/// of its own; `policy` and `set` are optional.
+void read_bundled_axis(const YAML::Node& list, const std::string& path, const std::string& f,
+                       DiagnosticSink& sink, Axis& a)
+{
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node& item = list[i];
+    const std::string at = "axes." + a.key + "[" + std::to_string(i) + "]";
+    if (!item.IsMap()) {
+      sink.add(location_of(item, f), at,
+               "expected a map {label, policy, set} like the axis's first value (a bundled axis)");
+      continue;
+    }
+    check_keys(item, {"label", "policy", "set"}, f, at, sink);
+    AxisBundle b;
+    const auto label = item["label"];
+    if (!label.IsDefined() || !label.IsScalar() || label.Scalar().empty()) {
+      sink.add(location_of(item, f), at + ".label", "expected a non-empty label (it names the value)");
+      continue;
+    }
+    if (std::find(a.labels.begin(), a.labels.end(), label.Scalar()) != a.labels.end())
+      sink.add(location_of(label, f), at + ".label", "label '" + label.Scalar() + "' appears twice");
+    if (const auto p = item["policy"]; p.IsDefined()) {
+      if (!p.IsScalar() || p.Scalar().empty())
+        sink.add(location_of(p, f), at + ".policy", "expected NAME or NAME:K=V,... as for --policy");
+      else
+        b.policy = p.Scalar();
+    }
+    if (const auto set = item["set"]; set.IsDefined()) {
+      if (!set.IsMap())
+        sink.add(location_of(set, f), at + ".set", "expected a map of scenario keys to values");
+      else
+        for (const auto& kv : set) {
+          const auto key = kv.first.as<std::string>();
+          if (!kv.second.IsScalar())
+            sink.add(location_of(kv.second, f), at + ".set." + key, "expected a single value");
+          else
+            b.sets.push_back(key + "=" + resolve_value(path, key, kv.second.Scalar()));
+        }
+    }
+    a.labels.push_back(label.Scalar());
+    a.values.push_back(label.Scalar());
+    a.where.push_back(location_of(item, f));
+    a.bundles.push_back(std::move(b));
+  }
+}
+
 /// `axes:`: scenario key → the values the sweep takes it through.
 void read_spec_axes(const YAML::Node& root, const std::string& path, const std::string& f,
                     DiagnosticSink& sink, SweepSpec& s)
@@ -253,6 +311,11 @@ void read_spec_axes(const YAML::Node& root, const std::string& path, const std::
     }
     Axis a;
     a.key = kv.first.Scalar();
+    if (kv.second.IsSequence() && kv.second.size() > 0 && kv.second[0].IsMap()) {
+      read_bundled_axis(kv.second, path, f, sink, a);
+      s.axes.push_back(std::move(a));
+      continue;
+    }
     for (auto& [v, where] : scalar_list(kv.second, "axes." + a.key, f, sink)) {
       if (std::find(a.labels.begin(), a.labels.end(), v) != a.labels.end())
         sink.add(where, "axes." + a.key, "value '" + v + "' appears twice");
@@ -341,14 +404,21 @@ SweepSpec load_spec(const std::string& path)
 
 /// "file:line:col: axes.key: <the scenario's complaint>" — a value from the spec is checked by loading the
 /// scenario with it, and any problem is reported at the value's place in the spec.
-void check_value(const SweepSpec& spec, const std::string& key, const std::string& value,
-                 const SourceLocation& where, const PluginConsent& consent, DiagnosticSink& sink)
+void check_value(const SweepSpec& spec, const Axis& axis, std::size_t v, const PluginConsent& consent,
+                 DiagnosticSink& sink)
 {
+  const std::string& key = axis.key;
+  const SourceLocation& where = axis.where[v];
   try {
     // build_run also opens the files a value names (trace, profiles, calibration, platform).
     std::vector<std::string> sets = spec.sets;
-    if (key != "policy") sets.push_back(key + "=" + value);
-    (void)build_run(load_scenario(spec.scenario, sets, key == "policy" ? value : spec.policy, consent));
+    std::string policy = key == "policy" ? axis.values[v] : spec.policy;
+    if (!axis.bundles.empty()) {
+      sets.insert(sets.end(), axis.bundles[v].sets.begin(), axis.bundles[v].sets.end());
+      if (!axis.bundles[v].policy.empty()) policy = axis.bundles[v].policy;
+    } else if (key != "policy")
+      sets.push_back(key + "=" + axis.values[v]);
+    (void)build_run(load_scenario(spec.scenario, sets, policy, consent));
   } catch (const InputError& e) {
     for (const auto& d : e.diagnostics()) {
       // A problem in another file than the scenario (a trace, a platform file the value names): name it.
@@ -378,7 +448,11 @@ std::vector<RunSpec> expand(const SweepSpec& spec, long long scenario_seed)
       r.policy = spec.policy;
       for (std::size_t a = 0; a < spec.axes.size(); ++a) {
         const auto& v = spec.axes[a].values[choice[a]];
-        if (spec.axes[a].key == "policy")
+        if (!spec.axes[a].bundles.empty()) {
+          const AxisBundle& b = spec.axes[a].bundles[choice[a]];
+          r.sets.insert(r.sets.end(), b.sets.begin(), b.sets.end());
+          if (!b.policy.empty()) r.policy = b.policy;
+        } else if (spec.axes[a].key == "policy")
           r.policy = v;
         else
           r.sets.push_back(spec.axes[a].key + "=" + v);
@@ -628,6 +702,7 @@ struct SweepArgs {
   std::optional<std::string> spec_file, out_dir;
   long long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   bool help = false, resume = false, force = false, dry_run = false, quiet = false, allow_plugins = false;
+  bool eta = false; ///< --eta: the time left on each progress line
   std::vector<std::string> plugins;
   std::optional<std::string> python_policy; ///< --policy-python FILE.py:CLASS
   bool jobs_given = false;
@@ -724,6 +799,8 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
       s.dry_run = true;
     else if (a == "--quiet")
       s.quiet = true;
+    else if (a == "--eta")
+      s.eta = true;
     else if (a == "--baseline")
       s.baseline = next_arg(args, i);
     else if (a == "--policy-plugin")
@@ -826,7 +903,7 @@ void check_sweep(const SweepSpec& spec, std::vector<RunSpec>& runs, const Plugin
       const auto& axis = spec.axes[a];
       for (std::size_t v = 0; v < axis.values.size(); ++v) {
         DiagnosticSink one;
-        check_value(spec, axis.key, axis.values[v], axis.where[v], consent, one);
+        check_value(spec, axis, v, consent, one);
         if (one.empty() || std::any_of(runs.begin(), runs.end(), [&](const RunSpec& r) {
               return r.choice[a] == v && spec.axes.size() > 1 && can_run(r);
             }))
@@ -932,8 +1009,27 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
 {
   std::vector<Outcome> outcomes(runs.size());
   std::map<pid_t, std::pair<std::size_t, std::chrono::steady_clock::time_point>> running;
-  std::size_t next = 0, finished = 0;
+  std::size_t next = 0, finished = 0, ran = 0;
+  const auto sweep_start = std::chrono::steady_clock::now();
   std::error_code ec;
+  // --eta: ", about 1 min 20 s left" from the wall time so far per run that ran (not skipped).
+  auto eta = [&]() -> std::string {
+    if (!a.eta || ran == 0 || finished >= runs.size()) return "";
+    const double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count();
+    const auto left = static_cast<long long>(
+        std::llround(spent / static_cast<double>(ran) * static_cast<double>(runs.size() - finished)));
+    std::ostringstream os;
+    os << ", about ";
+    if (left >= 3600)
+      os << left / 3600 << " h " << left % 3600 / 60 << " min";
+    else if (left >= 60)
+      os << left / 60 << " min " << left % 60 << " s";
+    else
+      os << left << " s";
+    os << " left";
+    return os.str();
+  };
   auto label = [&](const RunSpec& r) {
     std::string s;
     for (std::size_t k = 0; k < spec.axes.size(); ++k)
@@ -949,12 +1045,14 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
                                          : "FAILED")
               << " (" << label(runs[i]) << ")";
     if (outcomes[i].infeasible) {
-      std::cerr << "\n";
+      std::cerr << eta() << "\n";
       return;
     }
-    if (!outcomes[i].skipped)
+    if (!outcomes[i].skipped) {
+      ++ran;
       std::cerr << " " << std::fixed << std::setprecision(2) << outcomes[i].wall_s << " s";
-    std::cerr << std::defaultfloat << (outcomes[i].ok ? "" : ": " + outcomes[i].message) << "\n";
+    }
+    std::cerr << std::defaultfloat << (outcomes[i].ok ? "" : ": " + outcomes[i].message) << eta() << "\n";
   };
   while (finished < runs.size()) {
     while (next < runs.size() && static_cast<long long>(running.size()) < a.jobs) {
@@ -1557,8 +1655,10 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
   if (a.collect_dir) return collect_sweep(a, out);
   SweepSpec spec = load_spec(*a.spec_file);
   if (a.python_policy) { // the bridge as a --policy-plugin, its policy for every run
-    if (!spec.policy.empty() ||
-        std::any_of(spec.axes.begin(), spec.axes.end(), [](const Axis& x) { return x.key == "policy"; }))
+    if (!spec.policy.empty() || std::any_of(spec.axes.begin(), spec.axes.end(), [](const Axis& x) {
+          return x.key == "policy" || std::any_of(x.bundles.begin(), x.bundles.end(),
+                                                  [](const AxisBundle& b) { return !b.policy.empty(); });
+        }))
       throw UsageError("--policy-python sets every run's policy, and " + spec.file +
                        " names policies (a `policy` key or axis): drop one of them");
     PythonPolicyArg p = parse_python_policy(*a.python_policy);

@@ -1,0 +1,875 @@
+// `colocsim advise TRACE --format F --platform P`: which sharing mode and scheduler to use for a workload,
+// and what it saves. The options the platform's devices support (exclusive, time-slice, ccs-2/ccs-4, mps,
+// mig) each with the policies that fit, run over replicates as one sweep (cmd_sweep: its own processes, -j,
+// --resume, its sweep.csv), then compared with exclusive FCFS (cli/AdviseAnalysis.hpp) into advise.json and
+// report.html. docs/advise.md.
+#include "cli/AdviseAnalysis.hpp"
+#include "cli/CliCommands.hpp"
+#include "cli/Svg.hpp"
+
+#include "base/Csv.hpp"
+#include "base/Errors.hpp"
+#include "policies/PolicyRegistry.hpp"
+#include "sim/Outputs.hpp"
+#include "sim/Platform.hpp"
+#include "sim/Resources.hpp"
+#include "sim/RunInputs.hpp"
+#include "sim/Scenario.hpp"
+#include "workloads/TraceFormats.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace colocsim {
+
+namespace {
+namespace fs = std::filesystem;
+
+const char* const ADVISE_HELP = R"(usage: colocsim advise TRACE --format F --platform P [options]
+
+Should this workload share its GPUs (MIG, MPS, time-slicing, CCS partitions), with which scheduler, and
+what would it save? Runs TRACE on platform P under every sharing option its devices support, each with the
+policies that fit (--list-options shows them), over several replicate seeds, as one sweep in DIR (a sweep
+folder: `colocsim plot DIR`, colocsim.load_sweep(DIR)). Then compares every option with exclusive FCFS: the
+mean and 95 % interval (t-distribution) of energy, mean JCT, makespan, p95 wait and energy per completed
+job; the Pareto front on two metrics; a recommendation in words. Writes DIR/advise.json and
+DIR/report.html (one file: chart, table, recommendation) and prints the table and the recommendation.
+
+options:
+  --format F          the trace's format: native, swf, itp, openb, pai or batsim (required)
+  --platform P        platform preset or file (required): its devices decide the options
+  --nodes N           number of nodes (overrides the preset's)
+  --profile NAME      profile of the jobs the trace binds to none (default resnet50-train-bs32, as replay)
+  --options LIST      only these options, comma-separated: labels (time-slice-2/first-fit), sharing groups
+                      (mps, time-slice-4, mig) or policies (fgd); exclusive/exclusive-fcfs, the baseline,
+                      always runs
+  --list-options      print the options for this platform and exit (runs nothing, writes nothing)
+  --metrics A,B       the two metrics of the front and the recommendation (default energy,jct): energy,
+                      jct, makespan, p95_wait, throughput, energy_per_job
+  --replicates R      seeds per option, 1..1000 (default 5)
+  -o, --output DIR    output folder (default advise-out/<trace stem>)
+  -j, --jobs N        runs at a time (default: the number of cores)
+  --resume            DIR holds an unfinished advice of the same inputs: run only what is missing
+  --force             DIR holds earlier results: run everything again and overwrite them
+  --quiet             no table on stdout (progress still goes to stderr)
+
+exit status: 0 done (an option whose runs failed is reported, not fatal), 1 some run failed, 2 bad input
+or usage.
+)";
+
+constexpr const char* BASELINE = "exclusive/exclusive-fcfs";
+
+struct AdviseArgs {
+  std::string trace, format, platform, nodes, options, out_dir, profile = "resnet50-train-bs32";
+  std::vector<std::string> metrics{"energy", "jct"};
+  long long replicates = 5;
+  std::string jobs;
+  bool list = false, resume = false, force = false, quiet = false, help = false;
+};
+
+std::vector<std::string> split(const std::string& text, char sep)
+{
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (;;) {
+    const auto to = text.find(sep, from);
+    out.push_back(text.substr(from, to == std::string::npos ? std::string::npos : to - from));
+    if (to == std::string::npos) return out;
+    from = to + 1;
+  }
+}
+
+AdviseArgs parse_advise_args(const std::vector<std::string>& args)
+{
+  AdviseArgs a;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& s = args[i];
+    if (s == "--help" || s == "-h") {
+      a.help = true;
+      return a;
+    }
+    if (s == "--format")
+      a.format = next_arg(args, i);
+    else if (s == "--platform")
+      a.platform = next_arg(args, i);
+    else if (s == "--nodes")
+      a.nodes = next_arg(args, i);
+    else if (s == "--profile")
+      a.profile = next_arg(args, i);
+    else if (s == "--options")
+      a.options = next_arg(args, i);
+    else if (s == "--list-options")
+      a.list = true;
+    else if (s == "--metrics") {
+      const std::string v = next_arg(args, i);
+      a.metrics = split(v, ',');
+      std::vector<std::string> names;
+      for (const auto& m : advise_metrics())
+        names.push_back(m.name);
+      if (a.metrics.size() != 2 || a.metrics[0] == a.metrics[1] || !find_advise_metric(a.metrics[0]) ||
+          !find_advise_metric(a.metrics[1]))
+        throw UsageError("option --metrics expects two different metrics A,B of " + join(names) + " (got '" +
+                         v + "')");
+    } else if (s == "--replicates") {
+      const std::string v = next_arg(args, i);
+      const auto x = parse_double(v);
+      if (!x || *x < 1 || *x > 1000 || *x != std::floor(*x))
+        throw UsageError("option --replicates expects a number of seeds per option, 1..1000 (got '" + v +
+                         "')");
+      a.replicates = static_cast<long long>(*x);
+    } else if (s == "-o" || s == "--output")
+      a.out_dir = next_arg(args, i);
+    else if (s == "-j" || s == "--jobs")
+      a.jobs = next_arg(args, i); // checked by the sweep
+    else if (s == "--resume")
+      a.resume = true;
+    else if (s == "--force")
+      a.force = true;
+    else if (s == "--quiet")
+      a.quiet = true;
+    else if (!s.empty() && s[0] == '-')
+      throw UsageError("unknown option '" + s + "' (see colocsim advise --help)");
+    else if (!a.trace.empty())
+      throw UsageError("more than one trace given ('" + a.trace + "' and '" + s + "')");
+    else
+      a.trace = s;
+  }
+  if (a.trace.empty()) throw UsageError("advise needs a TRACE file (see colocsim advise --help)");
+  if (a.format.empty())
+    throw UsageError("advise needs --format (" + join(trace_format_names()) + "; see colocsim formats)");
+  find_trace_format(a.format, SourceLocation{"command line --format"});
+  if (a.platform.empty())
+    throw UsageError(
+        "advise needs --platform (a preset such as aurora-node or dgx-a100, or a platform file): "
+        "its devices decide which sharing modes are compared");
+  if (a.resume && a.force) throw UsageError("--resume and --force exclude each other");
+  if (a.out_dir.empty()) a.out_dir = (fs::path("advise-out") / fs::path(a.trace).stem()).string();
+  return a;
+}
+
+std::string yaml_quote(const std::string& s)
+{
+  std::string out = "\"";
+  for (char c : s)
+    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+/// The scenario every option starts from: the trace on the platform, exclusive FCFS; paths absolute.
+std::string scenario_text(const AdviseArgs& a)
+{
+  const std::string platform = is_path(a.platform) && a.platform.rfind("builtin:", 0) != 0
+                                   ? fs::absolute(a.platform).lexically_normal().string()
+                                   : a.platform;
+  std::ostringstream f;
+  f << "# Written by `colocsim advise`: the scenario every option of the advice starts from\n"
+    << "name: " << yaml_quote("advise-" + fs::path(a.trace).stem().string()) << "\n"
+    << "seed: 1\n"
+    << "platform:\n  preset: " << yaml_quote(platform) << "\n  sharing: exclusive\n";
+  if (!a.nodes.empty()) f << "  nodes: " << yaml_quote(a.nodes) << "\n";
+  f << "workload:\n  trace: " << yaml_quote(fs::absolute(a.trace).lexically_normal().string())
+    << "\n  format: " << yaml_quote(a.format) << "\n  default_profile: " << yaml_quote(a.profile) << "\n"
+    << "policy:\n  name: exclusive-fcfs\n"
+    << "outputs:\n  timeseries: \"off\"\n";
+  return f.str();
+}
+
+/// One option: a sharing mode with a policy and its parameters.
+struct AdviseOption {
+  std::string label;       ///< "time-slice-2/first-fit": group/policy
+  std::string sharing;     ///< platform.sharing
+  std::string policy;      ///< NAME or NAME:K=V,...
+  std::string mig_layout;  ///< platform.mig_layout, for a static MIG layout
+  std::string description; ///< words for people
+  std::string group() const { return label.substr(0, label.find('/')); }
+  std::string policy_name() const { return label.substr(label.find('/') + 1); }
+};
+
+/// What the platform's devices are: the sharing modes every device type supports, and the MIG geometry of
+/// the reference type when it supports mig.
+struct PlatformProbe {
+  std::vector<SharingMode> modes;
+  std::string devices;
+  std::shared_ptr<const MigGeometry> mig;
+};
+
+/// Loads the base scenario (from a temporary file: --list-options writes nothing in DIR) to learn the
+/// platform's devices. InputError for a bad trace, platform or format, naming the command-line option.
+PlatformProbe probe_platform(const AdviseArgs& a)
+{
+  const fs::path tmp =
+      fs::temp_directory_path() / ("colocsim-advise-" + std::to_string(::getpid()) + ".yaml");
+  {
+    std::ofstream f(tmp);
+    f << scenario_text(a);
+    if (!f) throw OutputError("cannot write the temporary file " + tmp.string());
+  }
+  struct Remove {
+    fs::path p;
+    ~Remove()
+    {
+      std::error_code ec;
+      fs::remove(p, ec);
+    }
+  } remove{tmp};
+  const auto load = [&](const std::vector<std::string>& sets, const std::string& policy) {
+    try {
+      return build_run(load_scenario(tmp.string(), sets, policy, PluginConsent{false, {}, true}));
+    } catch (const InputError& e) {
+      std::vector<Diagnostic> out;
+      for (auto d : e.diagnostics()) {
+        if (d.where.file == tmp.string()) d.where = SourceLocation{"command line"};
+        out.push_back(std::move(d));
+      }
+      throw InputError(std::move(out));
+    }
+  };
+  PlatformProbe p;
+  const RunInputs base = load({}, {});
+  p.devices = device_types(base.platform);
+  for (const auto m : base.platform.types[0].spec->sharing_modes) {
+    bool all = true;
+    for (const auto& t : base.platform.types)
+      all = all && std::find(t.spec->sharing_modes.begin(), t.spec->sharing_modes.end(), m) !=
+                       t.spec->sharing_modes.end();
+    if (all) p.modes.push_back(m);
+  }
+  if (std::find(p.modes.begin(), p.modes.end(), SharingMode::MIG) != p.modes.end())
+    p.mig = load({"platform.sharing=mig"}, "mig-manager").platform.types[0].mig;
+  return p;
+}
+
+bool has_param(const PolicyInfo& p, const std::string& name)
+{
+  return std::any_of(p.params.begin(), p.params.end(), [&](const ParamSpec& s) { return s.name == name; });
+}
+
+bool fits(const PolicyInfo& p, SharingMode m)
+{
+  return p.requirements.sharing.empty() ||
+         std::find(p.requirements.sharing.begin(), p.requirements.sharing.end(), m) !=
+             p.requirements.sharing.end();
+}
+
+/// A few fixed MIG layouts of the geometry: the smallest instance as many times as fits, two halves, one half
+/// with the rest in the smallest instances (each kept only if legal, each once).
+std::vector<std::vector<std::string>> mig_layouts(const MigGeometry& g)
+{
+  const auto& ps = g.profiles();
+  if (ps.empty()) return {};
+  std::size_t smallest = 0, half = ps.size();
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    if (ps[i].compute_slices < ps[smallest].compute_slices ||
+        (ps[i].compute_slices == ps[smallest].compute_slices &&
+         ps[i].memory_slices < ps[smallest].memory_slices))
+      smallest = i;
+    if (2 * ps[i].compute_slices <= g.compute_slices() &&
+        (half == ps.size() || ps[i].compute_slices > ps[half].compute_slices ||
+         (ps[i].compute_slices == ps[half].compute_slices && ps[i].memory_slices > ps[half].memory_slices)))
+      half = i;
+  }
+  std::vector<std::vector<std::size_t>> candidates;
+  std::vector<std::size_t> all_small;
+  while (all_small.size() < 64) { // the largest legal run of the smallest instance
+    all_small.push_back(smallest);
+    if (!g.arrange(all_small)) {
+      all_small.pop_back();
+      break;
+    }
+  }
+  candidates.push_back(all_small);
+  if (half < ps.size()) {
+    candidates.push_back({half, half});
+    std::vector<std::size_t> mixed{half};
+    while (mixed.size() < 64) {
+      mixed.push_back(smallest);
+      if (!g.arrange(mixed)) {
+        mixed.pop_back();
+        break;
+      }
+    }
+    candidates.push_back(mixed);
+  }
+  std::vector<std::vector<std::string>> out;
+  for (const auto& c : candidates) {
+    if (c.empty() || !g.arrange(c)) continue;
+    std::vector<std::string> names;
+    for (auto i : c)
+      names.push_back(ps[i].name);
+    if (std::find(out.begin(), out.end(), names) == out.end()) out.push_back(names);
+  }
+  return out;
+}
+
+/// "7x1g.5gb" / "3g.20gb+2x1g.5gb": a layout for a label.
+std::string layout_label(const std::vector<std::string>& names)
+{
+  std::string out;
+  for (std::size_t i = 0; i < names.size();) {
+    std::size_t j = i;
+    while (j < names.size() && names[j] == names[i])
+      ++j;
+    if (!out.empty()) out += '+';
+    if (j - i > 1) out += std::to_string(j - i) + "x";
+    out += names[i];
+    i = j;
+  }
+  return out;
+}
+
+/// Every option of the platform: exclusive with exclusive-fcfs and exclusive-easy; time-slice with 2 and 4
+/// jobs per device (max_per_device) for each co-location policy of the registry that fits it; ccs-2, ccs-4
+/// and mps with each policy that fits; mig with mig-manager on fixed layouts and with its dynamic sizing.
+std::vector<AdviseOption> enumerate_options(const PlatformProbe& p)
+{
+  const auto supports = [&](SharingMode m) {
+    return std::find(p.modes.begin(), p.modes.end(), m) != p.modes.end();
+  };
+  std::vector<AdviseOption> out;
+  // Co-location policies: the registry's, but the exclusive ones, mig-manager and wrappers (power-aware).
+  std::vector<const PolicyInfo*> coloc;
+  for (const auto& info : policy_registry())
+    if (info.name != "exclusive-fcfs" && info.name != "exclusive-easy" && info.name != "mig-manager" &&
+        info.requirements.inner_policy_param.empty())
+      coloc.push_back(&info);
+  if (supports(SharingMode::EXCLUSIVE)) {
+    out.push_back({BASELINE, "exclusive", "exclusive-fcfs", "", "exclusive devices, FCFS (the baseline)"});
+    out.push_back({"exclusive/exclusive-easy", "exclusive", "exclusive-easy", "",
+                   "exclusive devices, EASY backfilling"});
+  }
+  if (supports(SharingMode::TIME_SLICE))
+    for (const auto* info : coloc) {
+      if (!fits(*info, SharingMode::TIME_SLICE)) continue;
+      if (has_param(*info, "max_per_device"))
+        for (int k : {2, 4})
+          out.push_back({"time-slice-" + std::to_string(k) + "/" + info->name, "time-slice",
+                         info->name + ":max_per_device=" + std::to_string(k), "",
+                         "time-slicing, at most " + std::to_string(k) + " jobs per device, " + info->name});
+      else
+        out.push_back({"time-slice/" + info->name, "time-slice", info->name, "",
+                       "time-slicing, " + info->name + " (its own limit of jobs per device)"});
+    }
+  for (const auto& [mode, name] :
+       {std::pair{SharingMode::CCS_2, "ccs-2"}, {SharingMode::CCS_4, "ccs-4"}, {SharingMode::MPS, "mps"}}) {
+    if (!supports(mode)) continue;
+    for (const auto* info : coloc)
+      if (fits(*info, mode))
+        out.push_back(
+            {std::string(name) + "/" + info->name, name, info->name, "",
+             std::string(name == std::string("mps") ? "MPS" : std::string("CCS partitions, ") + name) + ", " +
+                 info->name});
+  }
+  if (supports(SharingMode::MIG) && p.mig) {
+    for (const auto& layout : mig_layouts(*p.mig)) {
+      std::string joined;
+      for (const auto& n : layout)
+        joined += (joined.empty() ? "" : ",") + n;
+      out.push_back({"mig-" + layout_label(layout) + "/mig-manager", "mig", "mig-manager:reconfigure=false",
+                     joined,
+                     "MIG, fixed layout " + layout_label(layout) + " on every GPU, mig-manager placing"});
+    }
+    out.push_back({"mig-dynamic/mig-manager", "mig", "mig-manager", "",
+                   "MIG, instances sized per job by mig-manager (fission and fusion)"});
+  }
+  return out;
+}
+
+/// The options --options asks for (labels, groups or policy names); the baseline always. UsageError for an
+/// item that matches nothing.
+std::vector<AdviseOption> select_options(const std::vector<AdviseOption>& all, const std::string& list)
+{
+  if (list.empty()) return all;
+  const auto items = split(list, ',');
+  std::vector<bool> keep(all.size(), false);
+  for (const auto& item : items) {
+    bool any = false;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const std::string g = all[i].group();
+      if (all[i].label == item || g == item || g.rfind(item + "-", 0) == 0 || all[i].policy_name() == item) {
+        keep[i] = true;
+        any = true;
+      }
+    }
+    if (!any) {
+      std::vector<std::string> labels;
+      for (const auto& o : all)
+        labels.push_back(o.label);
+      throw UsageError("--options: '" + item + "' matches no option of this platform; valid: " +
+                       join(labels) + " (or a group before '/', or a policy after it)");
+    }
+  }
+  std::vector<AdviseOption> out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (keep[i] || all[i].label == BASELINE) out.push_back(all[i]);
+  return out;
+}
+
+const std::vector<std::string>& table_fields()
+{
+  static const std::vector<std::string> f{
+      "energy_total_j",        "jct_mean_s",     "makespan_s", "wait_p95_s", "energy_per_completed_job_j",
+      "throughput_jobs_per_h", "jobs_completed", "jobs_read"};
+  return f;
+}
+
+/// The sweep spec of the advice: one bundled axis `option`, the replicates as seeds.
+std::string spec_text(const AdviseArgs& a, const std::vector<AdviseOption>& options)
+{
+  std::ostringstream s;
+  s << "# Written by `colocsim advise`: every option of the advice (axis `option`) over " << a.replicates
+    << " replicate seed(s).\n# Rerun by hand with: colocsim sweep sweep.yaml -o <this folder> --resume\n"
+    << "name: " << yaml_quote("advise-" + fs::path(a.trace).stem().string()) << "\n"
+    << "scenario: scenario.yaml\n"
+    << "axes:\n  option:\n";
+  for (const auto& o : options) {
+    s << "    - {label: " << yaml_quote(o.label) << ", policy: " << yaml_quote(o.policy)
+      << ", set: {platform.sharing: " << yaml_quote(o.sharing);
+    if (!o.mig_layout.empty()) s << ", platform.mig_layout: " << yaml_quote(o.mig_layout);
+    s << "}}\n";
+  }
+  s << "seeds: {first: 1, count: " << a.replicates << "}\n"
+    << "metrics: [" << join(table_fields()) << "]\n";
+  return s.str();
+}
+
+/// Writes `text` to `file`, or OutputError.
+void write_text(const fs::path& file, const std::string& text)
+{
+  std::ofstream f(file, std::ios::binary | std::ios::trunc);
+  f << text;
+  f.close();
+  check_written(f, file);
+}
+
+/// The folder: never overwritten without --force; --resume needs the same inputs (scenario.yaml and
+/// sweep.yaml as this command would write them).
+void prepare_folder(const AdviseArgs& a, const fs::path& dir, const std::string& scenario,
+                    const std::string& spec)
+{
+  std::error_code ec;
+  const bool exists = fs::exists(dir, ec) && !fs::is_empty(dir, ec);
+  if (exists && a.resume) {
+    for (const auto& [name, text] : {std::pair{"scenario.yaml", &scenario}, {"sweep.yaml", &spec}}) {
+      const fs::path f = dir / name;
+      if (!fs::exists(f, ec))
+        throw InputError(SourceLocation{dir.string()}, "",
+                         std::string("holds no advice to resume (no ") + name +
+                             "); use --force to write one there, or -o DIR");
+      if (read_text_file(f.string()).text != *text)
+        throw InputError(
+            SourceLocation{f.string()}, "",
+            "differs from what these arguments give (another trace, platform, option list or "
+            "number of replicates); --resume needs the same; use --force to start again, or -o DIR");
+    }
+  } else if (exists && !a.force)
+    throw InputError(SourceLocation{dir.string()}, "",
+                     "exists and is not empty; pass --resume to finish an advice there, --force to overwrite "
+                     "it, or -o DIR to write elsewhere");
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw InputError(SourceLocation{dir.string()}, "", "cannot create the output folder: " + ec.message());
+  if (!a.resume) {
+    std::error_code ignore;
+    for (const char* old : {"advise.json", "report.html"})
+      fs::remove(dir / old, ignore);
+  }
+  write_text(dir / "scenario.yaml", scenario);
+  write_text(dir / "sweep.yaml", spec);
+}
+
+/// sweep.csv's rows grouped per option (the `option` column), the ok runs with their numbers.
+std::vector<AdviseOptionRuns> read_results(const fs::path& dir, const std::vector<AdviseOption>& options)
+{
+  const fs::path file = dir / "sweep.csv";
+  const TextFile text = read_text_file(file.string());
+  std::istringstream in(text.text);
+  std::string line;
+  std::vector<std::string> header, cells;
+  std::getline(in, line);
+  if (!split_csv_line(line, header))
+    throw InputError(SourceLocation{file.string(), 1}, "", "expected the header of a sweep.csv");
+  const auto col = [&](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end())
+      throw InputError(SourceLocation{file.string(), 1}, name,
+                       "missing column; expected colocsim's sweep.csv");
+    return static_cast<std::size_t>(it - header.begin());
+  };
+  const std::size_t c_status = col("status"), c_option = col("option"), c_seed = col("seed");
+  std::vector<AdviseOptionRuns> runs;
+  for (const auto& o : options)
+    runs.push_back({o.label, 0, {}});
+  int lineno = 1;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty()) continue;
+    if (!split_csv_line(line, cells) || cells.size() != header.size())
+      throw InputError(SourceLocation{file.string(), lineno}, "",
+                       "expected " + std::to_string(header.size()) + " fields");
+    const auto it =
+        std::find_if(runs.begin(), runs.end(), [&](const auto& r) { return r.label == cells[c_option]; });
+    if (it == runs.end()) continue;
+    if (cells[c_status] == "infeasible") continue;
+    ++it->runs;
+    if (cells[c_status] != "ok") continue;
+    AdviseReplicate rep;
+    rep.seed = static_cast<long long>(parse_double(cells[c_seed]).value_or(0));
+    for (std::size_t c = c_seed + 1; c < header.size(); ++c)
+      if (const auto x = parse_double(cells[c]); x && find_summary_field(header[c]))
+        rep.numbers[header[c]] = *x;
+    it->ok.push_back(std::move(rep));
+  }
+  return runs;
+}
+
+std::string fixed(double x, int digits)
+{
+  if (!std::isfinite(x)) return "-";
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(digits) << x;
+  return os.str();
+}
+
+/// A metric's value in the unit people read: energy in kWh, times in h (or s below a minute... kept in the
+/// field's unit otherwise).
+struct Shown {
+  double scale;
+  std::string unit;
+};
+Shown shown(const AdviseMetric& m)
+{
+  if (m.unit == "J") return {1.0 / 3.6e6, "kWh"};
+  if (m.unit == "s") return {1.0 / 3600, "h"};
+  return {1.0, m.unit};
+}
+
+std::string interval_cell(const Interval& iv, const AdviseMetric& m)
+{
+  if (iv.n == 0) return "-";
+  const Shown s = shown(m);
+  std::ostringstream os;
+  os << std::setprecision(4) << iv.mean * s.scale;
+  if (!iv.single) os << " \u00b1 " << std::setprecision(2) << iv.half * s.scale;
+  return os.str();
+}
+
+std::string interval_json(const Interval& iv)
+{
+  return "{\"mean\": " + json_number(iv.n ? iv.mean : NAN) +
+         ", \"low\": " + json_number(iv.n ? iv.low : NAN) +
+         ", \"high\": " + json_number(iv.n ? iv.high : NAN) +
+         ", \"half_width\": " + json_number(iv.n ? iv.half : NAN) + ", \"n\": " + std::to_string(iv.n) + "}";
+}
+
+std::string jstr(const std::string& s)
+{
+  std::string out;
+  append_json_string(out, s);
+  return out;
+}
+
+std::string advise_json(const AdviseArgs& a, const PlatformProbe& p, const std::vector<AdviseOption>& options,
+                        const AdviseAnalysis& an)
+{
+  std::ostringstream j;
+  j << "{\n  \"trace\": " << jstr(fs::absolute(a.trace).lexically_normal().string())
+    << ",\n  \"format\": " << jstr(a.format) << ",\n  \"platform\": " << jstr(a.platform)
+    << ",\n  \"nodes\": " << (a.nodes.empty() ? "null" : jstr(a.nodes))
+    << ",\n  \"devices\": " << jstr(p.devices) << ",\n  \"replicates\": " << a.replicates
+    << ",\n  \"confidence\": 0.95"
+    << ",\n  \"replicates_identical\": " << (an.replicates_identical ? "true" : "false")
+    << ",\n  \"baseline\": " << jstr(an.baseline) << ",\n  \"metrics\": [" << jstr(an.metrics[0]) << ", "
+    << jstr(an.metrics[1]) << "],\n  \"compared\": [" << jstr(an.compared[0]) << ", " << jstr(an.compared[1])
+    << "],\n  \"options\": [";
+  for (std::size_t i = 0; i < an.options.size(); ++i) {
+    const auto& o = an.options[i];
+    const auto& opt = options[i];
+    j << (i ? "," : "") << "\n    {\"label\": " << jstr(o.label)
+      << ", \"description\": " << jstr(opt.description) << ", \"sharing\": " << jstr(opt.sharing)
+      << ", \"policy\": " << jstr(opt.policy)
+      << ", \"mig_layout\": " << (opt.mig_layout.empty() ? "null" : jstr(opt.mig_layout))
+      << ",\n     \"runs\": " << o.runs << ", \"ok\": " << o.ok
+      << ", \"jobs_completed\": " << json_number(o.jobs_completed)
+      << ", \"jobs_read\": " << json_number(o.jobs_read) << ", \"lossy\": " << (o.lossy ? "true" : "false")
+      << ", \"jobs_failed\": " << json_number(o.jobs_failed)
+      << ", \"jobs_rejected\": " << json_number(o.jobs_rejected)
+      << ", \"oom_events\": " << json_number(o.oom_events) << ",\n     \"metrics\": {";
+    bool first = true;
+    for (const auto& m : advise_metrics()) {
+      j << (first ? "" : ", ") << "\n       " << jstr(m.name) << ": " << interval_json(o.metrics.at(m.name));
+      first = false;
+    }
+    j << "},\n     \"change_pct\": {";
+    first = true;
+    for (const auto& m : advise_metrics())
+      if (const auto it = o.change.find(m.name); it != o.change.end()) {
+        j << (first ? "" : ", ") << "\n       " << jstr(m.name) << ": " << interval_json(it->second);
+        first = false;
+      }
+    j << "},\n     \"on_front\": " << (o.on_front ? "true" : "false") << ", \"dominated_by\": [";
+    for (std::size_t k = 0; k < o.dominated_by.size(); ++k)
+      j << (k ? ", " : "") << jstr(o.dominated_by[k]);
+    j << "]}";
+  }
+  j << "\n  ],\n  \"front\": [";
+  for (std::size_t k = 0; k < an.front.size(); ++k)
+    j << (k ? ", " : "") << jstr(an.front[k]);
+  j << "],\n  \"recommended\": " << (an.recommended.empty() ? "null" : jstr(an.recommended))
+    << ",\n  \"recommendation\": " << jstr(an.recommendation) << "\n}\n";
+  return j.str();
+}
+
+/// The scatter of the two compared metrics: a point per option with an ok run at its means, error bars of
+/// its intervals, the front's points filled and joined. Plain SVG.
+std::string scatter_svg(const AdviseAnalysis& an)
+{
+  const AdviseMetric& mx = *find_advise_metric(an.compared[0]);
+  const AdviseMetric& my = *find_advise_metric(an.compared[1]);
+  const Shown sx = shown(mx), sy = shown(my);
+  const double W = 720, H = 480, L = 80, R = 20, T = 20, B = 60;
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  std::vector<const AdviseOptionStats*> pts;
+  for (const auto& o : an.options) {
+    const auto& ix = o.metrics.at(mx.name);
+    const auto& iy = o.metrics.at(my.name);
+    if (ix.n == 0 || iy.n == 0) continue;
+    pts.push_back(&o);
+    x0 = std::min(x0, ix.low * sx.scale);
+    x1 = std::max(x1, ix.high * sx.scale);
+    y0 = std::min(y0, iy.low * sy.scale);
+    y1 = std::max(y1, iy.high * sy.scale);
+  }
+  std::ostringstream s;
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 "
+    << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  if (pts.empty()) {
+    s << "<text x=\"20\" y=\"40\">no option has a successful run</text>\n</svg>\n";
+    return s.str();
+  }
+  const auto pad = [](double& lo, double& hi) {
+    const double span = hi - lo > 0 ? hi - lo : std::max(std::fabs(hi), 1.0) * 0.1;
+    lo -= 0.08 * span;
+    hi += 0.08 * span;
+  };
+  pad(x0, x1);
+  pad(y0, y1);
+  const auto px = [&](double v) { return L + (v - x0) / (x1 - x0) * (W - L - R); };
+  const auto py = [&](double v) { return H - B - (v - y0) / (y1 - y0) * (H - T - B); };
+  s << "<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << W - L - R << "\" height=\"" << H - T - B
+    << "\" fill=\"none\" stroke=\"#444\"/>\n";
+  const double stx = svg::tick_step(x1 - x0, 6), sty = svg::tick_step(y1 - y0, 6);
+  for (double v = std::ceil(x0 / stx) * stx; v <= x1; v += stx)
+    s << "<line x1=\"" << svg::num(px(v)) << "\" y1=\"" << H - B << "\" x2=\"" << svg::num(px(v))
+      << "\" y2=\"" << H - B + 5 << "\" stroke=\"#444\"/><text x=\"" << svg::num(px(v)) << "\" y=\""
+      << H - B + 18 << "\" text-anchor=\"middle\">" << svg::xml(svg::short_number(v)) << "</text>\n";
+  for (double v = std::ceil(y0 / sty) * sty; v <= y1; v += sty)
+    s << "<line x1=\"" << L - 5 << "\" y1=\"" << svg::num(py(v)) << "\" x2=\"" << L << "\" y2=\""
+      << svg::num(py(v)) << "\" stroke=\"#444\"/><text x=\"" << L - 8 << "\" y=\"" << svg::num(py(v) + 4)
+      << "\" text-anchor=\"end\">" << svg::xml(svg::short_number(v)) << "</text>\n";
+  s << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 15 << "\" text-anchor=\"middle\">"
+    << svg::xml(mx.label + " (" + sx.unit + ")" +
+                (mx.lower_is_better ? ", less is better" : ", more is better"))
+    << "</text>\n<text transform=\"translate(18," << (T + H - B) / 2
+    << ") rotate(-90)\" text-anchor=\"middle\">"
+    << svg::xml(my.label + " (" + sy.unit + ")" +
+                (my.lower_is_better ? ", less is better" : ", more is better"))
+    << "</text>\n";
+  // The front joined in order of x.
+  std::vector<const AdviseOptionStats*> front;
+  for (const auto* o : pts)
+    if (o->on_front) front.push_back(o);
+  std::sort(front.begin(), front.end(), [&](const auto* a, const auto* b) {
+    return a->metrics.at(mx.name).mean < b->metrics.at(mx.name).mean;
+  });
+  if (front.size() > 1) {
+    s << "<polyline class=\"front\" fill=\"none\" stroke=\"#d55e00\" stroke-width=\"1.5\" points=\"";
+    for (const auto* o : front)
+      s << svg::num(px(o->metrics.at(mx.name).mean * sx.scale)) << ","
+        << svg::num(py(o->metrics.at(my.name).mean * sy.scale)) << " ";
+    s << "\"/>\n";
+  }
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const auto& o = *pts[i];
+    const auto& ix = o.metrics.at(mx.name);
+    const auto& iy = o.metrics.at(my.name);
+    const double cx = px(ix.mean * sx.scale), cy = py(iy.mean * sy.scale);
+    const std::string colour = o.on_front ? "#d55e00" : "#0072b2";
+    const bool right_half = cx > (L + W - R) / 2; // its label to the left of the point, inside the plot
+    s << "<g class=\"point\" data-label=\"" << svg::xml(o.label) << "\"><title>" << svg::xml(o.label)
+      << (o.on_front ? " (front)" : " (dominated)") << (o.lossy ? ", loses jobs" : "") << "</title>"
+      << "<line x1=\"" << svg::num(px(ix.low * sx.scale)) << "\" y1=\"" << svg::num(cy) << "\" x2=\""
+      << svg::num(px(ix.high * sx.scale)) << "\" y2=\"" << svg::num(cy) << "\" stroke=\"" << colour << "\"/>"
+      << "<line x1=\"" << svg::num(cx) << "\" y1=\"" << svg::num(py(iy.low * sy.scale)) << "\" x2=\""
+      << svg::num(cx) << "\" y2=\"" << svg::num(py(iy.high * sy.scale)) << "\" stroke=\"" << colour << "\"/>"
+      << "<circle cx=\"" << svg::num(cx) << "\" cy=\"" << svg::num(cy) << "\" r=\"" << (o.on_front ? 5 : 4)
+      << "\" fill=\"" << (o.on_front ? colour : "white") << "\" stroke=\"" << colour << "\"/>"
+      << "<text x=\"" << svg::num(right_half ? cx - 7 : cx + 7) << "\" y=\"" << svg::num(cy - 6)
+      << "\" fill=\"#222\"" << (right_half ? " text-anchor=\"end\"" : "") << ">"
+      << svg::xml(o.label + (o.lossy ? " *" : "")) << "</text></g>\n";
+  }
+  s << "</svg>\n";
+  return s.str();
+}
+
+std::string report_html(const AdviseArgs& a, const PlatformProbe& p, const std::vector<AdviseOption>& options,
+                        const AdviseAnalysis& an)
+{
+  std::ostringstream h;
+  h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>colocsim advise: "
+    << svg::xml(fs::path(a.trace).filename().string()) << "</title>\n<style>\n"
+    << "body{font-family:sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}"
+    << "td,th{border:1px solid #ccc;padding:3px "
+       "8px;text-align:right}td:first-child,th:first-child{text-align:left}"
+    << "tr.front "
+       "td:first-child{font-weight:bold}tr.lossy{background:#fff3e0}.rec{font-size:1.15em;padding:1em;"
+    << "background:#eef6ee;border-left:4px solid #393}\n</style>\n</head>\n<body>\n"
+    << "<h1>Sharing advice for " << svg::xml(fs::path(a.trace).filename().string()) << "</h1>\n"
+    << "<p>Platform " << svg::xml(a.platform) << (a.nodes.empty() ? "" : " (" + svg::xml(a.nodes) + " nodes)")
+    << ", devices " << svg::xml(p.devices) << "; " << an.options.size() << " options, " << a.replicates
+    << " replicate seed(s) each; 95 % intervals from the t-distribution.</p>\n"
+    << "<p class=\"rec\" id=\"recommendation\">" << svg::xml(an.recommendation) << "</p>\n"
+    << "<h2>" << svg::xml(find_advise_metric(an.compared[0])->label) << " against "
+    << svg::xml(find_advise_metric(an.compared[1])->label) << "</h2>\n"
+    << "<p>Each point is an option at its means, its bars the 95 % intervals; the front (options no other "
+       "dominates) is filled and joined. * loses jobs.</p>\n"
+    << scatter_svg(an)
+    << "<h2>All options</h2>\n<table>\n<tr><th>option</th><th>runs ok</th><th>jobs completed</th>";
+  for (const auto& m : advise_metrics())
+    h << "<th>" << svg::xml(m.label) << " (" << svg::xml(shown(m).unit) << ")</th>";
+  for (const auto& name : an.compared)
+    h << "<th>\u0394 " << svg::xml(find_advise_metric(name)->label) << "</th>";
+  h << "<th>front</th></tr>\n";
+  for (std::size_t i = 0; i < an.options.size(); ++i) {
+    const auto& o = an.options[i];
+    h << "<tr class=\"option" << (o.on_front ? " front" : "") << (o.lossy ? " lossy" : "")
+      << "\"><td title=\"" << svg::xml(options[i].description) << "\">" << svg::xml(o.label) << "</td><td>"
+      << o.ok << "/" << o.runs << "</td><td>" << fixed(o.jobs_completed, 1) << " of " << fixed(o.jobs_read, 1)
+      << (o.lossy ? " *" : "") << "</td>";
+    for (const auto& m : advise_metrics())
+      h << "<td>" << svg::xml(interval_cell(o.metrics.at(m.name), m)) << "</td>";
+    for (const auto& name : an.compared) {
+      const auto it = o.change.find(name);
+      h << "<td>"
+        << (o.label == an.baseline ? "base"
+            : it == o.change.end() ? "-"
+                                   : svg::xml(change_text(it->second)))
+        << "</td>";
+    }
+    h << "<td>"
+      << (o.on_front               ? "yes"
+          : o.dominated_by.empty() ? "-"
+                                   : "dominated by " + svg::xml(join(o.dominated_by)))
+      << "</td></tr>\n";
+  }
+  h << "</table>\n<p>Values: mean \u00b1 half-width of the 95 % interval over the replicates that ran. "
+       "\u0394: the "
+       "change from "
+    << svg::xml(an.baseline)
+    << " in %, paired by seed. * the option lost jobs (failed, rejected or out of memory): it is compared on "
+       "energy per completed job. Results: sweep.csv, advise.json.</p>\n</body>\n</html>\n";
+  return h.str();
+}
+
+void print_table(std::ostream& out, const AdviseAnalysis& an)
+{
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head{"option", "ok", "jobs"};
+  for (const auto& m : advise_metrics())
+    if (m.name != "throughput") head.push_back(m.label + " (" + shown(m).unit + ")");
+  for (const auto& name : an.compared)
+    head.push_back("\u0394 " + find_advise_metric(name)->label);
+  head.push_back("front");
+  rows.push_back(head);
+  for (const auto& o : an.options) {
+    std::vector<std::string> r{o.label, std::to_string(o.ok) + "/" + std::to_string(o.runs),
+                               fixed(o.jobs_completed, 0) + " of " + fixed(o.jobs_read, 0) +
+                                   (o.lossy ? " *" : "")};
+    for (const auto& m : advise_metrics())
+      if (m.name != "throughput") r.push_back(interval_cell(o.metrics.at(m.name), m));
+    for (const auto& name : an.compared) {
+      const auto it = o.change.find(name);
+      r.push_back(o.label == an.baseline ? "base" : it == o.change.end() ? "-" : change_text(it->second));
+    }
+    r.push_back(o.on_front ? "yes" : "");
+    rows.push_back(r);
+  }
+  const auto length = [](const std::string& t) {
+    return static_cast<std::size_t>(
+        std::count_if(t.begin(), t.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  };
+  std::vector<std::size_t> width(head.size(), 0);
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size(); ++c)
+      width[c] = std::max(width[c], length(r[c]));
+  for (const auto& r : rows) {
+    out << " ";
+    for (std::size_t c = 0; c < r.size(); ++c)
+      out << " " << r[c] << std::string(width[c] - length(r[c]), ' ');
+    out << "\n";
+  }
+}
+
+} // namespace
+
+int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
+{
+  const AdviseArgs a = parse_advise_args(args);
+  if (a.help) {
+    out << ADVISE_HELP;
+    return 0;
+  }
+  const PlatformProbe probe = probe_platform(a);
+  const std::vector<AdviseOption> all = enumerate_options(probe);
+  if (std::none_of(all.begin(), all.end(), [](const AdviseOption& o) { return o.label == BASELINE; }))
+    throw InputError(SourceLocation{"command line --platform"}, "",
+                     "the platform's devices (" + probe.devices +
+                         ") do not all support exclusive use, the baseline every option is compared with");
+  const std::vector<AdviseOption> options = select_options(all, a.options);
+  if (a.list) {
+    out << "options for " << a.platform << " (" << probe.devices << "):\n";
+    for (const auto& o : options)
+      out << "  " << o.label << std::string(o.label.size() < 40 ? 40 - o.label.size() : 1, ' ')
+          << o.description << "\n";
+    return 0;
+  }
+  const fs::path dir = a.out_dir;
+  const std::string scenario = scenario_text(a), spec = spec_text(a, options);
+  prepare_folder(a, dir, scenario, spec);
+  std::vector<std::string> sweep_args{
+      (dir / "sweep.yaml").string(),    "-o", dir.string(), "--quiet", "--eta",
+      a.resume ? "--resume" : "--force"};
+  if (!a.jobs.empty()) {
+    sweep_args.push_back("-j");
+    sweep_args.push_back(a.jobs);
+  }
+  std::cerr << "colocsim: advise: " << options.size() << " options × " << a.replicates
+            << " replicate(s) = " << options.size() * static_cast<std::size_t>(a.replicates) << " runs in "
+            << dir.string() << "/\n";
+  const int status = cmd_sweep(sweep_args, out);
+
+  const AdviseAnalysis an = analyse_advice(read_results(dir, options), a.metrics, BASELINE);
+  write_text(dir / "advise.json", advise_json(a, probe, options, an));
+  write_text(dir / "report.html", report_html(a, probe, options, an));
+  if (!a.quiet) {
+    out << "advise: " << options.size() << " options on " << a.platform << " (" << probe.devices << "), "
+        << a.replicates << " replicate(s) each; mean ± 95 % interval\n";
+    print_table(out, an);
+    if (an.compared != an.metrics)
+      out << "  * loses jobs: every option is compared on energy per completed job\n";
+    out << "\n"
+        << an.recommendation << "\n\n  " << (dir / "report.html").string() << ", "
+        << (dir / "advise.json").string() << " (runs: sweep.csv, run-NNNN/)\n";
+  }
+  return status;
+}
+
+} // namespace colocsim

@@ -1,0 +1,188 @@
+// `colocsim advise` end to end on a bundled trace slice (100 jobs of the ITP trace on one DGX A100 node):
+// the options of the platform, the sweep folder it leaves (sweep.csv, `colocsim plot`), advise.json (strict
+// JSON, checked by python3 -m json.tool) and report.html (the table rows, the recommendation, one chart point
+// per option, nothing external), and the folder rules (--resume, --force, nothing written by --list-options).
+#include "tests/CatchCompat.hpp"
+#include "tests/sim/CliTestSupport.hpp"
+
+#include "cli/Svg.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace colocsim::test;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+namespace fs = std::filesystem;
+
+const colocsim::test::ScratchDirs scratch_dir{"advise-test"};
+
+const std::string TRACE = std::string(COLOCSIM_TEST_DATA) + "/workloads/itp/cluster05-rows1826-1925.csv";
+
+std::vector<std::string> advise_args(const fs::path& out, const std::string& options)
+{
+  return {"advise",    TRACE,   "--format",     "itp", "--platform", "dgx-a100", "--nodes", "1",
+          "--options", options, "--replicates", "2",   "-j",         "2",        "-o",      out.string()};
+}
+
+std::string read_file(const fs::path& file)
+{
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count(const std::string& text, const std::string& what)
+{
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++n;
+  return n;
+}
+
+} // namespace
+
+TEST_CASE("advise lists the options the platform's devices support", "[advise][cli]")
+{
+  const auto dir = scratch_dir("list");
+  const auto r = cli({"advise", TRACE, "--format", "itp", "--platform", "dgx-a100", "--nodes", "1",
+                      "--list-options", "-o", (dir / "out").string()});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  for (const char* label :
+       {"exclusive/exclusive-fcfs", "exclusive/exclusive-easy", "time-slice-2/first-fit", "time-slice-4/fgd",
+        "mps/interference-aware", "mig-dynamic/mig-manager", "mig-7x1g.5gb/mig-manager"})
+    CHECK_THAT(r.out, ContainsSubstring(label));
+  CHECK_THAT(r.out, !ContainsSubstring("ccs-2")); // the A100 has no CCS partitions
+  CHECK_FALSE(fs::exists(dir / "out"));           // --list-options writes nothing
+
+  const auto max = cli({"advise", TRACE, "--format", "itp", "--platform", "aurora-node", "--list-options",
+                        "--options", "ccs-4,first-fit"});
+  INFO(max.err);
+  REQUIRE(max.status == 0);
+  CHECK_THAT(max.out, ContainsSubstring("ccs-4/fgd"));
+  CHECK_THAT(max.out, ContainsSubstring("ccs-2/first-fit"));
+  CHECK_THAT(max.out, ContainsSubstring("exclusive/exclusive-fcfs")); // the baseline always
+  CHECK_THAT(max.out, !ContainsSubstring("mig"));
+  CHECK_THAT(max.out, !ContainsSubstring("mps/"));
+
+  const auto bad = cli({"advise", TRACE, "--format", "itp", "--platform", "aurora-node", "--list-options",
+                        "--options", "mig-dynamic"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("--options: 'mig-dynamic' matches no option of this platform"));
+  const auto metrics =
+      cli({"advise", TRACE, "--format", "itp", "--platform", "dgx-a100", "--metrics", "energy"});
+  CHECK(metrics.status == 2);
+  CHECK_THAT(metrics.err, ContainsSubstring("--metrics expects two different metrics"));
+}
+
+TEST_CASE("advise runs the options as a sweep and writes advise.json and report.html", "[advise][cli]")
+{
+  const auto dir = scratch_dir("run");
+  const fs::path out = dir / "out";
+  const std::string options = "time-slice-2/first-fit,mps/interference-aware,mig-dynamic";
+  // The real binary, to see the progress on stderr (the sweep writes it to the process's stderr).
+  std::string command = COLOCSIM_BINARY;
+  for (const auto& arg : advise_args(out, options))
+    command += " " + arg;
+  REQUIRE(shell(command + " > " + (dir / "stdout.txt").string() + " 2> " + (dir / "stderr.txt").string()) ==
+          0);
+  const std::string stdout_text = read_file(dir / "stdout.txt"), stderr_text = read_file(dir / "stderr.txt");
+  INFO(stderr_text);
+  CHECK(count(stderr_text, "colocsim: sweep [") == 8);
+  CHECK_THAT(stderr_text, ContainsSubstring(" s left")); // the progress's estimate of the time left
+
+  // A sweep folder: 4 options × 2 seeds, one column `option`.
+  const auto rows = read_csv_cells(out / "sweep.csv");
+  REQUIRE(rows.size() == 9);
+  CHECK(rows[0][2] == "option");
+  CHECK(rows[1][2] == "exclusive/exclusive-fcfs");
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    CHECK(rows[i][1] == "ok");
+  const auto plot = cli({"plot", out.string(), "-o", (dir / "figures").string()});
+  INFO(plot.err);
+  CHECK(plot.status == 0);
+
+  // advise.json: strict JSON (python3's parser), with every option and the recommendation.
+  REQUIRE(std::system(("python3 -m json.tool " + (out / "advise.json").string() + " > /dev/null").c_str()) ==
+          0);
+  const YAML::Node json = YAML::LoadFile((out / "advise.json").string());
+  REQUIRE(json["options"].size() == 4);
+  CHECK(json["baseline"].as<std::string>() == "exclusive/exclusive-fcfs");
+  CHECK(json["options"][0]["metrics"]["energy"]["n"].as<int>() == 2);
+  const std::string recommendation = json["recommendation"].as<std::string>();
+  CHECK_FALSE(recommendation.empty());
+  CHECK_THAT(stdout_text, ContainsSubstring(recommendation));
+
+  // report.html: one file with the table's rows, the recommendation and one chart point per option.
+  const std::string html = read_file(out / "report.html");
+  CHECK(count(html, "<tr class=\"option") == 4);
+  CHECK(count(html, "<g class=\"point\"") == 4);
+  for (const auto& o : json["options"])
+    CHECK_THAT(html, ContainsSubstring(">" + colocsim::svg::xml(o["label"].as<std::string>()) + "</td>"));
+  CHECK_THAT(html, ContainsSubstring(colocsim::svg::xml(recommendation)));
+  CHECK_THAT(html, !ContainsSubstring("<script"));
+  CHECK_THAT(html, !ContainsSubstring("src="));
+  CHECK_THAT(html, !ContainsSubstring("href="));
+  CHECK_THAT(html, !ContainsSubstring("<link"));
+
+  // The folder is never overwritten without --force; --resume runs only what is missing.
+  const auto again = cli_spawning_binary(advise_args(out, options));
+  CHECK(again.status == 2);
+  CHECK_THAT(again.err, ContainsSubstring("exists and is not empty"));
+  fs::remove_all(out / "run-0003");
+  const auto kept = fs::last_write_time(out / "run-0001" / "summary.json");
+  REQUIRE(shell(command + " --resume 2> " + (dir / "resume.txt").string() + " > /dev/null") == 0);
+  CHECK(count(read_file(dir / "resume.txt"), "done earlier") == 7);
+  CHECK(fs::last_write_time(out / "run-0001" / "summary.json") == kept);
+  CHECK(fs::exists(out / "run-0003" / "summary.json"));
+  const YAML::Node json2 = YAML::LoadFile((out / "advise.json").string());
+  CHECK(json2["recommendation"].as<std::string>() == recommendation);
+  auto other = advise_args(out, "mps/first-fit");
+  other.push_back("--resume");
+  const auto mismatch = cli_spawning_binary(other);
+  CHECK(mismatch.status == 2);
+  CHECK_THAT(mismatch.err, ContainsSubstring("differs from what these arguments give"));
+}
+
+TEST_CASE("a sweep's bundled axis sets several keys per value, and its errors point at the item",
+          "[advise][sweep]")
+{
+  const auto dir = scratch_dir("bundled");
+  write_file(dir / "good.yaml", R"(name: bundled
+axes:
+  option:
+    - {label: excl, policy: exclusive-fcfs, set: {platform.sharing: exclusive}}
+    - {label: ccs, policy: "first-fit:max_per_device=2", set: {platform.sharing: ccs-2}}
+seeds: [1, 2]
+)");
+  const auto good = cli({"sweep", (dir / "good.yaml").string(), "--dry-run", "-o", (dir / "out").string()});
+  INFO(good.err);
+  REQUIRE(good.status == 0);
+  CHECK_THAT(good.out, ContainsSubstring("4 runs"));
+  CHECK_THAT(good.out, ContainsSubstring("--set platform.sharing=ccs-2 --set seed=2 --policy "
+                                         "first-fit:max_per_device=2"));
+  CHECK_THAT(good.out,
+             ContainsSubstring("--set platform.sharing=exclusive --set seed=1 --policy exclusive-fcfs"));
+
+  write_file(dir / "bad.yaml", R"(name: bundled
+axes:
+  option:
+    - {label: excl, policy: exclusive-fcfs}
+    - plain
+    - {policy: fgd}
+    - {label: excl, set: {platform.sharing: bogus}, extra: 1}
+)");
+  const auto bad = cli({"sweep", (dir / "bad.yaml").string(), "--dry-run"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("bad.yaml:5:7: axes.option[1]: expected a map {label, policy, set}"));
+  CHECK_THAT(bad.err, ContainsSubstring("bad.yaml:6:7: axes.option[2].label: expected a non-empty label"));
+  CHECK_THAT(bad.err, ContainsSubstring("axes.option[3].label: label 'excl' appears twice"));
+  CHECK_THAT(bad.err, ContainsSubstring("axes.option[3].extra: unknown key"));
+}

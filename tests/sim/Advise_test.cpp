@@ -1,0 +1,186 @@
+// `colocsim advise`'s analysis (cli/AdviseAnalysis.hpp) on numbers worked out by hand: t-intervals, the
+// interval rule of dominance, a front of three options, an option better on the means only, options that
+// lose jobs, and the recommendation's words.
+#include "tests/CatchCompat.hpp"
+
+#include "cli/AdviseAnalysis.hpp"
+
+#include <algorithm>
+
+using namespace colocsim;
+using Catch::Approx;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+/// An option with one replicate per seed 1, 2, 3..., energy_total_j and jct_mean_s from the lists, and
+/// `extra` numbers the same in every replicate.
+AdviseOptionRuns option(const std::string& label, const std::vector<double>& energy,
+                        const std::vector<double>& jct,
+                        const std::map<std::string, std::vector<double>>& extra = {})
+{
+  AdviseOptionRuns r{label, energy.size(), {}};
+  for (std::size_t i = 0; i < energy.size(); ++i) {
+    AdviseReplicate rep;
+    rep.seed = static_cast<long long>(i + 1);
+    rep.numbers["energy_total_j"] = energy[i];
+    rep.numbers["jct_mean_s"] = jct[i];
+    rep.numbers["jobs_read"] = 10;
+    rep.numbers["jobs_completed"] = 10;
+    for (const auto& [k, v] : extra)
+      rep.numbers[k] = v[i];
+    r.ok.push_back(rep);
+  }
+  return r;
+}
+
+const AdviseOptionStats& stats(const AdviseAnalysis& a, const std::string& label)
+{
+  const auto it =
+      std::find_if(a.options.begin(), a.options.end(), [&](const auto& o) { return o.label == label; });
+  REQUIRE(it != a.options.end());
+  return *it;
+}
+
+const std::string BASE = "exclusive/exclusive-fcfs";
+
+} // namespace
+
+TEST_CASE("t quantiles and 95 % intervals match the tables", "[advise]")
+{
+  CHECK(t_quantile_975(1) == Approx(12.7062).epsilon(1e-5));
+  CHECK(t_quantile_975(4) == Approx(2.7764).epsilon(1e-5));
+  CHECK(t_quantile_975(30) == Approx(2.0423).epsilon(1e-5));
+  // Beyond the table: the exact values 2.0211 (40), 1.9799 (120), 1.9623 (1000).
+  CHECK(t_quantile_975(40) == Approx(2.0211).margin(1e-4));
+  CHECK(t_quantile_975(120) == Approx(1.9799).margin(1e-4));
+  CHECK(t_quantile_975(1000) == Approx(1.9623).margin(1e-4));
+  // {1, 2, 3}: mean 2, s = 1, half = 4.3027 / sqrt(3) = 2.48417.
+  const Interval iv = t_interval({1, 2, 3});
+  CHECK(iv.n == 3);
+  CHECK(iv.mean == Approx(2));
+  CHECK(iv.half == Approx(2.48417).epsilon(1e-5));
+  CHECK(iv.low == Approx(2 - 2.48417).margin(1e-4));
+  CHECK(iv.high == Approx(2 + 2.48417).margin(1e-4));
+  const Interval one = t_interval({7});
+  CHECK(one.single);
+  CHECK(one.low == 7);
+  CHECK(one.high == 7);
+  CHECK(t_interval({}).n == 0);
+}
+
+TEST_CASE("a front of three options, the baseline dominated, the best that beats it recommended", "[advise]")
+{
+  // Each list is mean ± 1, so every interval is mean ± 2.484 (3 replicates).
+  const std::vector<AdviseOptionRuns> runs{
+      option(BASE, {99, 100, 101}, {9, 10, 11}),
+      option("mps/fgd", {79, 80, 81}, {11, 12, 13}), // energy better beyond doubt, JCT overlaps base
+      option("time-slice-2/first-fit", {89, 90, 91}, {4, 5, 6}), // both better beyond doubt than base
+      option("time-slice-4/fgd", {119, 120, 121}, {29, 30, 31}), // worse than everything
+      option("ccs-2/best-fit", {69, 70, 71}, {19, 20, 21}),      // least energy, JCT worse than base
+  };
+  const AdviseAnalysis a = analyse_advice(runs, {"energy", "jct"}, BASE);
+  CHECK(a.compared == std::vector<std::string>{"energy", "jct"});
+  CHECK(stats(a, "mps/fgd").metrics.at("energy").mean == Approx(80));
+  CHECK(stats(a, "mps/fgd").metrics.at("energy").half == Approx(2.48417).epsilon(1e-5));
+  CHECK(a.front == std::vector<std::string>{"mps/fgd", "time-slice-2/first-fit", "ccs-2/best-fit"});
+  CHECK(stats(a, BASE).dominated_by == std::vector<std::string>{"mps/fgd", "time-slice-2/first-fit"});
+  CHECK(stats(a, "time-slice-4/fgd").dominated_by.size() == 4);
+  CHECK(stats(a, "ccs-2/best-fit").on_front);
+  // mps/fgd against base, paired by seed: energy (79-99)/99, (80-100)/100, (81-101)/101 → −20.0013 % ±
+  // 0.4969; JCT 2/9, 2/10, 2/11 → +20.1347 % ± 5.0268.
+  const auto& e = stats(a, "mps/fgd").change.at("energy");
+  CHECK(e.mean == Approx(-20.00133).epsilon(1e-5));
+  CHECK(e.half == Approx(0.496886).epsilon(1e-4));
+  CHECK(stats(a, "mps/fgd").change.at("jct").mean == Approx(20.13468).epsilon(1e-5));
+  CHECK(stats(a, "mps/fgd").change.at("jct").half == Approx(5.02682).epsilon(1e-4));
+  // Both mps/fgd and time-slice-2/first-fit dominate the baseline; mps/fgd uses less energy.
+  CHECK(a.recommended == "mps/fgd");
+  CHECK(a.recommendation == "mps/fgd: \u221220.0 % \u00b1 0.5 % energy, +20.1 % \u00b1 5.0 % mean JCT "
+                            "against exclusive/exclusive-fcfs. "
+                            "exclusive/exclusive-fcfs and time-slice-4/fgd are dominated.");
+}
+
+TEST_CASE("an option better on both means but not beyond its intervals does not dominate", "[advise]")
+{
+  // X: energy 95 ± 12.42, JCT 10 ± 4.97; base: 100 ± 12.42, 11 ± 4.97. Better means, overlapping intervals.
+  const std::vector<AdviseOptionRuns> runs{option(BASE, {95, 100, 105}, {9, 11, 13}),
+                                           option("mps/first-fit", {90, 95, 100}, {8, 10, 12})};
+  const AdviseAnalysis a = analyse_advice(runs, {"energy", "jct"}, BASE);
+  CHECK(stats(a, "mps/first-fit").metrics.at("energy").mean < stats(a, BASE).metrics.at("energy").mean);
+  CHECK(stats(a, "mps/first-fit").metrics.at("jct").mean < stats(a, BASE).metrics.at("jct").mean);
+  CHECK_FALSE(dominates(stats(a, "mps/first-fit"), stats(a, BASE), a.compared));
+  CHECK(a.front == std::vector<std::string>{BASE, "mps/first-fit"});
+  CHECK(a.recommended == BASE);
+  CHECK_THAT(a.recommendation,
+             ContainsSubstring("Keep exclusive/exclusive-fcfs: no option is at least as good"));
+  CHECK_THAT(a.recommendation, ContainsSubstring("Trade-offs on the front: mps/first-fit "));
+}
+
+TEST_CASE("interval comparisons: strictly better only when the intervals do not overlap", "[advise]")
+{
+  Interval a, b;
+  a.n = b.n = 3;
+  a.low = 1, a.high = 3;
+  b.low = 3, b.high = 5;
+  CHECK_FALSE(strictly_better(a, b, true)); // touching is not beyond doubt
+  CHECK(better_or_equal(a, b, true));
+  CHECK(better_or_equal(b, a, true)); // b's low 3 <= a's high 3: not worse beyond doubt either
+  b.low = 3.5;
+  CHECK(strictly_better(a, b, true));
+  CHECK_FALSE(better_or_equal(b, a, true));
+  CHECK(strictly_better(b, a, false)); // more is better (throughput)
+}
+
+TEST_CASE("an option that loses jobs is compared on energy per completed job and flagged", "[advise]")
+{
+  // lossy: half the energy of base, but per completed job 30 % more; two jobs failed per run.
+  const std::vector<AdviseOptionRuns> runs{
+      option(BASE, {99, 100, 101}, {9, 10, 11},
+             {{"energy_per_completed_job_j", {9.9, 10, 10.1}}, {"jobs_failed", {0, 0, 0}}}),
+      option("time-slice-4/first-fit", {49, 50, 51}, {4, 5, 6},
+             {{"energy_per_completed_job_j", {12.9, 13, 13.1}}, {"jobs_failed", {2, 2, 2}}}),
+  };
+  const AdviseAnalysis a = analyse_advice(runs, {"energy", "jct"}, BASE);
+  CHECK(stats(a, "time-slice-4/first-fit").lossy);
+  CHECK(stats(a, "time-slice-4/first-fit").jobs_failed == Approx(2));
+  CHECK_FALSE(stats(a, BASE).lossy);
+  CHECK(a.compared == std::vector<std::string>{"energy_per_job", "jct"});
+  // On energy it would dominate the baseline; per completed job it does not.
+  CHECK(a.front == std::vector<std::string>{BASE, "time-slice-4/first-fit"});
+  CHECK(a.recommended == BASE);
+  CHECK_THAT(a.recommendation, ContainsSubstring("time-slice-4/first-fit loses jobs"));
+  CHECK_THAT(a.recommendation, ContainsSubstring("compared on energy per completed job"));
+}
+
+TEST_CASE("a lossy option that still beats the baseline is recommended only with a warning", "[advise]")
+{
+  const std::vector<AdviseOptionRuns> runs{
+      option(BASE, {99, 100, 101}, {9, 10, 11}, {{"energy_per_completed_job_j", {9.9, 10, 10.1}}}),
+      option("mps/first-fit", {49, 50, 51}, {4, 5, 6},
+             {{"energy_per_completed_job_j", {5.9, 6, 6.1}}, {"oom_events", {1, 0, 2}}}),
+  };
+  const AdviseAnalysis a = analyse_advice(runs, {"energy", "jct"}, BASE);
+  CHECK(a.recommended == "mps/first-fit");
+  CHECK_THAT(a.recommendation, ContainsSubstring("Warning: mps/first-fit loses jobs"));
+  CHECK_THAT(a.recommendation, ContainsSubstring("1 out-of-memory events"));
+  // A loss-free option that also beats the baseline goes first, even with more energy.
+  auto more = runs;
+  more.push_back(option("mps/fgd", {69, 70, 71}, {4, 5, 6}, {{"energy_per_completed_job_j", {6.9, 7, 7.1}}}));
+  const AdviseAnalysis b = analyse_advice(more, {"energy", "jct"}, BASE);
+  CHECK(b.recommended == "mps/fgd");
+  CHECK_THAT(b.recommendation, ContainsSubstring("mps/first-fit loses jobs"));
+}
+
+TEST_CASE("bad metrics and a missing baseline are refused", "[advise]")
+{
+  const std::vector<AdviseOptionRuns> runs{option(BASE, {1, 2}, {1, 2})};
+  CHECK_THROWS_AS(analyse_advice(runs, {"energy"}, BASE), std::invalid_argument);
+  CHECK_THROWS_AS(analyse_advice(runs, {"energy", "speed"}, BASE), std::invalid_argument);
+  CHECK_THROWS_AS(analyse_advice(runs, {"energy", "jct"}, "mps/fgd"), std::invalid_argument);
+  // A baseline without a successful run: no recommendation, said so.
+  const AdviseAnalysis a = analyse_advice({AdviseOptionRuns{BASE, 2, {}}, option("mps/fgd", {1, 2}, {1, 2})},
+                                          {"energy", "jct"}, BASE);
+  CHECK(a.recommended.empty());
+  CHECK_THAT(a.recommendation, ContainsSubstring("No recommendation"));
+}
