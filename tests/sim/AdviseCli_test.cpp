@@ -110,8 +110,7 @@ TEST_CASE("advise runs the options as a sweep and writes advise.json and report.
   CHECK(plot.status == 0);
 
   // advise.json: strict JSON (python3's parser), with every option and the recommendation.
-  REQUIRE(std::system(("python3 -m json.tool " + (out / "advise.json").string() + " > /dev/null").c_str()) ==
-          0);
+  REQUIRE(shell("python3 -m json.tool " + (out / "advise.json").string() + " > /dev/null") == 0);
   const YAML::Node json = YAML::LoadFile((out / "advise.json").string());
   REQUIRE(json["options"].size() == 4);
   CHECK(json["baseline"].as<std::string>() == "exclusive/exclusive-fcfs");

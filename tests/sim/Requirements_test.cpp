@@ -157,6 +157,7 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       "experiments/mlperf-scaling/scenario.yaml",
       "experiments/labs/03-energy/scenario.yaml",
       "experiments/notebooks/scenario.yaml",
+      "experiments/locality/scenario.yaml",
   };
   std::size_t found = 0;
   for (const char* dir : {"experiments", "sim/scenarios"})
@@ -197,7 +198,7 @@ TEST_CASE("every built-in policy runs on every shipped scenario it declares comp
       fs::remove_all(dir);
     }
   }
-  // 9 scenarios without MIG run every policy but mig-manager, which they refuse; the MIG one the reverse.
-  CHECK(ran == 9 * (colocsim::policy_registry().size() - 1) + 1);
-  CHECK(refused == 9 + colocsim::policy_registry().size() - 1);
+  // 10 scenarios without MIG run every policy but mig-manager, which they refuse; the MIG one the reverse.
+  CHECK(ran == 10 * (colocsim::policy_registry().size() - 1) + 1);
+  CHECK(refused == 10 + colocsim::policy_registry().size() - 1);
 }
