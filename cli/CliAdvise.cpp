@@ -635,7 +635,7 @@ std::string scatter_svg(const AdviseAnalysis& an)
   const AdviseMetric& mx = *find_advise_metric(an.compared[0]);
   const AdviseMetric& my = *find_advise_metric(an.compared[1]);
   const Shown sx = shown(mx), sy = shown(my);
-  const double W = 720, H = 480, L = 80, R = 20, T = 20, B = 60;
+  constexpr double W = 720, H = 480, L = 80, R = 20, T = 20, B = 60;
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
   std::vector<const AdviseOptionStats*> pts;
   for (const auto& o : an.options) {

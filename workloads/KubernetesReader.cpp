@@ -260,7 +260,7 @@ std::optional<double> parse_k8s_quantity(const std::string& text)
   if (!mantissa) return std::nullopt;
   const std::string suffix = text.substr(pos);
   double scale = 1;
-  static const std::array<std::pair<std::string_view, double>, 14> SUFFIXES{{{"", 1},
+  static const std::array<std::pair<std::string_view, double>, 14> suffixes{{{"", 1},
                                                                              {"m", 1e-3},
                                                                              {"k", 1e3},
                                                                              {"M", 1e6},
@@ -275,8 +275,8 @@ std::optional<double> parse_k8s_quantity(const std::string& text)
                                                                              {"Pi", 0x1p50},
                                                                              {"Ei", 0x1p60}}};
   const auto it =
-      std::find_if(SUFFIXES.begin(), SUFFIXES.end(), [&](const auto& p) { return p.first == suffix; });
-  if (it != SUFFIXES.end()) {
+      std::find_if(suffixes.begin(), suffixes.end(), [&](const auto& p) { return p.first == suffix; });
+  if (it != suffixes.end()) {
     scale = it->second;
   } else if (suffix[0] == 'e' || suffix[0] == 'E') { // a decimal exponent: 1e3, 5E-2
     std::size_t e = 1;
