@@ -516,3 +516,46 @@ TEST_CASE("network: timeseries.csv gives the busiest link's utilisation, alone a
   CHECK(bare[0].back() == "waiting_jobs");
   fs::remove_all(dir);
 }
+
+TEST_CASE("network: bench --network makes a share of the jobs multi-node and communicating", "[network][cli]")
+{
+  const auto value = [](const std::string& out, const std::string& key) {
+    const auto at = out.find("\n" + key + "=");
+    REQUIRE(at != std::string::npos);
+    return std::stod(out.substr(at + key.size() + 2));
+  };
+  const std::vector<std::string> base = {"bench", "--jobs", "400", "--tiles", "20"};
+  auto with = [&](std::vector<std::string> extra) {
+    auto args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return r.out;
+  };
+  // 5 % of 400 jobs: 20 expected; a binomial draw stays within 6 and 40 but for a 1e-4 chance (the seed fixes
+  // it). Each is a 4-tile job on nodes of 2 tiles, so it spans 2 nodes or more and communicates: its
+  // slowdown is at least 1 / (1 − 0.2) = 1.25, the profile's fraction at 2 nodes × 2.
+  const std::string net = with({"--network"});
+  const double multi = value(net, "multi_node_jobs");
+  CHECK(multi >= 6);
+  CHECK(multi <= 40);
+  CHECK(value(net, "jobs_completed") == 400);
+  CHECK(value(net, "jobs_communicating") == multi);
+  CHECK(value(net, "comm_slowdown_mean") >= 1.25 * (1 - 1e-6));
+  // Share 0: the network's platform and no multi-node job, which simulates as the plain bench does (a network
+  // costs nothing when no job communicates).
+  const std::string none = with({"--network", "--multi-node-share", "0"});
+  CHECK(value(none, "multi_node_jobs") == 0);
+  CHECK(value(none, "jobs_communicating") == 0);
+  const std::string plain = with({});
+  CHECK_THAT(plain, !ContainsSubstring("multi_node_jobs"));
+  CHECK(value(none, "makespan_s") == value(plain, "makespan_s"));
+  CHECK(value(none, "energy_total_j") == value(plain, "energy_total_j"));
+  const auto bad = cli({"bench", "--multi-node-share", "1.5"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("--multi-node-share expects a share of jobs, 0..1 (got '1.5')"));
+  const auto mig = cli({"bench", "--network", "--platform", "dgx-a100"});
+  CHECK(mig.status == 2);
+  CHECK_THAT(mig.err, ContainsSubstring("--network runs on Max 1550 tiles"));
+}
