@@ -129,6 +129,15 @@ options:
   --duration S    mean job duration in seconds (default 1800)
   --seed N        random seed (default 1)
   --time-decisions  also measure the CPU time inside each decide() call (policy_cpu_s, policy_us_per_job)
+  --network       max1550 only: the same tiles on nodes joined by a network
+                  (sim/scenarios/bench/platform-net.yaml: one 25 GB/s NIC per 2-tile node), and a share of the
+                  jobs (--multi-node-share, default 0.05, Philly's) made 4-tile jobs of a profile that
+                  communicates (sim/scenarios/bench/profiles-net.yaml: a ring all-reduce taking 0.2 of a step
+                  on 2 nodes), so that each spans 2 or more nodes and its flows go through SimGrid's network
+                  model; prints multi_node_jobs, jobs_communicating, comm_slowdown_mean (when a job
+                  communicated) and jobs_link_contended too. The jobs chosen depend on the seed only.
+  --multi-node-share F  with --network: the share of jobs made multi-node, 0..1 (0: the network platform
+                  with no multi-node job, the run to compare against)
 )";
 
 std::string next_arg(const std::vector<std::string>& args, std::size_t& i)
@@ -452,8 +461,10 @@ struct BenchOptions {
   long long jobs = 100000, tiles = 1000, seed = 1;
   double load = 1.0, duration = 1800;
   std::string policy = "first-fit", platform = "max1550";
-  ScenarioArgs plugin_args;    // --policy-plugin, --policy-python
-  bool time_decisions = false; // --time-decisions
+  ScenarioArgs plugin_args;       // --policy-plugin, --policy-python
+  bool time_decisions = false;    // --time-decisions
+  bool network = false;           // --network
+  double multi_node_share = 0.05; // --multi-node-share
 };
 
 /// The options of `colocsim bench`; nullopt after printing the help for --help.
@@ -493,9 +504,20 @@ std::optional<BenchOptions> parse_bench_args(const std::vector<std::string>& arg
         throw UsageError("option --platform expects max1550 or dgx-a100 (got '" + o.platform + "')");
     } else if (s == "--time-decisions")
       o.time_decisions = true;
-    else
+    else if (s == "--network")
+      o.network = true;
+    else if (s == "--multi-node-share") {
+      const std::string v = next_arg(args, i);
+      const auto x = parse_double(v);
+      if (!x || !(*x >= 0 && *x <= 1))
+        throw UsageError("option --multi-node-share expects a share of jobs, 0..1 (got '" + v + "')");
+      o.multi_node_share = *x;
+      o.network = true;
+    } else
       throw UsageError("unknown option '" + s + "' (see colocsim bench --help)");
   }
+  if (o.network && o.platform != "max1550")
+    throw UsageError("--network runs on Max 1550 tiles; it cannot be combined with --platform " + o.platform);
   return o;
 }
 
@@ -527,9 +549,65 @@ std::vector<std::string> bench_sets(BenchOptions& o, long long& devices)
     devices = cards * 2;
     sets.push_back("platform.nodes=" + std::to_string(cards));
     sets.push_back("platform.cards_per_node=1");
+    if (o.network) sets.push_back("platform.preset=builtin:sim/scenarios/bench/platform-net.yaml");
   }
   return sets;
 }
+
+/// The profile `--network` gives its multi-node jobs: the default catalog's profiles and
+/// sim/scenarios/bench/profiles-net.yaml's, in one catalog (the synthetic draw read the default catalog
+/// alone when it was built, so the other jobs are drawn as without --network).
+constexpr const char* BENCH_NET_PROFILE = "bench-allreduce-train";
+
+ProfileCatalog bench_net_profiles()
+{
+  const TextFile base = read_text_file("builtin:workloads/profiles/default.yaml");
+  const TextFile extra = read_text_file("builtin:sim/scenarios/bench/profiles-net.yaml");
+  const auto at = extra.text.find("\nprofiles:\n");
+  if (at == std::string::npos) throw std::logic_error(extra.name + ": no profiles: section");
+  std::string text = base.text;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  text += extra.text.substr(at + 11); // its profiles, under the default catalog's `profiles:` (its last key)
+  return ProfileCatalog::load(text, base.name + " + " + extra.name);
+}
+
+/// `--network`'s workload: the synthetic jobs, a share of which become 4-tile jobs (2 nodes of 2 tiles or
+/// more) of BENCH_NET_PROFILE with its memory footprint; which ones depends on the seed and the job's index
+/// only (a hash of the two against the share), not on the draw of the others.
+class MultiNodeJobs final : public JobReader {
+public:
+  MultiNodeJobs(std::unique_ptr<JobReader> inner, double share, std::uint64_t seed, double mem_bytes)
+      : inner_(std::move(inner)), share_(share), seed_(seed), mem_bytes_(mem_bytes)
+  {
+  }
+  std::optional<Job> next() override
+  {
+    auto job = inner_->next();
+    if (!job) return job;
+    // splitmix64 of (seed, index): 53 uniform bits.
+    std::uint64_t z = seed_ * 0x9E3779B97F4A7C15ULL + ++index_;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    if (static_cast<double>(z >> 11) * 0x1.0p-53 < share_) {
+      job->devices = 4;
+      job->profile = BENCH_NET_PROFILE;
+      job->mem_request_bytes = mem_bytes_;
+      ++multi_node_;
+    }
+    return job;
+  }
+  std::vector<std::string> warnings() const override { return inner_->warnings(); }
+  std::string describe() const override { return inner_->describe(); }
+  bool may_have_dependencies() const override { return inner_->may_have_dependencies(); }
+  std::uint64_t multi_node() const { return multi_node_; }
+
+private:
+  std::unique_ptr<JobReader> inner_;
+  double share_;
+  std::uint64_t seed_, index_ = 0, multi_node_ = 0;
+  double mem_bytes_;
+};
 
 // The policy, timed: the wall-clock and CPU time inside decide() after its first call, and when that
 // first call ended. Setup ends there: the engine has built its hosts, and the policy its indexes over the
@@ -661,6 +739,15 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   syn.arrival_rate_per_s = o.load * static_cast<double>(devices) / o.duration;
   syn.seed = static_cast<std::uint64_t>(o.seed);
   RunInputs inputs = build_run(scenario);
+  MultiNodeJobs* multi = nullptr;
+  if (o.network) {
+    inputs.profiles = bench_net_profiles();
+    const Profile* p = inputs.profiles.find(BENCH_NET_PROFILE);
+    auto reader = std::make_unique<MultiNodeJobs>(std::move(inputs.reader), o.multi_node_share,
+                                                  static_cast<std::uint64_t>(o.seed), p->sig.mem_bytes);
+    multi = reader.get();
+    inputs.reader = std::move(reader);
+  }
   auto timed_owner = std::make_unique<TimedPolicy>();
   timed_owner->inner = std::move(inputs.policy);
   timed_owner->cpu_clock = o.time_decisions;
@@ -677,6 +764,12 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
   clocks.wall1_cpu_s = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
   const Summary s = metrics.summarize(totals, scenario.pue);
   print_bench_report(clocks, timed, collect, totals, s, scenario.policy, inputs.platform.devices.size(), out);
+  if (multi) {
+    out << "multi_node_jobs=" << multi->multi_node() << "\n"
+        << "jobs_communicating=" << s.jobs_communicating << "\n";
+    if (s.jobs_communicating > 0) out << "comm_slowdown_mean=" << s.comm_slowdown_mean << "\n"; // else none
+    out << "jobs_link_contended=" << s.jobs_link_contended << "\n";
+  }
   return 0;
 }
 

@@ -61,6 +61,10 @@ options:
   --devices A-B        gantt: devices A to B (or one device A; default: the first --max-devices)
   --max-devices N      gantt bars: without --devices, the first N devices (default 64)
   --view V             gantt: auto (default: bars up to 2000 bars, else density), bars or density
+  --devices-per-node N gantt bars: devices N·k to N·k + N − 1 are node k's (the platform's devices per node:
+                       cards_per_node × devices per card, e.g. 12 on aurora-node, 8 on dgx-a100): rows grouped
+                       per node (a label nK, a band, a line between nodes), and a job on several nodes drawn
+                       with a line through its bars
   --force              overwrite SVG files of an earlier plot
 )";
 
@@ -313,6 +317,15 @@ std::size_t max_devices_option(const std::string& v)
   return static_cast<std::size_t>(*x);
 }
 
+/// --devices-per-node N: 1..100000.
+std::size_t devices_per_node_option(const std::string& v)
+{
+  const auto x = parse_int(v);
+  if (!x || *x < 1 || *x > 100000)
+    throw UsageError("option --devices-per-node expects a number of devices, 1..100000 (got '" + v + "')");
+  return static_cast<std::size_t>(*x);
+}
+
 /// --devices A-B, or one device A.
 std::pair<std::size_t, std::size_t> devices_option(const std::string& v)
 {
@@ -361,6 +374,9 @@ PlotArgs parse_plot_args(const std::vector<std::string>& args)
       p.run_options = true;
     } else if (a == "--devices") {
       p.run.devices = devices_option(next_arg(args, i));
+      p.run_options = true;
+    } else if (a == "--devices-per-node") {
+      p.run.devices_per_node = devices_per_node_option(next_arg(args, i));
       p.run_options = true;
     } else if (a == "--view") {
       p.run.view = view_option(next_arg(args, i));
@@ -453,7 +469,8 @@ int cmd_plot(const std::vector<std::string>& args, std::ostream& out)
   if ((!p.metrics.empty() || !p.chart.x.empty()) && !is_sweep)
     throw UsageError("--metrics and --x are for sweep directories (sweep.csv)");
   if (p.run_options && !is_run)
-    throw UsageError("--from, --to, --devices and --view are for run directories (jobs.csv, timeseries.csv)");
+    throw UsageError("--from, --to, --devices, --devices-per-node and --view are for run directories "
+                     "(jobs.csv, timeseries.csv)");
   apply_colour(p, is_sweep);
   if (p.run.from && p.run.to && !(*p.run.from < *p.run.to))
     throw UsageError("--from " + num(*p.run.from, 3) + " s must be before --to " + num(*p.run.to, 3) + " s");

@@ -816,12 +816,36 @@ std::string gantt_bars(const std::vector<JobRow>& jobs, const RunPlotOptions& o,
   c.height = std::max(bottom + 46, top + 330);
   const TimeAxis axis{f.t0, f.t1, LEFT, LEFT + PLOT_W};
   axis.draw(c, top, bottom);
+  // --devices-per-node: a group per node, its rows on a band (shaded every other node), its label, and a dark
+  // line above it where the previous node's rows end.
+  const std::size_t per_node = o.devices_per_node > 1 ? o.devices_per_node : 0;
+  for (std::size_t d = 0; per_node && d < nd;) {
+    const std::size_t node = (a + d) / per_node;
+    std::size_t e = d;
+    while (e < nd && (a + e) / per_node == node)
+      ++e;
+    c.body << "<g class=\"node\" data-node=\"" << node << "\">\n";
+    if (node % 2 == 1) c.rect(LEFT, row_y[d], PLOT_W, row_y[e] - row_y[d], "#f0f0f0");
+    std::string label(1, 'n'); // appended, as device_label does (GCC 12's -Wrestrict)
+    label += std::to_string(node);
+    c.text(LEFT - 32, (row_y[d] + row_y[e]) / 2 + 4, label, "end", 11, " font-weight=\"bold\"");
+    if (d > 0) c.line(LEFT - 44, row_y[d], LEFT + PLOT_W, row_y[d], "#333333", 1.5);
+    c.body << "</g>\n";
+    d = e;
+  }
   for (std::size_t d = 0; d < nd; ++d) {
-    c.line(LEFT, row_y[d], LEFT + PLOT_W, row_y[d], "#cccccc");
+    if (!per_node || d == 0 || (a + d) % per_node != 0)
+      c.line(LEFT, row_y[d], LEFT + PLOT_W, row_y[d], "#cccccc");
     c.text(LEFT - 6, (row_y[d] + row_y[d + 1]) / 2 + 4, device_label(a + d), "end", 11);
   }
-  c.text(20, (top + bottom) / 2, "device", "middle", 12,
+  c.text(20, (top + bottom) / 2, per_node ? "node · device" : "device", "middle", 12,
          " transform=\"rotate(-90 20 " + svg::num((top + bottom) / 2) + ")\"");
+  /// A job's bars across nodes: from its top bar to its bottom one at its start, and its nodes.
+  struct Span {
+    double x = 0, y0 = 0, y1 = 0;
+    std::set<std::size_t> nodes;
+  };
+  std::map<std::size_t, Span> spans;
   for (const auto& p : f.placed) {
     const auto& j = jobs[p.job];
     const std::size_t d = p.device - a;
@@ -838,6 +862,23 @@ std::string gantt_bars(const std::vector<JobRow>& jobs, const RunPlotOptions& o,
                        " s, " + j.status + ", attempts " + j.attempts +
                        (j.slowdown ? ", slowdown " + svg::num(*j.slowdown, 3) : ""))
            << "</title></rect>\n";
+    if (per_node) {
+      auto it = spans.try_emplace(p.job, Span{x, y + 1, y + std::max(1.0, lane_h - 2), {}}).first;
+      it->second.y0 = std::min(it->second.y0, y + 1);
+      it->second.y1 = std::max(it->second.y1, y + std::max(1.0, lane_h - 2));
+      it->second.nodes.insert(p.device / per_node);
+    }
+  }
+  // A job on devices of several nodes: one line through its bars, in its colour, so that it reads as one job.
+  for (const auto& [job, span] : spans) {
+    if (span.nodes.size() < 2) continue;
+    std::string nodes;
+    for (const auto n : span.nodes)
+      (nodes += nodes.empty() ? "n" : ", n") += std::to_string(n);
+    c.body << "<line class=\"job-span\" x1=\"" << svg::num(span.x + 1) << "\" y1=\"" << svg::num(span.y0)
+           << "\" x2=\"" << svg::num(span.x + 1) << "\" y2=\"" << svg::num(span.y1) << "\" stroke=\""
+           << colours.fill(jobs, job) << "\" stroke-width=\"3\"><title>"
+           << svg::xml(jobs[job].id + " across nodes " + nodes) << "</title></line>\n";
   }
   gantt_legend(c, colours, top);
   c.title(LEFT, f.title,

@@ -58,6 +58,10 @@ struct RunPlotOptions {
   std::optional<double> from, to;                             ///< time window (s); default: the whole run
   std::optional<std::pair<std::size_t, std::size_t>> devices; ///< device range A..B, inclusive
   std::size_t max_devices = 64; ///< bars view without --devices: the first N devices
+  /// Devices d·N to d·N + N − 1 are node d's (--devices-per-node N): the bars view groups its rows per node
+  /// (a band and a label per node, a line between nodes) and joins a job's bars across nodes. 0 or 1: no
+  /// grouping.
+  std::size_t devices_per_node = 0;
   GanttView view = GanttView::AUTOMATIC;
   GanttColour colour = GanttColour::JOB;
 };

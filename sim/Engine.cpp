@@ -66,6 +66,7 @@ Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
   comm_outputs_ =
       setup_.platform->network && std::any_of(profiles.begin(), profiles.end(),
                                               [](const Profile& p) { return p.communication.has_value(); });
+  link_outputs_ = comm_outputs_ && events_.wanted(EngineEvent::PASS_ENDED);
 }
 
 double Simulation::estimate(JobIndex j) const
@@ -131,6 +132,8 @@ void Simulation::build_platform()
     // A host per node, each with a split-duplex link for its NICs together: outgoing flows take its UP half,
     // incoming ones its DOWN half. Latency 0: the α terms are in the job's c/(c+T) already.
     const double nic_bw = 1.0 / platform.network->tiers.nic.beta.value;
+    nic_bytes_per_s_ = nic_bw;
+    if (link_outputs_) link_bytes_.assign(2 * node_count, 0.0);
     node_hosts_.reserve(node_count);
     for (std::size_t n = 0; n < node_count; ++n) {
       const std::string number = std::to_string(n);
@@ -283,7 +286,11 @@ void Simulation::controller()
       events.swap(all);
       nodes_.clear_powered_off();
     }
-    if (!events.empty()) call_policy(std::move(events));
+    if (!events.empty())
+      call_policy(std::move(events));
+    else if (flow_woke_ && link_outputs_)
+      emit_timepoint(); // a flow ended: the others' rates change, and the busiest link's load with them
+    flow_woke_ = false;
     release_ended();
     const double end = next_end();
     if (end <= now + end_slack(now)) continue; // a job started in this pass ends at once (no work)
@@ -741,6 +748,8 @@ void Simulation::open_flows(JobIndex j)
   f.comms.resize(nodes.size());
   f.gets.resize(nodes.size());
   f.left.assign(nodes.size(), per_work * js.remaining);
+  f.seen.assign(nodes.size(), 0.0);
+  f.nodes = nodes;
   flows_.insert_or_assign(j, std::move(f));
 }
 
@@ -775,6 +784,7 @@ void Simulation::restart_flows(JobIndex j)
     sg4::this_actor::set_host(controller_host_);
     f.comms[i] = std::move(put);
     f.gets[i] = std::move(get);
+    f.seen[i] = static_cast<double>(bytes);
   }
 }
 
@@ -826,16 +836,20 @@ void Simulation::wait_for(double next)
     if (sg4::Engine::get_instance()->get_actor_count() > 1)
       wake_controller_->acquire_timeout(std::max(0.0, next - sg4::Engine::get_clock()));
     now_ = next;
+    measure_links(now_);
     return;
   }
   const double timeout = std::isinf(next) ? -1.0 : std::max(0.0, next - sg4::Engine::get_clock());
   if (sg4::Comm::wait_any_for(active, timeout) < 0) {
     now_ = next;
+    measure_links(now_);
     return;
   }
   // A flow ended before the engine's next event: every flow ended by now is done, and a job held for its
   // flows (its device work done) ends now.
   now_ = std::min(next, sg4::Engine::get_clock());
+  measure_links(now_);
+  flow_woke_ = true;
   for (auto& [j, f] : flows_) {
     bool all = true;
     for (std::size_t i = 0; i < f.comms.size(); ++i) {
@@ -851,6 +865,37 @@ void Simulation::wait_for(double next)
       js.link_factor = (now_ - js.attempt_start) / (f.device_done_at - js.attempt_start);
     ends_.set(j, now_, NoticeKind::FINISHED);
   }
+}
+
+void Simulation::measure_links(double t)
+{
+  if (!link_outputs_ || !(t > links_measured_at_)) return;
+  for (auto& [j, f] : flows_) {
+    const std::size_t k = f.comms.size();
+    for (std::size_t i = 0; i < k; ++i) {
+      const auto& c = f.comms[i];
+      if (!c) continue;
+      const double left = c->get_state() == sg4::Activity::State::FINISHED ? 0.0 : c->get_remaining();
+      const double moved = f.seen[i] - left;
+      f.seen[i] = left;
+      if (!(moved > 0)) continue;
+      // Out of its source node's NIC (UP half), into its destination's (DOWN half).
+      for (const std::uint32_t link : {2 * f.nodes[i], 2 * f.nodes[(i + 1) % k] + 1}) {
+        if (link_bytes_[link] == 0) links_loaded_.push_back(link);
+        link_bytes_[link] += moved;
+      }
+    }
+  }
+  double busiest = 0;
+  for (const std::uint32_t link : links_loaded_) {
+    busiest = std::max(busiest, link_bytes_[link]);
+    link_bytes_[link] = 0;
+  }
+  links_loaded_.clear();
+  const double dt = t - links_measured_at_;
+  // Max-min sharing never gives a link more than its capacity; rounding in SimGrid's byte counts can.
+  link_util_s_ += std::min(1.0, busiest / (nic_bytes_per_s_ * dt)) * dt;
+  links_measured_at_ = t;
 }
 
 void Simulation::record_end(JobIndex j)
@@ -916,6 +961,8 @@ void Simulation::emit_timepoint()
   p.busy_devices = busy_devices_;
   p.running_jobs = running_;
   p.waiting_jobs = waiting_;
+  p.link_outputs = comm_outputs_;
+  p.link_util_s = link_util_s_;
   events_.pass_ended(p);
 }
 

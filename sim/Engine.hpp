@@ -167,6 +167,12 @@ struct TimePoint {
   std::uint32_t busy_devices = 0;
   std::uint32_t running_jobs = 0;
   std::uint32_t waiting_jobs = 0;
+  /// The run can communicate (JobRecord::comm_outputs): timeseries.csv has the busiest_link_util column.
+  bool link_outputs = false;
+  /// ∫ over sim time, from the run's start to t_s, of the utilisation (bytes/s carried over capacity) of the
+  /// network link busiest at each moment; its rise from one time point to the next over the time between
+  /// is the mean busiest-link utilisation there (time points come at every change of the flows' rates).
+  double link_util_s = 0;
 };
 
 class RunObserver {

@@ -224,9 +224,11 @@ void OutputStage::commit()
   committed_ = true;
 }
 
-const char* IntervalSeries::header()
+std::string IntervalSeries::header(bool link_column)
 {
-  return "t_s,device_power_w,node_power_w,total_power_w,energy_j,busy_devices,running_jobs,waiting_jobs\n";
+  return std::string("t_s,device_power_w,node_power_w,total_power_w,energy_j,busy_devices,running_jobs,"
+                     "waiting_jobs") +
+         (link_column ? ",busiest_link_util\n" : "\n");
 }
 
 void IntervalSeries::advance(double t)
@@ -237,6 +239,7 @@ void IntervalSeries::advance(double t)
   e_node_ += node;
   row_e_dev_ += dev;
   row_e_node_ += node;
+  row_link_s_ += link_util_ * (t - last_t_);
   last_t_ = t;
 }
 
@@ -247,7 +250,9 @@ void IntervalSeries::append_interval_row(double end_t, std::string& rows)
   rows += format_double(row_t_) + ',' + format_double(row_e_dev_ / dt) + ',' +
           format_double(row_e_node_ / dt) + ',' + format_double((row_e_dev_ + row_e_node_) / dt) + ',' +
           format_double(row_start_e_) + ',' + std::to_string(max_busy_) + ',' + std::to_string(max_running_) +
-          ',' + std::to_string(max_waiting_) + '\n';
+          ',' + std::to_string(max_waiting_);
+  if (cur_.link_outputs) rows += ',' + format_double(row_link_s_ / dt);
+  rows += '\n';
 }
 
 void IntervalSeries::add(const TimePoint& p, std::string& rows)
@@ -258,6 +263,8 @@ void IntervalSeries::add(const TimePoint& p, std::string& rows)
     k_ = 0;
     next_t_ = t0_ + interval_s_;
   } else {
+    // The busiest link's utilisation from the last time point to this one: constant in between.
+    link_util_ = p.t_s > cur_.t_s ? (p.link_util_s - cur_.link_util_s) / (p.t_s - cur_.t_s) : 0.0;
     // Every sample time up to this instant closes a row; a state that begins exactly at a sample time
     // belongs to the next row.
     while (next_t_ <= p.t_s) {
@@ -271,6 +278,7 @@ void IntervalSeries::add(const TimePoint& p, std::string& rows)
       row_t_ = next_t_;
       row_start_e_ = e_dev_ + e_node_;
       row_e_dev_ = row_e_node_ = 0;
+      row_link_s_ = 0;
       max_busy_ = cur_.busy_devices;
       max_running_ = cur_.running_jobs;
       max_waiting_ = cur_.waiting_jobs;
@@ -292,13 +300,14 @@ void IntervalSeries::finish(std::string& rows)
   rows += format_double(last_t_) + ',' + format_double(cur_.device_power_w) + ',' +
           format_double(cur_.node_power_w) + ',' + format_double(cur_.device_power_w + cur_.node_power_w) +
           ',' + format_double(e_dev_ + e_node_) + ',' + std::to_string(cur_.busy_devices) + ',' +
-          std::to_string(cur_.running_jobs) + ',' + std::to_string(cur_.waiting_jobs) + '\n';
+          std::to_string(cur_.running_jobs) + ',' + std::to_string(cur_.waiting_jobs) +
+          (cur_.link_outputs ? ",0\n" : "\n"); // nothing runs after the last event
   started_ = false;
 }
 
 namespace {
 const char* const EVENT_HEADER =
-    "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs\n";
+    "t_s,device_power_w,node_power_w,total_power_w,busy_devices,running_jobs,waiting_jobs";
 const char* const JOBS_HEADER = "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,"
                                 "jct_s,wait_s,reason,gpu_milli,gpu_types";
 /// The columns a run that can communicate adds (JobRecord::comm_outputs).
@@ -322,16 +331,12 @@ OutputWriter::OutputWriter(const OutputOptions& options, const std::filesystem::
     series_name_ = (dir / ("timeseries.csv" + ext)).string();
     series_ = open(series_name_);
   }
-  if (series_) {
+  if (series_) { // the header comes with the first row (write_series_header)
     holding_ = options.timeseries_auto_rows > 0;
-    if (holding_) {
+    if (holding_)
       held_.reserve(1024);
-    } else if (options.timeseries_interval_s > 0) {
+    else if (options.timeseries_interval_s > 0)
       interval_.emplace(options.timeseries_interval_s);
-      write_series_rows(IntervalSeries::header());
-    } else {
-      write_series_rows(EVENT_HEADER);
-    }
   }
 }
 
@@ -341,15 +346,9 @@ OutputWriter::OutputWriter(std::unique_ptr<std::ostream> jobs, std::string jobs_
     : metrics_(metrics), options_(options), jobs_(std::move(jobs)), series_(std::move(series)),
       jobs_name_(std::move(jobs_name)), series_name_(std::move(series_name))
 {
-  if (series_) {
+  if (series_) { // the header comes with the first row (write_series_header)
     holding_ = options.timeseries_auto_rows > 0;
-    if (holding_) {
-    } else if (options.timeseries_interval_s > 0) {
-      interval_.emplace(options.timeseries_interval_s);
-      write_series_rows(IntervalSeries::header());
-    } else {
-      write_series_rows(EVENT_HEADER);
-    }
+    if (!holding_ && options.timeseries_interval_s > 0) interval_.emplace(options.timeseries_interval_s);
   }
 }
 
@@ -414,7 +413,7 @@ void OutputWriter::on_job_end(const JobRecord& r)
 void OutputWriter::on_timepoint(const TimePoint& p)
 {
   if (!series_) return;
-  if (pending_ && pending_->t_s != p.t_s) write_point(*pending_);
+  if (pending_ && pending_->t_s != p.t_s) write_point(*pending_, &p);
   pending_ = p; // several events at one instant: keep the state after the last one
 }
 
@@ -425,12 +424,21 @@ void OutputWriter::write_series_rows(const std::string& rows)
   check_written(*series_, series_name_);
 }
 
+void OutputWriter::write_series_header(bool interval, bool link_column)
+{
+  series_header_written_ = true;
+  link_column_ = link_column;
+  write_series_rows(interval ? IntervalSeries::header(link_column)
+                             : std::string(EVENT_HEADER) + (link_column ? ",busiest_link_util\n" : "\n"));
+}
+
 void OutputWriter::switch_to_interval()
 {
   // auto, past its row limit: the whole file becomes interval rows, those of the held states first.
   holding_ = false;
   interval_.emplace(options_.timeseries_interval_s);
-  buffer_ = IntervalSeries::header();
+  write_series_header(true, held_.front().link_outputs);
+  buffer_.clear();
   for (const auto& q : held_) {
     interval_->add(q, buffer_);
     if (buffer_.size() > (1u << 16)) {
@@ -448,13 +456,14 @@ void OutputWriter::switch_to_interval()
                    " s of simulated time (outputs.timeseries: auto; every-event keeps a row per event)");
 }
 
-void OutputWriter::write_point(const TimePoint& p)
+void OutputWriter::write_point(const TimePoint& p, const TimePoint* next)
 {
   if (holding_) {
     held_.push_back(p);
     if (held_.size() > options_.timeseries_auto_rows) switch_to_interval();
     return;
   }
+  if (!series_header_written_) write_series_header(interval_.has_value(), p.link_outputs);
   if (interval_) {
     buffer_.clear();
     interval_->add(p, buffer_);
@@ -464,7 +473,14 @@ void OutputWriter::write_point(const TimePoint& p)
   } else {
     *series_ << format_double(p.t_s) << ',' << format_double(p.device_power_w) << ','
              << format_double(p.node_power_w) << ',' << format_double(p.device_power_w + p.node_power_w)
-             << ',' << p.busy_devices << ',' << p.running_jobs << ',' << p.waiting_jobs << '\n';
+             << ',' << p.busy_devices << ',' << p.running_jobs << ',' << p.waiting_jobs;
+    // The busiest link's mean utilisation until the next row (constant there); none after the last.
+    if (link_column_)
+      *series_ << ','
+               << format_double(next && next->t_s > p.t_s
+                                    ? (next->link_util_s - p.link_util_s) / (next->t_s - p.t_s)
+                                    : 0.0);
+    *series_ << '\n';
     check_written(*series_, series_name_);
     ++series_rows_;
   }
@@ -473,15 +489,15 @@ void OutputWriter::write_point(const TimePoint& p)
 
 void OutputWriter::finish()
 {
-  if (pending_ && series_) write_point(*pending_);
+  if (pending_ && series_) write_point(*pending_, nullptr);
   pending_.reset();
   if (series_ && holding_) { // auto within its limit: a row per event, as every-event writes them
     holding_ = false;
-    write_series_rows(EVENT_HEADER);
-    for (const auto& q : held_)
-      write_point(q);
+    for (std::size_t i = 0; i < held_.size(); ++i)
+      write_point(held_[i], i + 1 < held_.size() ? &held_[i + 1] : nullptr);
     held_.clear();
   }
+  if (series_ && !series_header_written_) write_series_header(interval_.has_value(), false); // no rows
   if (series_ && interval_) {
     buffer_.clear();
     interval_->finish(buffer_);

@@ -96,7 +96,8 @@ private:
 class IntervalSeries {
 public:
   explicit IntervalSeries(double interval_s) : interval_s_(interval_s) {}
-  static const char* header();
+  /// The header line; with `link_column`, busiest_link_util last (TimePoint::link_outputs).
+  static std::string header(bool link_column = false);
   /// The state after the last event of an instant (instants in increasing order); appends finished rows.
   void add(const TimePoint& p, std::string& rows);
   /// Appends the row of the interval that the end of the run cuts short, and the last row.
@@ -114,6 +115,9 @@ private:
   double row_start_e_ = 0;                ///< cumulative (device + node) energy up to row_t_
   TimePoint cur_;                         ///< the state in force since last_t_
   std::uint32_t max_busy_ = 0, max_running_ = 0, max_waiting_ = 0;
+  /// The busiest link's utilisation from cur_ to the next time point (constant there:
+  /// TimePoint::link_util_s), and its integral from row_t_ to last_t_.
+  double link_util_ = 0, row_link_s_ = 0;
 };
 
 /// Streams jobs.csv and timeseries.csv while the engine runs, and feeds the metrics. Every row is checked:
@@ -139,7 +143,11 @@ public:
   const std::vector<std::string>& notes() const { return notes_; }
 
 private:
-  void write_point(const TimePoint& p);
+  /// A row for `p`; `next`: the time point after it (the busiest link's mean utilisation between them), null
+  /// for the last.
+  void write_point(const TimePoint& p, const TimePoint* next);
+  /// timeseries.csv's header (every-event or interval), with busiest_link_util when `link_column`.
+  void write_series_header(bool interval, bool link_column);
   void write_series_rows(const std::string& rows);
   void switch_to_interval();
   void maybe_gzip(std::unique_ptr<std::ostream>& stream, std::string& name, std::uint64_t rows);
@@ -158,6 +166,8 @@ private:
   std::uint64_t job_rows_ = 0, series_rows_ = 0;
   bool jobs_header_written_ = false;
   bool comm_columns_ = false; ///< jobs.csv has nodes and comm_slowdown
+  bool series_header_written_ = false;
+  bool link_column_ = false; ///< timeseries.csv has busiest_link_util (TimePoint::link_outputs)
   std::string buffer_;
   std::vector<std::string> notes_;
 };

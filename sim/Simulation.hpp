@@ -104,11 +104,14 @@ static_assert(sizeof(JobState) <= 520, "a job's state fits a 528-byte heap block
 /// most at the rate it uses when it has its links to itself (bytes_per_work × its rate).
 struct JobFlows {
   std::vector<std::pair<sg4::Host*, sg4::Host*>> ring; ///< (from, to) of each flow
-  std::vector<sg4::CommPtr> comms; ///< the flows under way (their puts); null once done or stopped
-  std::vector<sg4::CommPtr> gets;  ///< the receiving side of each (kept while it runs)
-  std::vector<double> left;        ///< bytes left of each when it was last (re)started
-  double bytes_per_work = 0;       ///< bytes a flow moves per work-second of the job
-  double device_done_at = -1;      ///< sim time its device work ended (held for its flows); -1 while it runs
+  std::vector<sg4::CommPtr> comms;  ///< the flows under way (their puts); null once done or stopped
+  std::vector<sg4::CommPtr> gets;   ///< the receiving side of each (kept while it runs)
+  std::vector<double> left;         ///< bytes left of each when it was last (re)started
+  std::vector<std::uint32_t> nodes; ///< the ring's nodes: flow i goes from nodes[i] to nodes[i + 1 (mod k)]
+  /// Bytes left of each when the links were last measured (measure_links), or when it was last (re)started.
+  std::vector<double> seen;
+  double bytes_per_work = 0;  ///< bytes a flow moves per work-second of the job
+  double device_done_at = -1; ///< sim time its device work ended (held for its flows); -1 while it runs
 };
 
 enum class NoticeKind { FINISHED, OUT_OF_MEMORY, KILLED };
@@ -276,6 +279,18 @@ private:
   bool flows_done(JobIndex j);    ///< its device work ended now: whether its flows have too
   void wait_for(double next);     ///< the controller waits in SimGrid until next or a flow ends
   void sync_simgrid_clock();      ///< SimGrid's clock brought up to the engine's
+  /// timeseries.csv's busiest link (TimePoint::link_util_s): the bytes each flow moved since the last
+  /// measurement, at `t`, give each NIC half's mean load since then; the busiest one's utilisation times the
+  /// time since then is added to link_util_s_. Flows keep their rates between two wake-ups of the controller,
+  /// so this integrates the busiest link's utilisation exactly.
+  void measure_links(double t);
+  bool link_outputs_ = false; ///< the run can communicate and its time points are wanted
+  double link_util_s_ = 0;    ///< ∫ of the busiest link's utilisation from 0 to links_measured_at_
+  double links_measured_at_ = 0;
+  double nic_bytes_per_s_ = 0;     ///< each NIC half's capacity
+  bool flow_woke_ = false;         ///< the last wait ended with a flow, before the engine's next event
+  std::vector<double> link_bytes_; ///< bytes through each NIC half (2n: UP, 2n + 1: DOWN) since then
+  std::vector<std::uint32_t> links_loaded_; ///< the NIC halves with bytes in link_bytes_
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
   /// job of each id (the one an id names), and only when the workload may have dependencies.

@@ -420,3 +420,142 @@ TEST_CASE("network: a job whose device rate changes restarts its flows at the ne
   CHECK_THAT(a.end_s, WithinAbs(452.0, 1e-9));
   CHECK_FALSE(a.link_contended);
 }
+
+namespace {
+
+/// timeseries.csv of `colocsim run` on the net scenario with `trace`, spread placement and the extra
+/// settings.
+std::vector<std::vector<std::string>> series_of(const fs::path& dir, const std::string& trace,
+                                                std::vector<std::string> sets = {})
+{
+  std::vector<std::string> args = {"run",     NET + "base-net.yaml",
+                                   "--set",   "workload.trace=" + NET + trace,
+                                   "--set",   "policy.placement=spread",
+                                   "-o",      (dir / "out").string(),
+                                   "--quiet", "--force"};
+  for (const auto& s : sets) {
+    args.push_back("--set");
+    args.push_back(s);
+  }
+  const auto r = cli(args);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return read_csv_cells(dir / "out" / "timeseries.csv");
+}
+
+/// The (t_s, busiest_link_util) pairs of a timeseries.csv, its last column checked by name.
+std::vector<std::pair<double, double>> link_column(const std::vector<std::vector<std::string>>& rows)
+{
+  REQUIRE(!rows.empty());
+  REQUIRE(rows[0].front() == "t_s");
+  REQUIRE(rows[0].back() == "busiest_link_util");
+  std::vector<std::pair<double, double>> out;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    REQUIRE(rows[i].size() == rows[0].size());
+    out.emplace_back(std::stod(rows[i].front()), std::stod(rows[i].back()));
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("network: timeseries.csv gives the busiest link's utilisation, alone and shared",
+          "[network][outputs][flows]")
+{
+  const auto dir = scratch("link-util");
+  // g (talk) spread on nodes 0 and 1 (see the 2-node test): 50 steps of 2 s of compute, each sending 1 GB out
+  // of each node, so each flow carries 5e10 B over its 150.5 s: 5e10 / 150.5 B/s on each 1 GB/s NIC half,
+  // utilisation 50 / 150.5 = 100/301 from 0 to its end; nothing after.
+  {
+    const auto rows = link_column(series_of(dir, "two.csv"));
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].first == 0.0);
+    CHECK_THAT(rows[0].second, WithinRel(100.0 / 301, 1e-9));
+    CHECK_THAT(rows[1].first, WithinAbs(150.5, 1e-9));
+    CHECK(rows[1].second == 0.0);
+  }
+  // a and b (chatty) on the same two nodes (the contention test): each NIC half carries one flow of each at
+  // 0.5 GB/s, utilisation 1 from 0 until both end at 400 s (their device work ends at 302 s, with no row:
+  // nothing changes on the links there).
+  {
+    const auto rows = link_column(series_of(dir, "contend.csv"));
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].first == 0.0);
+    CHECK_THAT(rows[0].second, WithinRel(1.0, 1e-9));
+    CHECK_THAT(rows[1].first, WithinRel(400.0, 1e-9));
+    CHECK(rows[1].second == 0.0);
+  }
+  // a (chatty, 2e11 / 302 B/s) and c (talk, 5e11 / 1505 B/s) on nodes 0 and 1, within the 1 GB/s together:
+  // 200/302 + 500/1505 until a ends at 302 s, then c's 500/1505 until 1505 s.
+  const double a_rate = 200.0 / 302, c_rate = 500.0 / 1505;
+  {
+    const auto rows = link_column(series_of(dir, "mixed.csv"));
+    REQUIRE(rows.size() == 3);
+    CHECK_THAT(rows[0].second, WithinRel(a_rate + c_rate, 1e-9));
+    CHECK_THAT(rows[1].first, WithinAbs(302.0, 1e-9));
+    CHECK_THAT(rows[1].second, WithinRel(c_rate, 1e-9));
+    CHECK_THAT(rows[2].first, WithinAbs(1505.0, 1e-9));
+    CHECK(rows[2].second == 0.0);
+  }
+  // Interval rows of 1000 s: the mean over [0, 1000) is (302·(a_rate + c_rate) + 698·c_rate) / 1000 =
+  // 0.2 + c_rate, integrated across the change at 302 s; [1000, 1505) holds c_rate; the last row, at the end,
+  // 0.
+  {
+    const auto rows = link_column(series_of(dir, "mixed.csv", {"outputs.timeseries=1000s"}));
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].first == 0.0);
+    CHECK_THAT(rows[0].second, WithinRel(0.2 + c_rate, 1e-9));
+    CHECK(rows[1].first == 1000.0);
+    CHECK_THAT(rows[1].second, WithinRel(c_rate, 1e-9));
+    CHECK_THAT(rows[2].first, WithinAbs(1505.0, 1e-9));
+    CHECK(rows[2].second == 0.0);
+  }
+  // Without a network the file keeps its columns.
+  const auto bare = series_of(dir, "two.csv", {"platform.preset=" + NET + "platform-nonet.yaml"});
+  REQUIRE(!bare.empty());
+  CHECK(bare[0].back() == "waiting_jobs");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("network: bench --network makes a share of the jobs multi-node and communicating", "[network][cli]")
+{
+  const auto value = [](const std::string& out, const std::string& key) {
+    const auto at = out.find("\n" + key + "=");
+    REQUIRE(at != std::string::npos);
+    return std::stod(out.substr(at + key.size() + 2));
+  };
+  const std::vector<std::string> base = {"bench", "--jobs", "400", "--tiles", "20"};
+  auto with = [&](std::vector<std::string> extra) {
+    auto args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return r.out;
+  };
+  // 5 % of 400 jobs: 20 expected; a binomial draw stays within 6 and 40 but for a 1e-4 chance (the seed fixes
+  // it). Each is a 4-tile job on nodes of 2 tiles, so it spans 2 nodes or more and communicates: its
+  // slowdown is at least 1 / (1 − 0.2) = 1.25, the profile's fraction at 2 nodes × 2.
+  const std::string net = with({"--network"});
+  const double multi = value(net, "multi_node_jobs");
+  CHECK(multi >= 6);
+  CHECK(multi <= 40);
+  CHECK(value(net, "jobs_completed") == 400);
+  CHECK(value(net, "jobs_communicating") == multi);
+  CHECK(value(net, "comm_slowdown_mean") >= 1.25 * (1 - 1e-6));
+  // Share 0: the network's platform and no multi-node job, which simulates as the plain bench does (a network
+  // costs nothing when no job communicates).
+  const std::string none = with({"--network", "--multi-node-share", "0"});
+  CHECK(value(none, "multi_node_jobs") == 0);
+  CHECK(value(none, "jobs_communicating") == 0);
+  const std::string plain = with({});
+  CHECK_THAT(plain, !ContainsSubstring("multi_node_jobs"));
+  CHECK(value(none, "makespan_s") == value(plain, "makespan_s"));
+  CHECK(value(none, "energy_total_j") == value(plain, "energy_total_j"));
+  const auto bad = cli({"bench", "--multi-node-share", "1.5"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("--multi-node-share expects a share of jobs, 0..1 (got '1.5')"));
+  const auto mig = cli({"bench", "--network", "--platform", "dgx-a100"});
+  CHECK(mig.status == 2);
+  CHECK_THAT(mig.err, ContainsSubstring("--network runs on Max 1550 tiles"));
+}

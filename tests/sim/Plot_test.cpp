@@ -557,3 +557,54 @@ TEST_CASE("plot refuses a FIFO among a run's files at once, never waiting on it"
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("plot --devices-per-node groups the gantt's device rows per node and joins a job across nodes",
+          "[cli][plot]")
+{
+  const auto dir = scratch_dir("nodes");
+  // 3 nodes of 2 devices: x on d0 (node 0), y on d1 and d2 (nodes 0 and 1), z on d4 and d5 (node 2 only).
+  write_file(dir / "jobs.csv",
+             "id,submit_s,start_s,end_s,status,attempts,devices,profile,slowdown,energy_j,jct_s,"
+             "wait_s\n"
+             "x,0,0,50,completed,1,0,p1,1,1,50,0\n"
+             "y,0,10,90,completed,1,1;2,p1,1,1,90,10\n"
+             "z,0,20,60,completed,1,4;5,p2,1,1,60,20\n");
+  const auto plot = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args{"plot", dir.string(), "-o", (dir / out).string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return slurp((dir / out / "gantt.svg").string());
+  };
+  const std::string g = plot("grouped", {"--devices-per-node", "2"});
+  // A group per node, in device order, each with its label; a line between nodes (two), none above node 0.
+  const std::regex group(R"re(<g class="node" data-node="(\d+)">\n((?:[^<]|<(?!/g>))*)</g>)re");
+  std::vector<std::string> nodes, inside;
+  for (auto it = std::sregex_iterator(g.begin(), g.end(), group); it != std::sregex_iterator(); ++it) {
+    nodes.push_back((*it)[1]);
+    inside.push_back((*it)[2]);
+  }
+  REQUIRE(nodes == std::vector<std::string>{"0", "1", "2"});
+  for (std::size_t n = 0; n < 3; ++n) {
+    INFO("node " << n << ": " << inside[n]);
+    CHECK_THAT(inside[n], ContainsSubstring(">n" + std::to_string(n) + "</text>"));
+    CHECK(count(inside[n], "stroke=\"#333333\"") == (n == 0 ? 0u : 1u));
+    CHECK(count(inside[n], "fill=\"#f0f0f0\"") == (n == 1 ? 1u : 0u)); // every other node on a band
+  }
+  // y runs on nodes 0 and 1: one line through its two bars; z's two bars are on node 2 only: none.
+  CHECK(count(g, "class=\"job-span\"") == 1);
+  CHECK_THAT(g, ContainsSubstring("<title>y across nodes n0, n1</title>"));
+  CHECK(count(g, "<rect x=") - count(g, "fill=\"#f0f0f0\"") ==
+        count(plot("plain", {}), "<rect x=")); // the same bars
+  // Without the option (or with 1 device per node), no groups, no spans.
+  for (const auto& flat : {plot("plain2", {}), plot("one", {"--devices-per-node", "1"})}) {
+    CHECK(count(flat, "class=\"node\"") == 0);
+    CHECK(count(flat, "job-span") == 0);
+  }
+  const auto bad = cli({"plot", dir.string(), "--devices-per-node", "0"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err,
+             ContainsSubstring("--devices-per-node expects a number of devices, 1..100000 (got '0')"));
+  fs::remove_all(dir);
+}
