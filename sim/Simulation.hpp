@@ -111,6 +111,9 @@ struct JobFlows {
   std::vector<std::uint32_t> nodes; ///< the ring's nodes: flow i goes from nodes[i] to nodes[i + 1 (mod k)]
   /// Bytes left of each when the links were last measured (measure_links), or when it was last (re)started.
   std::vector<double> seen;
+  /// SimGrid's clock before which each cannot end: its (re)start plus its bytes at its bound (sharing only
+  /// slows a flow). wait_for waits only on the flows that can end before the engine's next event.
+  std::vector<double> earliest_end;
   double bytes_per_work = 0;  ///< bytes a flow moves per work-second of the job
   double device_done_at = -1; ///< sim time its device work ended (held for its flows); -1 while it runs
 };
