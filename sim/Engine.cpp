@@ -7,6 +7,7 @@
 #include "sim/Simulation.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <deque>
 #include <iterator>
@@ -161,7 +162,7 @@ RunTotals Simulation::run()
   sg4::Actor::init("controller", controller_host_)->set_stacksize(8 * 1024)->start([this] {
     try {
       wake_controller_ = sg4::Semaphore::create(0); // created in actor context (it crashes from maestro)
-      if (!node_hosts_.empty()) flows_mailbox_ = sg4::Mailbox::by_name("colocsim-flows");
+      if (!node_hosts_.empty()) relay_done_ = sg4::Semaphore::create(0);
       controller();
     } catch (...) {
       error_ = std::current_exception();
@@ -749,6 +750,7 @@ void Simulation::open_flows(JobIndex j)
   f.gets.resize(nodes.size());
   f.left.assign(nodes.size(), per_work * js.remaining);
   f.seen.assign(nodes.size(), 0.0);
+  f.earliest_end.assign(nodes.size(), 0.0);
   f.nodes = nodes;
   flows_.insert_or_assign(j, std::move(f));
 }
@@ -769,23 +771,64 @@ void Simulation::restart_flows(JobIndex j)
     }
     const auto bytes = static_cast<std::uint64_t>(std::llround(f.left[i]));
     if (bytes == 0 || !(bound > 0)) continue; // done, or the job stands still: it goes on when it moves
-    // A mailbox comm, put from its source node and got on its destination (the controller moves there for
-    // each): SimGrid 3.32 bounds such a comm at its rate, but drops the rate of a host-to-host one
-    // (Comm::sendto_init; probed: 1e9 B at rate 1e8 over a 1e9 B/s link took 1 s, not 10). Put then got at
-    // once, each put is matched by the get that follows it.
-    sg4::this_actor::set_host(f.ring[i].first);
-    auto put = flows_mailbox_->put_init(&flows_mailbox_, bytes);
-    put->set_rate(bound);
-    put->start();
-    sg4::this_actor::set_host(f.ring[i].second);
-    auto get = flows_mailbox_->get_init();
-    get->set_dst_data(&flow_sink_, sizeof(void*));
-    get->start();
-    sg4::this_actor::set_host(controller_host_);
-    f.comms[i] = std::move(put);
-    f.gets[i] = std::move(get);
+    // A mailbox comm, put from its source node and got on its destination: SimGrid 3.32 bounds such a comm at
+    // its rate, but drops the rate of a host-to-host one (Comm::sendto_init; probed: 1e9 B at rate 1e8 over a
+    // 1e9 B/s link took 1 s, not 10). Each side is started by its node's relay, so that the controller never
+    // changes host (docs/architecture.md, Network). Got then put at once into the destination's inbox, each
+    // get is matched by the put that follows it, and the flow starts with the put, as it did when the
+    // controller started both.
+    auto& to = relay(f.nodes[(i + 1) % f.nodes.size()]);
+    auto& from = relay(f.nodes[i]);
+    start_flow(to, FlowRequest{&f, i, nullptr, 0, 0});
+    start_flow(from, FlowRequest{&f, i, &to, bytes, bound});
     f.seen[i] = static_cast<double>(bytes);
+    f.earliest_end[i] = sg4::Engine::get_clock() + static_cast<double>(bytes) / bound;
   }
+}
+
+Simulation::FlowRelay& Simulation::relay(std::uint32_t node)
+{
+  if (relays_.empty()) relays_.resize(node_hosts_.size());
+  auto& r = relays_[node];
+  if (r) return *r;
+  r = std::make_unique<FlowRelay>();
+  r->wake = sg4::Semaphore::create(0);
+  const std::string name = std::string("node") + std::to_string(node);
+  r->inbox = sg4::Mailbox::by_name(name);
+  // A daemon: it ends with the controller. 64 KiB of stack (SimGrid's default is 8 MiB, its contexts mapped
+  // once per actor): a relay only starts comms, whose work SimGrid does on its own stack.
+  auto actor = sg4::Actor::init(name, node_hosts_[node])->set_stacksize(64)->start([this, relay = r.get()] {
+    for (;;) {
+      relay->wake->acquire();
+      const FlowRequest q = flow_request_;
+      if (q.to) {
+        auto put = q.to->inbox->put_init(&flow_sink_, q.bytes);
+        put->set_rate(q.bound);
+        put->start();
+        q.flows->comms[q.flow] = std::move(put);
+      } else {
+        auto get = relay->inbox->get_init();
+        get->set_dst_data(&flow_sink_, sizeof(void*));
+        get->start();
+        q.flows->gets[q.flow] = std::move(get);
+      }
+      relay_done_->release();
+    }
+  });
+  actor->daemonize();
+  ++relay_count_;
+  return *r;
+}
+
+void Simulation::start_flow(FlowRelay& r, const FlowRequest& request)
+{
+  flow_request_ = request;
+  r.wake->release();
+  // The controller goes on once the relay has stored the comm it started: never before (a semaphore, not
+  // SimGrid's order of running actors, makes it so).
+  relay_done_->acquire();
+  assert(request.to ? request.flows->comms[request.flow] != nullptr
+                    : request.flows->gets[request.flow] != nullptr);
 }
 
 void Simulation::close_flows(JobIndex j)
@@ -828,12 +871,19 @@ void Simulation::wait_for(double next)
   // progress up to that instant; then it takes that event's time as computed. When it has nothing, a wait
   // would only advance its clock, at about 1.5 µs and seven allocations a wait (its activity, timer and
   // solver round): the clock is brought up to the engine's when a flow starts, and at the end.
+  // Only the flows that can end before `next` are waited on (each wait costs SimGrid a step per flow waited
+  // on); the others move on all the same. A margin of 1 µs per second covers SimGrid's rounding.
+  const double until = next + 1e-6 * (1.0 + std::abs(next));
   std::vector<sg4::CommPtr> active;
+  bool under_way = false;
   for (const auto& [j, f] : flows_)
-    for (const auto& c : f.comms)
-      if (c) active.push_back(c);
+    for (std::size_t i = 0; i < f.comms.size(); ++i)
+      if (f.comms[i]) {
+        under_way = true;
+        if (f.earliest_end[i] <= until) active.push_back(f.comms[i]);
+      }
   if (active.empty()) {
-    if (sg4::Engine::get_instance()->get_actor_count() > 1)
+    if (under_way || sg4::Engine::get_instance()->get_actor_count() > 1 + relay_count_) // besides the relays
       wake_controller_->acquire_timeout(std::max(0.0, next - sg4::Engine::get_clock()));
     now_ = next;
     measure_links(now_);

@@ -26,6 +26,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -110,6 +111,9 @@ struct JobFlows {
   std::vector<std::uint32_t> nodes; ///< the ring's nodes: flow i goes from nodes[i] to nodes[i + 1 (mod k)]
   /// Bytes left of each when the links were last measured (measure_links), or when it was last (re)started.
   std::vector<double> seen;
+  /// SimGrid's clock before which each cannot end: its (re)start plus its bytes at its bound (sharing only
+  /// slows a flow). wait_for waits only on the flows that can end before the engine's next event.
+  std::vector<double> earliest_end;
   double bytes_per_work = 0;  ///< bytes a flow moves per work-second of the job
   double device_done_at = -1; ///< sim time its device work ended (held for its flows); -1 while it runs
 };
@@ -268,9 +272,29 @@ private:
   // Flows (sim/README.md, Flows): SimGrid's hosts of the nodes when the platform has a network, and the
   // flows of the running jobs that communicate across nodes.
   std::vector<sg4::Host*> node_hosts_;
-  std::map<JobIndex, JobFlows> flows_;    ///< by job index: waits and ends go through them in job order
-  sg4::Mailbox* flows_mailbox_ = nullptr; ///< where flows are put and got (restart_flows)
-  void* flow_sink_ = nullptr;             ///< where a flow's get writes (flows carry no data)
+  std::map<JobIndex, JobFlows> flows_; ///< by job index: waits and ends go through them in job order
+  void* flow_sink_ = nullptr;          ///< where a flow's get writes (flows carry no data)
+  /// An actor on a node's host that starts flows there for the controller: the puts of flows leaving the
+  /// node, the gets of flows entering it (docs/architecture.md, Network). Created with the node's first flow.
+  struct FlowRelay {
+    sg4::SemaphorePtr wake;        ///< released by the controller for each request (flow_request_)
+    sg4::Mailbox* inbox = nullptr; ///< where flows into the node are put and got
+  };
+  /// The one request under way: flow `flow` of `flows` (bytes and bound for a put; a get otherwise), its
+  /// CommPtr stored into `flows` by the relay before it releases relay_done_.
+  struct FlowRequest {
+    JobFlows* flows = nullptr;
+    std::size_t flow = 0;
+    FlowRelay* to = nullptr; ///< a put's destination (its inbox)
+    std::uint64_t bytes = 0;
+    double bound = 0;
+  };
+  std::vector<std::unique_ptr<FlowRelay>> relays_; ///< by node; null until its first flow
+  std::size_t relay_count_ = 0;
+  FlowRequest flow_request_;
+  sg4::SemaphorePtr relay_done_;        ///< released by a relay once its request's CommPtr is stored
+  FlowRelay& relay(std::uint32_t node); ///< node's relay, created on first use
+  void start_flow(FlowRelay& r, const FlowRequest& request); ///< r runs request; returns once it has
   /// The distinct nodes of `devices`, ascending (a job's ring, its node count in jobs.csv).
   std::vector<std::uint32_t> nodes_of(std::span<const DeviceIndex> devices) const;
   void open_flows(JobIndex j);    ///< at a start: its ring, no flow under way until its rate is known
