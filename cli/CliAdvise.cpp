@@ -15,6 +15,7 @@
 #include "sim/Resources.hpp"
 #include "sim/RunInputs.hpp"
 #include "sim/Scenario.hpp"
+#include "sim/engine/ModelError.hpp"
 #include "workloads/TraceFormats.hpp"
 
 #include <unistd.h>
@@ -56,6 +57,10 @@ options:
   --metrics A,B       the two metrics of the front and the recommendation (default energy,jct): energy,
                       jct, makespan, p95_wait, throughput, energy_per_job
   --replicates R      seeds per option, 1..1000 (default 5)
+  --model-error on|off
+                      on (default): each replicate seed also draws the models' measured error (the
+                      scenario's model_error at the measured sigmas: interference 0.573, MIG 0.090), so
+                      the intervals include it; off: the models are taken as exact
   -o, --output DIR    output folder (default advise-out/<trace stem>)
   -j, --jobs N        runs at a time (default: the number of cores)
   --resume            DIR holds an unfinished advice of the same inputs: run only what is missing
@@ -72,6 +77,7 @@ struct AdviseArgs {
   std::string trace, format, platform, nodes, options, out_dir, profile = "resnet50-train-bs32";
   std::vector<std::string> metrics{"energy", "jct"};
   long long replicates = 5;
+  bool model_error = true; ///< --model-error: the replicates carry the models' measured error
   std::string jobs;
   bool list = false, resume = false, force = false, quiet = false, help = false;
 };
@@ -126,6 +132,11 @@ AdviseArgs parse_advise_args(const std::vector<std::string>& args)
         throw UsageError("option --replicates expects a number of seeds per option, 1..1000 (got '" + v +
                          "')");
       a.replicates = static_cast<long long>(*x);
+    } else if (s == "--model-error") {
+      const std::string v = next_arg(args, i);
+      if (v != "on" && v != "off")
+        throw UsageError("option --model-error expects on or off (got '" + v + "')");
+      a.model_error = v == "on";
     } else if (s == "-o" || s == "--output")
       a.out_dir = next_arg(args, i);
     else if (s == "-j" || s == "--jobs")
@@ -180,6 +191,10 @@ std::string scenario_text(const AdviseArgs& a)
     << "\n  format: " << yaml_quote(a.format) << "\n  default_profile: " << yaml_quote(a.profile) << "\n"
     << "policy:\n  name: exclusive-fcfs\n"
     << "outputs:\n  timeseries: \"off\"\n";
+  // Each replicate seed is then also a draw of the models' error (sim/engine/ModelError.hpp).
+  if (a.model_error)
+    f << "model_error:\n  interference: " << json_number(MEASURED_INTERFERENCE_SIGMA)
+      << "\n  mig: " << json_number(MEASURED_MIG_SIGMA) << "\n";
   return f.str();
 }
 
@@ -577,6 +592,15 @@ std::string jstr(const std::string& s)
   return out;
 }
 
+/// The σ of the models' error the replicates drew, and where they come from (null when off).
+std::string model_error_json(const AdviseArgs& a)
+{
+  if (!a.model_error) return "null";
+  return "{\"interference_sigma\": " + json_number(MEASURED_INTERFERENCE_SIGMA) +
+         ", \"mig_sigma\": " + json_number(MEASURED_MIG_SIGMA) + ", \"source\": " + jstr(MODEL_ERROR_SOURCE) +
+         "}";
+}
+
 std::string advise_json(const AdviseArgs& a, const PlatformProbe& p, const std::vector<AdviseOption>& options,
                         const AdviseAnalysis& an)
 {
@@ -587,9 +611,9 @@ std::string advise_json(const AdviseArgs& a, const PlatformProbe& p, const std::
     << ",\n  \"devices\": " << jstr(p.devices) << ",\n  \"replicates\": " << a.replicates
     << ",\n  \"confidence\": 0.95"
     << ",\n  \"replicates_identical\": " << (an.replicates_identical ? "true" : "false")
-    << ",\n  \"baseline\": " << jstr(an.baseline) << ",\n  \"metrics\": [" << jstr(an.metrics[0]) << ", "
-    << jstr(an.metrics[1]) << "],\n  \"compared\": [" << jstr(an.compared[0]) << ", " << jstr(an.compared[1])
-    << "],\n  \"options\": [";
+    << ",\n  \"model_error\": " << model_error_json(a) << ",\n  \"baseline\": " << jstr(an.baseline)
+    << ",\n  \"metrics\": [" << jstr(an.metrics[0]) << ", " << jstr(an.metrics[1]) << "],\n  \"compared\": ["
+    << jstr(an.compared[0]) << ", " << jstr(an.compared[1]) << "],\n  \"options\": [";
   for (std::size_t i = 0; i < an.options.size(); ++i) {
     const auto& o = an.options[i];
     const auto& opt = options[i];
@@ -736,6 +760,17 @@ std::string report_html(const AdviseArgs& a, const PlatformProbe& p, const std::
     << "<p>Platform " << svg::xml(a.platform) << (a.nodes.empty() ? "" : " (" + svg::xml(a.nodes) + " nodes)")
     << ", devices " << svg::xml(p.devices) << "; " << an.options.size() << " options, " << a.replicates
     << " replicate seed(s) each; 95 % intervals from the t-distribution.</p>\n"
+    << "<p id=\"model-error\">"
+    << (a.model_error
+            ? svg::xml(
+                  "Model error: on. Each replicate also draws the models' measured error (lognormal sigma " +
+                  json_number(MEASURED_INTERFERENCE_SIGMA) + " on co-run interference, " +
+                  json_number(MEASURED_MIG_SIGMA) + " on MIG slowdowns; " + MODEL_ERROR_SOURCE +
+                  "), so the intervals include it.")
+            : std::string(
+                  "Model error: off (--model-error off). The models are taken as exact: the intervals "
+                  "show only what the seed varies."))
+    << "</p>\n"
     << "<p class=\"rec\" id=\"recommendation\">" << svg::xml(an.recommendation) << "</p>\n"
     << "<h2>" << svg::xml(find_advise_metric(an.compared[0])->label) << " against "
     << svg::xml(find_advise_metric(an.compared[1])->label) << "</h2>\n"

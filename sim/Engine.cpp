@@ -47,7 +47,7 @@ namespace engine {
 
 Simulation::Simulation(const RunSetup& setup, RunObserver& observer)
     : setup_(setup), observer_feed_(observer, setup.record_timeseries),
-      phys_(*setup.platform, setup.durations_include_scaling, *this)
+      phys_(*setup.platform, setup.durations_include_scaling, *this, setup.model_error)
 {
   // The registration order is the order of each event's side effects (docs/architecture.md, The engine's
   // components): the meters first, then the run time history, the reporters (jobs.csv before the event log),

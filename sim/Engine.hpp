@@ -20,6 +20,7 @@
 #include "models/PowerModel.hpp"
 #include "policies/Policy.hpp"
 #include "sim/Platform.hpp"
+#include "sim/engine/ModelError.hpp"
 #include "workloads/JobReader.hpp"
 #include "workloads/ProfileCatalog.hpp"
 
@@ -83,6 +84,8 @@ struct RunSetup {
   /// measured it there), or its time with perfect scaling, which the profile's scaling efficiency e(n)
   /// stretches (false: synthetic workloads).
   bool durations_include_scaling = false;
+  /// The models' error the world carries (scenario model_error; sim/engine/ModelError.hpp): off by default.
+  ModelError model_error;
   EstimateSource estimates = EstimateSource::EXACT;
   bool record_timeseries = true;
   /// Follows every event and decision (the event log, --log-events; sim/EventLog.hpp), as a subscriber of the

@@ -41,6 +41,9 @@ RunSetup RunInputs::setup()
   r.durations_include_scaling =
       scenario.durations_at == "own-gpu-count" || (scenario.durations_at == "auto" && !scenario.synthetic);
   r.record_timeseries = scenario.outputs.timeseries;
+  r.model_error = ModelError{.interference = scenario.model_error_interference,
+                             .mig = scenario.model_error_mig,
+                             .seed = static_cast<std::uint64_t>(scenario.seed)};
   return r;
 }
 

@@ -283,10 +283,35 @@ const std::vector<ParamSpec>& output_specs()
   return specs;
 }
 
+const std::vector<ParamSpec>& model_error_specs()
+{
+  static const std::vector<ParamSpec> specs{
+      {.name = "interference",
+       .type = ParamType::REAL,
+       .default_text = "0",
+       .help = "lognormal sigma of the co-run interference factor the engine applies (0: the model is taken "
+               "as exact); 0.573 is the interference model's measured error [estimate: the sigma whose mean "
+               "absolute error equals the leave-one-family-out MAPE of 45.1 %, "
+               "experiments/validate-interference]",
+       .min = 0,
+       .max = 3},
+      {.name = "mig",
+       .type = ParamType::REAL,
+       .default_text = "0",
+       .help =
+           "lognormal sigma of a job's slowdown on a MIG instance (0: exact); 0.090 is the MIG law's "
+           "measured error [estimate: the sigma whose mean absolute error equals the leave-one-workload-out "
+           "MAPE of 7.2 %, experiments/validate-mig]",
+       .min = 0,
+       .max = 3},
+  };
+  return specs;
+}
+
 const std::vector<std::string>& section_names()
 {
-  static const std::vector<std::string> names{"platform", "workload", "policy", "memory",
-                                              "power",    "outputs",  "plugins"};
+  static const std::vector<std::string> names{"platform", "workload",    "policy",  "memory",
+                                              "power",    "model_error", "outputs", "plugins"};
   return names;
 }
 
@@ -450,6 +475,7 @@ void read_declared_keys(YAML::Node& root, const std::string& f, Scenario& s, Dia
   const auto workload = read_params(root["workload"], workload_specs(), f, "workload", sink, {"synthetic"});
   const auto memory = read_params(root["memory"], memory_specs(), f, "memory", sink);
   const auto power = read_params(root["power"], power_specs(), f, "power", sink);
+  const auto model_error = read_params(root["model_error"], model_error_specs(), f, "model_error", sink);
   const auto outputs = read_params(root["outputs"], output_specs(), f, "outputs", sink);
   if (!sink.empty()) sink.throw_if_any();
 
@@ -483,6 +509,8 @@ void read_declared_keys(YAML::Node& root, const std::string& f, Scenario& s, Dia
   s.oom_delay_s = memory.real("oom_delay");
   s.max_retries = static_cast<int>(memory.integer("max_retries"));
   s.pue = power.real("pue");
+  s.model_error_interference = model_error.real("interference");
+  s.model_error_mig = model_error.real("mig");
   s.outputs.dir = outputs.text("dir");
   s.outputs.jobs = outputs.flag("jobs");
   read_output_modes(outputs, root, f, s, sink);
@@ -744,6 +772,8 @@ std::string describe_scenario_keys()
         "over nodes\n";
   section("memory:", memory_specs());
   section("power:", power_specs());
+  section("model_error (the models' error the simulated world carries; policies still see the models):",
+          model_error_specs());
   section("outputs:", output_specs());
   return os.str();
 }

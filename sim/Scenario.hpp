@@ -103,6 +103,10 @@ struct Scenario {
   double oom_delay_s = 60;
   int max_retries = 3;
   double pue = 1.0;
+  /// model_error: the lognormal σ of the interference and MIG models' error the engine applies (0: exact;
+  /// sim/engine/ModelError.hpp).
+  double model_error_interference = 0;
+  double model_error_mig = 0;
   OutputOptions outputs;
 };
 

@@ -216,7 +216,10 @@ private:
   void rate_changing(JobIndex j, double rate) override;
   void rates_settled() override;
   void touch(DeviceIndex d); ///< DEVICE_CHANGING: d is about to change (its meters integrate up to now)
-  JobPhysics physics_of(const JobState& js) const { return JobPhysics{js.sig, js.base_speed, js.comm}; }
+  JobPhysics physics_of(const JobState& js) const
+  {
+    return JobPhysics{js.sig, js.base_speed, js.comm, js.job.profile};
+  }
   /// What a Job::gpu_types text selects: `mask`, the device types a job may run on (0 when it names only
   /// types the platform lacks); `speed`, that of the first type of the platform it names (1 if none).
   struct TypeChoice {

@@ -12,8 +12,9 @@ namespace colocsim {
 const MigInstances DevicePhysics::NO_INSTANCES;
 
 DevicePhysics::DevicePhysics(const Platform& platform, bool durations_include_scaling,
-                             PhysicsListener& listener)
-    : platform_(platform), durations_include_scaling_(durations_include_scaling), listener_(listener)
+                             PhysicsListener& listener, ModelError model_error)
+    : platform_(platform), durations_include_scaling_(durations_include_scaling), listener_(listener),
+      model_error_(model_error)
 {
   devices_.resize(platform.devices.size());
   for (DeviceIndex d = 0; d < devices_.size(); ++d) {
@@ -226,6 +227,7 @@ void DevicePhysics::recompute(DeviceIndex d, std::vector<DeviceIndex>& dirty)
   const auto& dt = type(d);
   compute_slowdowns(ds.mode, dt.time_slice, *dt.interference, inputs_.sigs, inputs_.slow, inputs_.caps,
                     inputs_.mems, inputs_.slices);
+  if (model_error_.active()) apply_model_error(d, n);
   for (std::size_t i = 0; i < n; ++i) {
     auto& rj = jobs_[ds.refs[i].slot];
     rj.device_rate[ds.refs[i].pos] = device_rate(rj.phys, d, inputs_.slow[i]);
@@ -244,6 +246,41 @@ void DevicePhysics::recompute(DeviceIndex d, std::vector<DeviceIndex>& dirty)
       listener_.device_changing(other);
       if (other != d) dirty.push_back(other);
     }
+  }
+}
+
+void DevicePhysics::apply_model_error(DeviceIndex d, std::size_t n)
+{
+  const auto& ds = devices_[d];
+  const auto& dt = type(d);
+  auto& slow = inputs_.slow;
+  if (ds.mode == SharingMode::MIG) {
+    if (model_error_.mig == 0) return;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& rj = jobs_[ds.refs[i].slot];
+      const auto& profile = dt.mig->profiles()[gi(d)[rj.instances[ds.refs[i].pos]].profile];
+      slow[i] = std::max(1.0, slow[i] * model_error_factor(model_error_.mig, model_error_.seed, "mig",
+                                                           rj.phys.profile, profile.name));
+    }
+    return;
+  }
+  if (model_error_.interference == 0 || n < 2) return; // alone: no co-runner, nothing interferes
+  // The floor: what the sharing mode alone does to each job (interference model `none`: the time-sharing,
+  // the MPS demand, the CCS partition), or the model's own slowdown where that is lower (a measured pair
+  // total may be), so that a factor of 1 leaves the model's slowdown as it is.
+  static const NoInterference NONE;
+  auto& floor = mode_only_;
+  floor.resize(n);
+  compute_slowdowns(ds.mode, dt.time_slice, NONE, inputs_.sigs, floor, inputs_.caps);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& own = jobs_[ds.refs[i].slot].phys.profile;
+    double factor = 0;
+    for (std::size_t k = 0; k < n; ++k)
+      if (k != i)
+        factor += model_error_factor(model_error_.interference, model_error_.seed, "interference", own,
+                                     jobs_[ds.refs[k].slot].phys.profile);
+    factor /= static_cast<double>(n - 1);
+    slow[i] = std::max(std::min(slow[i], floor[i]), slow[i] * factor);
   }
 }
 

@@ -15,10 +15,12 @@
 #include "policies/Policy.hpp"
 #include "sim/Platform.hpp"
 #include "sim/engine/MigInstances.hpp"
+#include "sim/engine/ModelError.hpp"
 #include "workloads/ProfileCatalog.hpp"
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace colocsim {
@@ -43,13 +45,16 @@ struct JobPhysics {
   const ResourceSignature* sig = nullptr;
   double base_speed = 1.0;
   const ProfileCommunication* comm = nullptr; ///< its profile's communication; null: it does not communicate
+  std::string_view profile; ///< its profile's name (what the models' error is drawn for; ModelError.hpp)
 };
 
 class DevicePhysics {
 public:
   /// Every device in its platform mode at its default frequency, empty, powered. `durations_include_scaling`:
   /// trace durations are times on the job's own device count, so the gang efficiency e(n) is not applied.
-  DevicePhysics(const Platform& platform, bool durations_include_scaling, PhysicsListener& listener);
+  /// `model_error`: the models' error the running jobs' rates carry (none by default); predict() does not.
+  DevicePhysics(const Platform& platform, bool durations_include_scaling, PhysicsListener& listener,
+                ModelError model_error = {});
 
   // ---- devices
   std::size_t size() const { return devices_.size(); }
@@ -104,6 +109,7 @@ public:
   // ---- predictions (ClusterView)
   /// What the models predict if `job` were placed on `devices` now, with the jobs of `also` (decided earlier
   /// in the same policy call, not started) placed first; `ready_by`: MIG instances ready by then count.
+  /// The models' own values, the policy's belief: the scenario's model_error is not applied here.
   PlacementPrediction predict(const JobPhysics& job, std::span<const DeviceIndex> devices,
                               std::span<const ResourceSignature* const> also, double ready_by) const;
   /// The slowdown of a job alone on one instance of `profile` of d's type (1 for no such profile).
@@ -208,6 +214,12 @@ private:
   /// `in` := d's residents.
   void resident_inputs(DeviceIndex d, SlowdownInputs& in) const;
   void recompute(DeviceIndex d, std::vector<DeviceIndex>& dirty);
+  /// inputs_.slow (d's n residents' slowdowns, as the models give them) times the models' error
+  /// (ModelError.hpp): outside mig mode, with n >= 2, resident i's slowdown × the mean over its co-runners k
+  /// of the interference factor of (i's profile, k's profile), never below what the sharing mode alone gives
+  /// i (interference model `none`) or the model's own value where that is lower; in mig mode, each
+  /// resident's × the mig factor of (its profile, its instance's profile), never below 1.
+  void apply_model_error(DeviceIndex d, std::size_t n);
   void load_of(DeviceIndex d, std::vector<PowerLoad>& loads) const;
   void refresh_power(DeviceIndex d);
   void settle(std::vector<DeviceIndex>& dirty);
@@ -224,6 +236,7 @@ private:
   const Platform& platform_;
   bool durations_include_scaling_;
   PhysicsListener& listener_;
+  ModelError model_error_;
   std::vector<Device> devices_;
   std::vector<MigInstances> migs_; ///< the GPU instances of the devices that have been in mig mode
   std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
@@ -236,6 +249,7 @@ private:
   std::vector<PowerLoad> loads_;
   mutable std::vector<PowerLoad> predict_loads_;
   std::vector<DeviceIndex> dirty_, more_;
+  std::vector<double> mode_only_; ///< apply_model_error's floors
   std::vector<std::uint32_t> cards_touched_;
 };
 

@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -184,4 +185,48 @@ axes:
   CHECK_THAT(bad.err, ContainsSubstring("bad.yaml:6:7: axes.option[2].label: expected a non-empty label"));
   CHECK_THAT(bad.err, ContainsSubstring("axes.option[3].label: label 'excl' appears twice"));
   CHECK_THAT(bad.err, ContainsSubstring("axes.option[3].extra: unknown key"));
+}
+
+TEST_CASE("advise's replicates carry the models' error: co-located options get intervals, exclusive none",
+          "[advise][cli][model-error]")
+{
+  // Every job of the slice is bound to one profile (--profile's), so without the models' error the seed
+  // changes nothing and every interval has width 0. With it (the default) each seed is another world:
+  // time-slice-2 puts jobs next to each other, whose slowdowns now carry a seeded factor, so its mean JCT
+  // varies between the replicates. Exclusive FCFS never co-locates and this platform has no MIG instance
+  // under it: nothing is perturbed, its results stay the same for every seed (width 0).
+  const auto dir = scratch_dir("model-error");
+  auto run = [&](const std::string& name, const std::string& model_error) {
+    auto args = advise_args(dir / name, "time-slice-2/first-fit");
+    args[std::find(args.begin(), args.end(), "--replicates") - args.begin() + 1] = "3";
+    args.insert(args.end(), {"--model-error", model_error, "--quiet"});
+    const auto r = cli_spawning_binary(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return YAML::LoadFile((dir / name / "advise.json").string());
+  };
+  auto half = [](const YAML::Node& json, const std::string& label, const char* metric) {
+    for (const auto& o : json["options"])
+      if (o["label"].as<std::string>() == label) return o["metrics"][metric]["half_width"].as<double>();
+    FAIL("no option " << label);
+    return -1.0;
+  };
+  const YAML::Node on = run("on", "on");
+  CHECK(on["model_error"]["interference_sigma"].as<double>() == 0.573);
+  CHECK(on["model_error"]["mig_sigma"].as<double>() == 0.09);
+  CHECK_THAT(on["model_error"]["source"].as<std::string>(), ContainsSubstring("validate-interference"));
+  CHECK(half(on, "exclusive/exclusive-fcfs", "jct") == 0.0);
+  CHECK(half(on, "exclusive/exclusive-fcfs", "energy") == 0.0);
+  CHECK(half(on, "time-slice-2/first-fit", "jct") > 0.0);
+  CHECK_THAT(read_file(dir / "on" / "report.html"), ContainsSubstring("Model error: on"));
+
+  const YAML::Node off = run("off", "off");
+  CHECK(off["model_error"].IsNull());
+  CHECK(half(off, "exclusive/exclusive-fcfs", "jct") == 0.0);
+  CHECK(half(off, "time-slice-2/first-fit", "jct") == 0.0);
+
+  const auto bad = cli_spawning_binary(
+      {"advise", TRACE, "--format", "itp", "--platform", "dgx-a100", "--model-error", "maybe"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, ContainsSubstring("--model-error expects on or off (got 'maybe')"));
 }
