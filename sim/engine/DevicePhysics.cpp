@@ -268,10 +268,10 @@ void DevicePhysics::apply_model_error(DeviceIndex d, std::size_t n)
   // The floor: what the sharing mode alone does to each job (interference model `none`: the time-sharing,
   // the MPS demand, the CCS partition), or the model's own slowdown where that is lower (a measured pair
   // total may be), so that a factor of 1 leaves the model's slowdown as it is.
-  static const NoInterference NONE;
+  static const NoInterference no_interference;
   auto& floor = mode_only_;
   floor.resize(n);
-  compute_slowdowns(ds.mode, dt.time_slice, NONE, inputs_.sigs, floor, inputs_.caps);
+  compute_slowdowns(ds.mode, dt.time_slice, no_interference, inputs_.sigs, floor, inputs_.caps);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& own = jobs_[ds.refs[i].slot].phys.profile;
     double factor = 0;
