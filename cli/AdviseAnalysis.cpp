@@ -217,8 +217,12 @@ void recommend(AdviseAnalysis& a)
     t += " " + list(dominated) + (dominated.size() == 1 ? " is" : " are") + " dominated.";
   if (!lossy.empty())
     t += " " + list(lossy) + (lossy.size() == 1 ? " loses" : " lose") +
-         " jobs (failed, rejected or out of memory) and " + (lossy.size() == 1 ? "is" : "are") +
-         " compared on energy per completed job.";
+         " jobs (more failed or rejected than under the baseline, or out of memory) and " +
+         (lossy.size() == 1 ? "is" : "are") + " compared on energy per completed job.";
+  if (base.jobs_completed < base.jobs_read)
+    t += " The baseline itself completes " + number_text(base.jobs_completed) + " of " +
+         number_text(base.jobs_read) +
+         " jobs: those that no option can run on this platform (too large, or failed) count against none.";
   if (!failed.empty()) t += " No run of " + list(failed) + " succeeded.";
   if (a.replicates_identical)
     t +=
@@ -239,6 +243,19 @@ AdviseAnalysis analyse_advice(const std::vector<AdviseOptionRuns>& runs,
   AdviseAnalysis a;
   a.metrics = metrics;
   a.baseline = baseline;
+  const auto base_run =
+      std::find_if(runs.begin(), runs.end(), [&](const AdviseOptionRuns& r) { return r.label == baseline; });
+  if (base_run == runs.end()) throw std::invalid_argument("the baseline '" + baseline + "' is not an option");
+  const auto number = [](const AdviseReplicate& rep, const char* field) {
+    const auto it = rep.numbers.find(field);
+    return it == rep.numbers.end() ? 0.0 : it->second;
+  };
+  std::map<long long, double> base_lost; // jobs failed or rejected under the baseline, by seed
+  double base_lost_mean = 0;
+  for (const auto& rep : base_run->ok) {
+    base_lost[rep.seed] = number(rep, "jobs_failed") + number(rep, "jobs_rejected");
+    base_lost_mean += base_lost[rep.seed] / static_cast<double>(base_run->ok.size());
+  }
   for (const auto& r : runs) {
     AdviseOptionStats o;
     o.label = r.label;
@@ -261,14 +278,17 @@ AdviseAnalysis analyse_advice(const std::vector<AdviseOptionRuns>& runs,
     o.jobs_failed = mean("jobs_failed");
     o.jobs_rejected = mean("jobs_rejected");
     o.oom_events = mean("oom_events");
-    for (const auto& rep : r.ok)
-      for (const char* f : {"jobs_failed", "jobs_rejected", "oom_events"})
-        if (const auto it = rep.numbers.find(f); it != rep.numbers.end() && it->second > 0) o.lossy = true;
+    // Jobs lost to the option: out-of-memory events, or more jobs failed or rejected than the baseline's run
+    // of the same seed (its mean where it has none): jobs that no option can run on the platform (too large,
+    // failed in the trace) are the workload's, not the option's.
+    for (const auto& rep : r.ok) {
+      const double lost = number(rep, "jobs_failed") + number(rep, "jobs_rejected");
+      const auto b = base_lost.find(rep.seed);
+      if (number(rep, "oom_events") > 0 || lost > (b != base_lost.end() ? b->second : base_lost_mean))
+        o.lossy = true;
+    }
     a.options.push_back(std::move(o));
   }
-  const auto base_run =
-      std::find_if(runs.begin(), runs.end(), [&](const AdviseOptionRuns& r) { return r.label == baseline; });
-  if (base_run == runs.end()) throw std::invalid_argument("the baseline '" + baseline + "' is not an option");
   const bool any_lossy =
       std::any_of(a.options.begin(), a.options.end(), [](const AdviseOptionStats& o) { return o.lossy; });
   a.compared = metrics;
