@@ -1,5 +1,6 @@
 #include "workloads/KubernetesReader.hpp"
 
+#include "base/CivilTime.hpp"
 #include "base/Units.hpp"
 #include "models/GpuTypes.hpp"
 #include "workloads/InputLimits.hpp"
@@ -37,36 +38,6 @@ long long number_at(std::string_view s, std::size_t pos, std::size_t n)
   for (std::size_t i = pos; i < pos + n; ++i)
     v = v * 10 + (s[i] - '0');
   return v;
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-long long days_from_civil(long long y, unsigned m, unsigned d)
-{
-  y -= m <= 2;
-  const long long era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
-}
-
-/// `YYYY-MM-DDTHH:MM:SSZ` of whole seconds since 1970 (the inverse of days_from_civil, for describe()).
-std::string utc_text(long long s)
-{
-  const long long z = s / 86400 + 719468;
-  const long long secs = s % 86400;
-  const long long era = z / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  const long long y = static_cast<long long>(yoe) + era * 400 + (m <= 2);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ", y, m, d, secs / 3600,
-                secs / 60 % 60, secs % 60);
-  return buf;
 }
 
 bool leap(long long y)
@@ -450,7 +421,7 @@ void read_terminated(JsonStream& j, const std::string& path, KubernetesReader::P
   }
   if (started && finished && finished->value() < started->value())
     throw InputError(finished_at, path + ".finishedAt",
-                     "earlier than startedAt " + utc_text(started->seconds) +
+                     "earlier than startedAt " + civil_text(started->seconds) + "Z" +
                          "; expected a container to finish after it started");
   if (started && (!pod.earliest_start || started->value() < pod.earliest_start->value()))
     pod.earliest_start = started;
@@ -774,8 +745,8 @@ bool KubernetesReader::read_pod()
   }
   if (pod.latest_finish->value() < start->value())
     throw InputError(pod.origin, pod.path + ".status.startTime",
-                     "later than the last container's finishedAt " + utc_text(pod.latest_finish->seconds) +
-                         "; expected the pod to start before its containers finished");
+                     "later than the last container's finishedAt " + civil_text(pod.latest_finish->seconds) +
+                         "Z" + "; expected the pod to start before its containers finished");
   Job job;
   job.id = pod.ns.empty() ? pod.name : pod.ns + "/" + pod.name;
   job.origin = pod.origin;
@@ -850,7 +821,7 @@ std::vector<std::string> KubernetesReader::warnings() const
 
 std::string KubernetesReader::describe() const
 {
-  return origin_ ? "submit 0 = " + utc_text(origin_->seconds) + " (the first pod's creationTimestamp)"
+  return origin_ ? "submit 0 = " + civil_text(origin_->seconds) + "Z" + " (the first pod's creationTimestamp)"
                  : std::string();
 }
 

@@ -1,5 +1,6 @@
 #include "workloads/SacctReader.hpp"
 
+#include "base/CivilTime.hpp"
 #include "base/Units.hpp"
 #include "workloads/InputLimits.hpp"
 #include "workloads/OwningReader.hpp"
@@ -46,37 +47,6 @@ std::string lower(std::string_view s)
 bool all_digits(std::string_view s)
 {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-long long days_from_civil(long long y, unsigned m, unsigned d)
-{
-  y -= m <= 2;
-  const long long era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
-}
-
-/// `YYYY-MM-DDTHH:MM:SS` of seconds since 1970 (the inverse of days_from_civil, for describe()).
-std::string civil_text(double seconds)
-{
-  const auto s = static_cast<long long>(seconds);
-  long long z = s / 86400 + 719468;
-  const long long secs = s % 86400;
-  const long long era = z / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  const long long y = static_cast<long long>(yoe) + era * 400 + (m <= 2);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", y, m, d, secs / 3600,
-                secs / 60 % 60, secs % 60);
-  return buf;
 }
 
 bool leap(long long y)
@@ -524,7 +494,9 @@ std::vector<std::string> SacctReader::warnings() const
 
 std::string SacctReader::describe() const
 {
-  return origin_s_ ? "submit 0 = " + civil_text(*origin_s_) + " (the first job's Submit)" : std::string();
+  return origin_s_
+             ? "submit 0 = " + civil_text(static_cast<long long>(*origin_s_)) + " (the first job's Submit)"
+             : std::string();
 }
 
 std::unique_ptr<JobReader> open_sacct(const std::string& path, SacctOptions options)
