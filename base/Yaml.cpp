@@ -1,6 +1,7 @@
 #include "base/Yaml.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -275,6 +276,28 @@ std::optional<Sourced> read_sourced(const YAML::Node& parent, const std::string&
       out.evidence, out.source);
   if (!ok) return std::nullopt;
   return out;
+}
+
+std::string yaml_quote(std::string_view s)
+{
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + '"';
 }
 
 } // namespace colocsim

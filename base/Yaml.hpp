@@ -20,6 +20,10 @@ namespace colocsim {
 /// inconsistently.
 YAML::Node load_yaml(std::string_view text, const std::string& file);
 
+/// `s` as a YAML double-quoted scalar, for the scenario files the CLI writes (replay, advise): `"` and `\`
+/// escaped, and control characters as YAML escapes (\n, \t, \xNN), so that any text reads back as itself.
+std::string yaml_quote(std::string_view s);
+
 /// Location of a node (1-based line and column).
 SourceLocation location_of(const YAML::Node& node, const std::string& file);
 

@@ -9,6 +9,7 @@
 
 #include "base/Csv.hpp"
 #include "base/Errors.hpp"
+#include "base/Yaml.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Outputs.hpp"
 #include "sim/Platform.hpp"
@@ -165,14 +166,6 @@ AdviseArgs parse_advise_args(const std::vector<std::string>& args)
   if (a.resume && a.force) throw UsageError("--resume and --force exclude each other");
   if (a.out_dir.empty()) a.out_dir = (fs::path("advise-out") / fs::path(a.trace).stem()).string();
   return a;
-}
-
-std::string yaml_quote(const std::string& s)
-{
-  std::string out = "\"";
-  for (char c : s)
-    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return out + "\"";
 }
 
 /// The scenario every option starts from: the trace on the platform, exclusive FCFS; paths absolute.
@@ -585,42 +578,36 @@ std::string interval_json(const Interval& iv)
          ", \"half_width\": " + json_number(iv.n ? iv.half : NAN) + ", \"n\": " + std::to_string(iv.n) + "}";
 }
 
-std::string jstr(const std::string& s)
-{
-  std::string out;
-  append_json_string(out, s);
-  return out;
-}
-
 /// The σ of the models' error the replicates drew, and where they come from (null when off).
 std::string model_error_json(const AdviseArgs& a)
 {
   if (!a.model_error) return "null";
   return "{\"interference_sigma\": " + json_number(MEASURED_INTERFERENCE_SIGMA) +
-         ", \"mig_sigma\": " + json_number(MEASURED_MIG_SIGMA) + ", \"source\": " + jstr(MODEL_ERROR_SOURCE) +
-         "}";
+         ", \"mig_sigma\": " + json_number(MEASURED_MIG_SIGMA) +
+         ", \"source\": " + json_string(MODEL_ERROR_SOURCE) + "}";
 }
 
 std::string advise_json(const AdviseArgs& a, const PlatformProbe& p, const std::vector<AdviseOption>& options,
                         const AdviseAnalysis& an)
 {
   std::ostringstream j;
-  j << "{\n  \"trace\": " << jstr(fs::absolute(a.trace).lexically_normal().string())
-    << ",\n  \"format\": " << jstr(a.format) << ",\n  \"platform\": " << jstr(a.platform)
-    << ",\n  \"nodes\": " << (a.nodes.empty() ? "null" : jstr(a.nodes))
-    << ",\n  \"devices\": " << jstr(p.devices) << ",\n  \"replicates\": " << a.replicates
+  j << "{\n  \"trace\": " << json_string(fs::absolute(a.trace).lexically_normal().string())
+    << ",\n  \"format\": " << json_string(a.format) << ",\n  \"platform\": " << json_string(a.platform)
+    << ",\n  \"nodes\": " << (a.nodes.empty() ? "null" : json_string(a.nodes))
+    << ",\n  \"devices\": " << json_string(p.devices) << ",\n  \"replicates\": " << a.replicates
     << ",\n  \"confidence\": 0.95"
     << ",\n  \"replicates_identical\": " << (an.replicates_identical ? "true" : "false")
-    << ",\n  \"model_error\": " << model_error_json(a) << ",\n  \"baseline\": " << jstr(an.baseline)
-    << ",\n  \"metrics\": [" << jstr(an.metrics[0]) << ", " << jstr(an.metrics[1]) << "],\n  \"compared\": ["
-    << jstr(an.compared[0]) << ", " << jstr(an.compared[1]) << "],\n  \"options\": [";
+    << ",\n  \"model_error\": " << model_error_json(a) << ",\n  \"baseline\": " << json_string(an.baseline)
+    << ",\n  \"metrics\": [" << json_string(an.metrics[0]) << ", " << json_string(an.metrics[1])
+    << "],\n  \"compared\": [" << json_string(an.compared[0]) << ", " << json_string(an.compared[1])
+    << "],\n  \"options\": [";
   for (std::size_t i = 0; i < an.options.size(); ++i) {
     const auto& o = an.options[i];
     const auto& opt = options[i];
-    j << (i ? "," : "") << "\n    {\"label\": " << jstr(o.label)
-      << ", \"description\": " << jstr(opt.description) << ", \"sharing\": " << jstr(opt.sharing)
-      << ", \"policy\": " << jstr(opt.policy)
-      << ", \"mig_layout\": " << (opt.mig_layout.empty() ? "null" : jstr(opt.mig_layout))
+    j << (i ? "," : "") << "\n    {\"label\": " << json_string(o.label)
+      << ", \"description\": " << json_string(opt.description)
+      << ", \"sharing\": " << json_string(opt.sharing) << ", \"policy\": " << json_string(opt.policy)
+      << ", \"mig_layout\": " << (opt.mig_layout.empty() ? "null" : json_string(opt.mig_layout))
       << ",\n     \"runs\": " << o.runs << ", \"ok\": " << o.ok
       << ", \"jobs_completed\": " << json_number(o.jobs_completed)
       << ", \"jobs_read\": " << json_number(o.jobs_read) << ", \"lossy\": " << (o.lossy ? "true" : "false")
@@ -629,26 +616,27 @@ std::string advise_json(const AdviseArgs& a, const PlatformProbe& p, const std::
       << ", \"oom_events\": " << json_number(o.oom_events) << ",\n     \"metrics\": {";
     bool first = true;
     for (const auto& m : advise_metrics()) {
-      j << (first ? "" : ", ") << "\n       " << jstr(m.name) << ": " << interval_json(o.metrics.at(m.name));
+      j << (first ? "" : ", ") << "\n       " << json_string(m.name) << ": "
+        << interval_json(o.metrics.at(m.name));
       first = false;
     }
     j << "},\n     \"change_pct\": {";
     first = true;
     for (const auto& m : advise_metrics())
       if (const auto it = o.change.find(m.name); it != o.change.end()) {
-        j << (first ? "" : ", ") << "\n       " << jstr(m.name) << ": " << interval_json(it->second);
+        j << (first ? "" : ", ") << "\n       " << json_string(m.name) << ": " << interval_json(it->second);
         first = false;
       }
     j << "},\n     \"on_front\": " << (o.on_front ? "true" : "false") << ", \"dominated_by\": [";
     for (std::size_t k = 0; k < o.dominated_by.size(); ++k)
-      j << (k ? ", " : "") << jstr(o.dominated_by[k]);
+      j << (k ? ", " : "") << json_string(o.dominated_by[k]);
     j << "]}";
   }
   j << "\n  ],\n  \"front\": [";
   for (std::size_t k = 0; k < an.front.size(); ++k)
-    j << (k ? ", " : "") << jstr(an.front[k]);
-  j << "],\n  \"recommended\": " << (an.recommended.empty() ? "null" : jstr(an.recommended))
-    << ",\n  \"recommendation\": " << jstr(an.recommendation) << "\n}\n";
+    j << (k ? ", " : "") << json_string(an.front[k]);
+  j << "],\n  \"recommended\": " << (an.recommended.empty() ? "null" : json_string(an.recommended))
+    << ",\n  \"recommendation\": " << json_string(an.recommendation) << "\n}\n";
   return j.str();
 }
 

@@ -1,5 +1,6 @@
 // colocsim replay: replay a trace file end to end without writing a scenario. The scenario replay builds is
 // saved as OUTDIR/scenario.yaml, so the run can be repeated (or edited) with `colocsim run`.
+#include "base/Yaml.hpp"
 #include "cli/CliCommands.hpp"
 #include "models/PowerModel.hpp"
 #include "policies/PluginLoader.hpp"
@@ -61,14 +62,6 @@ options:
                           (docs/formats/outputs.md, Event log; never overwritten without --force)
   --quiet                 no summary table, no progress line (see colocsim run --help)
 )";
-
-std::string yaml_quote(const std::string& s)
-{
-  std::string out = "\"";
-  for (char c : s)
-    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return out + "\"";
-}
 
 /// What a trace asks of a platform if every job started when submitted: GPUs = devices × gpu_milli / 1000.
 struct Demand {

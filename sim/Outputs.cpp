@@ -61,16 +61,17 @@ void append_json_string(std::string& out, std::string_view text)
   out += '"';
 }
 
-namespace {
-const char* const RESULT_FILES[] = {"summary.json", "jobs.csv",          "timeseries.csv",
-                                    "jobs.csv.gz",  "timeseries.csv.gz", "events.jsonl"};
-
-std::string json_string(const std::string& s)
+std::string json_string(std::string_view s)
 {
   std::string out;
   append_json_string(out, s);
   return out;
 }
+
+namespace {
+const char* const RESULT_FILES[] = {"summary.json", "jobs.csv",          "timeseries.csv",
+                                    "jobs.csv.gz",  "timeseries.csv.gz", "events.jsonl"};
+
 } // namespace
 
 void check_written(const std::ostream& s, const std::filesystem::path& file)

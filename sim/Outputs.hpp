@@ -207,5 +207,7 @@ std::string json_number(double v);
 /// Appends `s` as a JSON string (quoted; quote, backslash and control characters escaped; bytes that are not
 /// UTF-8 written as the text `\xNN`, base/Utf8.hpp): summary.json and the event log's lines.
 void append_json_string(std::string& out, std::string_view s);
+/// The same, as a new string.
+std::string json_string(std::string_view s);
 
 } // namespace colocsim
