@@ -39,7 +39,7 @@ std::vector<DeviceIndex> ExclusiveEasy::pick(const ClusterView& view, JobIndex j
 {
   const auto need = static_cast<std::size_t>(view.job(j).devices);
   if (free_.size() < need) return {};
-  GangPicker gang(gang_rule_, need, need > 1 ? nodes_.min_nodes(view, j, need) : 1);
+  GangPicker gang = nodes_.picker(view, j, gang_rule_, need, true); // free_ ascends
   for (auto it = free_.begin(); it != free_.end(); ++it)
     if (view.device(*it).available && view.allows(j, *it) && // not repartitioning, node on, of its type
         !held.contains(*it) && gang.offer(*it, nodes_.node(*it)))
@@ -55,7 +55,7 @@ std::vector<DeviceIndex> ExclusiveEasy::reserve(const ClusterView& view, JobInde
     devices.insert(devices.end(), it->second.second.begin(), it->second.second.end());
   std::sort(devices.begin(), devices.end()); // the lowest-index first, as pick() offers them
   const auto need = static_cast<std::size_t>(view.job(head).devices);
-  GangPicker gang(gang_rule_, need, nodes_.min_nodes(view, head, need));
+  GangPicker gang = nodes_.picker(view, head, gang_rule_, need, true);
   for (const DeviceIndex d : devices)
     if (view.allows(head, d) && gang.offer(d, nodes_.node(d))) break;
   return gang.take();

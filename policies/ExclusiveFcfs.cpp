@@ -28,7 +28,7 @@ std::vector<Decision> ExclusiveFcfs::decide(const ClusterView& view, std::span<c
     const JobIndex j = queue_.front();
     const auto need = static_cast<std::size_t>(view.job(j).devices);
     if (free_.size() < need) break;
-    GangPicker gang(gang_rule_, need, need > 1 ? nodes_.min_nodes(view, j, need) : 1);
+    GangPicker gang = nodes_.picker(view, j, gang_rule_, need, true); // free_ ascends
     for (auto it = free_.begin(); it != free_.end(); ++it)
       if (view.device(*it).available && view.allows(j, *it) && // not repartitioning, node on, of its type
           gang.offer(*it, nodes_.node(*it)))

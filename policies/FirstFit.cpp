@@ -4,7 +4,7 @@ namespace colocsim {
 
 std::vector<DeviceIndex> FirstFit::choose(const ClusterView& view, JobIndex j, double mem)
 {
-  GangPicker gang = gang_picker(view, j);
+  GangPicker gang = gang_picker_in_device_order(view, j); // first_fitting() ascends
   for (std::size_t from = 0;;) {
     const std::size_t d = first_fitting(mem, from);
     if (d == FitIndex::NONE) break;

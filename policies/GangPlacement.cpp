@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 namespace colocsim {
 
@@ -10,10 +11,14 @@ void NodeShape::init(const ClusterView& view)
   const auto n = view.device_count();
   node_.resize(n);
   std::uint32_t nodes = 0;
+  std::vector<char> left; // per node: 1 once a device of another node followed one of it
   for (DeviceIndex d = 0; d < n; ++d) {
     const DeviceView v = view.device(d);
     node_[d] = v.node;
     nodes = std::max(nodes, v.node + 1);
+    if (left.size() <= v.node) left.resize(v.node + 1, 0);
+    if (left[v.node]) contiguous_ = false;
+    if (d > 0 && node_[d - 1] != v.node) left[node_[d - 1]] = 1;
     if (v.type >= type_nodes_.size()) {
       type_nodes_.resize(v.type + 1);
       type_device_.resize(v.type + 1, d);
@@ -26,13 +31,43 @@ void NodeShape::init(const ClusterView& view)
     t.resize(nodes, 0);
 }
 
-std::size_t NodeShape::min_nodes(const ClusterView& view, JobIndex j, std::size_t need) const
+std::string NodeShape::accepted_types(const ClusterView& view, JobIndex j) const
 {
   std::string accepted(type_nodes_.size(), '0');
   for (std::size_t t = 0; t < type_nodes_.size(); ++t)
     if (!type_nodes_[t].empty() &&
         std::any_of(type_nodes_[t].begin(), type_nodes_[t].end(), [](std::uint32_t c) { return c > 0; }))
       accepted[t] = view.allows(j, type_device_[t]) ? '1' : '0';
+  return accepted;
+}
+
+std::size_t NodeShape::largest_node(const ClusterView& view, JobIndex j) const
+{
+  std::string accepted = accepted_types(view, j);
+  if (const auto it = largest_node_.find(accepted); it != largest_node_.end()) return it->second;
+  std::vector<std::size_t> sizes(type_nodes_.empty() ? 0 : type_nodes_[0].size(), 0);
+  for (std::size_t t = 0; t < type_nodes_.size(); ++t)
+    if (accepted[t] == '1')
+      for (std::size_t n = 0; n < sizes.size(); ++n)
+        sizes[n] += type_nodes_[t][n];
+  const std::size_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+  largest_node_.emplace(std::move(accepted), largest);
+  return largest;
+}
+
+GangPicker NodeShape::picker(const ClusterView& view, JobIndex j, GangRule rule, std::size_t need,
+                             bool in_device_order) const
+{
+  const std::size_t min = need > 1 ? min_nodes(view, j, need) : 1;
+  GangPicker gang(rule, need, min);
+  if (rule == GangRule::PACK && min > 1 && in_device_order && contiguous_)
+    gang.nodes_in_order(largest_node(view, j));
+  return gang;
+}
+
+std::size_t NodeShape::min_nodes(const ClusterView& view, JobIndex j, std::size_t need) const
+{
+  const std::string accepted = accepted_types(view, j);
   const auto key = std::make_pair(accepted, need);
   if (const auto it = min_nodes_.find(key); it != min_nodes_.end()) return it->second;
   std::vector<std::size_t> sizes(type_nodes_.empty() ? 0 : type_nodes_[0].size(), 0);
@@ -59,6 +94,22 @@ GangPicker::GangPicker(GangRule rule, std::size_t need, std::size_t min_nodes)
   // does, with no scan of every device.
 }
 
+void GangPicker::nodes_in_order(std::size_t largest_node)
+{
+  // Only a pack job larger than a node scans past its first nodes; one that fits in a node already stops.
+  if (rule_ == GangRule::PACK && min_nodes_ > 1 && largest_node > 0 && need_ > largest_node)
+    largest_ = largest_node;
+}
+
+void GangPicker::close_node(std::size_t count)
+{
+  open_ = false;
+  if (count == largest_)
+    ++full_passed_;
+  else if (count == need_ % largest_)
+    rest_passed_ = true;
+}
+
 bool GangPicker::offer(DeviceIndex d, std::uint32_t node)
 {
   if (need_ == 1) { // every rule takes the first offered; kept inline (no allocation per placement)
@@ -79,6 +130,28 @@ bool GangPicker::offer(DeviceIndex d, std::uint32_t node)
       complete_ = true;
       complete_node_ = node;
       return true;
+    }
+    if (largest_ > 0) {
+      // take() takes whole nodes, the fullest first and the earliest offered among equals, while what is
+      // left is more than any node can have (a later node can at best tie, and loses the tie); then the
+      // earliest of the nodes with the fewest devices that hold the rest, which no later node beats once one
+      // holds exactly the rest. So the nodes passed decide once need_ / largest_ of them had largest_
+      // devices and, if need_ % largest_ is not 0, one had exactly that many.
+      if (c == 1) {
+        if (open_) close_node(count_.at(open_node_));
+        open_ = true;
+        open_node_ = node;
+      } else if (!open_ || node != open_node_) {
+        throw std::logic_error("GangPicker: device " + std::to_string(d) + " of node " +
+                               std::to_string(node) +
+                               " offered after another node's (nodes_in_order promised each node's devices "
+                               "one after another)");
+      }
+      if (c > largest_)
+        throw std::logic_error("GangPicker: node " + std::to_string(node) + " offered more devices than " +
+                               std::to_string(largest_) + " (nodes_in_order's largest node)");
+      if (c == largest_) close_node(c);
+      return full_passed_ >= need_ / largest_ && (need_ % largest_ == 0 || rest_passed_);
     }
     return false;
   }

@@ -10,9 +10,14 @@
 // ranking of nodes has to be invented per policy.
 //
 // Cost: under `pack` a job that fits in one node stops at the first node that gathers `need` devices, so at
-// most nodes × (need − 1) + 1 devices are offered, whatever the number of devices; a job larger than every
-// node, and a `spread` job with fewer nodes offering devices than it needs, are offered every acceptable
-// device. `any` and single-device jobs stop after `need` devices, as before the rule existed.
+// most nodes × (need − 1) + 1 devices are offered, whatever the number of devices. A job larger than every
+// node stops as soon as the nodes already passed decide its devices when the caller offers each node's
+// devices one after another (GangPicker::nodes_in_order: first-fit, exclusive-fcfs and exclusive-easy, which
+// offer in device order, on a platform whose nodes hold consecutive devices): once it has passed as many
+// nodes with every device acceptable as the job takes whole, and, if a remainder is left, a node with
+// exactly that many; otherwise (another order, or nodes that never qualify) it is offered every acceptable
+// device. A `spread` job with fewer nodes offering devices than it needs is offered every acceptable device.
+// `any` and single-device jobs stop after `need` devices, as before the rule existed.
 #include "policies/GangRule.hpp"
 #include "policies/Policy.hpp"
 
@@ -26,6 +31,8 @@
 
 namespace colocsim {
 
+class GangPicker;
+
 /// The platform's nodes as the rules need them: each device's node, and how many devices of each type each
 /// node has (O(D) once, at a policy's first call).
 class NodeShape {
@@ -37,12 +44,27 @@ public:
   /// many, else the count of the largest nodes (by such devices) that together have enough. O(T) per call
   /// for T device types once the job's set of accepted types has been seen with this `need`.
   std::size_t min_nodes(const ClusterView& view, JobIndex j, std::size_t need) const;
+  /// The most devices of the types job j accepts that one node has. O(T) per call, as min_nodes.
+  std::size_t largest_node(const ClusterView& view, JobIndex j) const;
+  /// Whether every node's devices are consecutive device indexes (the platforms colocsim builds), so that
+  /// devices offered in increasing index come node after node.
+  bool contiguous() const { return contiguous_; }
+  /// A GangPicker for job j's `need` devices under `rule` (min_nodes for it). `in_device_order`: the caller
+  /// offers devices in increasing index; on a contiguous() platform the picker is then told so
+  /// (GangPicker::nodes_in_order), and a `pack` job larger than a node stops early.
+  GangPicker picker(const ClusterView& view, JobIndex j, GangRule rule, std::size_t need,
+                    bool in_device_order) const;
 
 private:
+  /// Per device type: '1' if job j accepts it and the platform has some, else '0'.
+  std::string accepted_types(const ClusterView& view, JobIndex j) const;
+
   std::vector<std::uint32_t> node_;                    ///< per device
   std::vector<std::vector<std::uint32_t>> type_nodes_; ///< [type][node]: devices of that type on the node
   std::vector<DeviceIndex> type_device_;               ///< one device of each type (to ask allows())
+  bool contiguous_ = true;
   mutable std::map<std::pair<std::string, std::size_t>, std::size_t> min_nodes_;
+  mutable std::map<std::string, std::size_t> largest_node_; ///< by accepted_types()
 };
 
 /// Chooses a gang's devices among those a policy offers (see the top of this file).
@@ -53,6 +75,13 @@ public:
   /// Offers the next acceptable device in the policy's order of preference, on `node`. True once no
   /// further device can change the choice: the caller stops offering.
   bool offer(DeviceIndex d, std::uint32_t node);
+  /// The caller's promise, before the first offer: it offers each node's devices one after another (never a
+  /// device of a node once it has offered a device of a later node), and no node has more than
+  /// `largest_node` devices it would accept for the job (NodeShape::largest_node). A `pack` job larger than
+  /// a node then stops once the nodes passed decide its devices (the top of this file): the same devices as
+  /// if every acceptable device had been offered. An offer that breaks the promise throws
+  /// std::logic_error. No effect under other rules or for a job that fits in a node.
+  void nodes_in_order(std::size_t largest_node);
   /// The job's `need` devices by the rule (in the order offered), or none if the offered devices cannot
   /// hold it by the rule (it waits): fewer than `need` in all, or, under `pack`, not on as few nodes as
   /// min_nodes.
@@ -69,6 +98,13 @@ private:
   bool has_single_ = false;
   bool complete_ = false; ///< pack, one node: a node gathered need_ devices
   std::uint32_t complete_node_ = 0;
+  // nodes_in_order (pack, larger than a node): the nodes passed, whose counts can no longer change.
+  void close_node(std::size_t count);
+  std::size_t largest_ = 0;     ///< the promised bound on a node's count; 0: no promise
+  bool open_ = false;           ///< a node is being offered and can still gain devices
+  std::uint32_t open_node_ = 0; ///< that node
+  std::size_t full_passed_ = 0; ///< nodes passed with largest_ devices
+  bool rest_passed_ = false;    ///< a node passed with exactly need_ % largest_ devices
 };
 
 /// How many acceptable devices each node has, as devices are added (EASY backfilling's look ahead at the

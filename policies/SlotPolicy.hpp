@@ -91,8 +91,14 @@ protected:
   /// accepts in its own order and stops when offer() says so (policies/GangPlacement.hpp).
   GangPicker gang_picker(const ClusterView& view, JobIndex j) const
   {
-    const auto need = static_cast<std::size_t>(view.job(j).devices);
-    return GangPicker(gang_rule(), need, need > 1 ? nodes_.min_nodes(view, j, need) : 1);
+    return nodes_.picker(view, j, gang_rule(), static_cast<std::size_t>(view.job(j).devices), false);
+  }
+  /// The same for a choose() that offers devices in increasing index: a `pack` job larger than a node then
+  /// stops once the nodes passed decide its devices (NodeShape::picker), instead of being offered every
+  /// acceptable device.
+  GangPicker gang_picker_in_device_order(const ClusterView& view, JobIndex j) const
+  {
+    return nodes_.picker(view, j, gang_rule(), static_cast<std::size_t>(view.job(j).devices), true);
   }
   std::uint32_t node_of(DeviceIndex d) const { return nodes_.node(d); }
 

@@ -70,7 +70,8 @@ inline std::unique_ptr<Policy> make_policy(const std::string& spec)
 class FakeClusterView final : public ClusterView {
 public:
   double now_s = 0;
-  bool check_milli = false; ///< also refuse placements that exceed a device's 1000 milli-GPU
+  bool check_milli = false;             ///< also refuse placements that exceed a device's 1000 milli-GPU
+  mutable std::size_t allows_calls = 0; ///< allows() calls so far: how many devices policies looked at
   TimeSliceParams time_slice{Sourced{1.0}, Sourced{0.0}};
 
   DeviceIndex add_device(SharingMode mode = SharingMode::TIME_SLICE, std::uint32_t node = 0,
@@ -172,6 +173,12 @@ public:
     return v;
   }
   const Job& job(JobIndex j) const override { return jobs_.at(j); }
+  /// Every job accepts every device; counts the questions in allows_calls.
+  bool allows(JobIndex, DeviceIndex) const override
+  {
+    ++allows_calls;
+    return true;
+  }
   std::span<const JobIndex> residents(DeviceIndex d) const override { return on_device_.at(d); }
   const ResourceSignature& signature(JobIndex j) const override { return sigs_.at(j); }
   PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,

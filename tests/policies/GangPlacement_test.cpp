@@ -4,6 +4,10 @@
 #include "tests/CatchCompat.hpp"
 #include "tests/policies/FakeClusterView.hpp"
 
+#include <algorithm>
+#include <optional>
+#include <random>
+
 using namespace colocsim;
 using namespace colocsim::test;
 using Devices = std::vector<DeviceIndex>;
@@ -133,4 +137,289 @@ TEST_CASE("power-aware passes the rule to the policy it wraps", "[policies][plac
   auto policy = with_rule("power-aware:inner=exclusive-fcfs", GangRule::ANY);
   CHECK(placements(view.submit(*policy, {a, b})) ==
         std::map<JobIndex, Devices>{{a, {0, 1, 2, 3, 4, 5}}, {b, {6, 7, 8, 9, 10, 11}}});
+}
+
+namespace {
+
+// Six nodes of 4 devices (node n: devices 4n..4n+3) partly busy: node 0 has 1, 3 free; node 1 all four
+// (4-7); node 2 only 9; node 3 all four (12-15); node 4 16-18; node 5 20-22.
+const Devices SIX_NODES_BUSY{0, 2, 8, 10, 11, 19, 23};
+
+FakeClusterView six_nodes()
+{
+  FakeClusterView view;
+  for (std::uint32_t n = 0; n < 6; ++n)
+    for (int i = 0; i < 4; ++i)
+      view.add_device(SharingMode::EXCLUSIVE, n);
+  return view;
+}
+
+/// The devices `spec` under `rule` gives a lone job of `need` devices on six_nodes().
+Devices place_on_six_nodes(const std::string& spec, GangRule rule, int need)
+{
+  auto view = six_nodes();
+  auto policy = with_rule(spec, rule);
+  for (const DeviceIndex d : SIX_NODES_BUSY)
+    view.run_before(view.add_job(make_job(1)), {d});
+  const auto j = view.add_job(make_job(need));
+  const auto placed = placements(view.submit(*policy, {j}));
+  return placed.contains(j) ? placed.at(j) : Devices{};
+}
+
+/// The same by GangPicker alone, offered the free devices in device order; `in_order`: with the promise
+/// nodes_in_order(4). `stopped_at`: the device whose offer ended the offers (-1: none did).
+Devices pick_on_six_nodes(GangRule rule, std::size_t need, bool in_order, int& stopped_at)
+{
+  const std::size_t min_nodes = (need + 3) / 4;
+  GangPicker gang(rule, need, min_nodes);
+  if (in_order) gang.nodes_in_order(4);
+  stopped_at = -1;
+  for (DeviceIndex d = 0; d < 24; ++d)
+    if (std::find(SIX_NODES_BUSY.begin(), SIX_NODES_BUSY.end(), d) == SIX_NODES_BUSY.end() &&
+        gang.offer(d, d / 4)) {
+      stopped_at = static_cast<int>(d);
+      break;
+    }
+  return gang.take();
+}
+
+} // namespace
+
+TEST_CASE("gangs of 1, a node, a node + 1 and 2 nodes + 3 on partly busy nodes", "[policies][placement]")
+{
+  // Free per node: 2, 4, 1, 4, 3, 3 (SIX_NODES_BUSY). pack: a node's worth goes to node 1, the first
+  // whole one (node 3 ties, later). 5 = node 1 whole + 1 from node 2 (the only node with exactly 1). 6 =
+  // node 1 + node 0's two (exactly 2 left). 7 = node 1 + 3 from node 4 (nodes 4 and 5 both hold exactly 3:
+  // the first). 11 = nodes 1 and 3 whole + node 4's 3. spread deals one per node in the order of the nodes'
+  // first devices; any takes the first free devices.
+  struct Case {
+    int need;
+    Devices pack, spread, any;
+  };
+  const std::vector<Case> cases{
+      {1, {1}, {1}, {1}},
+      {4, {4, 5, 6, 7}, {1, 4, 9, 12}, {1, 3, 4, 5}},
+      {5, {4, 5, 6, 7, 9}, {1, 4, 9, 12, 16}, {1, 3, 4, 5, 6}},
+      {6, {1, 3, 4, 5, 6, 7}, {1, 4, 9, 12, 16, 20}, {1, 3, 4, 5, 6, 7}},
+      {7, {4, 5, 6, 7, 16, 17, 18}, {1, 3, 4, 9, 12, 16, 20}, {1, 3, 4, 5, 6, 7, 9}},
+      {11,
+       {4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18},
+       {1, 3, 4, 5, 9, 12, 13, 16, 17, 20, 21},
+       {1, 3, 4, 5, 6, 7, 9, 12, 13, 14, 15}},
+  };
+  for (const auto& c : cases)
+    for (const auto rule : {GangRule::PACK, GangRule::SPREAD, GangRule::ANY}) {
+      CAPTURE(c.need, gang_rule_name(rule));
+      const Devices& want = rule == GangRule::PACK ? c.pack : rule == GangRule::SPREAD ? c.spread : c.any;
+      for (const std::string spec : {"first-fit:max_per_device=1", "exclusive-fcfs", "exclusive-easy"}) {
+        CAPTURE(spec);
+        CHECK(place_on_six_nodes(spec, rule, c.need) == want);
+      }
+      int stopped_at = 0;
+      CHECK(pick_on_six_nodes(rule, c.need, false, stopped_at) == want);
+      CHECK(pick_on_six_nodes(rule, c.need, true, stopped_at) == want);
+    }
+}
+
+TEST_CASE("pack in node order stops once the nodes passed decide a gang larger than a node",
+          "[policies][placement]")
+{
+  // need 5: node 1 whole and a node with exactly 1 free: node 2 is decided when node 3's first device (12)
+  // is offered. need 6: node 0 (exactly 2) and node 1 (whole, 4 at device 7). need 7: node 4 holds exactly 3
+  // once node 5 starts (20). need 11: node 4 is the last with 3 before node 5, decided at 20 too. need 8:
+  // nodes 1 and 3, the second whole at 15. Without the promise every free device is offered.
+  for (const auto& [need, stop] :
+       std::vector<std::pair<std::size_t, int>>{{5, 12}, {6, 7}, {7, 20}, {8, 15}, {11, 20}}) {
+    CAPTURE(need);
+    int stopped_at = 0;
+    const Devices all = pick_on_six_nodes(GangRule::PACK, need, false, stopped_at);
+    CHECK(stopped_at == -1);
+    CHECK(pick_on_six_nodes(GangRule::PACK, need, true, stopped_at) == all);
+    CHECK(stopped_at == stop);
+  }
+  // 9 = 2 whole nodes + 1: nodes 1 and 3 are whole, but node 2 (exactly 1) came before node 3 — it still
+  // decides at 15.
+  int stopped_at = 0;
+  CHECK(pick_on_six_nodes(GangRule::PACK, 9, true, stopped_at) == Devices{4, 5, 6, 7, 9, 12, 13, 14, 15});
+  CHECK(stopped_at == 15);
+}
+
+TEST_CASE("nodes_in_order refuses a node offered again after another", "[policies][placement]")
+{
+  GangPicker gang(GangRule::PACK, 5, 2);
+  gang.nodes_in_order(4);
+  CHECK_FALSE(gang.offer(0, 0));
+  CHECK_FALSE(gang.offer(4, 1));
+  CHECK_THROWS_AS(gang.offer(1, 0), std::logic_error);
+  GangPicker over(GangRule::PACK, 5, 2);
+  over.nodes_in_order(2);
+  CHECK_FALSE(over.offer(0, 0));
+  CHECK_FALSE(over.offer(1, 0));
+  CHECK_THROWS_AS(over.offer(2, 0), std::logic_error); // a third device on a node promised at most 2
+}
+
+TEST_CASE("first-fit looks at the first nodes only for a gang larger than a node", "[policies][placement]")
+{
+  // 500 nodes of 2 free devices and a 4-device job: nodes 0 and 1 decide it. first-fit, exclusive-fcfs and
+  // exclusive-easy offer in device order, so they ask about 4 devices, not all 1,000 (each asked one
+  // allows() per device offered before the fix).
+  for (const std::string spec : {"first-fit:max_per_device=1", "exclusive-fcfs", "exclusive-easy"}) {
+    CAPTURE(spec);
+    FakeClusterView view;
+    for (std::uint32_t n = 0; n < 500; ++n)
+      for (int i = 0; i < 2; ++i)
+        view.add_device(SharingMode::EXCLUSIVE, n);
+    auto policy = make_policy(spec);
+    const auto one = view.add_job(make_job(1)), gang = view.add_job(make_job(4));
+    CHECK(placements(view.submit(*policy, {one})) == std::map<JobIndex, Devices>{{one, {0}}});
+    view.allows_calls = 0;
+    CHECK(placements(view.submit(*policy, {gang})) == std::map<JobIndex, Devices>{{gang, {2, 3, 4, 5}}});
+    CHECK(view.allows_calls < 20);
+  }
+}
+
+namespace {
+
+/// The documented pack rule by enumeration, for devices offered in device order: `free[n]` the devices node
+/// n offers (ascending, nodes in device order), `size[n]` its devices. A job that fits in the largest node
+/// goes to the node whose need-th free device comes first; a larger one to the fewest nodes (waiting if
+/// more than the platform's fewest), whole nodes the fullest first (earliest among equals), the rest on the
+/// node with the fewest free devices that holds it (earliest among equals).
+Devices pack_reference(const std::vector<Devices>& free, const std::vector<std::size_t>& size,
+                       std::size_t need)
+{
+  const std::size_t nodes = free.size();
+  std::vector<std::size_t> sorted = size;
+  std::sort(sorted.rbegin(), sorted.rend());
+  std::size_t min_nodes = 0, have = 0;
+  while (min_nodes < nodes && have < need)
+    have += sorted[min_nodes++];
+  std::vector<DeviceIndex> offered;
+  for (const auto& f : free)
+    offered.insert(offered.end(), f.begin(), f.end());
+  if (offered.size() < need) return {};
+  if (min_nodes >= need) return Devices(offered.begin(), offered.begin() + static_cast<long>(need)); // any
+  if (min_nodes <= 1) {
+    std::size_t best = nodes;
+    for (std::size_t n = 0; n < nodes; ++n)
+      if (free[n].size() >= need && (best == nodes || free[n][need - 1] < free[best][need - 1])) best = n;
+    if (best == nodes) return {};
+    return Devices(free[best].begin(), free[best].begin() + static_cast<long>(need));
+  }
+  // Every choice of whole nodes W and one node R taking the rest (1 to all of its free devices).
+  struct Choice {
+    std::size_t used;
+    std::vector<std::size_t> whole_counts; // descending
+    std::vector<std::size_t> whole_nodes;  // ascending
+    std::size_t rest_count, rest_node;
+  };
+  auto better = [](const Choice& a, const Choice& b) {
+    if (a.used != b.used) return a.used < b.used;
+    if (a.whole_counts != b.whole_counts) return a.whole_counts > b.whole_counts; // the fullest
+    if (a.whole_nodes != b.whole_nodes) return a.whole_nodes < b.whole_nodes;     // the earliest
+    if (a.rest_count != b.rest_count) return a.rest_count < b.rest_count;         // the tightest
+    return a.rest_node < b.rest_node;
+  };
+  std::optional<Choice> best;
+  for (std::uint32_t w = 0; w < (1u << nodes); ++w) {
+    std::size_t sum = 0;
+    Choice c{0, {}, {}, 0, 0};
+    for (std::size_t n = 0; n < nodes; ++n)
+      if (w >> n & 1) {
+        sum += free[n].size();
+        c.whole_counts.push_back(free[n].size());
+        c.whole_nodes.push_back(n);
+      }
+    if (sum >= need) continue;
+    std::sort(c.whole_counts.rbegin(), c.whole_counts.rend());
+    c.used = c.whole_nodes.size() + 1;
+    for (std::size_t r = 0; r < nodes; ++r)
+      if (!(w >> r & 1) && free[r].size() >= need - sum) {
+        c.rest_count = free[r].size();
+        c.rest_node = r;
+        if (!best || better(c, *best)) best = c;
+      }
+  }
+  if (!best || best->used > min_nodes) return {};
+  Devices devices;
+  std::size_t left = need;
+  for (const std::size_t n : best->whole_nodes) {
+    devices.insert(devices.end(), free[n].begin(), free[n].end());
+    left -= free[n].size();
+  }
+  devices.insert(devices.end(), free[best->rest_node].begin(),
+                 free[best->rest_node].begin() + static_cast<long>(left));
+  std::sort(devices.begin(), devices.end());
+  return devices;
+}
+
+} // namespace
+
+TEST_CASE("pack's choice matches the rule by enumeration on random small platforms", "[policies][placement]")
+{
+  // Up to 6 nodes of 1-8 devices, each device free with a random probability, and every gang size: the
+  // picker offered the free devices in device order, with and without the nodes_in_order promise (stopping
+  // where it says), and first-fit on the same platform, against pack_reference.
+  std::mt19937 rng(20261129);
+  std::size_t compared = 0, larger_than_a_node = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t nodes = std::uniform_int_distribution<std::size_t>(1, 6)(rng);
+    const std::size_t max_size = std::uniform_int_distribution<std::size_t>(1, 8)(rng);
+    const double p_free = std::uniform_real_distribution<double>(0.2, 1.0)(rng);
+    std::vector<std::size_t> size(nodes);
+    std::vector<Devices> free(nodes);
+    std::vector<std::uint32_t> node_of;
+    Devices busy;
+    for (std::size_t n = 0; n < nodes; ++n) {
+      size[n] = std::uniform_int_distribution<std::size_t>(1, max_size)(rng);
+      for (std::size_t i = 0; i < size[n]; ++i) {
+        const auto d = static_cast<DeviceIndex>(node_of.size());
+        node_of.push_back(static_cast<std::uint32_t>(n));
+        if (std::bernoulli_distribution(p_free)(rng))
+          free[n].push_back(d);
+        else
+          busy.push_back(d);
+      }
+    }
+    const std::size_t largest = *std::max_element(size.begin(), size.end());
+    FakeClusterView view;
+    for (const auto n : node_of)
+      view.add_device(SharingMode::EXCLUSIVE, n);
+    NodeShape shape;
+    shape.init(view);
+    REQUIRE(shape.contiguous());
+    for (std::size_t need = 2; need <= node_of.size(); ++need) {
+      CAPTURE(trial, need, size, free);
+      const Devices want = pack_reference(free, size, need);
+      const auto j = view.add_job(make_job(static_cast<int>(need)));
+      CHECK(shape.largest_node(view, j) == largest);
+      for (const bool in_order : {false, true}) {
+        GangPicker gang = shape.picker(view, j, GangRule::PACK, need, in_order);
+        for (std::size_t n = 0; n < nodes; ++n) {
+          bool stop = false;
+          for (const DeviceIndex d : free[n])
+            if ((stop = gang.offer(d, static_cast<std::uint32_t>(n)))) break;
+          if (stop) break;
+        }
+        CHECK(gang.take() == want);
+      }
+      ++compared;
+      if (need > largest) ++larger_than_a_node;
+    }
+    // first-fit (device order, so the early stop) on the same platform, one gang size per trial.
+    FakeClusterView ff;
+    for (const auto n : node_of)
+      ff.add_device(SharingMode::EXCLUSIVE, n);
+    for (const DeviceIndex d : busy)
+      ff.run_before(ff.add_job(make_job(1)), {d});
+    const std::size_t need = std::uniform_int_distribution<std::size_t>(2, node_of.size() + 1)(rng);
+    if (need > node_of.size()) continue;
+    auto policy = make_policy("first-fit:max_per_device=1,memory=none");
+    const auto j = ff.add_job(make_job(static_cast<int>(need)));
+    const auto placed = placements(ff.submit(*policy, {j}));
+    CAPTURE(trial, need, size, free);
+    CHECK((placed.contains(j) ? placed.at(j) : Devices{}) == pack_reference(free, size, need));
+  }
+  CHECK(larger_than_a_node > 200); // the case the early stop is for is well covered
+  CHECK(compared > 1000);
 }
