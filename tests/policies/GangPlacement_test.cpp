@@ -280,86 +280,138 @@ TEST_CASE("first-fit looks at the first nodes only for a gang larger than a node
 
 namespace {
 
-/// The documented pack rule by enumeration, for devices offered in device order: `free[n]` the devices node
-/// n offers (ascending, nodes in device order), `size[n]` its devices. A job that fits in the largest node
-/// goes to the node whose need-th free device comes first; a larger one to the fewest nodes (waiting if
-/// more than the platform's fewest), whole nodes the fullest first (earliest among equals), the rest on the
-/// node with the fewest free devices that holds it (earliest among equals).
-Devices pack_reference(const std::vector<Devices>& free, const std::vector<std::size_t>& size,
+using Offers = std::vector<std::pair<DeviceIndex, std::uint32_t>>; // (device, node) in the order offered
+
+/// The documented rules, written out independently of GangPicker: `offers` the acceptable devices in the
+/// policy's order, `size[n]` node n's devices (all of the job's types). The devices chosen, in the order
+/// offered, or none if the job waits.
+/// any: the first `need` offered. spread: one device per node in turn, the nodes in the order of their first
+/// offer, each giving its devices in the order offered. pack (the platform's fewest nodes for the job: 1 if a
+/// node has `need` devices, else the count of the largest nodes that together have enough; on nodes of one
+/// device it is any): a job that fits in a node goes to the node whose need-th offered device comes first,
+/// and waits if none has `need`; a larger one, by enumeration of every choice of whole nodes W and one node
+/// R for the rest, to the fewest nodes (waiting if more than the platform's fewest), W the fullest nodes
+/// (the earliest offered among equals), R the node with the fewest offered devices that holds the rest (the
+/// earliest offered among equals).
+Devices rule_reference(GangRule rule, const Offers& offers, const std::vector<std::size_t>& size,
                        std::size_t need)
 {
-  const std::size_t nodes = free.size();
+  if (offers.size() < need) return {};
+  const std::size_t nodes = size.size();
+  std::vector<std::vector<std::size_t>> at(nodes); // per node: the positions of its offers
+  std::vector<std::size_t> first(nodes, offers.size());
+  for (std::size_t i = 0; i < offers.size(); ++i) {
+    at[offers[i].second].push_back(i);
+    first[offers[i].second] = std::min(first[offers[i].second], i);
+  }
+  std::vector<char> chosen(offers.size(), 0);
+  auto result = [&] {
+    Devices devices;
+    for (std::size_t i = 0; i < offers.size(); ++i)
+      if (chosen[i]) devices.push_back(offers[i].first);
+    return devices;
+  };
   std::vector<std::size_t> sorted = size;
   std::sort(sorted.rbegin(), sorted.rend());
   std::size_t min_nodes = 0, have = 0;
   while (min_nodes < nodes && have < need)
     have += sorted[min_nodes++];
-  std::vector<DeviceIndex> offered;
-  for (const auto& f : free)
-    offered.insert(offered.end(), f.begin(), f.end());
-  if (offered.size() < need) return {};
-  if (min_nodes >= need) return Devices(offered.begin(), offered.begin() + static_cast<long>(need)); // any
-  if (min_nodes <= 1) {
-    std::size_t best = nodes;
-    for (std::size_t n = 0; n < nodes; ++n)
-      if (free[n].size() >= need && (best == nodes || free[n][need - 1] < free[best][need - 1])) best = n;
-    if (best == nodes) return {};
-    return Devices(free[best].begin(), free[best].begin() + static_cast<long>(need));
+  if (rule == GangRule::ANY || need == 1 || (rule == GangRule::PACK && min_nodes >= need)) {
+    for (std::size_t i = 0; i < need; ++i)
+      chosen[i] = 1;
+    return result();
   }
-  // Every choice of whole nodes W and one node R taking the rest (1 to all of its free devices).
+  std::vector<std::uint32_t> by_first; // nodes that offered, in the order of their first offer
+  for (std::size_t i = 0; i < offers.size(); ++i)
+    if (first[offers[i].second] == i) by_first.push_back(offers[i].second);
+  if (rule == GangRule::SPREAD) {
+    std::size_t left = need;
+    for (std::size_t round = 0; left > 0; ++round)
+      for (const auto n : by_first)
+        if (left > 0 && at[n].size() > round) {
+          chosen[at[n][round]] = 1;
+          --left;
+        }
+    return result();
+  }
+  if (min_nodes <= 1) {
+    std::optional<std::uint32_t> best;
+    for (const auto n : by_first)
+      if (at[n].size() >= need && (!best || at[n][need - 1] < at[*best][need - 1])) best = n;
+    if (!best) return {};
+    for (std::size_t k = 0; k < need; ++k)
+      chosen[at[*best][k]] = 1;
+    return result();
+  }
   struct Choice {
-    std::size_t used;
+    std::size_t used = 0;
     std::vector<std::size_t> whole_counts; // descending
-    std::vector<std::size_t> whole_nodes;  // ascending
-    std::size_t rest_count, rest_node;
+    std::vector<std::size_t> whole_first;  // the whole nodes' first offers, ascending
+    std::size_t rest_count = 0, rest_first = 0;
+    std::uint32_t rest_node = 0;
+    std::uint32_t whole = 0; // bit n: node n whole
   };
   auto better = [](const Choice& a, const Choice& b) {
     if (a.used != b.used) return a.used < b.used;
     if (a.whole_counts != b.whole_counts) return a.whole_counts > b.whole_counts; // the fullest
-    if (a.whole_nodes != b.whole_nodes) return a.whole_nodes < b.whole_nodes;     // the earliest
+    if (a.whole_first != b.whole_first) return a.whole_first < b.whole_first;     // the earliest
     if (a.rest_count != b.rest_count) return a.rest_count < b.rest_count;         // the tightest
-    return a.rest_node < b.rest_node;
+    return a.rest_first < b.rest_first;
   };
   std::optional<Choice> best;
   for (std::uint32_t w = 0; w < (1u << nodes); ++w) {
+    Choice c;
+    c.whole = w;
     std::size_t sum = 0;
-    Choice c{0, {}, {}, 0, 0};
-    for (std::size_t n = 0; n < nodes; ++n)
+    for (std::uint32_t n = 0; n < nodes; ++n)
       if (w >> n & 1) {
-        sum += free[n].size();
-        c.whole_counts.push_back(free[n].size());
-        c.whole_nodes.push_back(n);
+        sum += at[n].size();
+        c.whole_counts.push_back(at[n].size());
+        c.whole_first.push_back(first[n]);
       }
     if (sum >= need) continue;
     std::sort(c.whole_counts.rbegin(), c.whole_counts.rend());
-    c.used = c.whole_nodes.size() + 1;
-    for (std::size_t r = 0; r < nodes; ++r)
-      if (!(w >> r & 1) && free[r].size() >= need - sum) {
-        c.rest_count = free[r].size();
+    std::sort(c.whole_first.begin(), c.whole_first.end());
+    c.used = c.whole_counts.size() + 1;
+    for (std::uint32_t r = 0; r < nodes; ++r)
+      if (!(w >> r & 1) && at[r].size() >= need - sum) {
+        c.rest_count = at[r].size();
+        c.rest_first = first[r];
         c.rest_node = r;
         if (!best || better(c, *best)) best = c;
       }
   }
   if (!best || best->used > min_nodes) return {};
-  Devices devices;
   std::size_t left = need;
-  for (const std::size_t n : best->whole_nodes) {
-    devices.insert(devices.end(), free[n].begin(), free[n].end());
-    left -= free[n].size();
-  }
-  devices.insert(devices.end(), free[best->rest_node].begin(),
-                 free[best->rest_node].begin() + static_cast<long>(left));
-  std::sort(devices.begin(), devices.end());
-  return devices;
+  for (std::uint32_t n = 0; n < nodes; ++n)
+    if (best->whole >> n & 1)
+      for (const auto i : at[n]) {
+        chosen[i] = 1;
+        --left;
+      }
+  for (std::size_t k = 0; k < left; ++k)
+    chosen[at[best->rest_node][k]] = 1;
+  return result();
+}
+
+/// Offers `offers` to `gang` until it says stop; its choice.
+Devices offer_all(GangPicker gang, const Offers& offers)
+{
+  for (const auto& [d, n] : offers)
+    if (gang.offer(d, n)) break;
+  return gang.take();
 }
 
 } // namespace
 
-TEST_CASE("pack's choice matches the rule by enumeration on random small platforms", "[policies][placement]")
+TEST_CASE("the rules' choices match the rules by enumeration on random small platforms",
+          "[policies][placement]")
 {
-  // Up to 6 nodes of 1-8 devices, each device free with a random probability, and every gang size: the
-  // picker offered the free devices in device order, with and without the nodes_in_order promise (stopping
-  // where it says), and first-fit on the same platform, against pack_reference.
+  // Up to 6 nodes of 1-8 devices, each device free with a random probability, and every gang size. pack:
+  // the picker offered the free devices in device order with and without the nodes_in_order promise
+  // (stopping where it says), and in a random order without it; first-fit on the same platform, one size
+  // per platform. spread and any: the picker in device order and in a random order. Each against
+  // rule_reference.
   std::mt19937 rng(20261129);
   std::size_t compared = 0, larger_than_a_node = 0;
   for (int trial = 0; trial < 400; ++trial) {
@@ -367,20 +419,22 @@ TEST_CASE("pack's choice matches the rule by enumeration on random small platfor
     const std::size_t max_size = std::uniform_int_distribution<std::size_t>(1, 8)(rng);
     const double p_free = std::uniform_real_distribution<double>(0.2, 1.0)(rng);
     std::vector<std::size_t> size(nodes);
-    std::vector<Devices> free(nodes);
+    Offers in_order;
     std::vector<std::uint32_t> node_of;
     Devices busy;
-    for (std::size_t n = 0; n < nodes; ++n) {
+    for (std::uint32_t n = 0; n < nodes; ++n) {
       size[n] = std::uniform_int_distribution<std::size_t>(1, max_size)(rng);
       for (std::size_t i = 0; i < size[n]; ++i) {
         const auto d = static_cast<DeviceIndex>(node_of.size());
-        node_of.push_back(static_cast<std::uint32_t>(n));
+        node_of.push_back(n);
         if (std::bernoulli_distribution(p_free)(rng))
-          free[n].push_back(d);
+          in_order.emplace_back(d, n);
         else
           busy.push_back(d);
       }
     }
+    Offers shuffled = in_order;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
     const std::size_t largest = *std::max_element(size.begin(), size.end());
     FakeClusterView view;
     for (const auto n : node_of)
@@ -389,24 +443,22 @@ TEST_CASE("pack's choice matches the rule by enumeration on random small platfor
     shape.init(view);
     REQUIRE(shape.contiguous());
     for (std::size_t need = 2; need <= node_of.size(); ++need) {
-      CAPTURE(trial, need, size, free);
-      const Devices want = pack_reference(free, size, need);
+      CAPTURE(trial, need, size, in_order, shuffled);
       const auto j = view.add_job(make_job(static_cast<int>(need)));
       CHECK(shape.largest_node(view, j) == largest);
-      for (const bool in_order : {false, true}) {
-        GangPicker gang = shape.picker(view, j, GangRule::PACK, need, in_order);
-        for (std::size_t n = 0; n < nodes; ++n) {
-          bool stop = false;
-          for (const DeviceIndex d : free[n])
-            if ((stop = gang.offer(d, static_cast<std::uint32_t>(n)))) break;
-          if (stop) break;
-        }
-        CHECK(gang.take() == want);
+      for (const auto rule : {GangRule::PACK, GangRule::SPREAD, GangRule::ANY}) {
+        CAPTURE(gang_rule_name(rule));
+        CHECK(offer_all(shape.picker(view, j, rule, need, false), in_order) ==
+              rule_reference(rule, in_order, size, need));
+        CHECK(offer_all(shape.picker(view, j, rule, need, false), shuffled) ==
+              rule_reference(rule, shuffled, size, need));
       }
+      CHECK(offer_all(shape.picker(view, j, GangRule::PACK, need, true), in_order) ==
+            rule_reference(GangRule::PACK, in_order, size, need));
       ++compared;
       if (need > largest) ++larger_than_a_node;
     }
-    // first-fit (device order, so the early stop) on the same platform, one gang size per trial.
+    // first-fit (device order, so the early stop) on the same platform.
     FakeClusterView ff;
     for (const auto n : node_of)
       ff.add_device(SharingMode::EXCLUSIVE, n);
@@ -417,8 +469,9 @@ TEST_CASE("pack's choice matches the rule by enumeration on random small platfor
     auto policy = make_policy("first-fit:max_per_device=1,memory=none");
     const auto j = ff.add_job(make_job(static_cast<int>(need)));
     const auto placed = placements(ff.submit(*policy, {j}));
-    CAPTURE(trial, need, size, free);
-    CHECK((placed.contains(j) ? placed.at(j) : Devices{}) == pack_reference(free, size, need));
+    CAPTURE(trial, need, size, in_order);
+    CHECK((placed.contains(j) ? placed.at(j) : Devices{}) ==
+          rule_reference(GangRule::PACK, in_order, size, need));
   }
   CHECK(larger_than_a_node > 200); // the case the early stop is for is well covered
   CHECK(compared > 1000);
