@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace colocsim::test;
@@ -320,4 +321,23 @@ TEST_CASE("advise --budget: a budget below one run keeps the baseline's one run 
   CHECK(YAML::LoadFile((dir / "none" / "advise.json").string())["budget"].IsNull());
   CHECK(without_budget("large") == without_budget("none"));
   CHECK(read_file(dir / "large" / "sweep.yaml") == read_file(dir / "none" / "sweep.yaml"));
+}
+
+TEST_CASE("advise gives the same advise.json whether its runs go one or two at a time", "[advise][cli]")
+{
+  // Each run is its own process with its own seed: how many run at once (-j) must not change a number.
+  const auto dir = scratch_dir("parallel");
+  const std::string options = "time-slice-2/first-fit,mps/interference-aware,mig-dynamic";
+  std::map<std::string, std::string> json;
+  for (const std::string j : {"1", "2"}) {
+    auto args = advise_args(dir / ("j" + j), options);
+    args[std::find(args.begin(), args.end(), "-j") - args.begin() + 1] = j;
+    args.push_back("--quiet");
+    const auto r = cli_spawning_binary(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    json[j] = read_file(dir / ("j" + j) / "advise.json");
+  }
+  CHECK_THAT(json["1"], ContainsSubstring("\"recommendation\": \""));
+  CHECK(json["1"] == json["2"]);
 }
