@@ -485,9 +485,10 @@ std::vector<AdviseOption> select_options(const std::vector<AdviseOption>& all, c
 /// What --budget allowed: the timing run, the replicates and the options it kept.
 struct BudgetPlan {
   double budget_s = 0;
-  double timing_run_s = 0;  ///< the baseline's seed 1: scenario loaded, trace read and mapped, run
+  double timing_run_s = 0;  ///< the baseline's seed 1, run as the sweep runs it
   double before_runs_s = 0; ///< wall time from the command's start to the plan (the timing run in it)
   long long parallel = 1;   ///< runs at a time (-j)
+  long long runs_fit = 0;   ///< the runs that fit BUDGET_USE of the budget left
   long long replicates_asked = 0;
   std::size_t options_asked = 0;
   double planned_s = 0;              ///< the kept runs' estimated wall time
@@ -567,6 +568,7 @@ BudgetPlan plan_budget(AdviseArgs& a, std::vector<AdviseOption>& options,
   std::vector<std::string> labels;
   for (const auto& o : options)
     labels.push_back(o.label);
+  plan.runs_fit = capacity;
   const BudgetChoice choice = choose_within_budget(capacity, labels, BASELINE, a.replicates);
   a.replicates = choice.replicates;
   std::vector<AdviseOption> kept;
@@ -588,14 +590,15 @@ std::string budget_text(const BudgetPlan& p, long long replicates, std::size_t o
 {
   std::ostringstream os;
   os << "Budget " << duration_text(p.budget_s) << ": one run of the baseline took "
-     << duration_text(p.timing_run_s) << " here, so with " << p.parallel << " run(s) at a time ";
+     << duration_text(p.timing_run_s) << " here, so with " << p.parallel << " run(s) at a time " << p.runs_fit
+     << " run(s) fit in " << std::lround(100 * BUDGET_USE) << " % of the budget left: ";
   if (replicates == p.replicates_asked && p.left_out.empty())
-    os << "all " << options << " options with the " << replicates << " replicate(s) asked fit";
+    os << "all " << options << " options with the " << replicates << " replicate(s) asked";
   else
-    os << replicates << " of the " << p.replicates_asked << " replicate(s) asked fit, for " << options
+    os << replicates << " of the " << p.replicates_asked << " replicate(s) asked, for " << options
        << " of the " << p.options_asked << " options";
-  os << " (about " << duration_text(p.planned_s) << " of runs planned, " << std::lround(100 * BUDGET_USE)
-     << " % of what was left).";
+  if (p.runs_fit < 1) os << " (the baseline runs once all the same)";
+  os << "; about " << duration_text(p.planned_s) << " of runs planned.";
   if (!p.left_out.empty()) os << " Left out: " << join(p.left_out) << ".";
   if (replicates < p.replicates_asked)
     os << (replicates == 1 ? " One replicate gives no interval: the differences shown may be noise."
@@ -608,9 +611,9 @@ std::string budget_json(const std::optional<BudgetPlan>& p, long long replicates
   if (!p) return "null";
   std::ostringstream j;
   j << "{\"budget_s\": " << json_number(p->budget_s) << ", \"timing_run_s\": " << json_number(p->timing_run_s)
-    << ", \"parallel_runs\": " << p->parallel << ", \"replicates_asked\": " << p->replicates_asked
-    << ", \"replicates\": " << replicates << ", \"options_asked\": " << p->options_asked
-    << ", \"options_left_out\": [";
+    << ", \"parallel_runs\": " << p->parallel << ", \"runs_fit\": " << p->runs_fit
+    << ", \"replicates_asked\": " << p->replicates_asked << ", \"replicates\": " << replicates
+    << ", \"options_asked\": " << p->options_asked << ", \"options_left_out\": [";
   for (std::size_t k = 0; k < p->left_out.size(); ++k)
     j << (k ? ", " : "") << json_string(p->left_out[k]);
   j << "], \"planned_runs_s\": " << json_number(p->planned_s)

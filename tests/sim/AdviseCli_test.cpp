@@ -295,7 +295,9 @@ TEST_CASE("advise --budget: a budget below one run keeps the baseline's one run 
   REQUIRE(t["options"].size() == 1);
   CHECK(t["options"][0]["label"].as<std::string>() == "exclusive/exclusive-fcfs");
   CHECK(read_csv_cells(dir / "tiny" / "sweep.csv").size() == 2); // one run
-  const std::string said = "1 of the 2 replicate(s) asked fit, for 1 of the 3 options";
+  CHECK(t["budget"]["runs_fit"].as<int>() == 0);
+  const std::string said = "0 run(s) fit in 80 % of the budget left: 1 of the 2 replicate(s) asked, for 1 of "
+                           "the 3 options (the baseline runs once all the same)";
   const std::string left = "Left out: time-slice-2/first-fit, mps/interference-aware.";
   CHECK_THAT(tiny.out, ContainsSubstring(said)); // (stderr says it too, before the runs)
   CHECK_THAT(tiny.out, ContainsSubstring(left));
@@ -310,6 +312,7 @@ TEST_CASE("advise --budget: a budget below one run keeps the baseline's one run 
   CHECK(l["budget"]["budget_s"].as<double>() == 600 * 3600.0);
   CHECK(l["budget"]["replicates"].as<int>() == 2);
   CHECK(l["budget"]["options_left_out"].size() == 0);
+  CHECK(l["budget"]["runs_fit"].as<double>() >= 6);
   // The same advice as without a budget: advise.json but its budget line.
   const auto without_budget = [&](const std::string& name) {
     std::istringstream in(read_file(dir / name / "advise.json"));
