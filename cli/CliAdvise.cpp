@@ -500,6 +500,11 @@ struct BudgetPlan {
 /// than the baseline, and each run also starts a process and writes its outputs.
 constexpr double BUDGET_USE = 0.8;
 
+/// What a run of the average option costs against the baseline's run, which is all the plan can time:
+/// 1.7× (10k jobs) and 2.9× (100k jobs) over the 38 options of a DGX A100 node [measured: BENCHMARKS.md,
+/// "`colocsim advise`: how long an advice takes"]; 3 covers both.
+constexpr double OPTION_COST = 3.0;
+
 /// "1 h 5 min", "4 min 30 s", "90 s", "0.25 s".
 std::string duration_text(double seconds)
 {
@@ -520,8 +525,8 @@ std::string duration_text(double seconds)
 
 /// --budget: times the baseline's first replicate (a `colocsim run` of its own, as the sweep runs it: the
 /// process started, the trace read and mapped, the run, its outputs written), then keeps the replicates and
-/// options whose runs, `parallel` at a time, fit BUDGET_USE of the budget left (choose_within_budget: fewer
-/// replicates first, then fewer options).
+/// options whose runs, `parallel` at a time and each OPTION_COST times the baseline's, fit BUDGET_USE of the
+/// budget left (choose_within_budget: fewer replicates first, then fewer options).
 BudgetPlan plan_budget(AdviseArgs& a, std::vector<AdviseOption>& options,
                        std::chrono::steady_clock::time_point started)
 {
@@ -561,7 +566,7 @@ BudgetPlan plan_budget(AdviseArgs& a, std::vector<AdviseOption>& options,
   }
   plan.before_runs_s = std::chrono::duration<double>(Clock::now() - started).count();
   const double usable = BUDGET_USE * (plan.budget_s - plan.before_runs_s);
-  const double t = plan.timing_run_s;
+  const double t = OPTION_COST * plan.timing_run_s; // an average option's run
   // Whole waves of `parallel` runs that fit (capped: a budget of days for a run of microseconds).
   const double waves = usable <= 0 ? 0.0 : t > 0 ? std::floor(usable / t) : 1e12;
   const auto capacity = static_cast<long long>(std::min(1e12, waves * static_cast<double>(plan.parallel)));
