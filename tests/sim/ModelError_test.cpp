@@ -1,6 +1,7 @@
 // The models' error carried by the simulated world (sim/engine/ModelError.hpp, scenario key model_error):
 // the draw against numbers computed apart from the code (a Python transcription of the documented formula,
-// values pasted below), and the engine's end times against the perturbed slowdown worked out by hand.
+// values pasted below), the engine's end times and slowdowns against the perturbed slowdown worked out by
+// hand (a time-sliced pair, a MIG pair), and predict() giving the models' own values all the while.
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/EngineTestSupport.hpp"
 
