@@ -335,4 +335,45 @@ AdviseAnalysis analyse_advice(const std::vector<AdviseOptionRuns>& runs,
   return a;
 }
 
+BudgetChoice choose_within_budget(long long capacity, const std::vector<std::string>& labels,
+                                  const std::string& baseline, long long replicates)
+{
+  BudgetChoice c;
+  const auto n = static_cast<long long>(labels.size());
+  if (n == 0 || capacity >= n * replicates || capacity >= n) {
+    c.replicates = n == 0 ? replicates : std::min(replicates, std::max(1LL, capacity / n));
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      c.kept.push_back(i);
+    return c;
+  }
+  c.replicates = 1;
+  std::vector<bool> keep(labels.size(), false);
+  long long kept = 0;
+  std::vector<std::string> groups; // in the order they first appear
+  std::map<std::string, std::vector<std::size_t>> of_group;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    if (labels[i] == baseline) {
+      keep[i] = true;
+      ++kept;
+      continue;
+    }
+    const std::string g = labels[i].substr(0, labels[i].find('/'));
+    if (!of_group.count(g)) groups.push_back(g);
+    of_group[g].push_back(i);
+  }
+  for (std::size_t round = 0; kept < capacity; ++round) {
+    bool any = false;
+    for (const auto& g : groups)
+      if (round < of_group[g].size() && kept < capacity) {
+        keep[of_group[g][round]] = true;
+        ++kept;
+        any = true;
+      }
+    if (!any) break;
+  }
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (keep[i]) c.kept.push_back(i);
+  return c;
+}
+
 } // namespace colocsim

@@ -101,6 +101,19 @@ bool dominates(const AdviseOptionStats& a, const AdviseOptionStats& b,
 AdviseAnalysis analyse_advice(const std::vector<AdviseOptionRuns>& runs,
                               const std::vector<std::string>& metrics, const std::string& baseline);
 
+/// What fits a budget of `capacity` runs (--budget): the replicates per option and the options kept.
+struct BudgetChoice {
+  long long replicates = 0;
+  std::vector<std::size_t> kept; ///< indices into the labels given, in their order
+};
+
+/// `labels`: the options as "group/policy", the baseline among them. Everything when capacity ≥ labels ×
+/// replicates; else fewer replicates, capacity / labels (rounded down); when that is 0 (not one run of each
+/// option fits): 1 replicate of as many options as `capacity` (at least the baseline), kept in the order
+/// baseline, the first option of each group (in the labels' order), the second of each, and so on.
+BudgetChoice choose_within_budget(long long capacity, const std::vector<std::string>& labels,
+                                  const std::string& baseline, long long replicates);
+
 /// "−18 % ± 4 %" (a change in % with its interval's half-width; U+2212 for the minus sign).
 std::string change_text(const Interval& change);
 

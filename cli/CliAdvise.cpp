@@ -4,6 +4,7 @@
 // --resume, its sweep.csv), then compared with exclusive FCFS (cli/AdviseAnalysis.hpp) into advise.json and
 // report.html. docs/advise.md.
 #include "cli/AdviseAnalysis.hpp"
+#include "cli/Cli.hpp"
 #include "cli/CliCommands.hpp"
 #include "cli/Svg.hpp"
 
@@ -19,15 +20,20 @@
 #include "sim/engine/ModelError.hpp"
 #include "workloads/TraceFormats.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -58,6 +64,10 @@ options:
   --metrics A,B       the two metrics of the front and the recommendation (default energy,jct): energy,
                       jct, makespan, p95_wait, throughput, energy_per_job
   --replicates R      seeds per option, 1..1000 (default 5)
+  --budget DURATION   fit the whole advice into this wall time (90s, 10m, 1.5h; units ms, s, m, min,
+                      h): times one run of the baseline, then keeps as many replicates (and, if not even
+                      one of each option fits, as many options) as the rest of the budget allows; the
+                      report and advise.json say what it left out; not with --resume
   --model-error on|off
                       on (default): each replicate seed also draws the models' measured error (the
                       scenario's model_error at the measured sigmas: interference 0.573, MIG 0.090), so
@@ -78,7 +88,8 @@ struct AdviseArgs {
   std::string trace, format, platform, nodes, options, out_dir, profile = "resnet50-train-bs32";
   std::vector<std::string> metrics{"energy", "jct"};
   long long replicates = 5;
-  bool model_error = true; ///< --model-error: the replicates carry the models' measured error
+  std::optional<double> budget_s; ///< --budget: the wall time the whole advice should fit in
+  bool model_error = true;        ///< --model-error: the replicates carry the models' measured error
   std::string jobs;
   bool list = false, resume = false, force = false, quiet = false, help = false;
 };
@@ -93,6 +104,30 @@ std::vector<std::string> split(const std::string& text, char sep)
     if (to == std::string::npos) return out;
     from = to + 1;
   }
+}
+
+/// --budget's DURATION in seconds: a number > 0 with an optional unit ms, s, m, min or h (seconds without
+/// one), at most 30 days; UsageError otherwise.
+double parse_budget(const std::string& v)
+{
+  const auto unit_at = v.find_first_not_of("0123456789.+-eE");
+  const std::string number = v.substr(0, unit_at),
+                    unit = unit_at == std::string::npos ? "" : v.substr(unit_at);
+  double scale = 0;
+  if (unit.empty() || unit == "s")
+    scale = 1;
+  else if (unit == "ms")
+    scale = 1e-3;
+  else if (unit == "m" || unit == "min")
+    scale = 60;
+  else if (unit == "h")
+    scale = 3600;
+  const auto x = parse_double(number);
+  if (scale == 0 || !x || !(*x > 0) || *x * scale > 30 * 86400.0)
+    throw UsageError("option --budget expects a wall time above 0 and at most 30 days, a number with a "
+                     "unit ms, s, m, min or h, e.g. 90s or 10m (got '" +
+                     v + "')");
+  return *x * scale;
 }
 
 AdviseArgs parse_advise_args(const std::vector<std::string>& args)
@@ -133,16 +168,22 @@ AdviseArgs parse_advise_args(const std::vector<std::string>& args)
         throw UsageError("option --replicates expects a number of seeds per option, 1..1000 (got '" + v +
                          "')");
       a.replicates = static_cast<long long>(*x);
-    } else if (s == "--model-error") {
+    } else if (s == "--budget")
+      a.budget_s = parse_budget(next_arg(args, i));
+    else if (s == "--model-error") {
       const std::string v = next_arg(args, i);
       if (v != "on" && v != "off")
         throw UsageError("option --model-error expects on or off (got '" + v + "')");
       a.model_error = v == "on";
     } else if (s == "-o" || s == "--output")
       a.out_dir = next_arg(args, i);
-    else if (s == "-j" || s == "--jobs")
-      a.jobs = next_arg(args, i); // checked by the sweep
-    else if (s == "--resume")
+    else if (s == "-j" || s == "--jobs") {
+      a.jobs = next_arg(args, i); // passed on to the sweep, which takes the same numbers
+      const auto x = parse_double(a.jobs);
+      if (!x || *x < 1 || *x != std::floor(*x) || *x > 1024)
+        throw UsageError("option " + s + " expects a number of runs at a time, 1..1024 (got '" + a.jobs +
+                         "')");
+    } else if (s == "--resume")
       a.resume = true;
     else if (s == "--force")
       a.force = true;
@@ -164,6 +205,11 @@ AdviseArgs parse_advise_args(const std::vector<std::string>& args)
         "advise needs --platform (a preset such as aurora-node or dgx-a100, or a platform file): "
         "its devices decide which sharing modes are compared");
   if (a.resume && a.force) throw UsageError("--resume and --force exclude each other");
+  if (a.resume && a.budget_s)
+    throw UsageError(
+        "--budget and --resume exclude each other: what a budget allows depends on the machine's "
+        "speed at the time; resume with the --replicates and --options the budget chose (in "
+        "advise.json, budget)");
   if (a.out_dir.empty()) a.out_dir = (fs::path("advise-out") / fs::path(a.trace).stem()).string();
   return a;
 }
@@ -210,36 +256,51 @@ struct PlatformProbe {
   std::shared_ptr<const MigGeometry> mig;
 };
 
-/// Loads the base scenario (from a temporary file: --list-options writes nothing in DIR) to learn the
-/// platform's devices. InputError for a bad trace, platform or format, naming the command-line option.
-PlatformProbe probe_platform(const AdviseArgs& a)
-{
-  const fs::path tmp =
-      fs::temp_directory_path() / ("colocsim-advise-" + std::to_string(::getpid()) + ".yaml");
+/// The base scenario in a temporary file while it lives (--list-options writes nothing in DIR, and --budget
+/// times a run before it knows what to write there).
+class TempScenario {
+public:
+  explicit TempScenario(const AdviseArgs& a)
+      : file_(fs::temp_directory_path() / ("colocsim-advise-" + std::to_string(::getpid()) + ".yaml"))
   {
-    std::ofstream f(tmp);
+    std::ofstream f(file_);
     f << scenario_text(a);
-    if (!f) throw OutputError("cannot write the temporary file " + tmp.string());
+    if (!f) throw OutputError("cannot write the temporary file " + file_.string());
   }
-  struct Remove {
-    fs::path p;
-    ~Remove()
-    {
-      std::error_code ec;
-      fs::remove(p, ec);
-    }
-  } remove{tmp};
-  const auto load = [&](const std::vector<std::string>& sets, const std::string& policy) {
+  TempScenario(const TempScenario&) = delete;
+  TempScenario& operator=(const TempScenario&) = delete;
+  ~TempScenario()
+  {
+    std::error_code ec;
+    fs::remove(file_, ec);
+  }
+  const fs::path& path() const { return file_; }
+  /// The scenario with `sets` and `policy` built; InputError naming the command line for its errors.
+  RunInputs load(const std::vector<std::string>& sets, const std::string& policy) const
+  {
     try {
-      return build_run(load_scenario(tmp.string(), sets, policy, PluginConsent{false, {}, true}));
+      return build_run(load_scenario(file_.string(), sets, policy, PluginConsent{false, {}, true}));
     } catch (const InputError& e) {
       std::vector<Diagnostic> out;
       for (auto d : e.diagnostics()) {
-        if (d.where.file == tmp.string()) d.where = SourceLocation{"command line"};
+        if (d.where.file == file_.string()) d.where = SourceLocation{"command line"};
         out.push_back(std::move(d));
       }
       throw InputError(std::move(out));
     }
+  }
+
+private:
+  fs::path file_;
+};
+
+/// Loads the base scenario to learn the platform's devices. InputError for a bad trace, platform or format,
+/// naming the command-line option.
+PlatformProbe probe_platform(const AdviseArgs& a)
+{
+  const TempScenario tmp(a);
+  const auto load = [&](const std::vector<std::string>& sets, const std::string& policy) {
+    return tmp.load(sets, policy);
   };
   PlatformProbe p;
   const RunInputs base = load({}, {});
@@ -421,6 +482,150 @@ std::vector<AdviseOption> select_options(const std::vector<AdviseOption>& all, c
   return out;
 }
 
+/// What --budget allowed: the timing run, the replicates and the options it kept.
+struct BudgetPlan {
+  double budget_s = 0;
+  double timing_run_s = 0;  ///< the baseline's seed 1, run as the sweep runs it
+  double before_runs_s = 0; ///< wall time from the command's start to the plan (the timing run in it)
+  long long parallel = 1;   ///< runs at a time (-j)
+  long long runs_fit = 0;   ///< the runs that fit BUDGET_USE of the budget left
+  long long replicates_asked = 0;
+  std::size_t options_asked = 0;
+  double planned_s = 0;              ///< the kept runs' estimated wall time
+  std::vector<std::string> left_out; ///< options the budget left out, in the listing's order
+  double elapsed_s = NAN;            ///< the whole command's wall time, once the runs are done
+};
+
+/// The share of the budget left after the timing run that the plan fills: the other options may be slower
+/// than the baseline, and each run also starts a process and writes its outputs.
+constexpr double BUDGET_USE = 0.8;
+
+/// What a run of the average option costs against the baseline's run, which is all the plan can time:
+/// 1.7× (10k jobs) and 2.9× (100k jobs) over the 38 options of a DGX A100 node [measured: BENCHMARKS.md,
+/// "`colocsim advise`: how long an advice takes"]; 3 covers both.
+constexpr double OPTION_COST = 3.0;
+
+/// "1 h 5 min", "4 min 30 s", "90 s", "0.25 s".
+std::string duration_text(double seconds)
+{
+  std::ostringstream os;
+  if (seconds < 10) {
+    os << std::setprecision(2) << seconds << " s";
+    return os.str();
+  }
+  const auto s = static_cast<long long>(std::llround(seconds));
+  if (s >= 3600)
+    os << s / 3600 << " h " << s % 3600 / 60 << " min";
+  else if (s >= 120)
+    os << s / 60 << " min " << s % 60 << " s";
+  else
+    os << s << " s";
+  return os.str();
+}
+
+/// --budget: times the baseline's first replicate (a `colocsim run` of its own, as the sweep runs it: the
+/// process started, the trace read and mapped, the run, its outputs written), then keeps the replicates and
+/// options whose runs, `parallel` at a time and each OPTION_COST times the baseline's, fit BUDGET_USE of the
+/// budget left (choose_within_budget: fewer replicates first, then fewer options).
+BudgetPlan plan_budget(AdviseArgs& a, std::vector<AdviseOption>& options,
+                       std::chrono::steady_clock::time_point started)
+{
+  using Clock = std::chrono::steady_clock;
+  BudgetPlan plan;
+  plan.budget_s = *a.budget_s;
+  plan.replicates_asked = a.replicates;
+  plan.options_asked = options.size();
+  plan.parallel = a.jobs.empty() ? std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))
+                                 : static_cast<long long>(*parse_double(a.jobs));
+  {
+    // As the sweep will run it: its own process, the base scenario (the baseline, seed 1), outputs written.
+    const TempScenario tmp(a);
+    const fs::path runs =
+        fs::temp_directory_path() / ("colocsim-advise-" + std::to_string(::getpid()) + "-timing");
+    struct Remove {
+      fs::path p;
+      ~Remove()
+      {
+        std::error_code ec;
+        fs::remove_all(p, ec);
+      }
+    } remove{runs};
+    std::error_code ec;
+    fs::create_directories(runs, ec);
+    if (ec) throw OutputError("cannot create the temporary folder " + runs.string() + ": " + ec.message());
+    const auto t0 = Clock::now();
+    const pid_t pid = spawn_logged(
+        self_exe(), {"run", tmp.path().string(), "-o", (runs / "out").string(), "--quiet"}, runs / "log.txt");
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0)
+      if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    plan.timing_run_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      throw std::runtime_error("advise --budget: the timing run of " + std::string(BASELINE) +
+                               " (seed 1) failed: " + read_text_file((runs / "log.txt").string()).text);
+  }
+  plan.before_runs_s = std::chrono::duration<double>(Clock::now() - started).count();
+  const double usable = BUDGET_USE * (plan.budget_s - plan.before_runs_s);
+  const double t = OPTION_COST * plan.timing_run_s; // an average option's run
+  // Whole waves of `parallel` runs that fit (capped: a budget of days for a run of microseconds).
+  const double waves = usable <= 0 ? 0.0 : t > 0 ? std::floor(usable / t) : 1e12;
+  const auto capacity = static_cast<long long>(std::min(1e12, waves * static_cast<double>(plan.parallel)));
+  std::vector<std::string> labels;
+  for (const auto& o : options)
+    labels.push_back(o.label);
+  plan.runs_fit = capacity;
+  const BudgetChoice choice = choose_within_budget(capacity, labels, BASELINE, a.replicates);
+  a.replicates = choice.replicates;
+  std::vector<AdviseOption> kept;
+  for (std::size_t i = 0, k = 0; i < options.size(); ++i) {
+    if (k < choice.kept.size() && choice.kept[k] == i) {
+      kept.push_back(options[i]);
+      ++k;
+    } else
+      plan.left_out.push_back(options[i].label);
+  }
+  options = std::move(kept);
+  const auto runs = static_cast<long long>(options.size()) * a.replicates;
+  plan.planned_s = static_cast<double>((runs + plan.parallel - 1) / plan.parallel) * t;
+  return plan;
+}
+
+/// The plan in words, for stderr, stdout and report.html.
+std::string budget_text(const BudgetPlan& p, long long replicates, std::size_t options)
+{
+  std::ostringstream os;
+  os << "Budget " << duration_text(p.budget_s) << ": one run of the baseline took "
+     << duration_text(p.timing_run_s) << " here, so with " << p.parallel << " run(s) at a time " << p.runs_fit
+     << " run(s) fit in " << std::lround(100 * BUDGET_USE) << " % of the budget left: ";
+  if (replicates == p.replicates_asked && p.left_out.empty())
+    os << "all " << options << " options with the " << replicates << " replicate(s) asked";
+  else
+    os << replicates << " of the " << p.replicates_asked << " replicate(s) asked, for " << options
+       << " of the " << p.options_asked << " options";
+  if (p.runs_fit < 1) os << " (the baseline runs once all the same)";
+  os << "; about " << duration_text(p.planned_s) << " of runs planned.";
+  if (!p.left_out.empty()) os << " Left out: " << join(p.left_out) << ".";
+  if (replicates < p.replicates_asked)
+    os << (replicates == 1 ? " One replicate gives no interval: the differences shown may be noise."
+                           : " Fewer replicates give wider intervals.");
+  return os.str();
+}
+
+std::string budget_json(const std::optional<BudgetPlan>& p, long long replicates)
+{
+  if (!p) return "null";
+  std::ostringstream j;
+  j << "{\"budget_s\": " << json_number(p->budget_s) << ", \"timing_run_s\": " << json_number(p->timing_run_s)
+    << ", \"parallel_runs\": " << p->parallel << ", \"runs_fit\": " << p->runs_fit
+    << ", \"replicates_asked\": " << p->replicates_asked << ", \"replicates\": " << replicates
+    << ", \"options_asked\": " << p->options_asked << ", \"options_left_out\": [";
+  for (std::size_t k = 0; k < p->left_out.size(); ++k)
+    j << (k ? ", " : "") << json_string(p->left_out[k]);
+  j << "], \"planned_runs_s\": " << json_number(p->planned_s)
+    << ", \"elapsed_s\": " << json_number(p->elapsed_s) << "}";
+  return j.str();
+}
+
 const std::vector<std::string>& table_fields()
 {
   static const std::vector<std::string> f{
@@ -588,14 +793,14 @@ std::string model_error_json(const AdviseArgs& a)
 }
 
 std::string advise_json(const AdviseArgs& a, const PlatformProbe& p, const std::vector<AdviseOption>& options,
-                        const AdviseAnalysis& an)
+                        const AdviseAnalysis& an, const std::optional<BudgetPlan>& budget)
 {
   std::ostringstream j;
   j << "{\n  \"trace\": " << json_string(fs::absolute(a.trace).lexically_normal().string())
     << ",\n  \"format\": " << json_string(a.format) << ",\n  \"platform\": " << json_string(a.platform)
     << ",\n  \"nodes\": " << (a.nodes.empty() ? "null" : json_string(a.nodes))
     << ",\n  \"devices\": " << json_string(p.devices) << ",\n  \"replicates\": " << a.replicates
-    << ",\n  \"confidence\": 0.95"
+    << ",\n  \"budget\": " << budget_json(budget, a.replicates) << ",\n  \"confidence\": 0.95"
     << ",\n  \"replicates_identical\": " << (an.replicates_identical ? "true" : "false")
     << ",\n  \"model_error\": " << model_error_json(a) << ",\n  \"baseline\": " << json_string(an.baseline)
     << ",\n  \"metrics\": [" << json_string(an.metrics[0]) << ", " << json_string(an.metrics[1])
@@ -733,7 +938,7 @@ std::string scatter_svg(const AdviseAnalysis& an)
 }
 
 std::string report_html(const AdviseArgs& a, const PlatformProbe& p, const std::vector<AdviseOption>& options,
-                        const AdviseAnalysis& an)
+                        const AdviseAnalysis& an, const std::optional<BudgetPlan>& budget)
 {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>colocsim advise: "
@@ -759,6 +964,8 @@ std::string report_html(const AdviseArgs& a, const PlatformProbe& p, const std::
                   "Model error: off (--model-error off). The models are taken as exact: the intervals "
                   "show only what the seed varies."))
     << "</p>\n"
+    << (budget ? "<p id=\"budget\">" + svg::xml(budget_text(*budget, a.replicates, options.size())) + "</p>\n"
+               : std::string())
     << "<p class=\"rec\" id=\"recommendation\">" << svg::xml(an.recommendation) << "</p>\n"
     << "<h2>" << svg::xml(find_advise_metric(an.compared[0])->label) << " against "
     << svg::xml(find_advise_metric(an.compared[1])->label) << "</h2>\n"
@@ -845,7 +1052,8 @@ void print_table(std::ostream& out, const AdviseAnalysis& an)
 
 int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
 {
-  const AdviseArgs a = parse_advise_args(args);
+  const auto started = std::chrono::steady_clock::now();
+  AdviseArgs a = parse_advise_args(args);
   if (a.help) {
     out << ADVISE_HELP;
     return 0;
@@ -856,7 +1064,7 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
     throw InputError(SourceLocation{"command line --platform"}, "",
                      "the platform's devices (" + probe.devices +
                          ") do not all support exclusive use, the baseline every option is compared with");
-  const std::vector<AdviseOption> options = select_options(all, a.options);
+  std::vector<AdviseOption> options = select_options(all, a.options);
   if (a.list) {
     out << "options for " << a.platform << " (" << probe.devices << "):\n";
     for (const auto& o : options)
@@ -865,6 +1073,11 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
     return 0;
   }
   const fs::path dir = a.out_dir;
+  std::optional<BudgetPlan> budget;
+  if (a.budget_s) {
+    budget = plan_budget(a, options, started);
+    std::cerr << "colocsim: advise: " << budget_text(*budget, a.replicates, options.size()) << "\n";
+  }
   const std::string scenario = scenario_text(a), spec = spec_text(a, options);
   prepare_folder(a, dir, scenario, spec);
   std::vector<std::string> sweep_args{
@@ -880,11 +1093,14 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
   const int status = cmd_sweep(sweep_args, out);
 
   const AdviseAnalysis an = analyse_advice(read_results(dir, options), a.metrics, BASELINE);
-  write_text(dir / "advise.json", advise_json(a, probe, options, an));
-  write_text(dir / "report.html", report_html(a, probe, options, an));
+  if (budget)
+    budget->elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  write_text(dir / "advise.json", advise_json(a, probe, options, an, budget));
+  write_text(dir / "report.html", report_html(a, probe, options, an, budget));
   if (!a.quiet) {
     out << "advise: " << options.size() << " options on " << a.platform << " (" << probe.devices << "), "
         << a.replicates << " replicate(s) each; mean ± 95 % interval\n";
+    if (budget) out << "  " << budget_text(*budget, a.replicates, options.size()) << "\n";
     print_table(out, an);
     if (an.compared != an.metrics)
       out << "  * loses jobs: every option is compared on energy per completed job\n";

@@ -548,8 +548,8 @@ std::string comment_text(const std::string& s)
   return t;
 }
 
-/// The colocsim executable to run (this process's own binary; COLOCSIM_EXE overrides it for callers that
-/// embed the CLI in another program, such as the in-process tests).
+} // namespace
+
 std::string self_exe()
 {
   if (const char* e = std::getenv("COLOCSIM_EXE"); e && *e) return e;
@@ -558,6 +558,8 @@ std::string self_exe()
   if (ec) throw std::runtime_error("cannot find the colocsim executable (/proc/self/exe): " + ec.message());
   return p.string();
 }
+
+namespace {
 
 /// What sweep.csv and the table take from a run's summary.json.
 struct SummaryRead {

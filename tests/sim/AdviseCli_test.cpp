@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace colocsim::test;
@@ -229,4 +230,117 @@ TEST_CASE("advise's replicates carry the models' error: co-located options get i
       {"advise", TRACE, "--format", "itp", "--platform", "dgx-a100", "--model-error", "maybe"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, ContainsSubstring("--model-error expects on or off (got 'maybe')"));
+}
+
+TEST_CASE("advise --budget: its values, and what it may be combined with", "[advise][cli][budget]")
+{
+  const std::vector<std::string> base{"advise",     TRACE,      "--format", "itp",
+                                      "--platform", "dgx-a100", "--nodes",  "1"};
+  for (const char* good : {"90s", "10m", "10min", "1.5h", "250ms", "45"}) {
+    auto args = base;
+    args.insert(args.end(), {"--budget", good, "--list-options"});
+    const auto r = cli(args);
+    INFO(good << ": " << r.err);
+    CHECK(r.status == 0);
+  }
+  for (const char* bad : {"0", "0s", "-5m", "abc", "10x", "10 m", "m", "inf", "nan", "721h", ""}) {
+    auto args = base;
+    args.insert(args.end(), {"--budget", bad, "--list-options"});
+    const auto r = cli(args);
+    INFO("'" << bad << "'");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, ContainsSubstring("option --budget expects a wall time above 0 and at most 30 days"));
+    CHECK_THAT(r.err, ContainsSubstring("(got '" + std::string(bad) + "')"));
+  }
+  auto resume = base;
+  resume.insert(resume.end(), {"--budget", "10m", "--resume"});
+  const auto r = cli(resume);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("--budget and --resume exclude each other"));
+  auto jobs = base;
+  jobs.insert(jobs.end(), {"--budget", "10m", "-j", "0"});
+  const auto j = cli(jobs);
+  CHECK(j.status == 2);
+  CHECK_THAT(j.err, ContainsSubstring("option -j expects a number of runs at a time, 1..1024 (got '0')"));
+}
+
+TEST_CASE("advise --budget: a budget below one run keeps the baseline's one run and says what it left out, "
+          "a budget of weeks changes nothing",
+          "[advise][cli][budget]")
+{
+  // The extremes only, so that no machine's speed decides the outcome: 1 ms is over before the timing run
+  // (the scenario loaded, the 100-job trace read and run) has ended; 600 h is beyond any machine's need
+  // for 6 runs of 100 jobs.
+  const auto dir = scratch_dir("budget");
+  const std::string options = "time-slice-2/first-fit,mps/interference-aware";
+  auto run = [&](const std::string& name, const std::string& budget) {
+    auto args = advise_args(dir / name, options);
+    if (!budget.empty()) args.insert(args.end(), {"--budget", budget});
+    const auto r = cli_spawning_binary(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return r;
+  };
+  const auto tiny = run("tiny", "1ms");
+  const YAML::Node t = YAML::LoadFile((dir / "tiny" / "advise.json").string());
+  CHECK(t["replicates"].as<int>() == 1);
+  CHECK(t["budget"]["budget_s"].as<double>() == 0.001);
+  CHECK(t["budget"]["replicates_asked"].as<int>() == 2);
+  CHECK(t["budget"]["replicates"].as<int>() == 1);
+  CHECK(t["budget"]["options_asked"].as<int>() == 3);
+  REQUIRE(t["budget"]["options_left_out"].size() == 2);
+  CHECK(t["budget"]["options_left_out"][0].as<std::string>() == "time-slice-2/first-fit");
+  CHECK(t["budget"]["options_left_out"][1].as<std::string>() == "mps/interference-aware");
+  CHECK(t["budget"]["timing_run_s"].as<double>() > 0);
+  REQUIRE(t["options"].size() == 1);
+  CHECK(t["options"][0]["label"].as<std::string>() == "exclusive/exclusive-fcfs");
+  CHECK(read_csv_cells(dir / "tiny" / "sweep.csv").size() == 2); // one run
+  CHECK(t["budget"]["runs_fit"].as<int>() == 0);
+  const std::string said = "0 run(s) fit in 80 % of the budget left: 1 of the 2 replicate(s) asked, for 1 of "
+                           "the 3 options (the baseline runs once all the same)";
+  const std::string left = "Left out: time-slice-2/first-fit, mps/interference-aware.";
+  CHECK_THAT(tiny.out, ContainsSubstring(said)); // (stderr says it too, before the runs)
+  CHECK_THAT(tiny.out, ContainsSubstring(left));
+  const std::string html = read_file(dir / "tiny" / "report.html");
+  CHECK_THAT(html, ContainsSubstring("<p id=\"budget\">"));
+  CHECK_THAT(html, ContainsSubstring(colocsim::svg::xml(said)));
+  CHECK_THAT(html, ContainsSubstring(colocsim::svg::xml(left)));
+
+  run("none", "");
+  run("large", "600h");
+  const YAML::Node l = YAML::LoadFile((dir / "large" / "advise.json").string());
+  CHECK(l["budget"]["budget_s"].as<double>() == 600 * 3600.0);
+  CHECK(l["budget"]["replicates"].as<int>() == 2);
+  CHECK(l["budget"]["options_left_out"].size() == 0);
+  CHECK(l["budget"]["runs_fit"].as<double>() >= 6);
+  // The same advice as without a budget: advise.json but its budget line.
+  const auto without_budget = [&](const std::string& name) {
+    std::istringstream in(read_file(dir / name / "advise.json"));
+    std::string line, kept;
+    while (std::getline(in, line))
+      if (line.rfind("  \"budget\": ", 0) != 0) kept += line + "\n";
+    return kept;
+  };
+  CHECK(YAML::LoadFile((dir / "none" / "advise.json").string())["budget"].IsNull());
+  CHECK(without_budget("large") == without_budget("none"));
+  CHECK(read_file(dir / "large" / "sweep.yaml") == read_file(dir / "none" / "sweep.yaml"));
+}
+
+TEST_CASE("advise gives the same advise.json whether its runs go one or two at a time", "[advise][cli]")
+{
+  // Each run is its own process with its own seed: how many run at once (-j) must not change a number.
+  const auto dir = scratch_dir("parallel");
+  const std::string options = "time-slice-2/first-fit,mps/interference-aware,mig-dynamic";
+  std::map<std::string, std::string> json;
+  for (const std::string j : {"1", "2"}) {
+    auto args = advise_args(dir / ("j" + j), options);
+    args[std::find(args.begin(), args.end(), "-j") - args.begin() + 1] = j;
+    args.push_back("--quiet");
+    const auto r = cli_spawning_binary(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    json[j] = read_file(dir / ("j" + j) / "advise.json");
+  }
+  CHECK_THAT(json["1"], ContainsSubstring("\"recommendation\": \""));
+  CHECK(json["1"] == json["2"]);
 }

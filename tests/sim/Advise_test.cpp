@@ -208,3 +208,41 @@ TEST_CASE("bad metrics and a missing baseline are refused", "[advise]")
   CHECK(a.recommended.empty());
   CHECK_THAT(a.recommendation, ContainsSubstring("No recommendation"));
 }
+
+TEST_CASE("advise --budget: fewer replicates first, then fewer options, the baseline always",
+          "[advise][budget]")
+{
+  // Five options in three groups; 3 replicates asked: 15 runs.
+  const std::vector<std::string> labels{"exclusive/exclusive-fcfs", "exclusive/exclusive-easy",
+                                        "time-slice-2/first-fit", "time-slice-2/fgd", "mps/first-fit"};
+  const std::string base = "exclusive/exclusive-fcfs";
+  const std::vector<std::size_t> all{0, 1, 2, 3, 4};
+  auto c = choose_within_budget(15, labels, base, 3); // everything fits
+  CHECK(c.replicates == 3);
+  CHECK(c.kept == all);
+  c = choose_within_budget(1000, labels, base, 3); // more than enough: no more replicates than asked
+  CHECK(c.replicates == 3);
+  CHECK(c.kept == all);
+  c = choose_within_budget(14, labels, base, 3); // one run short: 2 replicates of every option
+  CHECK(c.replicates == 2);
+  CHECK(c.kept == all);
+  c = choose_within_budget(5, labels, base, 3); // one run of each
+  CHECK(c.replicates == 1);
+  CHECK(c.kept == all);
+  // Fewer than one run per option: the baseline, then the first option of each group in order, then the
+  // second of each: 4 → baseline, exclusive-easy, time-slice-2/first-fit, mps/first-fit.
+  c = choose_within_budget(4, labels, base, 3);
+  CHECK(c.replicates == 1);
+  CHECK(c.kept == std::vector<std::size_t>{0, 1, 2, 4});
+  c = choose_within_budget(2, labels, base, 3);
+  CHECK(c.kept == std::vector<std::size_t>{0, 1});
+  // Nothing fits (the timing run alone took the budget): the baseline's one run all the same.
+  for (const long long none : {0LL, -3LL}) {
+    c = choose_within_budget(none, labels, base, 3);
+    CHECK(c.replicates == 1);
+    CHECK(c.kept == std::vector<std::size_t>{0});
+  }
+  // The baseline anywhere in the list is kept first.
+  c = choose_within_budget(1, {"mps/first-fit", base}, base, 5);
+  CHECK(c.kept == std::vector<std::size_t>{1});
+}

@@ -1,6 +1,7 @@
 // The models' error carried by the simulated world (sim/engine/ModelError.hpp, scenario key model_error):
 // the draw against numbers computed apart from the code (a Python transcription of the documented formula,
-// values pasted below), and the engine's end times against the perturbed slowdown worked out by hand.
+// values pasted below), the engine's end times and slowdowns against the perturbed slowdown worked out by
+// hand (a time-sliced pair, a MIG pair), and predict() giving the models' own values all the while.
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/EngineTestSupport.hpp"
 
@@ -9,6 +10,7 @@
 #include "sim/Scenario.hpp"
 #include "sim/engine/ModelError.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,11 +29,50 @@ constexpr double F_03_7_MIG = 0.8596645640735658;  // σ 0.3, seed 7, mig, profi
 constexpr double F_05_4_BUSY = 0.8778953751298129; // σ 0.5, seed 4, interference, busy next to busy
 constexpr double F_05_8_BUSY = 1.2792997066660707; // σ 0.5, seed 8, likewise
 constexpr double F_05_1_BUSY = 0.6471714272185609; // σ 0.5, seed 1, likewise
+// σ 0.3, mig: the job's profile on its instance's profile (tests/data/sim/mig-pair.csv's two jobs).
+constexpr double F_03_1_INFER = 1.2809663889435752; // seed 1, resnet50-infer-bs1 on 1g.5gb
+constexpr double F_03_1_TRAIN = 0.7233113895632236; // seed 1, bert-base-train-bs32 on 3g.20gb
+constexpr double F_03_7_INFER = 0.4632968394019242; // seed 7, resnet50-infer-bs1 on 1g.5gb
+constexpr double F_03_7_TRAIN = 0.783315089275003;  // seed 7, bert-base-train-bs32 on 3g.20gb
 
 RunOutcome run_pair(std::vector<std::string> sets)
 {
   sets.push_back("workload.trace=pair.csv");
   return run_scenario(SIM_DATA + "base.yaml", sets);
+}
+
+/// In its first call (both jobs submitted together): predicts job 0 on device 0 with job 1 decided before it
+/// (`also`), then places job 1 and job 0 there (on a mig device: job 1 on instance 0, job 0 on instance 1).
+class PredictThenPlace final : public Policy {
+public:
+  explicit PredictThenPlace(PlacementPrediction& seen) : seen_(seen) {}
+  std::vector<Decision> decide(const ClusterView& view, std::span<const Event> events) override
+  {
+    std::vector<Decision> out;
+    if (placed_ || events.size() < 2) return out;
+    placed_ = true;
+    const DeviceIndex d = 0;
+    const JobIndex first = 1;
+    seen_ = view.predict(0, {&d, 1}, {&first, 1});
+    const bool mig = view.mig_geometry(d) != nullptr;
+    for (const JobIndex j : {JobIndex{1}, JobIndex{0}}) {
+      Place p{j, {d}};
+      if (mig) p.instances = {j == 1 ? 0u : 1u};
+      out.emplace_back(std::move(p));
+    }
+    return out;
+  }
+
+private:
+  PlacementPrediction& seen_; ///< outlives the run (the engine destroys its policy at the end)
+  bool placed_ = false;
+};
+
+/// Runs `scenario` with `sets` under PredictThenPlace; `seen`: the prediction it got.
+RunOutcome run_predicting(const std::string& scenario, const std::vector<std::string>& sets,
+                          PlacementPrediction& seen)
+{
+  return run_scenario(SIM_DATA + scenario, sets, {}, std::make_unique<PredictThenPlace>(seen));
 }
 
 } // namespace
@@ -81,4 +122,85 @@ TEST_CASE("model error: out-of-range sigmas are errors naming the key", "[model-
                       ContainsSubstring("model_error.mig"));
   REQUIRE_THROWS_WITH(load_scenario(SIM_DATA + "base.yaml", {"model_error.sigma=0.5"}),
                       ContainsSubstring("model_error.sigma"));
+}
+
+TEST_CASE(
+    "model error: a job on a MIG instance runs at the model's slowdown times the mig factor, at least 1",
+    "[model-error][engine][mig]")
+{
+  // mig-pair.csv on the layout 3g.20gb + 1g.5gb, bert training on 3g.20gb and resnet50 inference on 1g.5gb
+  // (Mig_test "MIG instances are isolated": model slowdowns 2.051429 and 1.278571, 100 s jobs). With
+  // model_error.mig = 0.3 each job's slowdown becomes max(1, s × factor(seed, "mig", profile, instance)).
+  const std::vector<std::string> layout{"platform.mig_layout=3g.20gb,1g.5gb", "workload.trace=mig-pair.csv"};
+  const auto with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), layout.begin(), layout.end());
+    PlacementPrediction ignored;
+    return run_predicting("mig.yaml", extra, ignored);
+  };
+  const auto exact = with({"model_error.mig=0"});
+  const double infer = exact.jobs.at("infer").slowdown, train = exact.jobs.at("train").slowdown;
+  REQUIRE_THAT(infer, WithinAbs(1.278571, 1e-6));
+  REQUIRE_THAT(train, WithinAbs(2.051429, 1e-6));
+  // seed 1: infer 1.278571 × 1.28097 = 1.63780 (slower), train 2.051429 × 0.72331 = 1.48382 (faster).
+  const auto s1 = with({"seed=1", "model_error.mig=0.3"});
+  CHECK_THAT(s1.jobs.at("infer").slowdown, WithinRel(infer * F_03_1_INFER, 1e-9));
+  CHECK_THAT(s1.jobs.at("train").slowdown, WithinRel(train * F_03_1_TRAIN, 1e-9));
+  CHECK_THAT(s1.jobs.at("infer").end_s, WithinRel(100.0 * infer * F_03_1_INFER, 1e-9));
+  CHECK_THAT(s1.jobs.at("train").end_s, WithinRel(100.0 * train * F_03_1_TRAIN, 1e-9));
+  // seed 7: infer 1.278571 × 0.46330 = 0.592 < 1: no faster than on the whole GPU, 1; train × 0.78332.
+  const auto s7 = with({"seed=7", "model_error.mig=0.3"});
+  CHECK(infer * F_03_7_INFER < 1.0);
+  CHECK_THAT(s7.jobs.at("infer").slowdown, WithinAbs(1.0, 1e-12));
+  CHECK_THAT(s7.jobs.at("infer").end_s, WithinAbs(100.0, 1e-6));
+  CHECK_THAT(s7.jobs.at("train").slowdown, WithinRel(train * F_03_7_TRAIN, 1e-9));
+  // The interference σ does not reach a MIG instance (its own model is the MIG law).
+  const auto interference_only = with({"seed=1", "model_error.interference=0.5"});
+  for (const char* id : {"infer", "train"})
+    CHECK(interference_only.jobs.at(id).end_s == exact.jobs.at(id).end_s);
+}
+
+TEST_CASE("model error: predict() keeps the models' own values while the run carries the error",
+          "[model-error][engine]")
+{
+  // The policy asks predict() for job 0 on device 0 with job 1 decided first, then places both there. With
+  // model_error on, predict() must still give the model's slowdown (the policy's belief), while the
+  // slowdown the job then runs at (jobs.csv's `slowdown`) is the perturbed one.
+  struct Case {
+    const char* scenario;
+    std::vector<std::string> sets;
+    const char* on;  ///< the model_error setting that perturbs the run
+    const char* job; ///< job 0's id
+    double model;    ///< the model's slowdown of job 0 there
+    double factor;   ///< its draw
+  };
+  const std::vector<Case> cases{
+      // time-slice, two busy jobs: 2.5 each; seed 4, σ 0.5: × 0.87790 = 2.1947.
+      {"base.yaml",
+       {"workload.trace=pair.csv", "seed=4"},
+       "model_error.interference=0.5",
+       "a",
+       2.5,
+       F_05_4_BUSY},
+      // mig, resnet50 inference on 1g.5gb next to bert on 3g.20gb: 1.278571; seed 1, σ 0.3: × 1.28097.
+      {"mig.yaml",
+       {"platform.mig_layout=3g.20gb,1g.5gb", "workload.trace=mig-pair.csv", "seed=1"},
+       "model_error.mig=0.3",
+       "infer",
+       1.278571,
+       F_03_1_INFER},
+  };
+  for (const auto& c : cases) {
+    INFO(c.scenario << " " << c.on);
+    PlacementPrediction off_seen, on_seen;
+    const auto off = run_predicting(c.scenario, c.sets, off_seen);
+    auto sets = c.sets;
+    sets.emplace_back(c.on);
+    const auto on = run_predicting(c.scenario, sets, on_seen);
+    CHECK_THAT(off_seen.job_slowdown, WithinAbs(c.model, 1e-6));
+    CHECK(on_seen.job_slowdown == off_seen.job_slowdown); // the belief is the model's, error or not
+    CHECK(on_seen.job_rate == off_seen.job_rate);
+    CHECK_THAT(off.jobs.at(c.job).slowdown, WithinAbs(c.model, 1e-6)); // exact models: the run agrees
+    CHECK_THAT(on.jobs.at(c.job).slowdown, WithinRel(off.jobs.at(c.job).slowdown * c.factor, 1e-9));
+    CHECK(on.jobs.at(c.job).slowdown != on_seen.job_slowdown); // the run does not
+  }
 }
