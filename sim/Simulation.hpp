@@ -31,6 +31,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -276,7 +277,14 @@ private:
   // flows of the running jobs that communicate across nodes.
   std::vector<sg4::Host*> node_hosts_;
   std::map<JobIndex, JobFlows> flows_; ///< by job index: waits and ends go through them in job order
-  void* flow_sink_ = nullptr;          ///< where a flow's get writes (flows carry no data)
+  /// The flows under way (a put in JobFlows::comms) by the SimGrid time before which each cannot end
+  /// (JobFlows::earliest_end), then job and flow: wait_for reads only its head, the flows that can end
+  /// before the engine's next event, instead of every flow at every event.
+  std::set<std::tuple<double, JobIndex, std::size_t>> flows_by_end_;
+  std::size_t held_jobs_ = 0;        ///< jobs of flows_ held for their flows (JobFlows::device_done_at >= 0)
+  std::vector<sg4::CommPtr> waited_; ///< wait_for's flows that can end before its next event
+  std::vector<std::tuple<double, JobIndex, std::size_t>> waited_keys_; ///< their keys in flows_by_end_
+  void* flow_sink_ = nullptr; ///< where a flow's get writes (flows carry no data)
   /// An actor on a node's host that starts flows there for the controller: the puts of flows leaving the
   /// node, the gets of flows entering it (docs/architecture.md, Network). Created with the node's first flow.
   struct FlowRelay {
