@@ -762,6 +762,9 @@ void Simulation::restart_flows(JobIndex j)
   auto& f = it->second;
   sync_simgrid_clock(); // a flow starts at the engine's now
   const double bound = f.bytes_per_work * jobs_[j].rate;
+  std::vector<FlowRelay*> gets;
+  std::vector<FlowRelay*> puts;
+  std::vector<std::size_t> started;
   for (std::size_t i = 0; i < f.comms.size(); ++i) {
     if (auto& c = f.comms[i]) {
       f.left[i] = c->get_state() == sg4::Activity::State::FINISHED ? 0.0 : c->get_remaining();
@@ -775,15 +778,24 @@ void Simulation::restart_flows(JobIndex j)
     // A mailbox comm, put from its source node and got on its destination: SimGrid 3.32 bounds such a comm at
     // its rate, but drops the rate of a host-to-host one (Comm::sendto_init; probed: 1e9 B at rate 1e8 over a
     // 1e9 B/s link took 1 s, not 10). Each side is started by its node's relay, so that the controller never
-    // changes host (docs/architecture.md, Network). Got then put at once into the destination's inbox, each
-    // get is matched by the put that follows it, and the flow starts with the put, as it did when the
-    // controller started both.
+    // changes host (docs/architecture.md, Network). All the gets first, then the puts in flow order: each
+    // node of the ring is the destination of one flow and the source of one, so each get is matched by its
+    // flow's put, and the flows start with their puts in flow order, as when the controller started both.
     auto& to = relay(f.nodes[(i + 1) % f.nodes.size()]);
     auto& from = relay(f.nodes[i]);
-    start_flow(to, FlowRequest{&f, i, nullptr, 0, 0});
-    start_flow(from, FlowRequest{&f, i, &to, bytes, bound});
-    f.seen[i] = static_cast<double>(bytes);
-    f.earliest_end[i] = sg4::Engine::get_clock() + static_cast<double>(bytes) / bound;
+    to.get = FlowRequest{&f, i, nullptr, 0, 0};
+    from.put = FlowRequest{&f, i, to.inbox, bytes, bound};
+    gets.push_back(&to);
+    puts.push_back(&from);
+    started.push_back(i);
+  }
+  if (started.empty()) return;
+  start_flows(gets, false);
+  start_flows(puts, true);
+  for (const std::size_t i : started) {
+    const auto bytes = static_cast<double>(std::llround(f.left[i]));
+    f.seen[i] = bytes;
+    f.earliest_end[i] = sg4::Engine::get_clock() + bytes / bound;
     flows_by_end_.emplace(f.earliest_end[i], j, i);
   }
 }
@@ -802,19 +814,20 @@ Simulation::FlowRelay& Simulation::relay(std::uint32_t node)
   auto actor = sg4::Actor::init(name, node_hosts_[node])->set_stacksize(64)->start([this, relay = r.get()] {
     for (;;) {
       relay->wake->acquire();
-      const FlowRequest q = flow_request_;
-      if (q.to) {
-        auto put = q.to->inbox->put_init(&flow_sink_, q.bytes);
+      if (relay_puts_) {
+        const FlowRequest& q = relay->put;
+        auto put = q.to->put_init(&flow_sink_, q.bytes);
         put->set_rate(q.bound);
         put->start();
         q.flows->comms[q.flow] = std::move(put);
       } else {
+        const FlowRequest& q = relay->get;
         auto get = relay->inbox->get_init();
         get->set_dst_data(&flow_sink_, sizeof(void*));
         get->start();
         q.flows->gets[q.flow] = std::move(get);
       }
-      relay_done_->release();
+      if (--relay_left_ == 0) relay_done_->release();
     }
   });
   actor->daemonize();
@@ -822,15 +835,18 @@ Simulation::FlowRelay& Simulation::relay(std::uint32_t node)
   return *r;
 }
 
-void Simulation::start_flow(FlowRelay& r, const FlowRequest& request)
+void Simulation::start_flows(std::span<FlowRelay* const> relays, bool puts)
 {
-  flow_request_ = request;
-  r.wake->release();
-  // The controller goes on once the relay has stored the comm it started: never before (a semaphore, not
+  relay_puts_ = puts;
+  relay_left_ = relays.size();
+  for (FlowRelay* r : relays)
+    r->wake->release();
+  // The controller goes on once every relay has stored the comm it started: never before (a semaphore, not
   // SimGrid's order of running actors, makes it so).
   relay_done_->acquire();
-  assert(request.to ? request.flows->comms[request.flow] != nullptr
-                    : request.flows->gets[request.flow] != nullptr);
+  assert(std::all_of(relays.begin(), relays.end(), [puts](const FlowRelay* r) {
+    return puts ? r->put.flows->comms[r->put.flow] != nullptr : r->get.flows->gets[r->get.flow] != nullptr;
+  }));
 }
 
 void Simulation::close_flows(JobIndex j)
