@@ -906,6 +906,17 @@ void Simulation::wait_for(double next)
   const double until = next + 1e-6 * (1.0 + std::abs(next));
   waited_.clear();
   waited_keys_.clear();
+#ifndef NDEBUG
+  // The index holds exactly the flows under way, each under the earliest end it was started with.
+  std::size_t under_way = 0;
+  for (const auto& [j, f] : flows_)
+    for (std::size_t i = 0; i < f.comms.size(); ++i)
+      if (f.comms[i]) {
+        ++under_way;
+        assert(flows_by_end_.contains({f.earliest_end[i], j, i}));
+      }
+  assert(under_way == flows_by_end_.size());
+#endif
   for (auto it = flows_by_end_.begin(); it != flows_by_end_.end() && std::get<0>(*it) <= until; ++it) {
     waited_keys_.push_back(*it);
     waited_.push_back(flows_.find(std::get<1>(*it))->second.comms[std::get<2>(*it)]);
