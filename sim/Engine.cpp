@@ -302,8 +302,7 @@ void Simulation::controller()
     if (const auto boot = nodes_.next_boot()) next = std::min(next, *boot);
     if (const auto release = deps_.next_release()) next = std::min(next, *release);
     // A job held for its flows (its device work done) has no end in the heap until they end.
-    const bool holding = std::any_of(flows_.begin(), flows_.end(),
-                                     [](const auto& jf) { return jf.second.device_done_at >= 0; });
+    const bool holding = held_jobs_ > 0;
     if (running_ == 0 && std::isinf(next) && !holding)
       break; // nothing runs, nothing will arrive: done (jobs still waiting never start)
     if (next <= now + time_slack(now)) {
@@ -752,7 +751,8 @@ void Simulation::open_flows(JobIndex j)
   f.seen.assign(nodes.size(), 0.0);
   f.earliest_end.assign(nodes.size(), 0.0);
   f.nodes = nodes;
-  flows_.insert_or_assign(j, std::move(f));
+  close_flows(j); // none under way: a job's flows are closed when it leaves its devices
+  flows_.emplace(j, std::move(f));
 }
 
 void Simulation::restart_flows(JobIndex j)
@@ -762,27 +762,41 @@ void Simulation::restart_flows(JobIndex j)
   auto& f = it->second;
   sync_simgrid_clock(); // a flow starts at the engine's now
   const double bound = f.bytes_per_work * jobs_[j].rate;
+  std::vector<FlowRelay*> gets;
+  std::vector<FlowRelay*> puts;
+  std::vector<std::size_t> started;
   for (std::size_t i = 0; i < f.comms.size(); ++i) {
     if (auto& c = f.comms[i]) {
       f.left[i] = c->get_state() == sg4::Activity::State::FINISHED ? 0.0 : c->get_remaining();
       if (c->get_state() != sg4::Activity::State::FINISHED) c->cancel();
       c = nullptr;
       f.gets[i] = nullptr;
+      flows_by_end_.erase({f.earliest_end[i], j, i});
     }
     const auto bytes = static_cast<std::uint64_t>(std::llround(f.left[i]));
     if (bytes == 0 || !(bound > 0)) continue; // done, or the job stands still: it goes on when it moves
     // A mailbox comm, put from its source node and got on its destination: SimGrid 3.32 bounds such a comm at
     // its rate, but drops the rate of a host-to-host one (Comm::sendto_init; probed: 1e9 B at rate 1e8 over a
     // 1e9 B/s link took 1 s, not 10). Each side is started by its node's relay, so that the controller never
-    // changes host (docs/architecture.md, Network). Got then put at once into the destination's inbox, each
-    // get is matched by the put that follows it, and the flow starts with the put, as it did when the
-    // controller started both.
+    // changes host (docs/architecture.md, Network). All the gets first, then the puts in flow order: each
+    // node of the ring is the destination of one flow and the source of one, so each get is matched by its
+    // flow's put, and the flows start with their puts in flow order, as when the controller started both.
     auto& to = relay(f.nodes[(i + 1) % f.nodes.size()]);
     auto& from = relay(f.nodes[i]);
-    start_flow(to, FlowRequest{&f, i, nullptr, 0, 0});
-    start_flow(from, FlowRequest{&f, i, &to, bytes, bound});
-    f.seen[i] = static_cast<double>(bytes);
-    f.earliest_end[i] = sg4::Engine::get_clock() + static_cast<double>(bytes) / bound;
+    to.get = FlowRequest{&f, i, nullptr, 0, 0};
+    from.put = FlowRequest{&f, i, to.inbox, bytes, bound};
+    gets.push_back(&to);
+    puts.push_back(&from);
+    started.push_back(i);
+  }
+  if (started.empty()) return;
+  start_flows(gets, false);
+  start_flows(puts, true);
+  for (const std::size_t i : started) {
+    const auto bytes = static_cast<double>(std::llround(f.left[i]));
+    f.seen[i] = bytes;
+    f.earliest_end[i] = sg4::Engine::get_clock() + bytes / bound;
+    flows_by_end_.emplace(f.earliest_end[i], j, i);
   }
 }
 
@@ -800,19 +814,20 @@ Simulation::FlowRelay& Simulation::relay(std::uint32_t node)
   auto actor = sg4::Actor::init(name, node_hosts_[node])->set_stacksize(64)->start([this, relay = r.get()] {
     for (;;) {
       relay->wake->acquire();
-      const FlowRequest q = flow_request_;
-      if (q.to) {
-        auto put = q.to->inbox->put_init(&flow_sink_, q.bytes);
+      if (relay_puts_) {
+        const FlowRequest& q = relay->put;
+        auto put = q.to->put_init(&flow_sink_, q.bytes);
         put->set_rate(q.bound);
         put->start();
         q.flows->comms[q.flow] = std::move(put);
       } else {
+        const FlowRequest& q = relay->get;
         auto get = relay->inbox->get_init();
         get->set_dst_data(&flow_sink_, sizeof(void*));
         get->start();
         q.flows->gets[q.flow] = std::move(get);
       }
-      relay_done_->release();
+      if (--relay_left_ == 0) relay_done_->release();
     }
   });
   actor->daemonize();
@@ -820,23 +835,33 @@ Simulation::FlowRelay& Simulation::relay(std::uint32_t node)
   return *r;
 }
 
-void Simulation::start_flow(FlowRelay& r, const FlowRequest& request)
+void Simulation::start_flows(std::span<FlowRelay* const> relays, bool puts)
 {
-  flow_request_ = request;
-  r.wake->release();
-  // The controller goes on once the relay has stored the comm it started: never before (a semaphore, not
+  relay_puts_ = puts;
+  relay_left_ = relays.size();
+  for (FlowRelay* r : relays)
+    r->wake->release();
+  // The controller goes on once every relay has stored the comm it started: never before (a semaphore, not
   // SimGrid's order of running actors, makes it so).
   relay_done_->acquire();
-  assert(request.to ? request.flows->comms[request.flow] != nullptr
-                    : request.flows->gets[request.flow] != nullptr);
+  assert(std::all_of(relays.begin(), relays.end(), [puts](const FlowRelay* r) {
+    return puts ? r->put.flows->comms[r->put.flow] != nullptr : r->get.flows->gets[r->get.flow] != nullptr;
+  }));
 }
 
 void Simulation::close_flows(JobIndex j)
 {
   const auto it = flows_.find(j);
   if (it == flows_.end()) return;
-  for (auto& c : it->second.comms)
-    if (c && c->get_state() != sg4::Activity::State::FINISHED) c->cancel();
+  auto& f = it->second;
+  sync_simgrid_clock(); // its flows stop at the engine's now
+  for (std::size_t i = 0; i < f.comms.size(); ++i) {
+    const auto& c = f.comms[i];
+    if (!c) continue;
+    if (c->get_state() != sg4::Activity::State::FINISHED) c->cancel();
+    flows_by_end_.erase({f.earliest_end[i], j, i});
+  }
+  if (f.device_done_at >= 0) --held_jobs_;
   flows_.erase(it);
 }
 
@@ -845,6 +870,7 @@ bool Simulation::flows_done(JobIndex j)
   const auto it = flows_.find(j);
   if (it == flows_.end()) return true;
   auto& f = it->second;
+  sync_simgrid_clock(); // its flows are read at the engine's now
   // Uncontended, its flows end with its device work, up to rounding (whole bytes at each restart, SimGrid's
   // precision): bytes worth up to 1 µs at its bound count as sent.
   const double slack = 1.0 + f.bytes_per_work * jobs_[j].rate * 1e-6;
@@ -859,8 +885,12 @@ bool Simulation::flows_done(JobIndex j)
     if (c->get_state() != sg4::Activity::State::FINISHED) c->cancel();
     c = nullptr;
     f.gets[i] = nullptr;
+    flows_by_end_.erase({f.earliest_end[i], j, i});
   }
-  if (!done) f.device_done_at = sim_now();
+  if (!done) {
+    if (f.device_done_at < 0) ++held_jobs_;
+    f.device_done_at = sim_now();
+  }
   return done;
 }
 
@@ -874,23 +904,36 @@ void Simulation::wait_for(double next)
   // Only the flows that can end before `next` are waited on (each wait costs SimGrid a step per flow waited
   // on); the others move on all the same. A margin of 1 µs per second covers SimGrid's rounding.
   const double until = next + 1e-6 * (1.0 + std::abs(next));
-  std::vector<sg4::CommPtr> active;
-  bool under_way = false;
+  waited_.clear();
+  waited_keys_.clear();
+#ifndef NDEBUG
+  // The index holds exactly the flows under way, each under the earliest end it was started with.
+  std::size_t under_way = 0;
   for (const auto& [j, f] : flows_)
     for (std::size_t i = 0; i < f.comms.size(); ++i)
       if (f.comms[i]) {
-        under_way = true;
-        if (f.earliest_end[i] <= until) active.push_back(f.comms[i]);
+        ++under_way;
+        assert(flows_by_end_.contains({f.earliest_end[i], j, i}));
       }
-  if (active.empty()) {
-    if (under_way || sg4::Engine::get_instance()->get_actor_count() > 1 + relay_count_) // besides the relays
+  assert(under_way == flows_by_end_.size());
+#endif
+  for (auto it = flows_by_end_.begin(); it != flows_by_end_.end() && std::get<0>(*it) <= until; ++it) {
+    waited_keys_.push_back(*it);
+    waited_.push_back(flows_.find(std::get<1>(*it))->second.comms[std::get<2>(*it)]);
+  }
+  if (waited_.empty()) {
+    // No flow can end before next: SimGrid has nothing to tell the controller until then, and its clock is
+    // brought up to the engine's only when a flow is next started, read, stopped or waited on (each wait
+    // costs SimGrid a step, a timer and a solver round). An actor other than the controller and the relays (a
+    // test's) runs in time order with the engine, so the controller waits for it.
+    if (sg4::Engine::get_instance()->get_actor_count() > 1 + relay_count_) // besides the relays
       wake_controller_->acquire_timeout(std::max(0.0, next - sg4::Engine::get_clock()));
     now_ = next;
     measure_links(now_);
     return;
   }
   const double timeout = std::isinf(next) ? -1.0 : std::max(0.0, next - sg4::Engine::get_clock());
-  if (sg4::Comm::wait_any_for(active, timeout) < 0) {
+  if (sg4::Comm::wait_any_for(waited_, timeout) < 0) {
     now_ = next;
     measure_links(now_);
     return;
@@ -900,15 +943,23 @@ void Simulation::wait_for(double next)
   now_ = std::min(next, sg4::Engine::get_clock());
   measure_links(now_);
   flow_woke_ = true;
-  for (auto& [j, f] : flows_) {
-    bool all = true;
-    for (std::size_t i = 0; i < f.comms.size(); ++i) {
-      if (f.comms[i] && f.comms[i]->get_state() == sg4::Activity::State::FINISHED) {
-        f.comms[i] = nullptr;
-        f.gets[i] = nullptr;
-      }
-      if (f.comms[i]) all = false;
-    }
+  // Only the flows waited on can have ended (the others cannot before next); their jobs in job order.
+  std::vector<JobIndex> woke;
+  for (std::size_t k = 0; k < waited_.size(); ++k) {
+    if (waited_[k]->get_state() != sg4::Activity::State::FINISHED) continue;
+    const auto [t, j, i] = waited_keys_[k];
+    auto& f = flows_.find(j)->second;
+    f.comms[i] = nullptr;
+    f.gets[i] = nullptr;
+    flows_by_end_.erase(waited_keys_[k]);
+    woke.push_back(j);
+  }
+  waited_.clear(); // the comms are not kept beyond their flows
+  std::sort(woke.begin(), woke.end());
+  woke.erase(std::unique(woke.begin(), woke.end()), woke.end());
+  for (const JobIndex j : woke) {
+    const auto& f = flows_.find(j)->second;
+    const bool all = std::none_of(f.comms.begin(), f.comms.end(), [](const auto& c) { return c != nullptr; });
     if (!all || f.device_done_at < 0) continue;
     auto& js = jobs_[j];
     if (f.device_done_at > js.attempt_start)
@@ -920,6 +971,7 @@ void Simulation::wait_for(double next)
 void Simulation::measure_links(double t)
 {
   if (!link_outputs_ || !(t > links_measured_at_)) return;
+  if (!flows_.empty()) sync_simgrid_clock(); // the flows are read at the engine's now (t)
   for (auto& [j, f] : flows_) {
     const std::size_t k = f.comms.size();
     for (std::size_t i = 0; i < k; ++i) {

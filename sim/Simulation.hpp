@@ -31,6 +31,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -276,28 +277,40 @@ private:
   // flows of the running jobs that communicate across nodes.
   std::vector<sg4::Host*> node_hosts_;
   std::map<JobIndex, JobFlows> flows_; ///< by job index: waits and ends go through them in job order
-  void* flow_sink_ = nullptr;          ///< where a flow's get writes (flows carry no data)
-  /// An actor on a node's host that starts flows there for the controller: the puts of flows leaving the
-  /// node, the gets of flows entering it (docs/architecture.md, Network). Created with the node's first flow.
-  struct FlowRelay {
-    sg4::SemaphorePtr wake;        ///< released by the controller for each request (flow_request_)
-    sg4::Mailbox* inbox = nullptr; ///< where flows into the node are put and got
-  };
-  /// The one request under way: flow `flow` of `flows` (bytes and bound for a put; a get otherwise), its
-  /// CommPtr stored into `flows` by the relay before it releases relay_done_.
+  /// The flows under way (a put in JobFlows::comms) by the SimGrid time before which each cannot end
+  /// (JobFlows::earliest_end), then job and flow: wait_for reads only its head, the flows that can end
+  /// before the engine's next event, instead of every flow at every event.
+  std::set<std::tuple<double, JobIndex, std::size_t>> flows_by_end_;
+  std::size_t held_jobs_ = 0;        ///< jobs of flows_ held for their flows (JobFlows::device_done_at >= 0)
+  std::vector<sg4::CommPtr> waited_; ///< wait_for's flows that can end before its next event
+  std::vector<std::tuple<double, JobIndex, std::size_t>> waited_keys_; ///< their keys in flows_by_end_
+  void* flow_sink_ = nullptr; ///< where a flow's get writes (flows carry no data)
+  /// A request to a relay: flow `flow` of `flows`, its get (on the flow's destination) or its put (from its
+  /// source, into `to`, of `bytes` at most at `bound` bytes/s), whose CommPtr the relay stores into `flows`.
   struct FlowRequest {
     JobFlows* flows = nullptr;
     std::size_t flow = 0;
-    FlowRelay* to = nullptr; ///< a put's destination (its inbox)
+    sg4::Mailbox* to = nullptr; ///< a put's destination's inbox
     std::uint64_t bytes = 0;
     double bound = 0;
   };
+  /// An actor on a node's host that starts flows there for the controller: the puts of flows leaving the
+  /// node, the gets of flows entering it (docs/architecture.md, Network). Created with the node's first flow.
+  struct FlowRelay {
+    sg4::SemaphorePtr wake;        ///< released by the controller once per round of requests
+    sg4::Mailbox* inbox = nullptr; ///< where flows into the node are put and got
+    FlowRequest get;               ///< its request in a round of gets (a node is the destination of one flow
+    FlowRequest put;               ///< of a job's ring) and in a round of puts (the source of one)
+  };
   std::vector<std::unique_ptr<FlowRelay>> relays_; ///< by node; null until its first flow
   std::size_t relay_count_ = 0;
-  FlowRequest flow_request_;
-  sg4::SemaphorePtr relay_done_;        ///< released by a relay once its request's CommPtr is stored
+  bool relay_puts_ = false;      ///< the round under way starts puts (FlowRelay::put), else gets
+  std::size_t relay_left_ = 0;   ///< relays of the round under way that have not stored their CommPtr yet
+  sg4::SemaphorePtr relay_done_; ///< released by the round's last relay once it has stored its CommPtr
   FlowRelay& relay(std::uint32_t node); ///< node's relay, created on first use
-  void start_flow(FlowRelay& r, const FlowRequest& request); ///< r runs request; returns once it has
+  /// One round: each of `relays` starts its get or put (in that order, so SimGrid starts them in that
+  /// order); returns once all have stored their CommPtrs.
+  void start_flows(std::span<FlowRelay* const> relays, bool puts);
   /// The distinct nodes of `devices`, ascending (a job's ring, its node count in jobs.csv).
   std::vector<std::uint32_t> nodes_of(std::span<const DeviceIndex> devices) const;
   void open_flows(JobIndex j);    ///< at a start: its ring, no flow under way until its rate is known
