@@ -1,5 +1,6 @@
 #include "base/CivilTime.hpp"
 
+#include <array>
 #include <cstdio>
 
 namespace colocsim {
@@ -12,6 +13,14 @@ long long days_from_civil(long long y, unsigned m, unsigned d)
   const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+bool valid_civil_date(long long y, long long m, long long d)
+{
+  constexpr std::array<long long, 12> MONTH_DAYS{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1) return false;
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return d <= MONTH_DAYS[static_cast<std::size_t>(m - 1)] + (m == 2 && leap ? 1 : 0);
 }
 
 std::string civil_text(long long seconds)

@@ -19,15 +19,6 @@ const std::vector<std::string> POWER_KEYS{"idle", "idle_at_fmax", "context", "ve
 const std::vector<std::string> TIME_SLICE_KEYS{"collision", "switch_overhead"};
 const std::vector<std::string> INTERFERENCE_KEYS{"tag", "source", "classes", "table", "modes"};
 
-std::string class_list()
-{
-  std::vector<std::string> names;
-  names.reserve(JOB_CLASS_COUNT);
-  for (int i = 0; i < JOB_CLASS_COUNT; ++i)
-    names.emplace_back(to_string(static_cast<JobClass>(i)));
-  return join(names);
-}
-
 std::string evidence_list()
 {
   std::vector<std::string> names;
@@ -130,7 +121,7 @@ void read_classes(const YAML::Node& inter, const std::string& file, DiagnosticSi
 {
   const YAML::Node classes = inter["classes"];
   const std::string expected =
-      "expected exactly [" + class_list() + "], the order of the table's rows and columns";
+      "expected exactly [" + job_class_list() + "], the order of the table's rows and columns";
   if (!classes.IsDefined()) {
     sink.add(location_of(inter, file), "interference.classes", "missing required key; " + expected);
     return;
@@ -155,13 +146,13 @@ void read_table(const YAML::Node& inter, const std::string& file, DiagnosticSink
   if (!table.IsDefined()) {
     sink.add(location_of(inter, file), "interference.table",
              "missing required key; expected " + n + " rows of " + n + " numbers >= 1 (rows and columns " +
-                 class_list() + ")");
+                 job_class_list() + ")");
     return;
   }
   if (!table.IsSequence() || table.size() != static_cast<std::size_t>(JOB_CLASS_COUNT)) {
     sink.add(location_of(table, file), "interference.table",
              "wrong shape (got " + (table.IsSequence() ? std::to_string(table.size()) + " rows" : "no list") +
-                 "); expected " + n + " rows, one per slowed job's class " + class_list());
+                 "); expected " + n + " rows, one per slowed job's class " + job_class_list());
     return;
   }
   for (std::size_t r = 0; r < table.size(); ++r) {
@@ -172,7 +163,7 @@ void read_table(const YAML::Node& inter, const std::string& file, DiagnosticSink
       sink.add(location_of(row, file), rpath,
                "wrong shape in row " + std::string(row_class) + " (got " +
                    (row.IsSequence() ? std::to_string(row.size()) + " values" : "no list") + "); expected " +
-                   n + " values, one per co-runner class " + class_list());
+                   n + " values, one per co-runner class " + job_class_list());
       continue;
     }
     for (std::size_t k = 0; k < row.size(); ++k) {

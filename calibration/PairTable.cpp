@@ -11,18 +11,10 @@ namespace colocsim {
 
 namespace {
 
-const std::vector<std::string> TOP_KEYS{"format", "name",    "measured_on", "status", "created",
-                                        "modes",  "classes", "families",    "table"};
+const std::vector<std::string> PAIR_TABLE_KEYS{"format", "name",    "measured_on", "status", "created",
+                                               "modes",  "classes", "families",    "table"};
 const std::vector<std::string> FAMILY_KEYS{"family", "class", "job_types", "reason"};
 const std::string FORMAT = "colocsim-pair-table/1";
-
-std::string class_list()
-{
-  std::vector<std::string> names;
-  for (int i = 0; i < JOB_CLASS_COUNT; ++i)
-    names.emplace_back(to_string(static_cast<JobClass>(i)));
-  return join(names);
-}
 
 /// The modes where co-runners share one device's engine (a pair table can apply there).
 std::vector<std::string> shared_mode_names()
@@ -89,7 +81,7 @@ public:
   {
     const YAML::Node c = root["classes"];
     const std::string expected =
-        "expected exactly [" + class_list() + "], the order of the table's rows and columns";
+        "expected exactly [" + job_class_list() + "], the order of the table's rows and columns";
     if (!c.IsDefined()) {
       sink_.add(location_of(root, file_), "classes", "missing required key; " + expected);
       return;
@@ -131,7 +123,7 @@ public:
         fam.job_class = *c;
       else if (!cls.empty())
         sink_.add(location_of(e["class"], file_), path + ".class",
-                  "unknown job class '" + cls + "'; expected one of " + class_list());
+                  "unknown job class '" + cls + "'; expected one of " + job_class_list());
       const auto n = e["job_types"].IsScalar() ? parse_double(e["job_types"].Scalar()) : std::nullopt;
       if (!n || *n < 1 || *n != static_cast<double>(static_cast<int>(*n)))
         sink_.add(location_of(e["job_types"].IsDefined() ? e["job_types"] : e, file_), path + ".job_types",
@@ -146,8 +138,8 @@ public:
   {
     const YAML::Node table = root["table"];
     const std::string n = std::to_string(JOB_CLASS_COUNT);
-    const std::string shape =
-        n + " rows of " + n + " {value, tag, source} entries >= 1 (rows and columns " + class_list() + ")";
+    const std::string shape = n + " rows of " + n + " {value, tag, source} entries >= 1 (rows and columns " +
+                              job_class_list() + ")";
     if (!table.IsDefined()) {
       sink_.add(location_of(root, file_), "table", "missing required key; expected " + shape);
       return;
@@ -167,7 +159,7 @@ public:
         sink_.add(location_of(row, file_), rpath,
                   "wrong shape in row " + row_class + " (got " +
                       (row.IsSequence() ? std::to_string(row.size()) + " entries" : "no list") +
-                      "); expected " + n + " entries, one per co-runner class " + class_list());
+                      "); expected " + n + " entries, one per co-runner class " + job_class_list());
         continue;
       }
       for (std::size_t k = 0; k < row.size(); ++k)
@@ -206,12 +198,12 @@ private:
   DiagnosticSink& sink_;
 };
 
-PairTable parse(std::string_view yaml_text, const std::string& file)
+PairTable parse_pair_table(std::string_view yaml_text, const std::string& file)
 {
   const YAML::Node root = load_yaml(yaml_text, file);
   DiagnosticSink sink;
   if (!expect_map(root, file, "", sink)) sink.throw_if_any();
-  check_keys(root, TOP_KEYS, file, "", sink);
+  check_keys(root, PAIR_TABLE_KEYS, file, "", sink);
   if (const YAML::Node f = root["format"]; !f.IsDefined())
     sink.add(location_of(root, file), "format", "missing required key; expected '" + FORMAT + "'");
   else if (!f.IsScalar() || f.Scalar() != FORMAT)
@@ -236,7 +228,7 @@ PairTable parse(std::string_view yaml_text, const std::string& file)
 PairTable load_pair_table(std::string_view yaml_text, const std::string& file)
 {
   try {
-    return parse(yaml_text, file);
+    return parse_pair_table(yaml_text, file);
   } catch (const YAML::Exception& e) {
     throw InputError(SourceLocation{file, e.mark.line + 1, e.mark.column + 1}, "",
                      "unexpected YAML structure: " + e.msg);

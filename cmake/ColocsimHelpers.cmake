@@ -56,6 +56,9 @@ function(colocsim_test_suite area)
     COLOCSIM_TEST_DATA="${COLOCSIM_TEST_DATA}"
     ${ARG_DEFINITIONS})
   colocsim_warnings(${target})
+  # Never a unity build (the dev preset and the fuzz build turn CMAKE_UNITY_BUILD on for the libraries): the
+  # test files define the same small helpers (sig(), a platform()) in their anonymous namespaces.
+  set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
   # The test drivers are compiled at -O1 in the optimised configurations. The code under test, the libraries,
   # keeps -O3; the drivers' own code (Catch2's macros, the hand-worked cases) gains nothing from it but build
   # time (tests/sim/Engine_test.cpp: 18.8 s of CPU at -O3, 11.3 s at -O1, GCC 12).

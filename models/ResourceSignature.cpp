@@ -8,6 +8,16 @@ namespace {
 constexpr std::array<std::string_view, JOB_CLASS_COUNT> NAMES{"C", "X", "M", "MS", "L"};
 }
 
+std::string job_class_list()
+{
+  std::string out;
+  for (int i = 0; i < JOB_CLASS_COUNT; ++i) {
+    if (i > 0) out += ", ";
+    out += to_string(static_cast<JobClass>(i));
+  }
+  return out;
+}
+
 std::string_view to_string(JobClass c)
 {
   return NAMES[static_cast<int>(c)];

@@ -19,6 +19,8 @@ enum class JobClass { C, X, M, MS, L };
 inline constexpr int JOB_CLASS_COUNT = 5;
 std::string_view to_string(JobClass c);
 std::optional<JobClass> parse_job_class(std::string_view text);
+/// The classes in order, comma-separated ("C, X, M, MS, L"): the row and column order of the tables.
+std::string job_class_list();
 
 struct ResourceSignature {
   JobClass job_class = JobClass::C;

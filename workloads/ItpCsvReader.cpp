@@ -13,7 +13,7 @@
 namespace colocsim {
 
 namespace {
-std::vector<std::string> split(const std::string& line)
+std::vector<std::string> split_commas(const std::string& line)
 {
   std::vector<std::string> out;
   std::stringstream ss(line);
@@ -33,7 +33,7 @@ ItpCsvReader::ItpCsvReader(std::istream& in, std::string file_name,
     throw InputError(SourceLocation{file_, 1}, "header",
                      "empty file; expected job_id,submission_time,duration,num_gpu");
   ++line_;
-  const auto cols = split(header);
+  const auto cols = split_commas(header);
   columns_ = cols.size();
   for (std::size_t i = 0; i < cols.size(); ++i) {
     const int k = static_cast<int>(i);
@@ -64,7 +64,7 @@ std::optional<Job> ItpCsvReader::next()
   while (in_.next(text, file_, line_ + 1)) {
     ++line_;
     if (text.empty()) continue;
-    const auto f = split(text);
+    const auto f = split_commas(text);
     const SourceLocation at{file_, line_};
     if (f.size() != columns_)
       throw InputError(at, "row",

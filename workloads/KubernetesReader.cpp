@@ -40,10 +40,11 @@ long long number_at(std::string_view s, std::size_t pos, std::size_t n)
   return v;
 }
 
-bool leap(long long y)
-{
-  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
+} // namespace
+
+// Named rather than anonymous: KubernetesReader::Pod (declared in the header) holds these, and a type with
+// external linkage may not hold one of an anonymous namespace (GCC's -Wsubobject-linkage in a unity build).
+namespace kubernetes_pod {
 
 /// A quantity as the pod spec wrote it, and where.
 struct Quantity {
@@ -57,6 +58,13 @@ struct Container {
   std::map<std::string, Quantity> requests, limits;
   bool sidecar = false; ///< an init container with restartPolicy Always (it runs beside the app containers)
 };
+
+} // namespace kubernetes_pod
+
+namespace {
+
+using kubernetes_pod::Container;
+using kubernetes_pod::Quantity;
 
 /// What a container, a set of them or the whole pod asks for.
 struct Request {
@@ -194,9 +202,7 @@ Rfc3339Time parse_rfc3339(const std::string& text, const SourceLocation& at, con
   if (pos != s.size()) throw bad("not a time: characters after the time zone");
   const long long y = number_at(s, 0, 4), mo = number_at(s, 5, 2), d = number_at(s, 8, 2),
                   h = number_at(s, 11, 2), mi = number_at(s, 14, 2), sec = number_at(s, 17, 2);
-  constexpr std::array<int, 12> MONTH_DAYS{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool date_ok = mo >= 1 && mo <= 12 && d >= 1 &&
-                       d <= MONTH_DAYS[static_cast<std::size_t>(mo - 1)] + (mo == 2 && leap(y) ? 1 : 0);
+  const bool date_ok = valid_civil_date(y, mo, d);
   if (!date_ok || h > 23 || mi > 59 || sec > 60) throw bad("not a valid date and time");
   const long long v = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 +
                       h * 3600 + mi * 60 + sec - offset;

@@ -26,7 +26,7 @@ std::string trim(const std::string& s)
   return s.substr(a, b - a + 1);
 }
 
-std::vector<std::string> split(const std::string& line)
+std::vector<std::string> split_trimmed(const std::string& line)
 {
   std::vector<std::string> out;
   std::string field;
@@ -62,7 +62,7 @@ MigSweep read_mig_sweep(std::istream& in, const std::string& file)
     ++line_no;
     const std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
-    const auto fields = split(t);
+    const auto fields = split_trimmed(t);
     if (!header) {
       for (std::size_t i = 0; i < fields.size(); ++i) {
         int found = -1;

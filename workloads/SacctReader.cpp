@@ -49,11 +49,6 @@ bool all_digits(std::string_view s)
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-bool leap(long long y)
-{
-  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
 /// Bytes of a TRES memory value: a number with an optional K, M, G, T or P suffix (powers of 1024); no
 /// suffix is MiB, Slurm's unit for memory.
 std::optional<double> tres_bytes(std::string_view v)
@@ -133,9 +128,7 @@ std::optional<double> parse_sacct_time(const std::string& text, const SourceLoca
   if (!shape) throw InputError(at, field, "not a time (got '" + text + "'); " + expected);
   const long long y = digits(0, 4), mo = digits(5, 2), d = digits(8, 2), h = digits(11, 2),
                   mi = digits(14, 2), s = digits(17, 2);
-  constexpr std::array<int, 12> MONTH_DAYS{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool date_ok = y >= 1970 && mo >= 1 && mo <= 12 && d >= 1 &&
-                       d <= MONTH_DAYS[static_cast<std::size_t>(mo - 1)] + (mo == 2 && leap(y) ? 1 : 0);
+  const bool date_ok = y >= 1970 && valid_civil_date(y, mo, d);
   if (!date_ok || h > 23 || mi > 59 || s > 60)
     throw InputError(at, field,
                      "not a valid date and time (got '" + text + "'); " + expected + ", from 1970 on");

@@ -6,6 +6,7 @@
 
 #include "workloads/NativeCsv.hpp"
 #include "workloads/ProfileCatalog.hpp"
+#include "workloads/StableHash.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -17,15 +18,7 @@ namespace colocsim {
 
 namespace {
 
-/// SplitMix64 (Steele, Lea, Flood 2014): decorrelates the seeds of the per-attribute streams.
-std::uint64_t splitmix64(std::uint64_t x)
-{
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
+/// SplitMix64 (Steele, Lea, Flood 2014; StableHash.hpp) decorrelates the seeds of the per-attribute streams.
 std::mt19937_64 stream(std::uint64_t seed, std::uint64_t index)
 {
   return std::mt19937_64(splitmix64(seed ^ splitmix64(index)));

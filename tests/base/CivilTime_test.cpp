@@ -27,3 +27,21 @@ TEST_CASE("civil_text writes seconds since 1970 as a UTC date and time, before 1
                           static_cast<unsigned>(std::stoi(civil_text(s).substr(8, 2)))) ==
           (s >= 0 ? s / 86400 : -((-s + 86399) / 86400)));
 }
+
+TEST_CASE("valid_civil_date accepts the days each month has, 29 February only in leap years", "[base]")
+{
+  // Month lengths from the Gregorian calendar; leap years: divisible by 4, except centuries not divisible by 400.
+  const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  for (int m = 1; m <= 12; ++m) {
+    CHECK(valid_civil_date(2023, m, days[m - 1]));
+    CHECK_FALSE(valid_civil_date(2023, m, days[m - 1] + (m == 2 ? 2 : 1)));
+    CHECK_FALSE(valid_civil_date(2023, m, 0));
+  }
+  CHECK_FALSE(valid_civil_date(2023, 2, 29));
+  CHECK(valid_civil_date(2024, 2, 29));
+  CHECK(valid_civil_date(2000, 2, 29));
+  CHECK_FALSE(valid_civil_date(1900, 2, 29));
+  CHECK_FALSE(valid_civil_date(2100, 2, 29));
+  CHECK_FALSE(valid_civil_date(2024, 0, 1));
+  CHECK_FALSE(valid_civil_date(2024, 13, 1));
+}
