@@ -223,8 +223,17 @@ void NodeTally::add(std::uint32_t node, std::size_t devices)
   auto& c = count_[node];
   if (c > 0) counts_.erase(counts_.find(c));
   c += devices;
-  counts_.insert(c);
+  if (c > 0) counts_.insert(c);
   total_ += devices;
+}
+
+void NodeTally::set(std::uint32_t node, std::size_t devices)
+{
+  auto& c = count_[node];
+  if (c > 0) counts_.erase(counts_.find(c));
+  total_ = total_ - c + devices;
+  c = devices;
+  if (c > 0) counts_.insert(c);
 }
 
 bool NodeTally::fits(GangRule rule, std::size_t need, std::size_t min_nodes) const

@@ -108,12 +108,17 @@ private:
 };
 
 /// How many acceptable devices each node has, as devices are added (EASY backfilling's look ahead at the
-/// devices that running jobs will free): whether the rule could place a gang on them. O(log N) per add.
+/// devices that running jobs will free) or a node's count is set again (first-fit's memory of a waiting
+/// gang): whether the rule could place a gang on them. O(log N) per add or set.
 class NodeTally {
 public:
   void add(std::uint32_t node, std::size_t devices = 1);
+  /// Node `node` now has `devices` acceptable devices (more or fewer than before).
+  void set(std::uint32_t node, std::size_t devices);
   /// Whether `need` devices can be taken by `rule`: under `pack` on at most `min_nodes` nodes; otherwise
-  /// anywhere. O(min_nodes).
+  /// anywhere. O(min_nodes). With the counts of every device a policy would offer, this is exactly whether
+  /// GangPicker::take() returns the job's devices rather than none (pack takes the fewest nodes, the
+  /// fullest first, and waits only if that is more than min_nodes).
   bool fits(GangRule rule, std::size_t need, std::size_t min_nodes) const;
   /// The devices added on `node`.
   std::size_t count(std::uint32_t node) const

@@ -278,6 +278,47 @@ TEST_CASE("first-fit looks at the first nodes only for a gang larger than a node
   }
 }
 
+TEST_CASE("first-fit counts a waiting gang's devices again only on the nodes that changed",
+          "[policies][placement]")
+{
+  // 500 nodes of 2 devices, one of each busy (no free slot under max_per_device=1; under 2, too little
+  // memory left for the jobs' 30 GB): a 4-device job under pack needs 2 whole nodes and waits. Its
+  // first try looks at every free device; the next tries, after a submission that changes no device or a
+  // completion on one node, look at that node's devices only (each looked at every free device before,
+  // about 500 allows() calls per try). The gang starts once two nodes are whole, where the scan puts it.
+  for (const std::string spec : {"first-fit:max_per_device=1", "first-fit:max_per_device=2"}) {
+    CAPTURE(spec);
+    FakeClusterView view;
+    for (std::uint32_t n = 0; n < 500; ++n)
+      for (int i = 0; i < 2; ++i)
+        view.add_device(SharingMode::TIME_SLICE, n, 64 * GB);
+    std::vector<JobIndex> resident;
+    for (DeviceIndex n = 0; n < 500; ++n) {
+      resident.push_back(view.add_job(make_job(1, 1000, 100, 40 * GB)));
+      view.run_before(resident.back(), {2 * n});
+    }
+    auto policy = make_policy(spec);
+    const auto gang = view.add_job(make_job(4, 1000, 100, 30 * GB)),
+               one = view.add_job(make_job(1, 1000, 100, 30 * GB)),
+               two = view.add_job(make_job(1, 1000, 100, 30 * GB));
+    CHECK(view.submit(*policy, {gang}).empty());
+    CHECK(view.allows_calls >= 500); // the first try scans
+    view.allows_calls = 0;
+    CHECK(view.submit(*policy, {one}).empty()); // nothing changed: waits behind the gang
+    CHECK(view.allows_calls < 20);
+    view.allows_calls = 0;
+    CHECK(view.complete(*policy, resident[7]).empty()); // node 7 whole: one node is not enough
+    CHECK(view.allows_calls < 20);
+    view.allows_calls = 0;
+    CHECK(view.submit(*policy, {two}).empty());
+    CHECK(view.allows_calls < 20);
+    const auto placed = placements(view.complete(*policy, resident[300])); // nodes 7 and 300 whole
+    CHECK(placed.at(gang) == Devices{14, 15, 600, 601});
+    CHECK(placed.at(one) == Devices{1});
+    CHECK(placed.at(two) == Devices{spec.ends_with("=1") ? DeviceIndex{3} : DeviceIndex{1}}); // 34 GB left
+  }
+}
+
 namespace {
 
 using Offers = std::vector<std::pair<DeviceIndex, std::uint32_t>>; // (device, node) in the order offered
