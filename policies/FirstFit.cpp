@@ -10,36 +10,22 @@ bool FirstFit::acceptable(const ClusterView& view, JobIndex j, double mem, Devic
 
 void FirstFit::on_device_changed(DeviceIndex d)
 {
-  if (!waiting_) return;
-  const std::uint32_t node = node_of(d);
-  if (touched_flag_.size() <= node) touched_flag_.resize(node + std::size_t{1}, 0);
-  if (touched_flag_[node]) return;
-  touched_flag_[node] = 1;
-  touched_.push_back(node);
+  waiting_.touch(node_of(d));
 }
 
 std::vector<DeviceIndex> FirstFit::choose(const ClusterView& view, JobIndex j, double mem)
 {
   const auto need = static_cast<std::size_t>(view.job(j).devices);
-  if (waiting_ && (waiting_->job != j || waiting_->epoch != availability_epoch())) waiting_.reset();
-  if (waiting_) {
-    // The same gang, nothing made available since it was counted: only the touched nodes can have
-    // different counts. NodeTally::fits on the exact counts is take()'s own answer, so the scan runs only
-    // when it places the gang.
-    for (const std::uint32_t node : touched_) {
-      touched_flag_[node] = 0;
-      std::size_t count = 0;
-      for (const DeviceIndex d : node_devices(node))
-        count += acceptable(view, j, mem, d) ? 1 : 0;
-      waiting_->tally.set(node, count);
-    }
-    touched_.clear();
-    if (!waiting_->tally.fits(waiting_->rule, waiting_->need, waiting_->min_nodes)) return {};
-    waiting_.reset();
-  }
-  for (const std::uint32_t node : touched_)
-    touched_flag_[node] = 0;
-  touched_.clear();
+  // The same gang as at the last try, nothing made available since: only the nodes whose devices changed
+  // are counted again, and the scan runs only when the counts place it (WaitingGang).
+  if (waiting_epoch_ != availability_epoch()) waiting_.forget();
+  if (waiting_.still_waits(j, [&](std::uint32_t node) {
+        std::size_t count = 0;
+        for (const DeviceIndex d : node_devices(node))
+          count += acceptable(view, j, mem, d) ? 1 : 0;
+        return count;
+      }))
+    return {};
   GangPicker gang = gang_picker_in_device_order(view, j); // first_fitting() ascends
   offered_.clear();
   bool settled = false;
@@ -57,17 +43,9 @@ std::vector<DeviceIndex> FirstFit::choose(const ClusterView& view, JobIndex j, d
     }
   }
   auto devices = gang.take();
-  if (devices.empty() && need > 1 && !settled) {
-    // Every acceptable device was offered: keep the per-node counts for the next tries.
-    Waiting w{.job = j,
-              .need = need,
-              .min_nodes = min_nodes(view, j),
-              .rule = gang_rule(),
-              .epoch = availability_epoch(),
-              .tally = {}};
-    for (const std::uint32_t node : offered_)
-      w.tally.add(node);
-    waiting_ = std::move(w);
+  if (devices.empty() && need > 1 && !settled) { // every acceptable device was offered
+    waiting_.remember(j, gang_rule(), need, min_nodes(view, j), offered_);
+    waiting_epoch_ = availability_epoch();
   }
   return devices;
 }

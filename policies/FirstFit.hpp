@@ -14,8 +14,6 @@
 // before using an idle device.
 #include "policies/SlotPolicy.hpp"
 
-#include <optional>
-
 namespace colocsim {
 
 class FirstFit final : public SlotPolicy {
@@ -29,19 +27,8 @@ private:
   /// Whether device d would be offered to job j (the scan's own test).
   bool acceptable(const ClusterView& view, JobIndex j, double mem, DeviceIndex d) const;
 
-  /// The last gang whose scan found no devices: per node, how many devices it would accept then, kept
-  /// exact by counting again the nodes whose devices changed since (touched_).
-  struct Waiting {
-    JobIndex job = 0;
-    std::size_t need = 0;
-    std::size_t min_nodes = 1;
-    GangRule rule = GangRule::ANY;
-    std::uint64_t epoch = 0; ///< availability_epoch() when counted
-    NodeTally tally;
-  };
-  std::optional<Waiting> waiting_;
-  std::vector<char> touched_flag_;     ///< per node, while waiting_: a device of it changed
-  std::vector<std::uint32_t> touched_; ///< those nodes
+  WaitingGang waiting_;                ///< the queue head's counts while it waits
+  std::uint64_t waiting_epoch_ = 0;    ///< availability_epoch() when they were counted
   std::vector<std::uint32_t> offered_; ///< the node of each device offered by the current scan
 };
 

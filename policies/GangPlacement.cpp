@@ -246,4 +246,26 @@ bool NodeTally::fits(GangRule rule, std::size_t need, std::size_t min_nodes) con
   return have >= need;
 }
 
+void WaitingGang::remember(JobIndex j, GangRule rule, std::size_t need, std::size_t min_nodes,
+                           const std::vector<std::uint32_t>& offered)
+{
+  forget();
+  active_ = true;
+  job_ = j;
+  rule_ = rule;
+  need_ = need;
+  min_nodes_ = min_nodes;
+  for (const std::uint32_t node : offered)
+    tally_.add(node);
+}
+
+void WaitingGang::forget()
+{
+  active_ = false;
+  tally_ = NodeTally();
+  for (const std::uint32_t node : touched_)
+    touched_flag_[node] = 0;
+  touched_.clear();
+}
+
 } // namespace colocsim
