@@ -6,13 +6,15 @@
 // names no type may land on a device too small for it, run out of memory and be requeued. Source: the classic
 // FCFS batch scheduler (Feitelson et al.); the "every job gets a whole device" baseline of Costa et al.
 // (SSCAD 2025) and of the co-location literature (reference §3). Intent (also in `colocsim policies`): no
-// sharing: each job takes whole idle devices, the lowest-index first.
+// sharing: each job takes whole idle devices, the lowest-index first. A gang that waits is scanned once, then
+// counted again only on the nodes whose devices were freed (WaitingGang).
 #include "base/Params.hpp"
 #include "policies/FcfsQueue.hpp"
 #include "policies/GangPlacement.hpp"
 #include "policies/Policy.hpp"
 
 #include <set>
+#include <vector>
 
 namespace colocsim {
 
@@ -28,6 +30,9 @@ private:
   FcfsQueue queue_;
   std::set<DeviceIndex> free_;
   NodeShape nodes_;
+  std::vector<std::vector<DeviceIndex>> node_devices_; ///< per node, its devices
+  WaitingGang waiting_;                                ///< the queue head's counts while it waits
+  std::vector<std::uint32_t> offered_;                 ///< the node of each device offered by a try
 };
 
 } // namespace colocsim

@@ -223,8 +223,17 @@ void NodeTally::add(std::uint32_t node, std::size_t devices)
   auto& c = count_[node];
   if (c > 0) counts_.erase(counts_.find(c));
   c += devices;
-  counts_.insert(c);
+  if (c > 0) counts_.insert(c);
   total_ += devices;
+}
+
+void NodeTally::set(std::uint32_t node, std::size_t devices)
+{
+  auto& c = count_[node];
+  if (c > 0) counts_.erase(counts_.find(c));
+  total_ = total_ - c + devices;
+  c = devices;
+  if (c > 0) counts_.insert(c);
 }
 
 bool NodeTally::fits(GangRule rule, std::size_t need, std::size_t min_nodes) const
@@ -235,6 +244,28 @@ bool NodeTally::fits(GangRule rule, std::size_t need, std::size_t min_nodes) con
        ++it, ++nodes)
     have += *it;
   return have >= need;
+}
+
+void WaitingGang::remember(JobIndex j, GangRule rule, std::size_t need, std::size_t min_nodes,
+                           const std::vector<std::uint32_t>& offered)
+{
+  forget();
+  active_ = true;
+  job_ = j;
+  rule_ = rule;
+  need_ = need;
+  min_nodes_ = min_nodes;
+  for (const std::uint32_t node : offered)
+    tally_.add(node);
+}
+
+void WaitingGang::forget()
+{
+  active_ = false;
+  tally_ = NodeTally();
+  for (const std::uint32_t node : touched_)
+    touched_flag_[node] = 0;
+  touched_.clear();
 }
 
 } // namespace colocsim

@@ -17,7 +17,9 @@
 // nodes with every device acceptable as the job takes whole, and, if a remainder is left, a node with
 // exactly that many; otherwise (another order, or nodes that never qualify) it is offered every acceptable
 // device. A `spread` job with fewer nodes offering devices than it needs is offered every acceptable device.
-// `any` and single-device jobs stop after `need` devices, as before the rule existed.
+// `any` and single-device jobs stop after `need` devices, as before the rule existed. A gang that waits at the
+// head of first-fit's or exclusive-fcfs's queue is offered every acceptable device at its first try only
+// (WaitingGang, below): later tries count again the nodes whose devices changed.
 #include "policies/GangRule.hpp"
 #include "policies/Policy.hpp"
 
@@ -108,12 +110,17 @@ private:
 };
 
 /// How many acceptable devices each node has, as devices are added (EASY backfilling's look ahead at the
-/// devices that running jobs will free): whether the rule could place a gang on them. O(log N) per add.
+/// devices that running jobs will free) or a node's count is set again (first-fit's memory of a waiting
+/// gang): whether the rule could place a gang on them. O(log N) per add or set.
 class NodeTally {
 public:
   void add(std::uint32_t node, std::size_t devices = 1);
+  /// Node `node` now has `devices` acceptable devices (more or fewer than before).
+  void set(std::uint32_t node, std::size_t devices);
   /// Whether `need` devices can be taken by `rule`: under `pack` on at most `min_nodes` nodes; otherwise
-  /// anywhere. O(min_nodes).
+  /// anywhere. O(min_nodes). With the counts of every device a policy would offer, this is exactly whether
+  /// GangPicker::take() returns the job's devices rather than none (pack takes the fewest nodes, the
+  /// fullest first, and waits only if that is more than min_nodes).
   bool fits(GangRule rule, std::size_t need, std::size_t min_nodes) const;
   /// The devices added on `node`.
   std::size_t count(std::uint32_t node) const
@@ -126,6 +133,61 @@ private:
   std::unordered_map<std::uint32_t, std::size_t> count_;
   std::multiset<std::size_t, std::greater<>> counts_; ///< the nodes' counts, largest first
   std::size_t total_ = 0;
+};
+
+/// A gang that waits at the head of a strict FCFS queue (first-fit, exclusive-fcfs): after a try that offered
+/// every acceptable device and found none by the rule, the policy remember()s the nodes of the devices
+/// offered; it touch()es the node of every device whose state changed since, and the next try asks
+/// still_waits(), which counts again only the touched nodes (`count`: how many devices of the node the
+/// policy would offer now) and answers by NodeTally::fits on the counts, exactly what the scan would find.
+/// So a waiting gang costs the nodes that changed per try, not every free device. The policy forget()s when
+/// anything else may have changed what it would offer (a device made available, a repartition).
+class WaitingGang {
+public:
+  /// Job j's try offered devices on `offered` (a node once per device) and found none.
+  void remember(JobIndex j, GangRule rule, std::size_t need, std::size_t min_nodes,
+                const std::vector<std::uint32_t>& offered);
+  void forget();
+  bool active() const { return active_; }
+  /// A device of `node` changed (no effect unless active()).
+  void touch(std::uint32_t node)
+  {
+    if (!active_) return;
+    if (touched_flag_.size() <= node) touched_flag_.resize(node + std::size_t{1}, 0);
+    if (touched_flag_[node]) return;
+    touched_flag_[node] = 1;
+    touched_.push_back(node);
+  }
+  /// Whether job j still waits: true only if it is the job remembered and the counts (the touched nodes
+  /// counted again by `count(node)`) do not place it by the rule. Otherwise forgets: the caller scans.
+  template <class Count> bool still_waits(JobIndex j, Count count)
+  {
+    if (!active_) return false;
+    if (job_ != j) {
+      forget();
+      return false;
+    }
+    for (const std::uint32_t node : touched_) {
+      touched_flag_[node] = 0;
+      tally_.set(node, count(node));
+    }
+    touched_.clear();
+    if (tally_.fits(rule_, need_, min_nodes_)) {
+      forget();
+      return false;
+    }
+    return true;
+  }
+
+private:
+  bool active_ = false;
+  JobIndex job_ = 0;
+  GangRule rule_ = GangRule::ANY;
+  std::size_t need_ = 0;
+  std::size_t min_nodes_ = 1;
+  NodeTally tally_;
+  std::vector<char> touched_flag_;     ///< per node: in touched_
+  std::vector<std::uint32_t> touched_; ///< nodes with a device changed since the counts
 };
 
 } // namespace colocsim

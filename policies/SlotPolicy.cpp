@@ -168,9 +168,11 @@ std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<cons
       },
       [&](const Event& e) {
         if (const auto* r = std::get_if<DeviceRepartitioned>(&e)) {
+          ++availability_epoch_;
           capacity_[r->device] = capacity_for(r->mode);
           device_changed(r->device);
         } else if (const auto* np = std::get_if<NodePowered>(&e)) {
+          ++availability_epoch_;
           node_powered(*np);
         }
       });

@@ -10,7 +10,9 @@
 #include "policies/GangPlacement.hpp"
 #include "policies/Policy.hpp"
 
+#include <cstdint>
 #include <map>
+#include <span>
 #include <vector>
 
 namespace colocsim {
@@ -101,6 +103,22 @@ protected:
     return nodes_.picker(view, j, gang_rule(), static_cast<std::size_t>(view.job(j).devices), true);
   }
   std::uint32_t node_of(DeviceIndex d) const { return nodes_.node(d); }
+  /// The fewest nodes that can hold job j's devices (NodeShape::min_nodes; O(T) for T device types).
+  std::size_t min_nodes(const ClusterView& view, JobIndex j) const
+  {
+    return nodes_.min_nodes(view, j, static_cast<std::size_t>(view.job(j).devices));
+  }
+  /// The devices of node `node` (none for a node past the platform's).
+  std::span<const DeviceIndex> node_devices(std::uint32_t node) const
+  {
+    if (node + std::size_t{1} >= node_start_.size()) return {};
+    return std::span<const DeviceIndex>(node_devices_)
+        .subspan(node_start_[node], node_start_[node + 1] - node_start_[node]);
+  }
+  /// Counts the events after which ClusterView's DeviceView::available may have changed
+  /// (DeviceRepartitioned, NodePowered). Between two equal values, a device's slots, memory and power can
+  /// only have changed through on_device_changed().
+  std::uint64_t availability_epoch() const { return availability_epoch_; }
 
 private:
   void init(const ClusterView& view);
@@ -135,6 +153,7 @@ private:
       node_start_; ///< devices of node n: node_devices_[node_start_[n], node_start_[n+1])
   std::vector<DeviceIndex> node_devices_;
   NodeShape nodes_;
+  std::uint64_t availability_epoch_ = 0;
 };
 
 } // namespace colocsim

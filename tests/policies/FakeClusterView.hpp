@@ -133,23 +133,29 @@ public:
     }
     return decisions;
   }
-  std::vector<Decision> submit(Policy& policy, const std::vector<JobIndex>& jobs)
+  /// Submits `jobs`; `also`: more events handed over in the same call, after the submissions.
+  std::vector<Decision> submit(Policy& policy, const std::vector<JobIndex>& jobs,
+                               const std::vector<Event>& also = {})
   {
     std::vector<Event> events;
     for (auto j : jobs) {
       waiting_.push_back(j);
       events.push_back(JobSubmitted{j});
     }
+    events.insert(events.end(), also.begin(), also.end());
     return decide(policy, events);
   }
-  std::vector<Decision> complete(Policy& policy, JobIndex j)
+  /// Completes job j; `also`: more events handed over in the same call, after the completion.
+  std::vector<Decision> complete(Policy& policy, JobIndex j, const std::vector<Event>& also = {})
   {
     const auto devices = placed_.at(j);
     if (devices.empty()) throw std::logic_error("job " + std::to_string(j) + " is not running");
     for (auto d : devices)
       std::erase(on_device_[d], j);
     placed_[j].clear();
-    return decide(policy, {JobCompleted{j, devices}});
+    std::vector<Event> events{JobCompleted{j, devices}};
+    events.insert(events.end(), also.begin(), also.end());
+    return decide(policy, events);
   }
 
   /// Devices job j runs on (empty if it does not run).

@@ -5,6 +5,7 @@
 #include "tests/policies/FakeClusterView.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <random>
 
@@ -278,6 +279,48 @@ TEST_CASE("first-fit looks at the first nodes only for a gang larger than a node
   }
 }
 
+TEST_CASE("first-fit and exclusive-fcfs count a waiting gang's devices again only on the nodes that changed",
+          "[policies][placement]")
+{
+  // 500 nodes of 2 devices, one of each busy (no free slot under max_per_device=1 or exclusive-fcfs; under 2,
+  // too little memory left for the jobs' 30 GB): a 4-device job under pack needs 2 whole nodes and waits. Its
+  // first try looks at every free device; the next tries, after a submission that changes no device or a
+  // completion on one node, look at that node's devices only (each looked at every free device before,
+  // about 500 allows() calls per try). The gang starts once two nodes are whole, where the scan puts it.
+  for (const std::string spec :
+       {"first-fit:max_per_device=1", "first-fit:max_per_device=2", "exclusive-fcfs"}) {
+    CAPTURE(spec);
+    FakeClusterView view;
+    for (std::uint32_t n = 0; n < 500; ++n)
+      for (int i = 0; i < 2; ++i)
+        view.add_device(SharingMode::TIME_SLICE, n, 64 * GB);
+    std::vector<JobIndex> resident;
+    for (DeviceIndex n = 0; n < 500; ++n) {
+      resident.push_back(view.add_job(make_job(1, 1000, 100, 40 * GB)));
+      view.run_before(resident.back(), {2 * n});
+    }
+    auto policy = make_policy(spec);
+    const auto gang = view.add_job(make_job(4, 1000, 100, 30 * GB)),
+               one = view.add_job(make_job(1, 1000, 100, 30 * GB)),
+               two = view.add_job(make_job(1, 1000, 100, 30 * GB));
+    CHECK(view.submit(*policy, {gang}).empty());
+    CHECK(view.allows_calls >= 500); // the first try scans
+    view.allows_calls = 0;
+    CHECK(view.submit(*policy, {one}).empty()); // nothing changed: waits behind the gang
+    CHECK(view.allows_calls < 20);
+    view.allows_calls = 0;
+    CHECK(view.complete(*policy, resident[7]).empty()); // node 7 whole: one node is not enough
+    CHECK(view.allows_calls < 20);
+    view.allows_calls = 0;
+    CHECK(view.submit(*policy, {two}).empty());
+    CHECK(view.allows_calls < 20);
+    const auto placed = placements(view.complete(*policy, resident[300])); // nodes 7 and 300 whole
+    CHECK(placed.at(gang) == Devices{14, 15, 600, 601});
+    CHECK(placed.at(one) == Devices{1});
+    CHECK(placed.at(two) == Devices{spec.ends_with("=2") ? DeviceIndex{1} : DeviceIndex{3}}); // 34 GB left
+  }
+}
+
 namespace {
 
 using Offers = std::vector<std::pair<DeviceIndex, std::uint32_t>>; // (device, node) in the order offered
@@ -475,4 +518,69 @@ TEST_CASE("the rules' choices match the rules by enumeration on random small pla
   }
   CHECK(larger_than_a_node > 200); // the case the early stop is for is well covered
   CHECK(compared > 1000);
+}
+
+TEST_CASE("a waiting gang's kept counts give the decisions of a full scan at every try",
+          "[policies][placement]")
+{
+  // Random platforms (contiguous nodes of 1-4 time-slice devices of 64 GB), random jobs (1-7 devices, 0-60
+  // GB) submitted and completed at random, for first-fit (max_per_device 1 and 2) and exclusive-fcfs under
+  // every rule. Two copies of each policy see the same calls; the reference copy also gets, at each call,
+  // a NodePowered event for a node the platform lacks, which changes nothing but makes it forget the
+  // waiting gang's counts and scan every time. Their decisions must be the same at every call.
+  std::mt19937 rng(20261129);
+  std::size_t waited = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::string spec =
+        std::array<std::string, 3>{"first-fit:max_per_device=1", "first-fit:max_per_device=2",
+                                   "exclusive-fcfs"}[static_cast<std::size_t>(trial % 3)];
+    const GangRule rule = std::array<GangRule, 3>{GangRule::PACK, GangRule::SPREAD,
+                                                  GangRule::ANY}[static_cast<std::size_t>(trial / 3 % 3)];
+    CAPTURE(trial, spec, gang_rule_name(rule));
+    FakeClusterView kept, scanned;
+    const std::size_t nodes = std::uniform_int_distribution<std::size_t>(2, 12)(rng);
+    for (std::uint32_t n = 0; n < nodes; ++n) {
+      const int size = std::uniform_int_distribution<int>(1, 4)(rng);
+      for (int i = 0; i < size; ++i) {
+        kept.add_device(SharingMode::TIME_SLICE, n, 64 * GB);
+        scanned.add_device(SharingMode::TIME_SLICE, n, 64 * GB);
+      }
+    }
+    auto a = with_rule(spec, rule), b = with_rule(spec, rule);
+    const Event nothing = NodePowered{1000000, true};
+    std::vector<JobIndex> running;
+    std::size_t waiting = 0;
+    for (int step = 0; step < 300; ++step) {
+      CAPTURE(step);
+      std::vector<Event> events;
+      if (running.empty() || std::bernoulli_distribution(0.5)(rng)) {
+        const int devices = std::min<int>(std::uniform_int_distribution<int>(1, 7)(rng),
+                                          static_cast<int>(kept.device_count()));
+        const double mem = std::uniform_int_distribution<int>(0, 60)(rng) * GB;
+        const auto j = kept.add_job(make_job(devices, 1000, 100, mem));
+        REQUIRE(scanned.add_job(make_job(devices, 1000, 100, mem)) == j);
+        ++waiting;
+        const auto da = placements(kept.submit(*a, {j}));
+        const auto db = placements(scanned.submit(*b, {j}, {nothing}));
+        CHECK(da == db);
+        for (const auto& [p, d] : da) {
+          running.push_back(p);
+          --waiting;
+        }
+      } else {
+        const auto k = std::uniform_int_distribution<std::size_t>(0, running.size() - 1)(rng);
+        const JobIndex j = running[k];
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+        const auto da = placements(kept.complete(*a, j));
+        const auto db = placements(scanned.complete(*b, j, {nothing}));
+        CHECK(da == db);
+        for (const auto& [p, d] : da) {
+          running.push_back(p);
+          --waiting;
+        }
+      }
+      waited += waiting > 0 ? 1 : 0;
+    }
+  }
+  CHECK(waited > 1000); // most calls find a job waiting
 }
