@@ -586,7 +586,8 @@ BudgetPlan plan_budget(AdviseArgs& a, std::vector<AdviseOption>& options,
   }
   options = std::move(kept);
   const auto runs = static_cast<long long>(options.size()) * a.replicates;
-  plan.planned_s = static_cast<double>((runs + plan.parallel - 1) / plan.parallel) * t;
+  const long long waves = (runs + plan.parallel - 1) / plan.parallel; // whole rounds of parallel runs
+  plan.planned_s = static_cast<double>(waves) * t;
   return plan;
 }
 

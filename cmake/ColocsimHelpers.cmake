@@ -56,7 +56,7 @@ function(colocsim_test_suite area)
     COLOCSIM_TEST_DATA="${COLOCSIM_TEST_DATA}"
     ${ARG_DEFINITIONS})
   colocsim_warnings(${target})
-  # Never a unity build (the dev preset and the fuzz build turn CMAKE_UNITY_BUILD on for the libraries): the
+  # Never a unity build (the dev preset turns CMAKE_UNITY_BUILD on for the libraries): the
   # test files define the same small helpers (sig(), a platform()) in their anonymous namespaces.
   set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
   # The test drivers are compiled at -O1 in the optimised configurations. The code under test, the libraries,
