@@ -586,8 +586,8 @@ BudgetPlan plan_budget(AdviseArgs& a, std::vector<AdviseOption>& options,
   }
   options = std::move(kept);
   const auto runs = static_cast<long long>(options.size()) * a.replicates;
-  const long long waves = (runs + plan.parallel - 1) / plan.parallel; // whole rounds of parallel runs
-  plan.planned_s = static_cast<double>(waves) * t;
+  const long long rounds = (runs + plan.parallel - 1) / plan.parallel; // whole rounds of parallel runs
+  plan.planned_s = static_cast<double>(rounds) * t;
   return plan;
 }
 
