@@ -17,8 +17,8 @@
 // nodes with every device acceptable as the job takes whole, and, if a remainder is left, a node with
 // exactly that many; otherwise (another order, or nodes that never qualify) it is offered every acceptable
 // device. A `spread` job with fewer nodes offering devices than it needs is offered every acceptable device.
-// `any` and single-device jobs stop after `need` devices, as before the rule existed. A gang that waits at the
-// head of first-fit's or exclusive-fcfs's queue is offered every acceptable device at its first try only
+// `any` and single-device jobs stop after `need` devices, as before the rule existed. A gang that waits at
+// the head of first-fit's or exclusive-fcfs's queue is offered every acceptable device at its first try only
 // (WaitingGang, below): later tries count again the nodes whose devices changed.
 #include "policies/GangRule.hpp"
 #include "policies/Policy.hpp"

@@ -30,7 +30,8 @@ TEST_CASE("civil_text writes seconds since 1970 as a UTC date and time, before 1
 
 TEST_CASE("valid_civil_date accepts the days each month has, 29 February only in leap years", "[base]")
 {
-  // Month lengths from the Gregorian calendar; leap years: divisible by 4, except centuries not divisible by 400.
+  // Month lengths from the Gregorian calendar; leap years: divisible by 4, except centuries not divisible by
+  // 400.
   const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   for (int m = 1; m <= 12; ++m) {
     CHECK(valid_civil_date(2023, m, days[m - 1]));

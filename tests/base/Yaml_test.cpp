@@ -170,7 +170,7 @@ TEST_CASE("yaml_quote gives a double-quoted scalar that reads back as the same t
   CHECK(yaml_quote("a \"b\" c\\d") == R"("a \"b\" c\\d")");
   CHECK(yaml_quote("x\ny\tz\x01") == R"("x\ny\tz\x01")");
   for (const std::string& s : {std::string("/tmp/a b/trace.csv"), std::string("it's: [a, b] # no comment"),
-                              std::string("line1\nline2"), std::string("tab\there"), std::string("\x1f\x7f"),
-                              std::string(""), std::string("back\\slash \"quoted\"")})
+                               std::string("line1\nline2"), std::string("tab\there"), std::string("\x1f\x7f"),
+                               std::string(""), std::string("back\\slash \"quoted\"")})
     CHECK(load_yaml("k: " + yaml_quote(s) + "\n", "q.yaml")["k"].as<std::string>() == s);
 }
