@@ -41,15 +41,21 @@ std::string NodeShape::accepted_types(const ClusterView& view, JobIndex j) const
   return accepted;
 }
 
-std::size_t NodeShape::largest_node(const ClusterView& view, JobIndex j) const
+std::vector<std::size_t> NodeShape::node_sizes(const std::string& accepted) const
 {
-  std::string accepted = accepted_types(view, j);
-  if (const auto it = largest_node_.find(accepted); it != largest_node_.end()) return it->second;
   std::vector<std::size_t> sizes(type_nodes_.empty() ? 0 : type_nodes_[0].size(), 0);
   for (std::size_t t = 0; t < type_nodes_.size(); ++t)
     if (accepted[t] == '1')
       for (std::size_t n = 0; n < sizes.size(); ++n)
         sizes[n] += type_nodes_[t][n];
+  return sizes;
+}
+
+std::size_t NodeShape::largest_node(const ClusterView& view, JobIndex j) const
+{
+  std::string accepted = accepted_types(view, j);
+  if (const auto it = largest_node_.find(accepted); it != largest_node_.end()) return it->second;
+  std::vector<std::size_t> sizes = node_sizes(accepted);
   const std::size_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
   largest_node_.emplace(std::move(accepted), largest);
   return largest;
@@ -70,11 +76,7 @@ std::size_t NodeShape::min_nodes(const ClusterView& view, JobIndex j, std::size_
   const std::string accepted = accepted_types(view, j);
   const auto key = std::make_pair(accepted, need);
   if (const auto it = min_nodes_.find(key); it != min_nodes_.end()) return it->second;
-  std::vector<std::size_t> sizes(type_nodes_.empty() ? 0 : type_nodes_[0].size(), 0);
-  for (std::size_t t = 0; t < type_nodes_.size(); ++t)
-    if (accepted[t] == '1')
-      for (std::size_t n = 0; n < sizes.size(); ++n)
-        sizes[n] += type_nodes_[t][n];
+  std::vector<std::size_t> sizes = node_sizes(accepted);
   std::sort(sizes.begin(), sizes.end(), std::greater<>());
   std::size_t nodes = 0, have = 0;
   while (nodes < sizes.size() && have < need)

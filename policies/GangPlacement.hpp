@@ -60,6 +60,8 @@ public:
 private:
   /// Per device type: '1' if job j accepts it and the platform has some, else '0'.
   std::string accepted_types(const ClusterView& view, JobIndex j) const;
+  /// Per node: how many devices of the accepted types (accepted_types()) it has.
+  std::vector<std::size_t> node_sizes(const std::string& accepted) const;
 
   std::vector<std::uint32_t> node_;                    ///< per device
   std::vector<std::vector<std::uint32_t>> type_nodes_; ///< [type][node]: devices of that type on the node
