@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """report.html of `colocsim advise` as people see it: rendered by a real headless Chromium.
 
-Runs `colocsim advise` on a bundled trace slice, then Debian's headless Chromium on DIR/report.html twice:
-`--dump-dom` (the DOM after the browser parsed it) and `--screenshot` (the page as drawn). Every check compares
-the page with numbers read independently from DIR/advise.json (strict JSON, parsed here):
+Runs `colocsim advise` on a bundled trace slice (its outputs through colocsim_check_outputs), then Debian's
+headless Chromium on DIR/report.html twice: `--dump-dom` (the DOM after the browser parsed it) and
+`--screenshot` (the page as drawn). Every check compares the page with numbers read independently from
+DIR/advise.json (strict JSON, parsed here):
 
   * the chart has one point per option, the filled points (the front's) are exactly the options advise.json
     puts on the front, and every point and error bar sits where the means and intervals put it: one straight
@@ -19,7 +20,7 @@ the page with numbers read independently from DIR/advise.json (strict JSON, pars
 Exit 0 when everything holds, 1 with the failures listed, 77 (CTest's SKIP_RETURN_CODE) when no Chromium is
 installed (scripts/deps.txt installs chromium-headless-shell).
 
-  advise_report_browser.py --colocsim BIN --trace CSV --options LIST --work DIR
+  advise_report_browser.py --colocsim BIN --trace CSV --options LIST --work DIR --check-outputs CHECKER
 """
 import argparse
 import html.parser
@@ -423,6 +424,7 @@ def main():
     ap.add_argument("--trace", required=True)
     ap.add_argument("--options", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--check-outputs", required=True, help="colocsim_check_outputs (tests/support)")
     args = ap.parse_args()
     browser = find_browser()
     if browser is None:
@@ -438,6 +440,9 @@ def main():
     if done.returncode != 0:
         sys.stderr.write(done.stderr.decode(errors="replace"))
         sys.exit(f"FAIL: {' '.join(advise_cmd)} exited with {done.returncode}")
+    # Every .json and .csv file it wrote, through the suite's strict checks.
+    if subprocess.run([args.check_outputs, out], timeout=120).returncode != 0:
+        sys.exit(f"FAIL: {args.check_outputs} found problems in {out}")
 
     def no_constants(name):
         raise ValueError(f"advise.json: {name} is not JSON")
