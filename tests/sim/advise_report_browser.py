@@ -70,8 +70,13 @@ def run_browser(browser, work, extra, url):
     """Runs the browser with a private profile and a timeout; returns its stdout (bytes)."""
     cmd = browser + ["--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
                      "--no-first-run", "--user-data-dir=" + os.path.join(work, "chromium-profile")] + extra + [url]
-    # Its own session, so that a hang kills the browser's helper processes too.
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    # A home of its own under the work folder (caches, crash reports), and its own session, so that a hang
+    # kills the browser's helper processes too.
+    home = os.path.join(work, "chromium-home")
+    os.makedirs(home, exist_ok=True)
+    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+               XDG_CACHE_HOME=os.path.join(home, ".cache"))
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, env=env)
     try:
         out, err = proc.communicate(timeout=BROWSER_TIMEOUT_S)
     except subprocess.TimeoutExpired:
