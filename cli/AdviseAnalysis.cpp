@@ -161,6 +161,15 @@ void recommend(AdviseAnalysis& a)
                        " has no successful run to compare with (see its runs' log.txt).";
     return;
   }
+  if (base.jobs_read > 0 && base.jobs_completed == 0) {
+    // Nothing ran: its energy is an idle platform's and its JCT is over no job; nothing compares with that.
+    a.recommended.clear();
+    a.recommendation = "No recommendation: the baseline " + a.baseline + " completes none of the " +
+                       number_text(base.jobs_read) +
+                       " jobs read, so its numbers are an idle platform's and no option can be compared with "
+                       "it (the reason of each job is in its runs' jobs.csv).";
+    return;
+  }
   // The best of the options that dominate the baseline, those that lose no jobs first.
   const AdviseMetric& first = *find_advise_metric(a.compared[0]);
   const AdviseOptionStats* best = nullptr;
