@@ -49,8 +49,9 @@ what would it save? Runs TRACE on platform P under every sharing option its devi
 policies that fit (--list-options shows them), over several replicate seeds, as one sweep in DIR (a sweep
 folder: `colocsim plot DIR`, colocsim.load_sweep(DIR)). Then compares every option with exclusive FCFS: the
 mean and 95 % interval (t-distribution) of energy, mean JCT, makespan, p95 wait and energy per completed
-job; the Pareto front on two metrics; a recommendation in words. Writes DIR/advise.json and
-DIR/report.html (one file: chart, table, recommendation) and prints the table and the recommendation.
+job; the Pareto front on two metrics; a recommendation in words. Writes DIR/advise.json,
+DIR/report.html (one file: chart, table, recommendation) and DIR/front.svg (the chart alone) and prints
+the table and the recommendation.
 
 options:
   --format F          the trace's format: native, swf, itp, openb, pai, batsim, sacct or kubernetes
@@ -705,7 +706,7 @@ void prepare_folder(const AdviseArgs& a, const fs::path& dir, const std::string&
     throw InputError(SourceLocation{dir.string()}, "", "cannot create the output folder: " + ec.message());
   if (!a.resume) {
     std::error_code ignore;
-    for (const char* old : {"advise.json", "report.html"})
+    for (const char* old : {"advise.json", "report.html", "front.svg"})
       fs::remove(dir / old, ignore);
   }
   write_text(dir / "scenario.yaml", scenario);
@@ -921,7 +922,8 @@ std::string scatter_svg(const AdviseAnalysis& an)
   }
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 "
-    << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+    << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    << "<rect width=\"" << W << "\" height=\"" << H << "\" fill=\"white\"/>\n"; // legible on a dark page too
   if (pts.empty()) {
     s << "<text x=\"20\" y=\"40\">no option has a successful run</text>\n</svg>\n";
     return s.str();
@@ -968,6 +970,9 @@ std::string scatter_svg(const AdviseAnalysis& an)
         << svg::num(py(o->metrics.at(my.name).mean * sy.scale)) << " ";
     s << "\"/>\n";
   }
+  // Where labels went: options at (nearly) the same point, as options that share everything but the policy
+  // often are, get their labels one under the other instead of on top of each other.
+  std::vector<std::pair<double, double>> placed;
   for (std::size_t i = 0; i < pts.size(); ++i) {
     const auto& o = *pts[i];
     const auto& ix = o.metrics.at(mx.name);
@@ -975,6 +980,17 @@ std::string scatter_svg(const AdviseAnalysis& an)
     const double cx = px(ix.mean * sx.scale), cy = py(iy.mean * sy.scale);
     const std::string colour = o.on_front ? "#d55e00" : "#0072b2";
     const bool right_half = cx > (L + W - R) / 2; // its label to the left of the point, inside the plot
+    const double lx = right_half ? cx - 7 : cx + 7;
+    double ly = cy - 6;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const auto& [x, y] : placed)
+        if (std::fabs(x - lx) < 40 && std::fabs(y - ly) < 11) {
+          ly = y + 12;
+          moved = true;
+        }
+    }
+    placed.emplace_back(lx, ly);
     s << "<g class=\"point\" data-label=\"" << svg::xml(o.label) << "\"><title>" << svg::xml(o.label)
       << (o.on_front ? " (front)" : " (dominated)") << (o.lossy ? ", loses jobs" : "") << "</title>"
       << "<line x1=\"" << svg::num(px(ix.low * sx.scale)) << "\" y1=\"" << svg::num(cy) << "\" x2=\""
@@ -983,9 +999,9 @@ std::string scatter_svg(const AdviseAnalysis& an)
       << svg::num(cx) << "\" y2=\"" << svg::num(py(iy.high * sy.scale)) << "\" stroke=\"" << colour << "\"/>"
       << "<circle cx=\"" << svg::num(cx) << "\" cy=\"" << svg::num(cy) << "\" r=\"" << (o.on_front ? 5 : 4)
       << "\" fill=\"" << (o.on_front ? colour : "white") << "\" stroke=\"" << colour << "\"/>"
-      << "<text x=\"" << svg::num(right_half ? cx - 7 : cx + 7) << "\" y=\"" << svg::num(cy - 6)
-      << "\" fill=\"#222\"" << (right_half ? " text-anchor=\"end\"" : "") << ">"
-      << svg::xml(o.label + (o.lossy ? " *" : "")) << "</text></g>\n";
+      << "<text x=\"" << svg::num(lx) << "\" y=\"" << svg::num(ly) << "\" fill=\"#222\""
+      << (right_half ? " text-anchor=\"end\"" : "") << ">" << svg::xml(o.label + (o.lossy ? " *" : ""))
+      << "</text></g>\n";
   }
   s << "</svg>\n";
   return s.str();
@@ -1167,6 +1183,7 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
     budget->elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_text(dir / "advise.json", advise_json(a, probe, options, an, budget));
   write_text(dir / "report.html", report_html(a, probe, options, an, budget));
+  write_text(dir / "front.svg", scatter_svg(an)); // the report's chart as a file of its own
   if (!a.quiet) {
     out << "advise: " << options.size() << " options on " << a.platform << " (" << probe.devices << "), "
         << a.replicates << " replicate(s) each; mean ± 95 % interval\n";

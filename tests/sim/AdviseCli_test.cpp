@@ -134,6 +134,11 @@ TEST_CASE("advise runs the options as a sweep and writes advise.json and report.
   CHECK_THAT(html, !ContainsSubstring("src="));
   CHECK_THAT(html, !ContainsSubstring("href="));
   CHECK_THAT(html, !ContainsSubstring("<link"));
+  // front.svg: the report's chart as a file of its own, the same SVG as report.html inlines.
+  const std::string front = read_file(out / "front.svg");
+  CHECK(front.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  CHECK(count(front, "<g class=\"point\"") == 4);
+  CHECK_THAT(html, ContainsSubstring(front));
 
   // The folder is never overwritten without --force; --resume runs only what is missing.
   const auto again = cli_spawning_binary(advise_args(out, options));
