@@ -77,16 +77,27 @@ Interval t_interval(const std::vector<double>& all)
   return iv;
 }
 
+namespace {
+/// Bounds closer than 1e-9 of their size are the same number: two runs that do the same work add their
+/// numbers in another order (each policy its own), and a last-bit difference must not decide a comparison.
+double rounding(const Interval& a, const Interval& b)
+{
+  return 1e-9 * std::max({std::fabs(a.low), std::fabs(a.high), std::fabs(b.low), std::fabs(b.high)});
+}
+} // namespace
+
 bool strictly_better(const Interval& a, const Interval& b, bool lower_is_better)
 {
   if (a.n == 0 || b.n == 0) return false;
-  return lower_is_better ? a.high < b.low : a.low > b.high;
+  const double eps = rounding(a, b);
+  return lower_is_better ? a.high < b.low - eps : a.low > b.high + eps;
 }
 
 bool better_or_equal(const Interval& a, const Interval& b, bool lower_is_better)
 {
   if (a.n == 0 || b.n == 0) return false;
-  return lower_is_better ? a.low <= b.high : a.high >= b.low;
+  const double eps = rounding(a, b);
+  return lower_is_better ? a.low <= b.high + eps : a.high >= b.low - eps;
 }
 
 bool dominates(const AdviseOptionStats& a, const AdviseOptionStats& b,
