@@ -77,16 +77,27 @@ Interval t_interval(const std::vector<double>& all)
   return iv;
 }
 
+namespace {
+/// Bounds closer than 1e-9 of their size are the same number: two runs that do the same work add their
+/// numbers in another order (each policy its own), and a last-bit difference must not decide a comparison.
+double rounding(const Interval& a, const Interval& b)
+{
+  return 1e-9 * std::max({std::fabs(a.low), std::fabs(a.high), std::fabs(b.low), std::fabs(b.high)});
+}
+} // namespace
+
 bool strictly_better(const Interval& a, const Interval& b, bool lower_is_better)
 {
   if (a.n == 0 || b.n == 0) return false;
-  return lower_is_better ? a.high < b.low : a.low > b.high;
+  const double eps = rounding(a, b);
+  return lower_is_better ? a.high < b.low - eps : a.low > b.high + eps;
 }
 
 bool better_or_equal(const Interval& a, const Interval& b, bool lower_is_better)
 {
   if (a.n == 0 || b.n == 0) return false;
-  return lower_is_better ? a.low <= b.high : a.high >= b.low;
+  const double eps = rounding(a, b);
+  return lower_is_better ? a.low <= b.high + eps : a.high >= b.low - eps;
 }
 
 bool dominates(const AdviseOptionStats& a, const AdviseOptionStats& b,
@@ -159,6 +170,15 @@ void recommend(AdviseAnalysis& a)
     a.recommended.clear();
     a.recommendation = "No recommendation: the baseline " + a.baseline +
                        " has no successful run to compare with (see its runs' log.txt).";
+    return;
+  }
+  if (base.jobs_read > 0 && base.jobs_completed == 0) {
+    // Nothing ran: its energy is an idle platform's and its JCT is over no job; nothing compares with that.
+    a.recommended.clear();
+    a.recommendation = "No recommendation: the baseline " + a.baseline + " completes none of the " +
+                       number_text(base.jobs_read) +
+                       " jobs read, so its numbers are an idle platform's and no option can be compared with "
+                       "it (the reason of each job is in its runs' jobs.csv).";
     return;
   }
   // The best of the options that dominate the baseline, those that lose no jobs first.

@@ -87,7 +87,8 @@ struct AdviseAnalysis {
 
 /// Whether interval `a` is better than `b` beyond doubt (their intervals do not overlap: for a metric where
 /// less is better, a.high < b.low), and whether it is at least as good (not worse beyond doubt:
-/// a.low <= b.high).
+/// a.low <= b.high). Bounds within 1e-9 of their size count as equal: the same work summed in another
+/// order differs in the last bits.
 bool strictly_better(const Interval& a, const Interval& b, bool lower_is_better);
 bool better_or_equal(const Interval& a, const Interval& b, bool lower_is_better);
 

@@ -49,14 +49,21 @@ what would it save? Runs TRACE on platform P under every sharing option its devi
 policies that fit (--list-options shows them), over several replicate seeds, as one sweep in DIR (a sweep
 folder: `colocsim plot DIR`, colocsim.load_sweep(DIR)). Then compares every option with exclusive FCFS: the
 mean and 95 % interval (t-distribution) of energy, mean JCT, makespan, p95 wait and energy per completed
-job; the Pareto front on two metrics; a recommendation in words. Writes DIR/advise.json and
-DIR/report.html (one file: chart, table, recommendation) and prints the table and the recommendation.
+job; the Pareto front on two metrics; a recommendation in words. Writes DIR/advise.json,
+DIR/report.html (one file: chart, table, recommendation) and DIR/front.svg (the chart alone) and prints
+the table and the recommendation.
 
 options:
-  --format F          the trace's format: native, swf, itp, openb, pai or batsim (required)
+  --format F          the trace's format: native, swf, itp, openb, pai, batsim, sacct or kubernetes
+                      (required; colocsim formats)
   --platform P        platform preset or file (required): its devices decide the options
   --nodes N           number of nodes (overrides the preset's)
   --profile NAME      profile of the jobs the trace binds to none (default resnet50-train-bs32, as replay)
+  --gpu-types honour|ignore
+                      honour (default): a job whose trace names GPU types (sacct gres/gpu:TYPE, openb,
+                      PAI, Kubernetes) runs only on those, and is rejected where the platform has none of
+                      them; ignore: on any device type (workload.gpu_types), e.g. a site's own GRES
+                      names such as a100
   --options LIST      only these options, comma-separated: labels (time-slice-2/first-fit), sharing groups
                       (mps, time-slice-4, mig) or policies (fgd); exclusive/exclusive-fcfs, the baseline,
                       always runs
@@ -78,14 +85,15 @@ options:
   --force             DIR holds earlier results: run everything again and overwrite them
   --quiet             no table on stdout (progress still goes to stderr)
 
-exit status: 0 done (an option whose runs failed is reported, not fatal), 1 some run failed, 2 bad input
-or usage.
+exit status: 0 done (an option whose runs failed is reported, not fatal), 1 some run failed or the
+baseline completed none of the trace's jobs (no advice), 2 bad input or usage.
 )";
 
 constexpr const char* BASELINE = "exclusive/exclusive-fcfs";
 
 struct AdviseArgs {
   std::string trace, format, platform, nodes, options, out_dir, profile = "resnet50-train-bs32";
+  std::string gpu_types = "honour"; ///< --gpu-types: workload.gpu_types
   std::vector<std::string> metrics{"energy", "jct"};
   long long replicates = 5;
   std::optional<double> budget_s; ///< --budget: the wall time the whole advice should fit in
@@ -149,7 +157,11 @@ AdviseArgs parse_advise_args(const std::vector<std::string>& args)
       a.profile = next_arg(args, i);
     else if (s == "--options")
       a.options = next_arg(args, i);
-    else if (s == "--list-options")
+    else if (s == "--gpu-types") {
+      a.gpu_types = next_arg(args, i);
+      if (a.gpu_types != "honour" && a.gpu_types != "ignore")
+        throw UsageError("option --gpu-types expects honour or ignore (got '" + a.gpu_types + "')");
+    } else if (s == "--list-options")
       a.list = true;
     else if (s == "--metrics") {
       const std::string v = next_arg(args, i);
@@ -227,8 +239,9 @@ std::string scenario_text(const AdviseArgs& a)
     << "platform:\n  preset: " << yaml_quote(platform) << "\n  sharing: exclusive\n";
   if (!a.nodes.empty()) f << "  nodes: " << yaml_quote(a.nodes) << "\n";
   f << "workload:\n  trace: " << yaml_quote(fs::absolute(a.trace).lexically_normal().string())
-    << "\n  format: " << yaml_quote(a.format) << "\n  default_profile: " << yaml_quote(a.profile) << "\n"
-    << "policy:\n  name: exclusive-fcfs\n"
+    << "\n  format: " << yaml_quote(a.format) << "\n  default_profile: " << yaml_quote(a.profile) << "\n";
+  if (a.gpu_types != "honour") f << "  gpu_types: " << yaml_quote(a.gpu_types) << "\n";
+  f << "policy:\n  name: exclusive-fcfs\n"
     << "outputs:\n  timeseries: \"off\"\n";
   // Each replicate seed is then also a draw of the models' error (sim/engine/ModelError.hpp).
   if (a.model_error)
@@ -693,7 +706,7 @@ void prepare_folder(const AdviseArgs& a, const fs::path& dir, const std::string&
     throw InputError(SourceLocation{dir.string()}, "", "cannot create the output folder: " + ec.message());
   if (!a.resume) {
     std::error_code ignore;
-    for (const char* old : {"advise.json", "report.html"})
+    for (const char* old : {"advise.json", "report.html", "front.svg"})
       fs::remove(dir / old, ignore);
   }
   write_text(dir / "scenario.yaml", scenario);
@@ -743,6 +756,47 @@ std::vector<AdviseOptionRuns> read_results(const fs::path& dir, const std::vecto
     it->ok.push_back(std::move(rep));
   }
   return runs;
+}
+
+/// Why the baseline did not complete some jobs: the `jobs_by_reason` of the summary.json of its successful
+/// run of the lowest seed, as "seed 1: 2 rejected: ...; 1 failed: ...". Empty when it completed every job or
+/// its files cannot be read (the table says how many it completed all the same).
+std::string baseline_reasons(const fs::path& dir)
+{
+  std::string run;
+  long long seed = 0;
+  try {
+    std::istringstream in(read_text_file((dir / "sweep.csv").string()).text);
+    std::string line;
+    std::vector<std::string> header, cells;
+    if (!std::getline(in, line) || !split_csv_line(line, header)) return "";
+    const auto col = [&](const char* name) {
+      return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const std::size_t c_run = col("run"), c_status = col("status"), c_option = col("option"),
+                      c_seed = col("seed");
+    while (std::getline(in, line)) {
+      if (!split_csv_line(line, cells) || cells.size() != header.size() || c_seed >= cells.size() ||
+          c_run >= cells.size() || cells[c_option] != BASELINE || cells[c_status] != "ok")
+        continue;
+      const auto x = parse_double(cells[c_seed]);
+      if (x && (run.empty() || *x < static_cast<double>(seed))) {
+        run = cells[c_run];
+        seed = static_cast<long long>(*x);
+      }
+    }
+    if (run.empty() || run.find('/') != std::string::npos || run.find("..") != std::string::npos) return "";
+    const fs::path summary = dir / run / "summary.json";
+    const YAML::Node reasons =
+        load_yaml(read_text_file(summary.string()).text, summary.string())["jobs_by_reason"];
+    if (!reasons || !reasons.IsMap() || reasons.size() == 0) return "";
+    std::string t;
+    for (const auto& r : reasons)
+      t += (t.empty() ? "" : "; ") + r.second.as<std::string>() + " " + r.first.as<std::string>();
+    return "seed " + std::to_string(seed) + ": " + t;
+  } catch (const std::exception&) {
+    return ""; // a folder not as the sweep wrote it: the table's counts stand alone
+  }
 }
 
 std::string fixed(double x, int digits)
@@ -868,7 +922,8 @@ std::string scatter_svg(const AdviseAnalysis& an)
   }
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 "
-    << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+    << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    << "<rect width=\"" << W << "\" height=\"" << H << "\" fill=\"white\"/>\n"; // legible on a dark page too
   if (pts.empty()) {
     s << "<text x=\"20\" y=\"40\">no option has a successful run</text>\n</svg>\n";
     return s.str();
@@ -915,6 +970,9 @@ std::string scatter_svg(const AdviseAnalysis& an)
         << svg::num(py(o->metrics.at(my.name).mean * sy.scale)) << " ";
     s << "\"/>\n";
   }
+  // Where labels went: options at (nearly) the same point, as options that share everything but the policy
+  // often are, get their labels one under the other instead of on top of each other.
+  std::vector<std::pair<double, double>> placed;
   for (std::size_t i = 0; i < pts.size(); ++i) {
     const auto& o = *pts[i];
     const auto& ix = o.metrics.at(mx.name);
@@ -922,6 +980,17 @@ std::string scatter_svg(const AdviseAnalysis& an)
     const double cx = px(ix.mean * sx.scale), cy = py(iy.mean * sy.scale);
     const std::string colour = o.on_front ? "#d55e00" : "#0072b2";
     const bool right_half = cx > (L + W - R) / 2; // its label to the left of the point, inside the plot
+    const double lx = right_half ? cx - 7 : cx + 7;
+    double ly = cy - 6;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const auto& [x, y] : placed)
+        if (std::fabs(x - lx) < 40 && std::fabs(y - ly) < 11) {
+          ly = y + 12;
+          moved = true;
+        }
+    }
+    placed.emplace_back(lx, ly);
     s << "<g class=\"point\" data-label=\"" << svg::xml(o.label) << "\"><title>" << svg::xml(o.label)
       << (o.on_front ? " (front)" : " (dominated)") << (o.lossy ? ", loses jobs" : "") << "</title>"
       << "<line x1=\"" << svg::num(px(ix.low * sx.scale)) << "\" y1=\"" << svg::num(cy) << "\" x2=\""
@@ -930,9 +999,9 @@ std::string scatter_svg(const AdviseAnalysis& an)
       << svg::num(cx) << "\" y2=\"" << svg::num(py(iy.high * sy.scale)) << "\" stroke=\"" << colour << "\"/>"
       << "<circle cx=\"" << svg::num(cx) << "\" cy=\"" << svg::num(cy) << "\" r=\"" << (o.on_front ? 5 : 4)
       << "\" fill=\"" << (o.on_front ? colour : "white") << "\" stroke=\"" << colour << "\"/>"
-      << "<text x=\"" << svg::num(right_half ? cx - 7 : cx + 7) << "\" y=\"" << svg::num(cy - 6)
-      << "\" fill=\"#222\"" << (right_half ? " text-anchor=\"end\"" : "") << ">"
-      << svg::xml(o.label + (o.lossy ? " *" : "")) << "</text></g>\n";
+      << "<text x=\"" << svg::num(lx) << "\" y=\"" << svg::num(ly) << "\" fill=\"#222\""
+      << (right_half ? " text-anchor=\"end\"" : "") << ">" << svg::xml(o.label + (o.lossy ? " *" : ""))
+      << "</text></g>\n";
   }
   s << "</svg>\n";
   return s.str();
@@ -1093,11 +1162,28 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
             << dir.string() << "/\n";
   const int status = cmd_sweep(sweep_args, out);
 
-  const AdviseAnalysis an = analyse_advice(read_results(dir, options), a.metrics, BASELINE);
+  AdviseAnalysis an = analyse_advice(read_results(dir, options), a.metrics, BASELINE);
+  // The jobs the baseline does not complete, with the reasons its run gives (a job too large for the
+  // platform, a GPU type it does not have, a job failed in the trace).
+  const auto base = std::find_if(an.options.begin(), an.options.end(),
+                                 [](const AdviseOptionStats& o) { return o.label == BASELINE; });
+  const bool none_completed =
+      base != an.options.end() && base->ok > 0 && base->jobs_read > 0 && base->jobs_completed == 0;
+  if (base != an.options.end() && base->ok > 0 && base->jobs_completed < base->jobs_read) {
+    const std::string reasons = baseline_reasons(dir);
+    if (!reasons.empty()) {
+      an.recommendation += " Not completed under the baseline (" + reasons + ").";
+      if (reasons.find("gpu_types") != std::string::npos && a.gpu_types == "honour")
+        an.recommendation +=
+            " The trace names GPU types that this platform's devices do not list (their "
+            "catalog name or trace_names): --gpu-types ignore runs those jobs on any device.";
+    }
+  }
   if (budget)
     budget->elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_text(dir / "advise.json", advise_json(a, probe, options, an, budget));
   write_text(dir / "report.html", report_html(a, probe, options, an, budget));
+  write_text(dir / "front.svg", scatter_svg(an)); // the report's chart as a file of its own
   if (!a.quiet) {
     out << "advise: " << options.size() << " options on " << a.platform << " (" << probe.devices << "), "
         << a.replicates << " replicate(s) each; mean ± 95 % interval\n";
@@ -1108,6 +1194,10 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
     out << "\n"
         << an.recommendation << "\n\n  " << (dir / "report.html").string() << ", "
         << (dir / "advise.json").string() << " (runs: sweep.csv, run-NNNN/)\n";
+  }
+  if (none_completed) {
+    std::cerr << "colocsim: advise: " << an.recommendation << "\n";
+    return std::max(status, 1);
   }
   return status;
 }

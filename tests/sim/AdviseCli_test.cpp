@@ -1,4 +1,5 @@
-// `colocsim advise` end to end on a bundled trace slice (100 jobs of the ITP trace on one DGX A100 node):
+// `colocsim advise` end to end on a bundled trace slice (100 jobs of the ITP trace on one DGX A100 node) and
+// on the sacct output of a real Slurm:
 // the options of the platform, the sweep folder it leaves (sweep.csv, `colocsim plot`), advise.json (strict
 // JSON, checked by python3 -m json.tool) and report.html (the table rows, the recommendation, one chart point
 // per option, nothing external), and the folder rules (--resume, --force, nothing written by --list-options).
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <sstream>
 
@@ -132,6 +134,11 @@ TEST_CASE("advise runs the options as a sweep and writes advise.json and report.
   CHECK_THAT(html, !ContainsSubstring("src="));
   CHECK_THAT(html, !ContainsSubstring("href="));
   CHECK_THAT(html, !ContainsSubstring("<link"));
+  // front.svg: the report's chart as a file of its own, the same SVG as report.html inlines.
+  const std::string front = read_file(out / "front.svg");
+  CHECK(front.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  CHECK(count(front, "<g class=\"point\"") == 4);
+  CHECK_THAT(html, ContainsSubstring(front));
 
   // The folder is never overwritten without --force; --resume runs only what is missing.
   const auto again = cli_spawning_binary(advise_args(out, options));
@@ -343,4 +350,174 @@ TEST_CASE("advise gives the same advise.json whether its runs go one or two at a
   }
   CHECK_THAT(json["1"], ContainsSubstring("\"recommendation\": \""));
   CHECK(json["1"] == json["2"]);
+}
+
+namespace {
+
+/// The jobs of a `sacct --parsable2` file worked out from its text here, by the rules of
+/// docs/formats/sacct.md, not by the reader: a row per job (a JobID with '.' is a step), ended with a Start
+/// and AllocNodes above 0 (else it never started), with `gres/gpu=N` > 0 in AllocTRES (ReqTRES where that
+/// is empty). Submit times relative to the earliest; durations End - Start; times as HH:MM:SS of one day.
+struct SacctJob {
+  std::string id;
+  long submit_s = 0, duration_s = 0;
+  int gpus = 0;
+};
+
+std::vector<SacctJob> sacct_jobs_by_hand(const fs::path& file)
+{
+  std::istringstream in(read_file(file));
+  std::string line;
+  std::vector<std::string> header;
+  const auto split = [](const std::string& s) {
+    std::vector<std::string> f;
+    std::string cell;
+    std::istringstream cells(s);
+    while (std::getline(cells, cell, '|'))
+      f.push_back(cell);
+    if (!s.empty() && s.back() == '|') f.emplace_back();
+    return f;
+  };
+  const auto clock_s = [](const std::string& t) { // 2026-11-29T08:13:05 -> seconds of the day
+    return std::stol(t.substr(11, 2)) * 3600 + std::stol(t.substr(14, 2)) * 60 + std::stol(t.substr(17, 2));
+  };
+  std::getline(in, line);
+  header = split(line);
+  const auto col = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  std::vector<SacctJob> jobs;
+  long first = -1;
+  while (std::getline(in, line)) {
+    const auto f = split(line);
+    REQUIRE(f.size() == header.size());
+    if (f[col("JobID")].find('.') != std::string::npos) continue;
+    if (f[col("Start")] == "None" || f[col("Start")] == "Unknown" || f[col("AllocNodes")] == "0") continue;
+    const std::string tres = f[col("AllocTRES")].empty() ? f[col("ReqTRES")] : f[col("AllocTRES")];
+    const auto at = tres.find("gres/gpu=");
+    const int gpus = at == std::string::npos ? 0 : std::stoi(tres.substr(at + 9));
+    if (gpus == 0) continue;
+    const long submit = clock_s(f[col("Submit")]);
+    jobs.push_back({f[col("JobID")], submit, clock_s(f[col("End")]) - clock_s(f[col("Start")]), gpus});
+    first = first < 0 ? submit : std::min(first, submit);
+  }
+  for (auto& j : jobs)
+    j.submit_s -= first;
+  return jobs;
+}
+
+/// An option of advise.json by label.
+YAML::Node option_of(const YAML::Node& json, const std::string& label)
+{
+  for (const auto& o : json["options"])
+    if (o["label"].as<std::string>() == label) return o;
+  FAIL("no option " << label << " in advise.json");
+  return {};
+}
+
+std::string precision(double x, int digits)
+{
+  std::ostringstream s;
+  s << std::setprecision(digits) << x;
+  return s.str();
+}
+
+} // namespace
+
+TEST_CASE("advise on real Slurm accounting output: the jobs read, completed per option, and the report",
+          "[advise][cli][sacct]")
+{
+  // tests/data/workloads/sacct/slurm-22.05-slurmdbd.txt: sacct of a real single-node Slurm (its README).
+  // By hand: 8 jobs (9 rows, the array's two tasks counted apart) less job 3 (no GPU) and jobs 4 and 9
+  // (cancelled before they started) = 6 jobs, 1, 2, 5_0, 5_1, 7 and 8, of which 1 and 8 hold 2 GPUs.
+  const fs::path trace = fs::path(COLOCSIM_TEST_DATA) / "workloads/sacct/slurm-22.05-slurmdbd.txt";
+  const auto jobs = sacct_jobs_by_hand(trace);
+  REQUIRE(jobs.size() == 6);
+  std::size_t multi_gpu = 0;
+  long last_end = 0, duration_sum = 0;
+  for (const auto& j : jobs) {
+    multi_gpu += j.gpus > 1 ? 1 : 0;
+    last_end = std::max(last_end, j.submit_s + j.duration_s);
+    duration_sum += j.duration_s;
+    // A DGX A100 node has 8 GPUs: the jobs running at any one submit time need fewer, so exclusive FCFS
+    // starts each job at its submit time and its JCT is its run time.
+    int busy = 0;
+    for (const auto& k : jobs)
+      if (k.submit_s <= j.submit_s && j.submit_s < k.submit_s + k.duration_s) busy += k.gpus;
+    REQUIRE(busy <= 8);
+  }
+  REQUIRE(multi_gpu == 2);
+
+  const auto dir = scratch_dir("sacct");
+  const std::vector<std::string> base{"advise",       trace.string(),
+                                      "--format",     "sacct",
+                                      "--platform",   "dgx-a100",
+                                      "--nodes",      "1",
+                                      "--options",    "mps/fgd,time-slice-2/first-fit,mig-dynamic",
+                                      "--replicates", "2",
+                                      "-j",           "2"};
+
+  // The site's GRES type `a100` names no device of the platform (a100-40gb): under the default
+  // --gpu-types honour every job is rejected, under every option. That is no advice: advise says so, why,
+  // and what to do, and exits with status 1 instead of recommending to keep exclusive FCFS.
+  auto honour = base;
+  honour.insert(honour.end(), {"-o", (dir / "honour").string()});
+  const auto none = cli_spawning_binary(honour);
+  CHECK(none.status == 1);
+  CHECK_THAT(none.out, ContainsSubstring("No recommendation: the baseline exclusive/exclusive-fcfs completes "
+                                         "none of the 6 jobs read"));
+  CHECK_THAT(none.out, ContainsSubstring("6 rejected: its gpu_types 'a100' name no device type"));
+  CHECK_THAT(none.out, ContainsSubstring("--gpu-types ignore runs those jobs on any device"));
+  CHECK_THAT(none.out, !ContainsSubstring("Keep exclusive"));
+  const YAML::Node nothing = YAML::LoadFile((dir / "honour" / "advise.json").string());
+  CHECK(nothing["recommended"].IsNull());
+  CHECK_THAT(nothing["recommendation"].as<std::string>(), ContainsSubstring("No recommendation"));
+
+  auto ignore = base;
+  ignore.insert(ignore.end(), {"--gpu-types", "ignore", "-o", (dir / "ignore").string()});
+  const auto r = cli_spawning_binary(ignore);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(read_file(dir / "ignore" / "scenario.yaml"), ContainsSubstring("  gpu_types: \"ignore\"\n"));
+  REQUIRE(shell("python3 -m json.tool " + (dir / "ignore" / "advise.json").string() + " > /dev/null") == 0);
+  const YAML::Node json = YAML::LoadFile((dir / "ignore" / "advise.json").string());
+  REQUIRE(json["options"].size() == 4);
+  // Every option reads the 6 jobs; exclusive FCFS, MPS and time-slicing complete all of them (the trace's
+  // failed, timed-out and cancelled jobs ran until Slurm ended them: they are replayed for that long);
+  // MIG sized per job (mig-manager) places single-GPU jobs only, so the two 2-GPU jobs are rejected.
+  for (const auto& o : json["options"]) {
+    const std::string label = o["label"].as<std::string>();
+    INFO(label);
+    CHECK(o["ok"].as<int>() == 2);
+    CHECK(o["jobs_read"].as<double>() == 6);
+    const bool mig = label.rfind("mig", 0) == 0;
+    CHECK(o["jobs_completed"].as<double>() == static_cast<double>(jobs.size() - (mig ? multi_gpu : 0)));
+    CHECK(o["jobs_rejected"].as<double>() == (mig ? static_cast<double>(multi_gpu) : 0.0));
+    CHECK(o["lossy"].as<bool>() == mig);
+  }
+  const YAML::Node fcfs = option_of(json, "exclusive/exclusive-fcfs");
+  CHECK(fcfs["metrics"]["makespan"]["mean"].as<double>() == static_cast<double>(last_end));
+  CHECK(fcfs["metrics"]["jct"]["mean"].as<double>() == Catch::Approx(static_cast<double>(duration_sum) / 6));
+  CHECK(fcfs["metrics"]["p95_wait"]["mean"].as<double>() == 0);
+  CHECK(json["compared"][0].as<std::string>() == "energy_per_job"); // MIG loses jobs
+
+  // report.html shows advise.json's numbers: each option's row, its jobs and mean JCT (in h) as in the
+  // table, and the same recommendation.
+  const std::string html = read_file(dir / "ignore" / "report.html");
+  for (const auto& o : json["options"]) {
+    const std::string label = o["label"].as<std::string>();
+    INFO(label);
+    const auto at = html.find(">" + colocsim::svg::xml(label) + "</td>");
+    REQUIRE(at != std::string::npos);
+    const std::string row = html.substr(at, html.find("</tr>", at) - at);
+    std::ostringstream jobs_cell;
+    jobs_cell << std::fixed << std::setprecision(1) << o["jobs_completed"].as<double>() << " of "
+              << o["jobs_read"].as<double>() << (o["lossy"].as<bool>() ? " *" : "");
+    CHECK_THAT(row, ContainsSubstring("<td>" + jobs_cell.str() + "</td>"));
+    const YAML::Node jct = o["metrics"]["jct"];
+    CHECK_THAT(row, ContainsSubstring("<td>" + precision(jct["mean"].as<double>() / 3600, 4) + " \u00b1 " +
+                                      precision(jct["half_width"].as<double>() / 3600, 2) + "</td>"));
+  }
+  CHECK_THAT(html, ContainsSubstring(colocsim::svg::xml(json["recommendation"].as<std::string>())));
+  CHECK_THAT(r.out, ContainsSubstring(json["recommendation"].as<std::string>()));
 }

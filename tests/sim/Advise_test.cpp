@@ -246,3 +246,29 @@ TEST_CASE("advise --budget: fewer replicates first, then fewer options, the base
   c = choose_within_budget(1, {"mps/first-fit", base}, base, 5);
   CHECK(c.kept == std::vector<std::size_t>{1});
 }
+
+TEST_CASE("numbers that differ only by rounding compare as equal", "[advise]")
+{
+  // Seen on a whole ITP cluster: EASY backfilling did the same work as exclusive FCFS, its energy per
+  // completed job summed in another order, 91875224.59538038 J against FCFS's 91875224.59538035 J (every
+  // replicate the same: intervals of width 0), and a mean JCT 5.9 % shorter. It is as good on energy and
+  // better on JCT, so it dominates FCFS and, losing no job, is recommended.
+  const double fcfs = 91875224.59538035, easy = 91875224.59538038;
+  const std::vector<AdviseOptionRuns> runs{
+      option(BASE, {fcfs, fcfs, fcfs}, {24718.6, 24718.6, 24718.6}),
+      option("exclusive/exclusive-easy", {easy, easy, easy}, {23272.0, 23272.0, 23272.0})};
+  const AdviseAnalysis a = analyse_advice(runs, {"energy", "jct"}, BASE);
+  const auto& e = stats(a, "exclusive/exclusive-easy");
+  CHECK(better_or_equal(e.metrics.at("energy"), stats(a, BASE).metrics.at("energy"), true));
+  CHECK_FALSE(strictly_better(stats(a, BASE).metrics.at("energy"), e.metrics.at("energy"), true));
+  CHECK(dominates(e, stats(a, BASE), a.compared));
+  CHECK(a.recommended == "exclusive/exclusive-easy");
+  CHECK(a.front == std::vector<std::string>{"exclusive/exclusive-easy"});
+  // A real difference, 1e-6 of the value, still counts.
+  Interval x, y;
+  x.n = y.n = 1;
+  x.mean = x.low = x.high = 100.0;
+  y.mean = y.low = y.high = 100.0001;
+  CHECK(strictly_better(x, y, true));
+  CHECK_FALSE(better_or_equal(y, x, true));
+}

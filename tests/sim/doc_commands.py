@@ -32,6 +32,10 @@ Numbers in the page's prose are checked where marked as in the labs' ANSWERS.md
 (experiments/labs/README.md): `<!--= RUN:FIELD -->2.81` before a number, RUN an output folder that a command
 of the page wrote (relative to the repository root: `out-ia`), FIELD a number of its summary.json or
 `JOB.COLUMN` of its jobs.csv; `A / B`, `A - B` and `|h`, `|kWh`, `|pct` (100 × (ratio − 1)) as there.
+Figures a page shows are checked where marked: `<!--= figure OUT -->` right before `![caption](FILE)`, OUT a
+file that a command of the page wrote (relative to the repository root: `advise-itp/front.svg`), FILE the
+committed image (relative to the page): the two must have the same text, each number within 0.02 or 0.1 %
+(rounding of the last digit; a changed model or chart moves far more), so the picture cannot go stale.
 
 Commands that cannot run in a test are listed in NOT_RUN below with the reason (they are printed, and each
 entry must still match a command of its page); commands that need a part this build lacks (the Python
@@ -336,6 +340,56 @@ def check_marks(source, page, scratch):
     return failures, n
 
 
+FIGURE = re.compile(r"<!--=\s*figure\s+(\S+)\s*-->\s*!\[[^\]]*\]\(([^)\s]+)\)")
+FIGURE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # in SVG a comma separates x,y: no thousands separators
+
+
+def same_figure(committed, made):
+    """None when the text `made` is `committed` with every number within 0.02 or 0.1 %; else what differs."""
+    a_text, b_text = FIGURE_NUMBER.split(committed), FIGURE_NUMBER.split(made)
+    a_num, b_num = FIGURE_NUMBER.findall(committed), FIGURE_NUMBER.findall(made)
+    if a_text != b_text or len(a_num) != len(b_num):
+        for k, (x, y) in enumerate(zip(committed.split("\n"), made.split("\n"))):
+            if FIGURE_NUMBER.split(x) != FIGURE_NUMBER.split(y):
+                at = next((i for i, (u, v) in enumerate(zip(x, y)) if u != v), min(len(x), len(y)))
+                return f"line {k + 1} differs: committed '...{x[max(0, at - 60):at + 60]}...', made " \
+                       f"'...{y[max(0, at - 60):at + 60]}...'"
+        return "the number of lines differs"
+    for p, q in zip(FIGURE_NUMBER.finditer(committed), b_num):
+        x, y = (float(t) for t in (p.group(0), q))
+        if abs(x - y) > max(0.02, 1e-3 * abs(x)):
+            line = committed[: p.start()].count("\n") + 1
+            return f"line {line}: committed {p.group(0)}, made {q} (the first number that differs)"
+    return None
+
+
+def check_figures(source, page, scratch):
+    """The page's marked figures against the files its commands wrote; returns the failures."""
+    if page.endswith(".ipynb"):
+        return [], 0
+    with open(os.path.join(source, page), encoding="utf-8") as f:
+        text = f.read()
+    failures, n = [], 0
+    for m in FIGURE.finditer(text):
+        line = text[: m.start()].count("\n") + 1
+        n += 1
+        made_path = os.path.join(scratch, m.group(1))
+        committed_path = os.path.normpath(os.path.join(source, os.path.dirname(page), m.group(2)))
+        try:
+            with open(made_path, encoding="utf-8") as f:
+                made = f.read()
+            with open(committed_path, encoding="utf-8") as f:
+                committed = f.read()
+        except OSError as e:
+            failures.append(f"{page}:{line}: figure {m.group(2)}: cannot compare with {m.group(1)} ({e})")
+            continue
+        why = same_figure(committed, made)
+        if why:
+            failures.append(f"{page}:{line}: figure {m.group(2)} is not what the page's command writes to "
+                            f"{m.group(1)}: {why}; if the change is meant, copy the new file over it")
+    return failures, n
+
+
 def needs(command):
     """The part of the build a command needs beyond colocsim, or None."""
     if "jupyter" in command.text:
@@ -446,12 +500,14 @@ def main():
                 print(f"         the page shows:  {shown}")
             print("         output:\n" + "\n".join("           " + l for l in c.output.rstrip().split("\n")))
     mark_failures, marks = check_marks(source, page, scratch)
-    for f in mark_failures:
+    figure_failures, figures = check_figures(source, page, scratch)
+    for f in mark_failures + figure_failures:
         print("FAILED  " + f)
-    failures += mark_failures
+    failures += mark_failures + figure_failures
     ran = sum(1 for c in commands if c.why_not is None)
-    print(f"{page}: {ran} of {len(commands)} commands run, {sum(len(c.expected) for c in commands)} output lines "
-          f"and {marks} marked numbers compared; {len(failures)} failures; scratch folder {scratch}")
+    print(f"{page}: {ran} of {len(commands)} commands run, {sum(len(c.expected) for c in commands)} output lines, "
+          f"{marks} marked numbers and {figures} figures compared; {len(failures)} failures; scratch folder "
+          f"{scratch}")
     for f in failures:
         print("  " + f)
     return 1 if failures else 0

@@ -10,7 +10,8 @@
 # the times slurmctld itself reports (`scontrol show job`), never with the reader's own earlier output.
 # Prints SACCT-SKIPPED and the reason where these daemons cannot start (not root, packages missing). Every
 # daemon it started is stopped and its files removed on every exit path. With SAVE, the sacct output is
-# also copied there (how tests/data/workloads/sacct/real-22.05.txt was made).
+# also copied there (how tests/data/workloads/sacct/slurm-22.05-slurmdbd.txt was made). Last, `colocsim
+# advise` on the same file: every replayed job read, all completed by exclusive FCFS, the report written.
 set -u
 SACCT_DUMP=$(realpath "$1")
 COLOCSIM=$(realpath "$2")
@@ -350,4 +351,18 @@ got_ids=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "devices") d = 
                    { print $1 "|" split($d, a, ";") }' replay/jobs.csv 2>/dev/null | sort)
 [ "$got_ids" = "$want_ids" ] || fail "replay/jobs.csv ids|devices: got $(echo $got_ids), expected $(echo $want_ids)"
 "$CHECK_OUTPUTS" replay >check.out 2>&1 || { fail "the replay's files do not pass the checker"; cat check.out; }
+
+# ---- colocsim advise of the same file (a few seconds: two options, one replicate) ----
+# The jobs are typed a100, the site's GRES name, which no bundled device lists: --gpu-types ignore. A DGX
+# A100 node has 8 GPUs, more than these jobs ever hold at once, so exclusive FCFS completes every one.
+n_exp=$(wc -l <<<"$exp")
+"$COLOCSIM" advise by-id.txt --format sacct --platform dgx-a100 --nodes 1 --gpu-types ignore \
+  --options mps/fgd --replicates 1 -j 2 -o advise >advise.log 2>&1 || { fail "colocsim advise of real sacct output"; cat advise.log; }
+[ -s advise/report.html ] || fail "advise wrote no report.html"
+got_adv=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+b = [o for o in d["options"] if o["label"] == "exclusive/exclusive-fcfs"][0]
+print(len(d["options"]), b["jobs_read"], b["jobs_completed"], d["recommended"] is not None)' advise/advise.json 2>&1)
+[ "$got_adv" = "2 $n_exp $n_exp True" ] ||
+  fail "advise.json: options, baseline jobs read and completed, recommended: got '$got_adv', expected '2 $n_exp $n_exp True'"
 [ "$fails" = 0 ] && echo "PASS: real sacct output of $((${#id_of[@]} + 1)) jobs read as submitted" || exit 1
