@@ -39,6 +39,9 @@ function(colocsim_embed target symbol)
     COMMENT "Embedding data files into ${symbol}"
     VERBATIM)
   target_sources(${target} PRIVATE "${out}")
+  # Generated at build time: kept out of unity batches, so that a unity compile database (scripts/tidy.sh)
+  # is complete before anything is built.
+  set_source_files_properties("${out}" PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 endfunction()
 
 # colocsim_test_suite(<area> SOURCES <file>... LIBRARIES <target>... [DEFINITIONS <def>...])
