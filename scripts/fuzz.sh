@@ -30,9 +30,11 @@ configure_and_build() {
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
   fi
   # -O1 with line tables: the usual fuzzing build (readable stacks, a third of -O2's compile time).
-  # The calibration backends are off: the harnesses need none of them.
+  # The calibration backends are off: the harnesses need none of them. The libraries are unity builds (a few
+  # .cpp files of one library compiled as one: CONTRIBUTING.md, "Presets and CI").
   CC="${CC:-clang}" CXX="${CXX:-clang++}" step cmake -S "$root" -B "$build" -DCOLOCSIM_FUZZ=ON \
     -DCOLOCSIM_TESTS=OFF -DCOLOCSIM_LEVEL_ZERO=OFF -DCOLOCSIM_OPENCL=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_UNITY_BUILD=ON \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" "${launcher[@]}"
   step cmake --build "$build" -j "$jobs" --target colocsim_fuzz
 }
