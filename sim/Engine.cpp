@@ -117,8 +117,9 @@ void Simulation::build_platform()
   // SimGrid host: the engine's event core runs the devices' work. Nodes become hosts, the network's
   // endpoints, once the platform gives SimGrid a network to carry; until then SimGrid runs the controller
   // alone, on a host of its own, since a host per node would cost about 830 bytes each for nothing (53 MB for
-  // the 63,744 nodes of `colocsim bench` on 127,488 tiles).
-  if (platform.network) {
+  // the 63,744 nodes of `colocsim bench` on 127,488 tiles). A network no profile communicates over carries no
+  // flow (the Aurora presets declare one, and most runs on them communicate nothing): no hosts then either.
+  if (comm_outputs_) {
     // Flows as the α–β model's NIC tier moves bytes (BENCHMARKS.md, Network: design measurements): CM02 with
     // SimGrid's TCP corrections neutralised, so a flow alone on its links runs at its bound or their
     // bandwidth exactly, and flows that share a link get max-min fair shares of it. Set before the zone
@@ -129,7 +130,7 @@ void Simulation::build_platform()
   }
   auto* zone = sg4::create_star_zone("colocsim");
   controller_host_ = zone->create_host("controller", 1.0)->seal();
-  if (platform.network) {
+  if (comm_outputs_) {
     // A host per node, each with a split-duplex link for its NICs together: outgoing flows take its UP half,
     // incoming ones its DOWN half. Latency 0: the α terms are in the job's c/(c+T) already.
     const double nic_bw = 1.0 / platform.network->tiers.nic.beta.value;

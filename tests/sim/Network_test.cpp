@@ -96,10 +96,7 @@ TEST_CASE("network: the platform file's tiers, and the bundled DGX presets'", "[
   REQUIRE(h100.platform.network);
   CHECK_THAT(h100.platform.network->tiers.fabric.beta.value, WithinRel(1 / 370e9, 1e-12));
   CHECK_THAT(h100.platform.network->tiers.nic.beta.value, WithinRel(1 / 384e9, 1e-12));
-  // Aurora declares none (no sourced Slingshot figure yet), nor does the fixture without one.
-  const auto aurora =
-      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=aurora-node", "calibration=auto"}));
-  CHECK_FALSE(aurora.platform.network);
+  // The fixture without a network declares none.
   CHECK_FALSE(build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=platform-nonet.yaml"}))
                   .platform.network);
 }
@@ -558,4 +555,119 @@ TEST_CASE("network: bench --network makes a share of the jobs multi-node and com
   const auto mig = cli({"bench", "--network", "--platform", "dgx-a100"});
   CHECK(mig.status == 2);
   CHECK_THAT(mig.err, ContainsSubstring("--network runs on Max 1550 tiles"));
+}
+
+namespace {
+
+// Aurora's Slingshot-11 as the presets aurora and aurora-node declare it (docs/formats/platform.md, Network):
+// Xe Link fabric α 3.4 µs, busbw 28 GB/s; 8 NICs of 24 GB/s busbw each, α 27.95 µs; a dragonfly group of 64
+// nodes as a leaf, its global links 8.31 TB/s (1.38 PB/s / 166 groups), no latency of their own.
+constexpr double AURORA_FABRIC_ALPHA = 3.4e-6;
+constexpr double AURORA_FABRIC_BW = 28e9;
+constexpr double AURORA_NICS = 8;
+constexpr double AURORA_NIC_BW = 24e9;
+constexpr double AURORA_NIC_ALPHA = 27.95e-6;
+constexpr double AURORA_GROUP_NODES = 64;
+constexpr double AURORA_GROUP_UPLINK = 8.31e12;
+constexpr double AURORA_GLOBAL_ALPHA = 0;
+
+/// The net scenario on aurora-node with `nodes` nodes, the trace written to DIR/trace.csv.
+RunOutcome run_aurora(const fs::path& dir, int nodes, const std::string& trace)
+{
+  write_file(dir / "trace.csv", "id,submit_s,duration_s,devices,profile\n" + trace);
+  return run_net((dir / "trace.csv").string(),
+                 {"platform.preset=aurora-node", "calibration=auto",
+                  "platform.nodes=" + std::to_string(nodes), "policy.placement=spread"});
+}
+
+} // namespace
+
+TEST_CASE("network: the Aurora presets declare Slingshot-11 as NICs and dragonfly groups",
+          "[network][aurora]")
+{
+  for (const char* preset : {"aurora-node", "aurora"}) {
+    INFO(preset);
+    const auto in = build_run(
+        load_scenario(NET + "base-net.yaml", {std::string("platform.preset=") + preset, "calibration=auto"}));
+    REQUIRE(in.platform.network);
+    const Network& net = *in.platform.network;
+    CHECK_THAT(net.tiers.fabric.alpha.value, WithinRel(AURORA_FABRIC_ALPHA, 1e-12));
+    CHECK_THAT(net.tiers.fabric.beta.value, WithinRel(1 / AURORA_FABRIC_BW, 1e-12));
+    CHECK_THAT(net.tiers.nic.alpha.value, WithinRel(AURORA_NIC_ALPHA, 1e-12));
+    CHECK_THAT(net.tiers.nic.beta.value, WithinRel(1 / (AURORA_NICS * AURORA_NIC_BW), 1e-12));
+    REQUIRE(net.tiers.spine);
+    // A group's 64 nodes share its 8.31 TB/s of global links: 129.8 GB/s each, below their 192 GB/s of NICs.
+    CHECK_THAT(net.tiers.spine->beta.value, WithinRel(AURORA_GROUP_NODES / AURORA_GROUP_UPLINK, 1e-12));
+    CHECK(net.tiers.spine->alpha.value == AURORA_GLOBAL_ALPHA);
+    CHECK(net.nodes_per_leaf == 64);
+    // Every number is sourced, and the estimates say so.
+    CHECK(net.tiers.nic.beta.evidence == Evidence::ESTIMATE);
+    CHECK(net.tiers.nic.alpha.evidence == Evidence::ESTIMATE);
+    CHECK(net.tiers.spine->beta.source.find("1.38 PB/s") != std::string::npos);
+  }
+  // Nodes 63 and 64 are in different groups; 0 and 63 in the same.
+  const auto in =
+      build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=aurora", "calibration=auto"}));
+  CHECK(in.platform.network->placement_of(std::vector<std::uint32_t>{0, 63}).switches == 1);
+  CHECK(in.platform.network->placement_of(std::vector<std::uint32_t>{63, 64}).switches == 2);
+  CHECK(in.platform.network->switches_for(10624) == 166);
+}
+
+TEST_CASE("network: on Aurora, a 2-node ring all-reduce crosses 8 Slingshot NICs, a 2-tile one Xe Link",
+          "[network][aurora][engine]")
+{
+  const auto dir = scratch("aurora-two");
+  // talk: per step 2 s of compute and a ring all-reduce of S = 1 GB; 100 s of work.
+  const double s = 1e9;
+  // spread over 2 nodes of one group, one tile each (k = 2, g = 1, n = 2): T = 2·α_nic + (2·1/2)·S·β_nic with
+  // β_nic = 1 / (8 × 24 GB/s).
+  const double t_nic = 2 * AURORA_NIC_ALPHA + s / (AURORA_NICS * AURORA_NIC_BW);
+  const auto spread = run_aurora(dir, 2, "g,0,100,2,talk\n");
+  const auto& g = spread.jobs.at("g");
+  CHECK(g.devices == std::vector<DeviceIndex>{0, 12});
+  CHECK(g.nodes == 2);
+  CHECK_THAT(g.end_s, WithinRel(100 * (2 + t_nic) / 2, 1e-12));
+  CHECK_THAT(g.comm_slowdown, WithinRel((2 + t_nic) / 2, 1e-12));
+  // On one node, two tiles (k = 1, g = 2): T = 2·α_fabric + S·β_fabric, β_fabric = 1 / 28 GB/s.
+  const double t_fabric = 2 * AURORA_FABRIC_ALPHA + s / AURORA_FABRIC_BW;
+  const auto one = run_aurora(dir, 1, "g,0,100,2,talk\n");
+  CHECK(one.jobs.at("g").devices == std::vector<DeviceIndex>{0, 1});
+  CHECK_THAT(one.jobs.at("g").end_s, WithinRel(100 * (2 + t_fabric) / 2, 1e-12));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("network: on Aurora, gangs that leave their dragonfly group pay a node's share of its global links",
+          "[network][aurora][engine]")
+{
+  const auto dir = scratch("aurora-groups");
+  const double s = 1e9;
+  // A ring over k nodes, one tile each (n = k, g = 1): 2(k−1) inter-node steps, 2(k−1)/k · S bytes.
+  auto ring = [&](int k, double alpha, double beta) {
+    return 2 * (k - 1) * alpha + 2.0 * (k - 1) / k * s * beta;
+  };
+  const double beta_nic = 1 / (AURORA_NICS * AURORA_NIC_BW);
+  const double beta_group = AURORA_GROUP_NODES / AURORA_GROUP_UPLINK;
+  // 64 nodes, one group: the NICs set the pace.
+  const auto inside = run_aurora(dir, 64, "a,0,100,64,talk\n");
+  CHECK(inside.jobs.at("a").nodes == 64);
+  CHECK_THAT(inside.jobs.at("a").end_s,
+             WithinRel(100 * (2 + ring(64, AURORA_NIC_ALPHA, beta_nic)) / 2, 1e-12));
+  // Two gangs of 65 tiles on 66 nodes, one tile per node: each spans both groups, so its inter-node hop takes
+  // α_nic + α_global and max(β_nic, β_group) = β_group, the 129.8 GB/s that is one node's share of the
+  // group's 8.31 TB/s. The share is static (docs/architecture.md, Network): it is what each node gets when
+  // every node of the group sends across at once, so both gangs cross group 0's links at that share, and
+  // their flows (about 1 GB/s per node each) fit their NICs together: neither slows the other further.
+  const double t_cross = ring(65, AURORA_NIC_ALPHA + AURORA_GLOBAL_ALPHA, std::max(beta_nic, beta_group));
+  const auto both = run_aurora(dir, 66, "a,0,100,65,talk\nb,0,100,65,talk\n");
+  for (const char* id : {"a", "b"}) {
+    INFO(id);
+    const auto& j = both.jobs.at(id);
+    CHECK(j.nodes == 65);
+    const auto [lo, hi] = std::minmax_element(j.devices.begin(), j.devices.end());
+    CHECK(*lo / 12 < 64); // aurora-node: 12 tiles per node
+    CHECK(*hi / 12 >= 64);
+    CHECK_THAT(j.end_s, WithinRel(100 * (2 + t_cross) / 2, 1e-12));
+    CHECK_FALSE(j.link_contended);
+  }
+  fs::remove_all(dir);
 }
