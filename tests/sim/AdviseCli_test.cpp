@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -520,4 +521,61 @@ TEST_CASE("advise on real Slurm accounting output: the jobs read, completed per 
   }
   CHECK_THAT(html, ContainsSubstring(colocsim::svg::xml(json["recommendation"].as<std::string>())));
   CHECK_THAT(r.out, ContainsSubstring(json["recommendation"].as<std::string>()));
+}
+
+TEST_CASE("sweep --deadline starts no run after it, records them as not run, and --resume runs them",
+          "[advise][cli][sweep][deadline]")
+{
+  const auto dir = scratch_dir("sweep-deadline");
+  const fs::path out = dir / "out";
+  {
+    std::ofstream spec(dir / "spec.yaml");
+    spec << "name: deadline\nscenario: scenario.yaml\naxes:\n  policy: [exclusive-fcfs, exclusive-easy]\n"
+         << "seeds: {first: 1, count: 2}\n";
+    std::ofstream scenario(dir / "scenario.yaml");
+    scenario << "name: deadline\nseed: 1\nplatform:\n  preset: dgx-a100\n  nodes: 1\nworkload:\n  trace: "
+             << TRACE
+             << "\n  format: itp\n  default_profile: resnet50-train-bs32\npolicy:\n  name: "
+                "exclusive-fcfs\noutputs:\n  timeseries: \"off\"\n";
+  }
+  const std::vector<std::string> base{"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "-j", "1"};
+  std::string command = COLOCSIM_BINARY; // the real binary: the progress is on the process's stderr
+  for (const auto& arg : base)
+    command += " " + arg;
+  const int status = shell(command + " --deadline 1ms > " + (dir / "stdout.txt").string() + " 2> " +
+                           (dir / "stderr.txt").string()); // over before the first run could start
+  const std::string out_text = read_file(dir / "stdout.txt"), err_text = read_file(dir / "stderr.txt");
+  INFO(err_text);
+  REQUIRE(status == 0); // nothing failed
+  CHECK_THAT(err_text, ContainsSubstring("run-0001 not run (deadline)"));
+  CHECK_THAT(err_text, ContainsSubstring("4 of 4 runs not run: the deadline passed first"));
+  CHECK_THAT(out_text, ContainsSubstring("4 runs (0 ok, 0 failed, 4 not run (deadline), 0 done earlier)"));
+  auto rows = read_csv_cells(out / "sweep.csv");
+  REQUIRE(rows.size() == 5);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    CHECK(rows[i][1] == "deadline");
+    CHECK_FALSE(fs::exists(out / rows[i][0]));
+  }
+  auto resume = base;
+  resume.push_back("--resume");
+  const auto again = cli_spawning_binary(resume);
+  INFO(again.err);
+  REQUIRE(again.status == 0);
+  rows = read_csv_cells(out / "sweep.csv");
+  REQUIRE(rows.size() == 5);
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    CHECK(rows[i][1] == "ok");
+
+  for (const char* bad : {"0", "-1s", "soon", "31d"}) {
+    auto b = base;
+    b.insert(b.end(), {"--force", "--deadline", bad});
+    const auto e = cli(b);
+    CHECK(e.status == 2);
+    CHECK_THAT(e.err, ContainsSubstring("option --deadline expects a wall time above 0"));
+  }
+  auto slurm = base;
+  slurm.insert(slurm.end(), {"--slurm", "--deadline", "10m"});
+  const auto s = cli(slurm);
+  CHECK(s.status == 2);
+  CHECK_THAT(s.err, ContainsSubstring("--deadline stops the runs of a sweep run here"));
 }
