@@ -129,7 +129,7 @@ namespace {
 
 bool has_interval(const AdviseOptionStats& o, const std::vector<std::string>& compared)
 {
-  return std::all_of(compared.begin(), compared.end(), [&](const std::string& m) {
+  return !o.too_few && std::all_of(compared.begin(), compared.end(), [&](const std::string& m) {
     const auto it = o.metrics.find(m);
     return it != o.metrics.end() && it->second.n > 0;
   });
@@ -166,6 +166,15 @@ void recommend(AdviseAnalysis& a)
                                     [&](const AdviseOptionStats& o) { return o.label == a.baseline; });
   const AdviseOptionStats& base = *base_it;
   std::string t;
+  if (base.too_few) {
+    a.recommended.clear();
+    a.recommendation = "No recommendation: the deadline left the baseline " + a.baseline + " with " +
+                       std::to_string(base.ok) + " replicate(s), and an interval needs " +
+                       std::to_string(a.min_replicates) +
+                       ": give a longer --budget, or fewer --replicates (--resume without --budget runs the "
+                       "rest).";
+    return;
+  }
   if (!has_interval(base, a.compared)) {
     a.recommended.clear();
     a.recommendation = "No recommendation: the baseline " + a.baseline +
@@ -221,9 +230,16 @@ void recommend(AdviseAnalysis& a)
                  (o.lossy ? " (loses jobs)" : "");
     if (!trade.empty()) t += " Trade-offs on the front: " + trade + ".";
   }
-  std::vector<std::string> dominated, lossy, failed;
+  std::vector<std::string> dominated, lossy, failed, left_out, too_few, fewer;
   for (const auto& o : a.options) {
-    if (o.ok == 0) failed.push_back(o.label);
+    if (o.ok == 0 && o.runs > 0) failed.push_back(o.label);
+    if (o.ok == 0 && o.runs == 0 && o.not_run > 0) left_out.push_back(o.label);
+    if (o.too_few)
+      too_few.push_back(o.label + " (" + std::to_string(o.ok) + " of " + std::to_string(o.runs + o.not_run) +
+                        ")");
+    else if (o.ok > 0 && o.not_run > 0)
+      fewer.push_back(o.label + " (" + std::to_string(o.ok) + " of " + std::to_string(o.runs + o.not_run) +
+                      ")");
     if (!o.dominated_by.empty() && o.label != a.recommended) dominated.push_back(o.label);
     if (o.lossy && o.label != a.recommended) lossy.push_back(o.label);
   }
@@ -244,6 +260,13 @@ void recommend(AdviseAnalysis& a)
          number_text(base.jobs_read) +
          " jobs: those that no option can run on this platform (too large, or failed) count against none.";
   if (!failed.empty()) t += " No run of " + list(failed) + " succeeded.";
+  if (!left_out.empty())
+    t += " The deadline left out " + list(left_out) + ": no run of " +
+         (left_out.size() == 1 ? "it" : "them") + " finished within the budget.";
+  if (!too_few.empty())
+    t += " The deadline left " + list(too_few) + " with fewer replicates than the " +
+         std::to_string(a.min_replicates) + " an interval needs: not compared.";
+  if (!fewer.empty()) t += " The deadline left fewer replicates than planned to " + list(fewer) + ".";
   if (a.replicates_identical)
     t +=
         " Every replicate of an option gave the same results (nothing in this scenario depends on the seed): "
@@ -254,7 +277,8 @@ void recommend(AdviseAnalysis& a)
 } // namespace
 
 AdviseAnalysis analyse_advice(const std::vector<AdviseOptionRuns>& runs,
-                              const std::vector<std::string>& metrics, const std::string& baseline)
+                              const std::vector<std::string>& metrics, const std::string& baseline,
+                              std::size_t min_replicates)
 {
   if (metrics.size() != 2) throw std::invalid_argument("advise compares exactly two metrics");
   for (const auto& m : metrics)
@@ -263,6 +287,7 @@ AdviseAnalysis analyse_advice(const std::vector<AdviseOptionRuns>& runs,
   AdviseAnalysis a;
   a.metrics = metrics;
   a.baseline = baseline;
+  a.min_replicates = std::max<std::size_t>(1, min_replicates);
   const auto base_run =
       std::find_if(runs.begin(), runs.end(), [&](const AdviseOptionRuns& r) { return r.label == baseline; });
   if (base_run == runs.end()) throw std::invalid_argument("the baseline '" + baseline + "' is not an option");
@@ -281,6 +306,8 @@ AdviseAnalysis analyse_advice(const std::vector<AdviseOptionRuns>& runs,
     o.label = r.label;
     o.runs = r.runs;
     o.ok = r.ok.size();
+    o.not_run = r.not_run;
+    o.too_few = o.ok > 0 && o.ok < a.min_replicates;
     const auto values = [&](const std::string& field) {
       std::vector<double> xs;
       for (const auto& rep : r.ok)

@@ -34,8 +34,9 @@ struct AdviseReplicate {
 /// What the runs of one option gave.
 struct AdviseOptionRuns {
   std::string label;
-  std::size_t runs = 0; ///< replicates asked for (ok or not)
+  std::size_t runs = 0; ///< replicates that ran (ok or not)
   std::vector<AdviseReplicate> ok;
+  std::size_t not_run = 0; ///< replicates the deadline (--budget) stopped or never started: not in `runs`
 };
 
 /// A mean with its 95 % confidence interval [low, high] from the t-distribution with n - 1 degrees of
@@ -57,6 +58,10 @@ Interval t_interval(const std::vector<double>& xs);
 struct AdviseOptionStats {
   std::string label;
   std::size_t runs = 0, ok = 0;
+  std::size_t not_run = 0; ///< replicates the deadline left out (AdviseOptionRuns::not_run)
+  /// Fewer ok replicates than the analysis' min_replicates (but some): no interval to compare, so it is
+  /// neither on the front nor recommended, nor does it dominate anything.
+  bool too_few = false;
   std::map<std::string, Interval> metrics;  ///< by metric name (advise_metrics()), over the ok replicates
   double jobs_completed = 0, jobs_read = 0; ///< means over the ok replicates
   /// Some ok replicate lost jobs: jobs failed, rejected or out-of-memory events > 0 (means below).
@@ -76,6 +81,7 @@ struct AdviseAnalysis {
   /// lossy (then every option is compared on energy per completed job).
   std::vector<std::string> compared;
   std::string baseline;
+  std::size_t min_replicates = 1;         ///< the fewest ok replicates an option is compared with
   std::vector<AdviseOptionStats> options; ///< in the order given; those without an ok run have n = 0
   std::vector<std::string> front;         ///< labels on the Pareto front, in option order
   /// Every option with 2 or more replicates gave the same numbers with each (nothing in the scenario depends
@@ -98,9 +104,14 @@ bool dominates(const AdviseOptionStats& a, const AdviseOptionStats& b,
                const std::vector<std::string>& compared);
 
 /// The analysis of `runs` comparing `metrics` (two names of advise_metrics()) against the option labelled
-/// `baseline`. std::invalid_argument for an unknown metric or a baseline that is not among the options.
+/// `baseline`, comparing only options with at least `min_replicates` ok replicates (advise --budget: 2, the
+/// fewest that give an interval, unless 1 was planned; the others are named as too few). The
+/// recommendation also names the options the deadline left out (no run, some not run) and those it left
+/// with fewer replicates. std::invalid_argument for an unknown metric or a baseline that is not among the
+/// options.
 AdviseAnalysis analyse_advice(const std::vector<AdviseOptionRuns>& runs,
-                              const std::vector<std::string>& metrics, const std::string& baseline);
+                              const std::vector<std::string>& metrics, const std::string& baseline,
+                              std::size_t min_replicates = 1);
 
 /// What fits a budget of `capacity` runs (--budget): the replicates per option and the options kept.
 struct BudgetChoice {

@@ -74,7 +74,12 @@ options:
   --budget DURATION   fit the whole advice into this wall time (90s, 10m, 1.5h; units ms, s, m, min,
                       h): times one run of the baseline, then keeps as many replicates (and, if not even
                       one of each option fits, as many options) as the rest of the budget allows; the
-                      report and advise.json say what it left out; not with --resume
+                      budget's end is also a deadline: no run starts after it and runs still running are
+                      stopped (SIGTERM, SIGKILL 2 s later), so the advice ends within the budget plus
+                      about 2 s and the report's writing (the baseline's first run always finishes);
+                      options with fewer than 2 replicates (1 if 1 was planned) are not compared; the
+                      report and advise.json say what the plan and the deadline left out; not with
+                      --resume (resume without --budget to run what the deadline left)
   --model-error on|off
                       on (default): each replicate seed also draws the models' measured error (the
                       scenario's model_error at the measured sigmas: interference 0.573, MIG 0.090), so
@@ -85,8 +90,9 @@ options:
   --force             DIR holds earlier results: run everything again and overwrite them
   --quiet             no table on stdout (progress still goes to stderr)
 
-exit status: 0 done (an option whose runs failed is reported, not fatal), 1 some run failed or the
-baseline completed none of the trace's jobs (no advice), 2 bad input or usage.
+exit status: 0 done (an option whose runs failed, or that the deadline left out, is reported, not
+fatal), 1 some run failed, or no advice: the baseline completed none of the trace's jobs or the deadline
+left it too few replicates, 2 bad input or usage.
 )";
 
 constexpr const char* BASELINE = "exclusive/exclusive-fcfs";
@@ -112,30 +118,6 @@ std::vector<std::string> split(const std::string& text, char sep)
     if (to == std::string::npos) return out;
     from = to + 1;
   }
-}
-
-/// --budget's DURATION in seconds: a number > 0 with an optional unit ms, s, m, min or h (seconds without
-/// one), at most 30 days; UsageError otherwise.
-double parse_budget(const std::string& v)
-{
-  const auto unit_at = v.find_first_not_of("0123456789.+-eE");
-  const std::string number = v.substr(0, unit_at),
-                    unit = unit_at == std::string::npos ? "" : v.substr(unit_at);
-  double scale = 0;
-  if (unit.empty() || unit == "s")
-    scale = 1;
-  else if (unit == "ms")
-    scale = 1e-3;
-  else if (unit == "m" || unit == "min")
-    scale = 60;
-  else if (unit == "h")
-    scale = 3600;
-  const auto x = parse_double(number);
-  if (scale == 0 || !x || !(*x > 0) || *x * scale > 30 * 86400.0)
-    throw UsageError("option --budget expects a wall time above 0 and at most 30 days, a number with a "
-                     "unit ms, s, m, min or h, e.g. 90s or 10m (got '" +
-                     v + "')");
-  return *x * scale;
 }
 
 AdviseArgs parse_advise_args(const std::vector<std::string>& args)
@@ -181,7 +163,7 @@ AdviseArgs parse_advise_args(const std::vector<std::string>& args)
                          "')");
       a.replicates = static_cast<long long>(*x);
     } else if (s == "--budget")
-      a.budget_s = parse_budget(next_arg(args, i));
+      a.budget_s = parse_wall_time("--budget", next_arg(args, i));
     else if (s == "--model-error") {
       const std::string v = next_arg(args, i);
       if (v != "on" && v != "off")
@@ -507,6 +489,13 @@ struct BudgetPlan {
   double planned_s = 0;              ///< the kept runs' estimated wall time
   std::vector<std::string> left_out; ///< options the budget left out, in the listing's order
   double elapsed_s = NAN;            ///< the whole command's wall time, once the runs are done
+  // What the deadline (the budget's end, the sweep's deadline) left out of the runs planned, once they are
+  // done.
+  long long runs_not_run = 0;                 ///< stopped at the deadline or never started
+  std::vector<std::string> deadline_left_out; ///< options with no run finished, in the listing's order
+  /// Options with some replicates finished but fewer than planned: label, replicates finished (ok or not).
+  std::vector<std::pair<std::string, std::size_t>> deadline_fewer;
+  std::size_t min_replicates = 1; ///< the fewest ok replicates an option is compared with
 };
 
 /// The share of the budget left after the timing run that the plan fills: the other options may be slower
@@ -625,6 +614,25 @@ std::string budget_text(const BudgetPlan& p, long long replicates, std::size_t o
   return os.str();
 }
 
+/// What the deadline left out, in words (empty when every planned run finished).
+std::string deadline_text(const BudgetPlan& p, long long replicates)
+{
+  if (p.runs_not_run == 0) return "";
+  std::ostringstream os;
+  os << "The deadline (the budget's end) stopped the runs: " << p.runs_not_run
+     << " planned run(s) did not run (stopped or never started; --resume without --budget runs them).";
+  if (!p.deadline_left_out.empty())
+    os << " Left out by the deadline, no run finished: " << join(p.deadline_left_out) << ".";
+  if (!p.deadline_fewer.empty()) {
+    os << " Fewer replicates than the " << replicates << " planned:";
+    for (std::size_t k = 0; k < p.deadline_fewer.size(); ++k)
+      os << (k ? "," : "") << " " << p.deadline_fewer[k].first << " " << p.deadline_fewer[k].second;
+    os << ".";
+  }
+  os << " Only options with at least " << p.min_replicates << " replicate(s) are compared.";
+  return os.str();
+}
+
 std::string budget_json(const std::optional<BudgetPlan>& p, long long replicates)
 {
   if (!p) return "null";
@@ -636,7 +644,16 @@ std::string budget_json(const std::optional<BudgetPlan>& p, long long replicates
   for (std::size_t k = 0; k < p->left_out.size(); ++k)
     j << (k ? ", " : "") << json_string(p->left_out[k]);
   j << "], \"planned_runs_s\": " << json_number(p->planned_s)
-    << ", \"elapsed_s\": " << json_number(p->elapsed_s) << "}";
+    << ", \"elapsed_s\": " << json_number(p->elapsed_s)
+    << ", \"stop_grace_s\": " << json_number(SWEEP_STOP_GRACE_S) << ", \"runs_not_run\": " << p->runs_not_run
+    << ", \"options_left_out_by_deadline\": [";
+  for (std::size_t k = 0; k < p->deadline_left_out.size(); ++k)
+    j << (k ? ", " : "") << json_string(p->deadline_left_out[k]);
+  j << "], \"options_with_fewer_replicates\": [";
+  for (std::size_t k = 0; k < p->deadline_fewer.size(); ++k)
+    j << (k ? ", " : "") << "{\"label\": " << json_string(p->deadline_fewer[k].first)
+      << ", \"replicates\": " << p->deadline_fewer[k].second << "}";
+  j << "], \"min_replicates\": " << p->min_replicates << "}";
   return j.str();
 }
 
@@ -746,6 +763,10 @@ std::vector<AdviseOptionRuns> read_results(const fs::path& dir, const std::vecto
         std::find_if(runs.begin(), runs.end(), [&](const auto& r) { return r.label == cells[c_option]; });
     if (it == runs.end()) continue;
     if (cells[c_status] == "infeasible") continue;
+    if (cells[c_status] == "deadline") { // not run: the deadline passed first; neither a result nor a failure
+      ++it->not_run;
+      continue;
+    }
     ++it->runs;
     if (cells[c_status] != "ok") continue;
     AdviseReplicate rep;
@@ -868,7 +889,7 @@ std::string advise_json(const AdviseArgs& a, const PlatformProbe& p, const std::
       << ", \"description\": " << json_string(opt.description)
       << ", \"sharing\": " << json_string(opt.sharing) << ", \"policy\": " << json_string(opt.policy)
       << ", \"mig_layout\": " << (opt.mig_layout.empty() ? "null" : json_string(opt.mig_layout))
-      << ",\n     \"runs\": " << o.runs << ", \"ok\": " << o.ok
+      << ",\n     \"runs\": " << o.runs << ", \"ok\": " << o.ok << ", \"not_run\": " << o.not_run
       << ", \"jobs_completed\": " << json_number(o.jobs_completed)
       << ", \"jobs_read\": " << json_number(o.jobs_read) << ", \"lossy\": " << (o.lossy ? "true" : "false")
       << ", \"jobs_failed\": " << json_number(o.jobs_failed)
@@ -913,7 +934,7 @@ std::string scatter_svg(const AdviseAnalysis& an)
   for (const auto& o : an.options) {
     const auto& ix = o.metrics.at(mx.name);
     const auto& iy = o.metrics.at(my.name);
-    if (ix.n == 0 || iy.n == 0) continue;
+    if (ix.n == 0 || iy.n == 0 || o.too_few) continue; // too few replicates to compare: not drawn
     pts.push_back(&o);
     x0 = std::min(x0, ix.low * sx.scale);
     x1 = std::max(x1, ix.high * sx.scale);
@@ -1036,6 +1057,9 @@ std::string report_html(const AdviseArgs& a, const PlatformProbe& p, const std::
     << "</p>\n"
     << (budget ? "<p id=\"budget\">" + svg::xml(budget_text(*budget, a.replicates, options.size())) + "</p>\n"
                : std::string())
+    << (budget && budget->runs_not_run > 0
+            ? "<p id=\"deadline\">" + svg::xml(deadline_text(*budget, a.replicates)) + "</p>\n"
+            : std::string())
     << "<p class=\"rec\" id=\"recommendation\">" << svg::xml(an.recommendation) << "</p>\n"
     << "<h2>" << svg::xml(find_advise_metric(an.compared[0])->label) << " against "
     << svg::xml(find_advise_metric(an.compared[1])->label) << "</h2>\n"
@@ -1052,8 +1076,9 @@ std::string report_html(const AdviseArgs& a, const PlatformProbe& p, const std::
     const auto& o = an.options[i];
     h << "<tr class=\"option" << (o.on_front ? " front" : "") << (o.lossy ? " lossy" : "")
       << "\"><td title=\"" << svg::xml(options[i].description) << "\">" << svg::xml(o.label) << "</td><td>"
-      << o.ok << "/" << o.runs << "</td><td>" << fixed(o.jobs_completed, 1) << " of " << fixed(o.jobs_read, 1)
-      << (o.lossy ? " *" : "") << "</td>";
+      << o.ok << "/" << o.runs << (o.not_run ? " (" + std::to_string(o.not_run) + " not run: deadline)" : "")
+      << "</td><td>" << fixed(o.jobs_completed, 1) << " of " << fixed(o.jobs_read, 1) << (o.lossy ? " *" : "")
+      << "</td>";
     for (const auto& m : advise_metrics())
       h << "<td>" << svg::xml(interval_cell(o.metrics.at(m.name), m)) << "</td>";
     for (const auto& name : an.compared) {
@@ -1090,7 +1115,9 @@ void print_table(std::ostream& out, const AdviseAnalysis& an)
   head.push_back("front");
   rows.push_back(head);
   for (const auto& o : an.options) {
-    std::vector<std::string> r{o.label, std::to_string(o.ok) + "/" + std::to_string(o.runs),
+    std::vector<std::string> r{o.label,
+                               std::to_string(o.ok) + "/" + std::to_string(o.runs) +
+                                   (o.not_run ? " +" + std::to_string(o.not_run) + " not run" : ""),
                                fixed(o.jobs_completed, 0) + " of " + fixed(o.jobs_read, 0) +
                                    (o.lossy ? " *" : "")};
     for (const auto& m : advise_metrics())
@@ -1160,9 +1187,21 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
   std::cerr << "colocsim: advise: " << options.size() << " options × " << a.replicates
             << " replicate(s) = " << options.size() * static_cast<std::size_t>(a.replicates) << " runs in "
             << dir.string() << "/\n";
-  const int status = cmd_sweep(sweep_args, out);
+  // The budget is a deadline for the sweep: no run starts after the budget's end, and those still running
+  // are stopped; the baseline's first replicate (run-0001) finishes all the same, so there is always a
+  // baseline to compare with.
+  SweepDeadline deadline;
+  if (budget) {
+    deadline.at = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(budget->budget_s));
+    deadline.finish_first = 1;
+  }
+  const int status = sweep_with_deadline(sweep_args, out, deadline);
 
-  AdviseAnalysis an = analyse_advice(read_results(dir, options), a.metrics, BASELINE);
+  // With a budget, an option is compared only with the replicates an interval needs (2, or 1 when the plan
+  // kept 1): the deadline may leave an option with fewer than planned.
+  const std::size_t min_replicates = budget ? static_cast<std::size_t>(std::min(2LL, a.replicates)) : 1;
+  AdviseAnalysis an = analyse_advice(read_results(dir, options), a.metrics, BASELINE, min_replicates);
   // The jobs the baseline does not complete, with the reasons its run gives (a job too large for the
   // platform, a GPU type it does not have, a job failed in the trace).
   const auto base = std::find_if(an.options.begin(), an.options.end(),
@@ -1179,8 +1218,20 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
             "catalog name or trace_names): --gpu-types ignore runs those jobs on any device.";
     }
   }
-  if (budget)
+  if (budget) {
+    budget->min_replicates = min_replicates;
+    for (const auto& o : an.options) {
+      budget->runs_not_run += static_cast<long long>(o.not_run);
+      if (o.not_run == 0) continue;
+      if (o.runs == 0)
+        budget->deadline_left_out.push_back(o.label);
+      else
+        budget->deadline_fewer.emplace_back(o.label, o.runs);
+    }
+    if (budget->runs_not_run > 0)
+      std::cerr << "colocsim: advise: " << deadline_text(*budget, a.replicates) << "\n";
     budget->elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  }
   write_text(dir / "advise.json", advise_json(a, probe, options, an, budget));
   write_text(dir / "report.html", report_html(a, probe, options, an, budget));
   write_text(dir / "front.svg", scatter_svg(an)); // the report's chart as a file of its own
@@ -1188,6 +1239,7 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
     out << "advise: " << options.size() << " options on " << a.platform << " (" << probe.devices << "), "
         << a.replicates << " replicate(s) each; mean ± 95 % interval\n";
     if (budget) out << "  " << budget_text(*budget, a.replicates, options.size()) << "\n";
+    if (budget && budget->runs_not_run > 0) out << "  " << deadline_text(*budget, a.replicates) << "\n";
     print_table(out, an);
     if (an.compared != an.metrics)
       out << "  * loses jobs: every option is compared on energy per completed job\n";
@@ -1195,7 +1247,7 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
         << an.recommendation << "\n\n  " << (dir / "report.html").string() << ", "
         << (dir / "advise.json").string() << " (runs: sweep.csv, run-NNNN/)\n";
   }
-  if (none_completed) {
+  if (none_completed || an.recommended.empty()) { // no advice: nothing to compare with
     std::cerr << "colocsim: advise: " << an.recommendation << "\n";
     return std::max(status, 1);
   }

@@ -4,6 +4,8 @@
 // to the table in Cli.cpp. Helpers shared by commands are declared here too.
 #include "sim/InterruptGuard.hpp"
 
+#include <chrono>
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -35,6 +37,23 @@ int cmd_replay(const std::vector<std::string>& args, std::ostream& out);
 int cmd_formats(const std::vector<std::string>& args, std::ostream& out);
 int cmd_generate(const std::vector<std::string>& args, std::ostream& out);
 int cmd_sweep(const std::vector<std::string>& args, std::ostream& out);
+
+/// When a sweep run here stops starting runs (`colocsim sweep --deadline`, `advise --budget`): after `at`
+/// no run starts; a run still running then gets SIGTERM, and SIGKILL SWEEP_STOP_GRACE_S later; its folder
+/// is removed and it is recorded as not run (sweep.csv status `deadline`, never `failed`), so that --resume
+/// runs it. The first `finish_first` runs (advise: the baseline's seed 1) start and finish all the same.
+struct SweepDeadline {
+  std::optional<std::chrono::steady_clock::time_point> at;
+  std::size_t finish_first = 0;
+};
+/// How long a run stopped at the deadline has to end after SIGTERM before it is killed.
+constexpr double SWEEP_STOP_GRACE_S = 2.0;
+/// cmd_sweep with a deadline of the caller's (the earlier of it and --deadline's counts).
+int sweep_with_deadline(const std::vector<std::string>& args, std::ostream& out,
+                        const SweepDeadline& deadline);
+/// A wall time given to `option` (advise --budget, sweep --deadline) in seconds: a number > 0 with an
+/// optional unit ms, s, m, min or h (seconds without one), at most 30 days; UsageError otherwise.
+double parse_wall_time(const std::string& option, const std::string& value);
 int cmd_advise(const std::vector<std::string>& args, std::ostream& out);
 int cmd_plot(const std::vector<std::string>& args, std::ostream& out);
 int cmd_profiles(const std::vector<std::string>& args, std::ostream& out);

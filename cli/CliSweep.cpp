@@ -27,6 +27,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -36,6 +37,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 extern char** environ;
 
@@ -71,6 +73,11 @@ options:
   --baseline A=V[,B=W]  after each metric of the table, its change from the baseline combination in %
                      (axes left out: the row with the same values of them), e.g. --baseline policy=first-fit
   --quiet            no table on stdout (progress still goes to stderr)
+  --deadline DURATION
+                     start no run after this wall time from the command's start (90s, 10m, 1.5h; units
+                     ms, s, m, min, h); a run still running then is stopped (SIGTERM, SIGKILL 2 s later)
+                     and its folder removed; such runs are `deadline` in sweep.csv, not failures, and
+                     --resume runs them
   --eta              end each progress line with an estimate of the time left (the wall time so far
                      per run that ran, times the runs left)
   --policy-plugin F  load policies from a plugin built out of tree (repeatable; passed on to every run)
@@ -88,7 +95,7 @@ options:
 Combinations of axis values that cannot run together (a MIG policy on a platform without MIG, ...) are
 skipped with a note and marked `infeasible` in sweep.csv; a sweep in which no combination can run is refused.
 
-exit status: 0 all runs succeeded (infeasible ones skipped), 1 some run failed (see DIR/run-NNNN/log.txt) or, with --collect, has
+exit status: 0 all runs succeeded (infeasible ones skipped, and with --deadline those it left out), 1 some run failed (see DIR/run-NNNN/log.txt) or, with --collect, has
 not finished yet, 2 bad SPEC or usage.
 )";
 
@@ -550,6 +557,30 @@ std::string comment_text(const std::string& s)
 
 } // namespace
 
+double parse_wall_time(const std::string& option, const std::string& v)
+{
+  const auto unit_at = v.find_first_not_of("0123456789.+-eE");
+  const std::string number = v.substr(0, unit_at),
+                    unit = unit_at == std::string::npos ? "" : v.substr(unit_at);
+  double scale = 0;
+  if (unit.empty() || unit == "s")
+    scale = 1;
+  else if (unit == "ms")
+    scale = 1e-3;
+  else if (unit == "m" || unit == "min")
+    scale = 60;
+  else if (unit == "h")
+    scale = 3600;
+  const auto x = parse_double(number);
+  if (scale == 0 || !x || !(*x > 0) || *x * scale > 30 * 86400.0)
+    throw UsageError(
+        "option " + option +
+        " expects a wall time above 0 and at most 30 days, a number with a unit ms, s, m, min or "
+        "h, e.g. 90s or 10m (got '" +
+        v + "')");
+  return *x * scale;
+}
+
 std::string self_exe()
 {
   if (const char* e = std::getenv("COLOCSIM_EXE"); e && *e) return e;
@@ -670,11 +701,20 @@ std::string table_number(double x)
   return os.str();
 }
 
+/// "1.23 s": a run's wall time on its progress line.
+std::string fixed_seconds(double s)
+{
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << s << " s";
+  return os.str();
+}
+
 struct Outcome {
   bool done = false, ok = false, skipped = false;
   bool missing = false;     ///< --collect: the run has not run (no run-NNNN/ directory)
   bool bad_summary = false; ///< its summary.json is there but is not colocsim's (read_run_summary)
   bool infeasible = false;  ///< its combination cannot run (RunSpec::infeasible): skipped, not a failure
+  bool deadline = false;    ///< not run: the deadline passed before it started or while it ran (stopped)
   double wall_s = 0;
   std::string message;
   std::vector<std::pair<std::string, double>> numbers;
@@ -704,7 +744,8 @@ struct SweepArgs {
   std::optional<std::string> spec_file, out_dir;
   long long jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   bool help = false, resume = false, force = false, dry_run = false, quiet = false, allow_plugins = false;
-  bool eta = false; ///< --eta: the time left on each progress line
+  bool eta = false;                 ///< --eta: the time left on each progress line
+  std::optional<double> deadline_s; ///< --deadline: seconds from the command's start
   std::vector<std::string> plugins;
   std::optional<std::string> python_policy; ///< --policy-python FILE.py:CLASS
   bool jobs_given = false;
@@ -803,6 +844,8 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
       s.quiet = true;
     else if (a == "--eta")
       s.eta = true;
+    else if (a == "--deadline")
+      s.deadline_s = parse_wall_time(a, next_arg(args, i));
     else if (a == "--baseline")
       s.baseline = next_arg(args, i);
     else if (a == "--policy-plugin")
@@ -825,6 +868,7 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
                                       {s.dry_run, "--dry-run"},
                                       {s.jobs_given, "-j"},
                                       {s.out_dir.has_value(), "-o"},
+                                      {s.deadline_s.has_value(), "--deadline"},
                                       {s.python_policy.has_value(), "--policy-python"}})
       if (given)
         throw UsageError(std::string("--collect runs nothing and writes only DIR/sweep.csv: drop ") + name);
@@ -834,6 +878,9 @@ SweepArgs parse_sweep_args(const std::vector<std::string>& args)
   if (s.resume && s.force) throw UsageError("--resume and --force exclude each other");
   if (s.slurm && s.dry_run)
     throw UsageError("--slurm runs nothing already (it writes scripts): drop --dry-run");
+  if (s.slurm && s.deadline_s)
+    throw UsageError("--deadline stops the runs of a sweep run here; with --slurm, each task's time limit is "
+                     "--time");
   if (!s.slurm)
     for (const auto& [given, name] : {std::pair{s.partition.has_value(), "--partition"},
                                       {s.time_limit.has_value(), "--time"},
@@ -1004,21 +1051,38 @@ void prepare_sweep_dir(const SweepSpec& spec, const std::vector<RunSpec>& runs, 
   if (!f || !cmds) throw InputError(SourceLocation{dir.string()}, "", "cannot write sweep.yaml / runs.txt");
 }
 
-/// Runs every run with `exe`, at most `a.jobs` children at a time, in run order (with --resume, a run whose
-/// summary.json exists is done earlier); reports each as it ends on stderr. Returns the outcomes.
-std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir,
-                               const std::string& exe, const SweepArgs& a, const PluginConsent& consent)
+/// Removes what run `id` left in `dir` when the deadline stopped it: its run directory and any staging
+/// directory (".run-NNNN.partial-PID", sim/Outputs.hpp), so that the folder holds no partial run and
+/// --resume runs it again from nothing.
+void remove_stopped_run(const fs::path& dir, const std::string& id)
 {
+  std::error_code ec;
+  fs::remove_all(dir / id, ec);
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind("." + id + ".partial-", 0) == 0) fs::remove_all(e.path(), ec);
+}
+
+/// Runs every run with `exe`, at most `a.jobs` children at a time, in run order (with --resume, a run whose
+/// summary.json exists is done earlier); reports each as it ends on stderr. With a deadline (SweepDeadline):
+/// no run starts after it but the first `finish_first`; the others still running are stopped, their folders
+/// removed, and they are marked `deadline` with those never started. Returns the outcomes.
+std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>& runs, const fs::path& dir,
+                               const std::string& exe, const SweepArgs& a, const PluginConsent& consent,
+                               const SweepDeadline& deadline)
+{
+  using Clock = std::chrono::steady_clock;
   std::vector<Outcome> outcomes(runs.size());
-  std::map<pid_t, std::pair<std::size_t, std::chrono::steady_clock::time_point>> running;
+  std::map<pid_t, std::pair<std::size_t, Clock::time_point>> running;
+  std::set<pid_t> stopping;                    ///< runs sent SIGTERM at the deadline
+  std::optional<Clock::time_point> stopped_at; ///< when the deadline was found passed
+  bool killed = false;                         ///< SIGKILL sent to those still running after the grace
   std::size_t next = 0, finished = 0, ran = 0;
-  const auto sweep_start = std::chrono::steady_clock::now();
+  const auto sweep_start = Clock::now();
   std::error_code ec;
   // --eta: ", about 1 min 20 s left" from the wall time so far per run that ran (not skipped).
   auto eta = [&]() -> std::string {
-    if (!a.eta || ran == 0 || finished >= runs.size()) return "";
-    const double spent =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - sweep_start).count();
+    if (!a.eta || ran == 0 || finished >= runs.size() || stopped_at) return "";
+    const double spent = std::chrono::duration<double>(Clock::now() - sweep_start).count();
     const auto left = static_cast<long long>(
         std::llround(spent / static_cast<double>(ran) * static_cast<double>(runs.size() - finished)));
     std::ostringstream os;
@@ -1042,36 +1106,73 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
     ++finished;
     std::cerr << "colocsim: sweep [" << finished << "/" << runs.size() << "] " << runs[i].id() << " "
               << (outcomes[i].infeasible ? "skipped, cannot run"
+                  : outcomes[i].deadline ? "not run (deadline)"
                   : outcomes[i].skipped  ? "done earlier"
                   : outcomes[i].ok       ? "ok"
                                          : "FAILED")
               << " (" << label(runs[i]) << ")";
-    if (outcomes[i].infeasible) {
-      std::cerr << eta() << "\n";
+    if (outcomes[i].infeasible || outcomes[i].deadline) {
+      std::cerr << (outcomes[i].deadline && outcomes[i].wall_s > 0
+                        ? ": stopped after " + fixed_seconds(outcomes[i].wall_s)
+                        : std::string())
+                << eta() << "\n";
       return;
     }
     if (!outcomes[i].skipped) {
       ++ran;
-      std::cerr << " " << std::fixed << std::setprecision(2) << outcomes[i].wall_s << " s";
+      std::cerr << " " << fixed_seconds(outcomes[i].wall_s);
     }
-    std::cerr << std::defaultfloat << (outcomes[i].ok ? "" : ": " + outcomes[i].message) << eta() << "\n";
+    std::cerr << (outcomes[i].ok ? "" : ": " + outcomes[i].message) << eta() << "\n";
   };
   while (finished < runs.size()) {
-    while (next < runs.size() && static_cast<long long>(running.size()) < a.jobs) {
-      const std::size_t i = next++;
+    const auto now = Clock::now();
+    if (deadline.at && !stopped_at && now >= *deadline.at) {
+      stopped_at = now;
+      std::size_t spared = 0;
+      for (const auto& [pid, run] : running)
+        if (run.first >= deadline.finish_first) {
+          ::kill(pid, SIGTERM); // colocsim run stops between events and removes its staging directory
+          stopping.insert(pid);
+        } else
+          ++spared;
+      std::cerr << "colocsim: sweep: the deadline has passed: no run starts any more";
+      if (!stopping.empty()) std::cerr << ", " << stopping.size() << " run(s) still running are stopped";
+      if (spared)
+        std::cerr << " (" << spared << " run(s) among the first " << deadline.finish_first
+                  << " finish all the same)";
+      std::cerr << "; --resume runs what is left\n";
+    }
+    if (stopped_at && !killed && !stopping.empty() &&
+        std::chrono::duration<double>(now - *stopped_at).count() >= SWEEP_STOP_GRACE_S) {
+      for (const pid_t pid : stopping)
+        ::kill(pid, SIGKILL);
+      killed = true;
+    }
+    while (next < runs.size() && (stopped_at || static_cast<long long>(running.size()) < a.jobs)) {
+      const std::size_t i = next;
       const fs::path rdir = dir / runs[i].id();
       if (!runs[i].infeasible.empty()) {
+        ++next;
         outcomes[i].done = outcomes[i].infeasible = true;
         report(i);
         continue;
       }
       if (a.resume && fs::exists(rdir / "summary.json", ec)) {
+        ++next;
         outcomes[i].done = outcomes[i].ok = outcomes[i].skipped = true;
         read_run_summary(rdir, outcomes[i]);
         outcomes[i].skipped = outcomes[i].ok; // else a run that failed: its summary.json is not colocsim's
         report(i);
         continue;
       }
+      if (stopped_at && i >= deadline.finish_first) { // not started: the deadline has passed
+        ++next;
+        outcomes[i].done = outcomes[i].deadline = true;
+        report(i);
+        continue;
+      }
+      if (static_cast<long long>(running.size()) >= a.jobs) break; // a spared run waits for a free slot
+      ++next;
       // A run killed before it finished (the sweep and its runs stopped by SIGKILL, a crash) left its staging
       // directory next to its run directory (".run-NNNN.partial-PID", sim/Outputs.hpp): it goes before the
       // run runs again, so that every run has one directory and the sweep's folder holds no partial file.
@@ -1084,11 +1185,19 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
         }
       fs::create_directories(rdir, ec);
       const pid_t pid = spawn_logged(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
-      running[pid] = {i, std::chrono::steady_clock::now()};
+      running[pid] = {i, Clock::now()};
     }
     if (running.empty()) continue;
     int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
+    // With a deadline, wait in short steps so that the deadline and the stop grace are kept to about 20 ms.
+    const bool poll = deadline.at.has_value() && (!stopped_at || (!stopping.empty() && !killed));
+    const pid_t pid = ::waitpid(-1, &status, poll ? WNOHANG : 0);
+    if (pid == 0) {
+      auto until = Clock::now() + std::chrono::milliseconds(20);
+      if (!stopped_at && *deadline.at < until) until = *deadline.at;
+      std::this_thread::sleep_until(until);
+      continue;
+    }
     if (pid < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
@@ -1099,11 +1208,15 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
     running.erase(it);
     Outcome& o = outcomes[i];
     o.done = true;
-    o.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    o.wall_s = std::chrono::duration<double>(Clock::now() - started).count();
     const fs::path rdir = dir / runs[i].id();
+    const bool was_stopped = stopping.erase(pid) > 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::exists(rdir / "summary.json", ec)) {
-      o.ok = true;
+      o.ok = true; // it ended before the signal took effect: a whole run
       read_run_summary(rdir, o);
+    } else if (was_stopped) {
+      o.deadline = true;
+      remove_stopped_run(dir, runs[i].id());
     } else {
       o.message = (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                                        : "exit status " + std::to_string(WEXITSTATUS(status))) +
@@ -1138,6 +1251,7 @@ void write_sweep_csv(const SweepSpec& spec, const std::vector<RunSpec>& runs, co
     csv << runs[i].id() << ","
         << (outcomes[i].ok           ? "ok"
             : outcomes[i].infeasible ? "infeasible"
+            : outcomes[i].deadline   ? "deadline"
             : outcomes[i].missing    ? "missing"
                                      : "failed");
     for (std::size_t a = 0; a < spec.axes.size(); ++a)
@@ -1258,16 +1372,18 @@ void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vect
   const std::size_t per_combo = spec.seeds.empty() ? 1 : spec.seeds.size();
   const std::vector<std::size_t> base =
       baseline ? parse_baseline(spec, *baseline) : std::vector<std::size_t>{};
-  std::size_t failed = 0, skipped = 0, missing = 0, infeasible = 0;
+  std::size_t failed = 0, skipped = 0, missing = 0, infeasible = 0, deadline = 0;
   for (const auto& o : outcomes) {
-    failed += o.ok || o.missing || o.infeasible ? 0 : 1;
+    failed += o.ok || o.missing || o.infeasible || o.deadline ? 0 : 1;
+    deadline += o.deadline ? 1 : 0;
     skipped += o.skipped ? 1 : 0;
     missing += o.missing ? 1 : 0;
     infeasible += o.infeasible ? 1 : 0;
   }
   out << "sweep '" << spec.name << "': " << runs.size() << " runs ("
-      << runs.size() - failed - missing - infeasible << " ok, " << failed << " failed, "
+      << runs.size() - failed - missing - infeasible - deadline << " ok, " << failed << " failed, "
       << (missing > 0 ? std::to_string(missing) + " not run yet, " : "")
+      << (deadline > 0 ? std::to_string(deadline) + " not run (deadline), " : "")
       << (infeasible > 0 ? std::to_string(infeasible) + " skipped as infeasible, " : "") << skipped
       << " done earlier), " << how << "\n";
   // The first run of the combination of run `first`'s values with the baseline's where it names them.
@@ -1383,12 +1499,19 @@ void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vect
 int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>& outcomes,
                     const std::string& hint, bool with_messages)
 {
-  const auto failed = static_cast<std::size_t>(std::count_if(
-      outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.ok && !o.infeasible; }));
+  const auto deadline = static_cast<std::size_t>(
+      std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.deadline; }));
+  if (deadline > 0)
+    std::cerr << "colocsim: " << deadline << " of " << runs.size()
+              << " runs not run: the deadline passed first (sweep.csv: deadline; --resume runs them)\n";
+  const auto failed =
+      static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) {
+        return !o.ok && !o.infeasible && !o.deadline;
+      }));
   if (failed == 0) return 0;
   std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed or did not run:";
   for (std::size_t i = 0; i < runs.size(); ++i)
-    if (!outcomes[i].ok && !outcomes[i].infeasible)
+    if (!outcomes[i].ok && !outcomes[i].infeasible && !outcomes[i].deadline)
       std::cerr << " " << runs[i].id() << (outcomes[i].missing ? " (not run)" : "");
   const auto bad = static_cast<std::size_t>(
       std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.bad_summary; }));
@@ -1398,7 +1521,7 @@ int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>
               << "not run again while it is there; remove the run's directory to run it again\n";
   if (with_messages)
     for (std::size_t i = 0; i < runs.size(); ++i)
-      if (!outcomes[i].ok && !outcomes[i].missing && !outcomes[i].infeasible)
+      if (!outcomes[i].ok && !outcomes[i].missing && !outcomes[i].infeasible && !outcomes[i].deadline)
         std::cerr << "colocsim: " << runs[i].id() << " failed: " << outcomes[i].message << "\n";
   return 1;
 }
@@ -1649,6 +1772,12 @@ int collect_sweep(const SweepArgs& a, std::ostream& out)
 
 int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
 {
+  return sweep_with_deadline(args, out, SweepDeadline{});
+}
+
+int sweep_with_deadline(const std::vector<std::string>& args, std::ostream& out, const SweepDeadline& given)
+{
+  const auto command_start = std::chrono::steady_clock::now();
   SweepArgs a = parse_sweep_args(args);
   if (a.help) {
     out << SWEEP_HELP;
@@ -1702,8 +1831,14 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out)
     write_slurm_scripts(spec, feasible, dir, exe, a, consent, out);
     return 0;
   }
+  SweepDeadline deadline = given;
+  if (a.deadline_s) {
+    const auto at = command_start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(*a.deadline_s));
+    deadline.at = deadline.at ? std::min(*deadline.at, at) : at;
+  }
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<Outcome> outcomes = run_sweep(spec, runs, dir, exe, a, consent);
+  std::vector<Outcome> outcomes = run_sweep(spec, runs, dir, exe, a, consent, deadline);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_sweep_csv(spec, runs, dir, outcomes);
   std::ostringstream how;

@@ -259,7 +259,9 @@ SweepSeries sweep_series(const SweepTable& sweep, const std::string& metric, con
   const auto c_completed = optional_column("jobs_completed"), c_read = optional_column("jobs_read");
   for (std::size_t r = 0; r < sweep.rows.size(); ++r) {
     const auto& row = sweep.rows[r];
-    if (row[c_status] == "infeasible") continue; // a combination that cannot run: no point, not a failure
+    // A combination that cannot run, or a run a deadline left out (sweep --deadline): no point, not a
+    // failure.
+    if (row[c_status] == "infeasible" || row[c_status] == "deadline") continue;
     SweepSeries::Point p;
     if (!s.colour_axis.empty()) p.colour_value = row[column_of(sweep, s.colour_axis)];
     if (!s.x_axis.empty()) p.x_value = row[column_of(sweep, s.x_axis)];
@@ -284,8 +286,10 @@ SweepSeries sweep_series(const SweepTable& sweep, const std::string& metric, con
     }
   }
   if (s.points.empty())
-    throw InputError(SourceLocation{sweep.file}, "status",
-                     "every run is infeasible (a combination that cannot run); expected some run to draw");
+    throw InputError(
+        SourceLocation{sweep.file}, "status",
+        "every run is infeasible (a combination that cannot run) or not run (deadline); expected "
+        "some run to draw");
   double largest = 0;
   for (const auto& v : values)
     for (double x : v)

@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -520,4 +521,147 @@ TEST_CASE("advise on real Slurm accounting output: the jobs read, completed per 
   }
   CHECK_THAT(html, ContainsSubstring(colocsim::svg::xml(json["recommendation"].as<std::string>())));
   CHECK_THAT(r.out, ContainsSubstring(json["recommendation"].as<std::string>()));
+}
+
+TEST_CASE("advise --budget is a deadline: options much slower than the baseline are stopped at the budget's "
+          "end, not run past it",
+          "[advise][cli][budget][deadline]")
+{
+  // 10,000 jobs on 100 DGX A100 nodes: exclusive FCFS runs them in about 0.2 s of CPU, `random` (its three
+  // options) in about 2 s each, far beyond the 3 baseline runs the plan takes an option to cost. With 8 runs
+  // at a time on a machine of few cores, the plan keeps far more runs than fit: run to the end, they took
+  // over 40 s here (budget 8 s). The deadline stops them at the budget's end.
+  const auto dir = scratch_dir("deadline");
+  const fs::path trace = dir / "wide.csv", out = dir / "out";
+  const auto gen = cli({"generate", "--jobs", "10000", "--arrival-rate", "0.5", "--duration-mean", "1200s",
+                        "--devices-mix", "1:80,2:10,4:6,8:4", "--seed", "1", "-o", trace.string()});
+  REQUIRE(gen.status == 0);
+  const double budget = 8;
+  std::string command = std::string(COLOCSIM_BINARY) + " advise " + trace.string() +
+                        " --format native --platform dgx-a100 --nodes 100 --options random --replicates 8 "
+                        "-j 8 --budget 8s -o " +
+                        out.string();
+  const auto t0 = std::chrono::steady_clock::now();
+  const int status =
+      shell(command + " > " + (dir / "stdout.txt").string() + " 2> " + (dir / "stderr.txt").string());
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string stdout_text = read_file(dir / "stdout.txt"), stderr_text = read_file(dir / "stderr.txt");
+  INFO(stderr_text);
+  REQUIRE(status == 0); // runs the deadline left out are not failures
+  // The budget, the 2 s a stopped run has to end and the report, with a margin for a loaded machine.
+  CHECK(elapsed < budget + 10);
+
+  REQUIRE(shell("python3 -m json.tool " + (out / "advise.json").string() + " > /dev/null") == 0);
+  const YAML::Node json = YAML::LoadFile((out / "advise.json").string());
+  const YAML::Node b = json["budget"];
+  const auto not_run = b["runs_not_run"].as<long long>();
+  REQUIRE(not_run > 0); // the plan kept more than fit: the deadline cut it short
+  CHECK(b["stop_grace_s"].as<double>() == 2);
+  // Every run is ok, or not run by the deadline: no run counted as failed, and none as a result.
+  const auto rows = read_csv_cells(out / "sweep.csv");
+  std::map<std::string, std::pair<int, int>> per_option; // ok, deadline
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    INFO(rows[i][0] << " " << rows[i][1]);
+    REQUIRE((rows[i][1] == "ok" || rows[i][1] == "deadline"));
+    if (rows[i][1] == "ok")
+      ++per_option[rows[i][2]].first;
+    else {
+      ++per_option[rows[i][2]].second;
+      CHECK_FALSE(fs::exists(out / rows[i][0])); // a stopped run leaves no folder: --resume runs it anew
+    }
+  }
+  for (const auto& e : fs::directory_iterator(out))
+    CHECK(e.path().filename().string().find(".partial-") == std::string::npos);
+  // The baseline's runs come first: the deadline does not leave it out.
+  CHECK(per_option["exclusive/exclusive-fcfs"].first >= 1);
+  long long counted = 0;
+  std::vector<std::string> left_out, fewer;
+  for (const auto& o : json["options"]) {
+    const auto label = o["label"].as<std::string>();
+    CHECK(o["ok"].as<int>() == per_option[label].first);
+    CHECK(o["runs"].as<int>() == per_option[label].first);
+    CHECK(o["not_run"].as<int>() == per_option[label].second);
+    counted += o["not_run"].as<long long>();
+    if (o["ok"].as<int>() == 0)
+      left_out.push_back(label);
+    else if (o["not_run"].as<int>() > 0)
+      fewer.push_back(label);
+    if (o["ok"].as<int>() < 2) CHECK_FALSE(o["on_front"].as<bool>()); // too few replicates to compare
+  }
+  CHECK(counted == not_run);
+  REQUIRE(b["options_left_out_by_deadline"].size() == left_out.size());
+  for (std::size_t i = 0; i < left_out.size(); ++i)
+    CHECK(b["options_left_out_by_deadline"][i].as<std::string>() == left_out[i]);
+  REQUIRE(b["options_with_fewer_replicates"].size() == fewer.size());
+  CHECK(b["min_replicates"].as<int>() == 2);
+  const std::string rec = json["recommendation"].as<std::string>();
+  if (!left_out.empty()) {
+    CHECK_THAT(rec, ContainsSubstring("The deadline left out " + left_out[0]));
+    CHECK_THAT(stdout_text, ContainsSubstring("Left out by the deadline, no run finished: " + left_out[0]));
+  }
+  const std::string said = "The deadline (the budget's end) stopped the runs: " + std::to_string(not_run) +
+                           " planned run(s) did not run";
+  CHECK_THAT(stdout_text, ContainsSubstring(said));
+  CHECK_THAT(stderr_text, ContainsSubstring(said));
+  CHECK_THAT(stderr_text, ContainsSubstring("not run (deadline)"));
+  const std::string html = read_file(out / "report.html");
+  CHECK_THAT(html, ContainsSubstring("<p id=\"deadline\">" + colocsim::svg::xml(said)));
+  CHECK_THAT(html, ContainsSubstring("not run: deadline)"));
+}
+
+TEST_CASE("sweep --deadline starts no run after it, records them as not run, and --resume runs them",
+          "[advise][cli][sweep][deadline]")
+{
+  const auto dir = scratch_dir("sweep-deadline");
+  const fs::path out = dir / "out";
+  {
+    std::ofstream spec(dir / "spec.yaml");
+    spec << "name: deadline\nscenario: scenario.yaml\naxes:\n  policy: [exclusive-fcfs, exclusive-easy]\n"
+         << "seeds: {first: 1, count: 2}\n";
+    std::ofstream scenario(dir / "scenario.yaml");
+    scenario << "name: deadline\nseed: 1\nplatform:\n  preset: dgx-a100\n  nodes: 1\nworkload:\n  trace: "
+             << TRACE
+             << "\n  format: itp\n  default_profile: resnet50-train-bs32\npolicy:\n  name: "
+                "exclusive-fcfs\noutputs:\n  timeseries: \"off\"\n";
+  }
+  const std::vector<std::string> base{"sweep", (dir / "spec.yaml").string(), "-o", out.string(), "-j", "1"};
+  std::string command = COLOCSIM_BINARY; // the real binary: the progress is on the process's stderr
+  for (const auto& arg : base)
+    command += " " + arg;
+  const int status = shell(command + " --deadline 1ms > " + (dir / "stdout.txt").string() + " 2> " +
+                           (dir / "stderr.txt").string()); // over before the first run could start
+  const std::string out_text = read_file(dir / "stdout.txt"), err_text = read_file(dir / "stderr.txt");
+  INFO(err_text);
+  REQUIRE(status == 0); // nothing failed
+  CHECK_THAT(err_text, ContainsSubstring("run-0001 not run (deadline)"));
+  CHECK_THAT(err_text, ContainsSubstring("4 of 4 runs not run: the deadline passed first"));
+  CHECK_THAT(out_text, ContainsSubstring("4 runs (0 ok, 0 failed, 4 not run (deadline), 0 done earlier)"));
+  auto rows = read_csv_cells(out / "sweep.csv");
+  REQUIRE(rows.size() == 5);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    CHECK(rows[i][1] == "deadline");
+    CHECK_FALSE(fs::exists(out / rows[i][0]));
+  }
+  auto resume = base;
+  resume.push_back("--resume");
+  const auto again = cli_spawning_binary(resume);
+  INFO(again.err);
+  REQUIRE(again.status == 0);
+  rows = read_csv_cells(out / "sweep.csv");
+  REQUIRE(rows.size() == 5);
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    CHECK(rows[i][1] == "ok");
+
+  for (const char* bad : {"0", "-1s", "soon", "31d"}) {
+    auto b = base;
+    b.insert(b.end(), {"--force", "--deadline", bad});
+    const auto e = cli(b);
+    CHECK(e.status == 2);
+    CHECK_THAT(e.err, ContainsSubstring("option --deadline expects a wall time above 0"));
+  }
+  auto slurm = base;
+  slurm.insert(slurm.end(), {"--slurm", "--deadline", "10m"});
+  const auto s = cli(slurm);
+  CHECK(s.status == 2);
+  CHECK_THAT(s.err, ContainsSubstring("--deadline stops the runs of a sweep run here"));
 }

@@ -272,3 +272,50 @@ TEST_CASE("numbers that differ only by rounding compare as equal", "[advise]")
   CHECK(strictly_better(x, y, true));
   CHECK_FALSE(better_or_equal(y, x, true));
 }
+
+TEST_CASE("an option the deadline left with too few replicates is not compared, and the advice says what the "
+          "deadline left out",
+          "[advise][budget][deadline]")
+{
+  // 3 replicates planned. mps/fgd is far better than the baseline on its one run, but one run gives no
+  // interval: it must not dominate, be on the front or be recommended. time-slice-2/first-fit got 2 of 3
+  // (enough, and better beyond doubt); ccs-2/best-fit none.
+  auto mps = option("mps/fgd", {10}, {1});
+  mps.not_run = 2;
+  auto ts = option("time-slice-2/first-fit", {79, 81}, {4, 6});
+  ts.not_run = 1;
+  AdviseOptionRuns ccs{"ccs-2/best-fit", 0, {}};
+  ccs.not_run = 3;
+  const std::vector<AdviseOptionRuns> runs{option(BASE, {99, 100, 101}, {9, 10, 11}), mps, ts, ccs};
+  const AdviseAnalysis a = analyse_advice(runs, {"energy", "jct"}, BASE, 2);
+  CHECK(a.min_replicates == 2);
+  CHECK(stats(a, "mps/fgd").too_few);
+  CHECK_FALSE(stats(a, "mps/fgd").on_front);
+  CHECK(stats(a, BASE).dominated_by == std::vector<std::string>{"time-slice-2/first-fit"});
+  CHECK(stats(a, "mps/fgd").not_run == 2);
+  CHECK(a.recommended == "time-slice-2/first-fit");
+  CHECK(a.front == std::vector<std::string>{"time-slice-2/first-fit"});
+  CHECK_THAT(a.recommendation,
+             ContainsSubstring("The deadline left out ccs-2/best-fit: no run of it finished "
+                               "within the budget."));
+  CHECK_THAT(a.recommendation,
+             ContainsSubstring("The deadline left mps/fgd (1 of 3) with fewer replicates than the 2 an "
+                               "interval needs: not compared."));
+  CHECK_THAT(a.recommendation,
+             ContainsSubstring("The deadline left fewer replicates than planned to time-slice-2/first-fit "
+                               "(2 of 3)."));
+  CHECK_THAT(a.recommendation, !ContainsSubstring("No run of ccs-2/best-fit succeeded")); // not a failure
+
+  // Without the minimum (1, as when 1 replicate was planned), the one run is compared and wins.
+  const AdviseAnalysis one = analyse_advice(runs, {"energy", "jct"}, BASE, 1);
+  CHECK_FALSE(stats(one, "mps/fgd").too_few);
+  CHECK(one.recommended == "mps/fgd");
+
+  // A baseline the deadline left with one replicate: nothing to compare with.
+  auto base1 = option(BASE, {100}, {10});
+  base1.not_run = 2;
+  const AdviseAnalysis none = analyse_advice({base1, ts}, {"energy", "jct"}, BASE, 2);
+  CHECK(none.recommended.empty());
+  CHECK_THAT(none.recommendation, ContainsSubstring("No recommendation: the deadline left the baseline " +
+                                                    BASE + " with 1 replicate(s), and an interval needs 2"));
+}
