@@ -218,6 +218,13 @@ void recommend(AdviseAnalysis& a)
     if (best->lossy)
       t += " Warning: " + best->label + " " + loss_text(*best) +
            "; it was compared on energy per completed job, and the jobs it loses are not in its numbers.";
+  } else if (std::none_of(a.options.begin(), a.options.end(), [&](const AdviseOptionStats& o) {
+               return o.label != a.baseline && !o.too_few && has_interval(o, a.compared);
+             })) {
+    // Nothing was compared (every other option failed, or the deadline left it out or short): say so rather
+    // than read as a verdict on options that never ran.
+    a.recommended = a.baseline;
+    t = "Keep " + a.baseline + " for now: no other option has the runs to be compared with it (below).";
   } else {
     a.recommended = a.baseline;
     t = "Keep " + a.baseline + ": no option is at least as good on both " +

@@ -10,6 +10,7 @@
 using namespace colocsim;
 using Catch::Approx;
 using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::StartsWith;
 
 namespace {
 
@@ -310,6 +311,15 @@ TEST_CASE("an option the deadline left with too few replicates is not compared, 
   const AdviseAnalysis one = analyse_advice(runs, {"energy", "jct"}, BASE, 1);
   CHECK_FALSE(stats(one, "mps/fgd").too_few);
   CHECK(one.recommended == "mps/fgd");
+
+  // Every other option left out or short: no verdict on them, only the baseline kept for now.
+  const AdviseAnalysis alone =
+      analyse_advice({option(BASE, {99, 100, 101}, {9, 10, 11}), mps, ccs}, {"energy", "jct"}, BASE, 2);
+  CHECK(alone.recommended == BASE);
+  CHECK_THAT(alone.recommendation,
+             StartsWith("Keep " + BASE + " for now: no other option has the runs to be compared with it"));
+  CHECK_THAT(alone.recommendation, !ContainsSubstring("no option is at least as good"));
+  CHECK_THAT(alone.recommendation, ContainsSubstring("The deadline left out ccs-2/best-fit"));
 
   // A baseline the deadline left with one replicate: nothing to compare with.
   auto base1 = option(BASE, {100}, {10});
