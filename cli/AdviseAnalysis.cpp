@@ -22,6 +22,28 @@ const std::vector<AdviseMetric>& advise_metrics()
   return m;
 }
 
+std::string significant_text(double x, int digits)
+{
+  if (!std::isfinite(x)) return "-";
+  if (x == 0) return "0"; // and -0
+  // Rounded to `digits` significant digits first: 9.9996 to 4 digits is 10 (2 decimals would print 10.00).
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+  int decimals = std::max(0, digits - 1 - magnitude);
+  std::ostringstream probe;
+  probe << std::scientific << std::setprecision(digits - 1) << x;
+  const double rounded = std::stod(probe.str());
+  if (rounded != 0)
+    decimals = std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(rounded)))));
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(decimals) << rounded;
+  std::string t = os.str();
+  if (t.find('.') != std::string::npos) {
+    t.erase(t.find_last_not_of('0') + 1);
+    if (t.back() == '.') t.pop_back();
+  }
+  return t;
+}
+
 const AdviseMetric* find_advise_metric(const std::string& name)
 {
   for (const auto& m : advise_metrics())
@@ -137,9 +159,7 @@ bool has_interval(const AdviseOptionStats& o, const std::vector<std::string>& co
 
 std::string number_text(double x)
 {
-  std::ostringstream os;
-  os << std::setprecision(3) << x;
-  return os.str();
+  return significant_text(x, 3);
 }
 
 /// "−18.0 % ± 4.0 % energy, +3.0 % ± 2.0 % mean JCT"

@@ -22,6 +22,10 @@ struct AdviseMetric {
 
 /// Every metric advise knows, in a fixed order.
 const std::vector<AdviseMetric>& advise_metrics();
+/// `x` to `digits` significant digits as people read it: never in exponent notation (270, not 2.7e+02;
+/// 736000; 0.0079), trailing zeros dropped as `%g` drops them; "-" where x is not finite.
+std::string significant_text(double x, int digits);
+
 /// The metric named `name`, or nullptr.
 const AdviseMetric* find_advise_metric(const std::string& name);
 

@@ -845,10 +845,9 @@ std::string interval_cell(const Interval& iv, const AdviseMetric& m)
 {
   if (iv.n == 0) return "-";
   const Shown s = shown(m);
-  std::ostringstream os;
-  os << std::setprecision(4) << iv.mean * s.scale;
-  if (!iv.single) os << " \u00b1 " << std::setprecision(2) << iv.half * s.scale;
-  return os.str();
+  std::string t = significant_text(iv.mean * s.scale, 4);
+  if (!iv.single) t += " \u00b1 " + significant_text(iv.half * s.scale, 2);
+  return t;
 }
 
 std::string interval_json(const Interval& iv)

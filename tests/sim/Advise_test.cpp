@@ -6,6 +6,7 @@
 #include "cli/AdviseAnalysis.hpp"
 
 #include <algorithm>
+#include <limits>
 
 using namespace colocsim;
 using Catch::Approx;
@@ -328,4 +329,23 @@ TEST_CASE("an option the deadline left with too few replicates is not compared, 
   CHECK(none.recommended.empty());
   CHECK_THAT(none.recommendation, ContainsSubstring("No recommendation: the deadline left the baseline " +
                                                     BASE + " with 1 replicate(s), and an interval needs 2"));
+}
+
+TEST_CASE("advise's numbers are written without exponents, to their significant digits", "[advise]")
+{
+  // The report's cells (mean to 4 digits, half-width to 2) and the loss counts (3): printf's %g wrote
+  // 2.7e+02 kWh and 3.88e+03 failed jobs.
+  CHECK(significant_text(270.4, 2) == "270");
+  CHECK(significant_text(3878, 3) == "3880");
+  CHECK(significant_text(736123.9, 4) == "736100");
+  CHECK(significant_text(654.83, 4) == "654.8");
+  CHECK(significant_text(16.6296, 4) == "16.63");
+  CHECK(significant_text(0.0372, 2) == "0.037");
+  CHECK(significant_text(0.01, 2) == "0.01");
+  CHECK(significant_text(0.0000123, 2) == "0.000012");
+  CHECK(significant_text(9.9996, 4) == "10");
+  CHECK(significant_text(-2.5, 2) == "-2.5");
+  CHECK(significant_text(0.0, 2) == "0");
+  CHECK(significant_text(-0.0, 2) == "0");
+  CHECK(significant_text(std::numeric_limits<double>::quiet_NaN(), 2) == "-");
 }

@@ -27,6 +27,7 @@ import html.parser
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import struct
@@ -210,17 +211,25 @@ def near(rgb, want, tolerance):
 # ---- the checks
 
 
-def fmt_g(x, digits):
-    """C++'s default float output at a precision (printf %g)."""
-    return "%.*g" % (digits, x)
+def significant(x, digits):
+    """A number to `digits` significant digits without an exponent, as the report writes it
+    (significant_text in cli/AdviseAnalysis.cpp): 270, 736100, 0.037."""
+    if x == 0:
+        return "0"
+    rounded = float("%.*e" % (digits - 1, x))
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(rounded))))
+    text = "%.*f" % (decimals, rounded)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
 
 
 def interval_cell(iv, scale):
     if iv["n"] == 0:
         return "-"
-    text = fmt_g(iv["mean"] / scale, 4)
+    text = significant(iv["mean"] / scale, 4)
     if iv["n"] > 1:
-        text += " \u00b1 " + fmt_g(iv["half_width"] / scale, 2)
+        text += " \u00b1 " + significant(iv["half_width"] / scale, 2)
     return text
 
 
@@ -357,6 +366,9 @@ def check_table(doc, advise):
                     "dominated by " + ", ".join(o["dominated_by"]) if o["dominated_by"] else "-")
         got = [td.text() for td in row.find_all("td")]
         check(got == want, f"table row of {o['label']}:\n    shown    {got}\n    expected {want}")
+        # People read 270 kWh, not 2.7e+02 (printf's %g wrote the latter for wide intervals).
+        check(not any(re.search(r"\de[+-]\d", cell) for cell in got),
+              f"table row of {o['label']}: a number in exponent notation: {got}")
         check(("front" in row.classes()) == o["on_front"], f"{o['label']}: row class {row.classes()}")
 
 
