@@ -208,12 +208,21 @@ PlatformPreset load_platform_preset(const TextFile& file)
         p.user_supplied.push_back(file.name + ": " + (path.empty() ? "" : path + ".") + key + " = " +
                                   number_text(s.value));
     };
-    if (auto n = read_sourced(node, "nodes", Unit::NONE, file.name, path, sink, true, 1, 1e6, plain_ok)) {
+    // Counts: a fraction (nodes: 2.5) was cut to its whole part without a word.
+    auto whole = [&](const char* key, const Sourced& s) {
+      if (s.value == std::floor(s.value)) return true;
+      sink.add(location_of(node[key], file.name), (path.empty() ? "" : path + ".") + key,
+               "not a whole number (got " + number_text(s.value) + "); expected a count");
+      return false;
+    };
+    if (auto n = read_sourced(node, "nodes", Unit::NONE, file.name, path, sink, true, 1, 1e6, plain_ok);
+        n && whole("nodes", *n)) {
       g.nodes = static_cast<long long>(n->value);
       note("nodes", *n);
     }
     if (auto c =
-            read_sourced(node, "cards_per_node", Unit::NONE, file.name, path, sink, true, 1, 64, plain_ok)) {
+            read_sourced(node, "cards_per_node", Unit::NONE, file.name, path, sink, true, 1, 64, plain_ok);
+        c && whole("cards_per_node", *c)) {
       g.cards_per_node = static_cast<long long>(c->value);
       note("cards_per_node", *c);
     }

@@ -114,6 +114,26 @@ TEST_CASE("a platform file without name or device exits 2 with the file, not a y
   fs::remove_all(dir);
 }
 
+TEST_CASE("a platform's node and card counts must be whole numbers", "[cli][errors]")
+{
+  const auto dir = scratch_dir("fraction");
+  write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
+  // cards_per_node 2.5 and nodes 1.5 were cut to 2 and 1 without a word.
+  write(dir, "p.yaml",
+        "format: colocsim-platform/1\nname: frac\ndevice: a100-40gb\n"
+        "nodes: 1.5\n"
+        "cards_per_node: {value: 2.5, tag: estimate, source: test}\n");
+  const auto s = write(dir, "s.yaml",
+                       "name: t\nplatform:\n  preset: p.yaml\nworkload:\n  trace: t.csv\n"
+                       "policy: first-fit\n");
+  const auto r = cli({"validate", s});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, ContainsSubstring("p.yaml:4:8: nodes: not a whole number (got 1.5); expected a count"));
+  CHECK_THAT(r.err, ContainsSubstring(
+                        "p.yaml:5:17: cards_per_node: not a whole number (got 2.5); expected a count"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a sweep whose scenario path is too long for the file system exits 2 at the key", "[cli][errors]")
 {
   const auto dir = scratch_dir("long-path");
