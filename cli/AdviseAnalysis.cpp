@@ -26,14 +26,12 @@ std::string significant_text(double x, int digits)
 {
   if (!std::isfinite(x)) return "-";
   if (x == 0) return "0"; // and -0
-  // Rounded to `digits` significant digits first: 9.9996 to 4 digits is 10 (2 decimals would print 10.00).
-  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(x))));
-  int decimals = std::max(0, digits - 1 - magnitude);
+  // Rounded to `digits` significant digits first, then its decimals from the rounded value's magnitude:
+  // 9.9996 to 4 digits is 10 (the decimals of 9.9996 would print 10.000).
   std::ostringstream probe;
   probe << std::scientific << std::setprecision(digits - 1) << x;
   const double rounded = std::stod(probe.str());
-  if (rounded != 0)
-    decimals = std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(rounded)))));
+  const int decimals = std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(rounded)))));
   std::ostringstream os;
   os << std::fixed << std::setprecision(decimals) << rounded;
   std::string t = os.str();
@@ -239,7 +237,7 @@ void recommend(AdviseAnalysis& a)
       t += " Warning: " + best->label + " " + loss_text(*best) +
            "; it was compared on energy per completed job, and the jobs it loses are not in its numbers.";
   } else if (std::none_of(a.options.begin(), a.options.end(), [&](const AdviseOptionStats& o) {
-               return o.label != a.baseline && !o.too_few && has_interval(o, a.compared);
+               return o.label != a.baseline && has_interval(o, a.compared);
              })) {
     // Nothing was compared (every other option failed, or the deadline left it out or short): say so rather
     // than read as a verdict on options that never ran.
@@ -261,12 +259,13 @@ void recommend(AdviseAnalysis& a)
   for (const auto& o : a.options) {
     if (o.ok == 0 && o.runs > 0) failed.push_back(o.label);
     if (o.ok == 0 && o.runs == 0 && o.not_run > 0) left_out.push_back(o.label);
+    // "mps/fgd (1 of 3)": the replicates that gave results of those planned
+    const std::string of_planned =
+        o.label + " (" + std::to_string(o.ok) + " of " + std::to_string(o.runs + o.not_run) + ")";
     if (o.too_few)
-      too_few.push_back(o.label + " (" + std::to_string(o.ok) + " of " + std::to_string(o.runs + o.not_run) +
-                        ")");
+      too_few.push_back(of_planned);
     else if (o.ok > 0 && o.not_run > 0)
-      fewer.push_back(o.label + " (" + std::to_string(o.ok) + " of " + std::to_string(o.runs + o.not_run) +
-                      ")");
+      fewer.push_back(of_planned);
     if (!o.dominated_by.empty() && o.label != a.recommended) dominated.push_back(o.label);
     if (o.lossy && o.label != a.recommended) lossy.push_back(o.label);
   }

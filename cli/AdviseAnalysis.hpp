@@ -32,6 +32,7 @@ const AdviseMetric* find_advise_metric(const std::string& name);
 /// One replicate of an option that ran: its seed and the numbers of its summary.json by field name.
 struct AdviseReplicate {
   long long seed = 0;
+  std::string run; ///< its folder in the sweep (run-NNNN)
   std::map<std::string, double> numbers;
 };
 

@@ -748,7 +748,8 @@ std::vector<AdviseOptionRuns> read_results(const fs::path& dir, const std::vecto
                        "missing column; expected colocsim's sweep.csv");
     return static_cast<std::size_t>(it - header.begin());
   };
-  const std::size_t c_status = col("status"), c_option = col("option"), c_seed = col("seed");
+  const std::size_t c_run = col("run"), c_status = col("status"), c_option = col("option"),
+                    c_seed = col("seed");
   std::vector<AdviseOptionRuns> runs;
   for (const auto& o : options)
     runs.push_back({o.label, 0, {}});
@@ -771,6 +772,7 @@ std::vector<AdviseOptionRuns> read_results(const fs::path& dir, const std::vecto
     if (cells[c_status] != "ok") continue;
     AdviseReplicate rep;
     rep.seed = static_cast<long long>(parse_double(cells[c_seed]).value_or(0));
+    rep.run = cells[c_run];
     for (std::size_t c = c_seed + 1; c < header.size(); ++c)
       if (const auto x = parse_double(cells[c]); x && find_summary_field(header[c]))
         rep.numbers[header[c]] = *x;
@@ -781,40 +783,23 @@ std::vector<AdviseOptionRuns> read_results(const fs::path& dir, const std::vecto
 
 /// Why the baseline did not complete some jobs: the `jobs_by_reason` of the summary.json of its successful
 /// run of the lowest seed, as "seed 1: 2 rejected: ...; 1 failed: ...". Empty when it completed every job or
-/// its files cannot be read (the table says how many it completed all the same).
-std::string baseline_reasons(const fs::path& dir)
+/// that file cannot be read (the table says how many it completed all the same).
+std::string baseline_reasons(const fs::path& dir, const AdviseOptionRuns& base)
 {
-  std::string run;
-  long long seed = 0;
+  const auto first = std::min_element(base.ok.begin(), base.ok.end(),
+                                      [](const auto& x, const auto& y) { return x.seed < y.seed; });
+  if (first == base.ok.end() || first->run.empty() || first->run.find('/') != std::string::npos ||
+      first->run.find("..") != std::string::npos)
+    return "";
   try {
-    std::istringstream in(read_text_file((dir / "sweep.csv").string()).text);
-    std::string line;
-    std::vector<std::string> header, cells;
-    if (!std::getline(in, line) || !split_csv_line(line, header)) return "";
-    const auto col = [&](const char* name) {
-      return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
-    };
-    const std::size_t c_run = col("run"), c_status = col("status"), c_option = col("option"),
-                      c_seed = col("seed");
-    while (std::getline(in, line)) {
-      if (!split_csv_line(line, cells) || cells.size() != header.size() || c_seed >= cells.size() ||
-          c_run >= cells.size() || cells[c_option] != BASELINE || cells[c_status] != "ok")
-        continue;
-      const auto x = parse_double(cells[c_seed]);
-      if (x && (run.empty() || *x < static_cast<double>(seed))) {
-        run = cells[c_run];
-        seed = static_cast<long long>(*x);
-      }
-    }
-    if (run.empty() || run.find('/') != std::string::npos || run.find("..") != std::string::npos) return "";
-    const fs::path summary = dir / run / "summary.json";
+    const fs::path summary = dir / first->run / "summary.json";
     const YAML::Node reasons =
         load_yaml(read_text_file(summary.string()).text, summary.string())["jobs_by_reason"];
     if (!reasons || !reasons.IsMap() || reasons.size() == 0) return "";
     std::string t;
     for (const auto& r : reasons)
       t += (t.empty() ? "" : "; ") + r.second.as<std::string>() + " " + r.first.as<std::string>();
-    return "seed " + std::to_string(seed) + ": " + t;
+    return "seed " + std::to_string(first->seed) + ": " + t;
   } catch (const std::exception&) {
     return ""; // a folder not as the sweep wrote it: the table's counts stand alone
   }
@@ -1200,15 +1185,16 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
   // With a budget, an option is compared only with the replicates an interval needs (2, or 1 when the plan
   // kept 1): the deadline may leave an option with fewer than planned.
   const std::size_t min_replicates = budget ? static_cast<std::size_t>(std::min(2LL, a.replicates)) : 1;
-  AdviseAnalysis an = analyse_advice(read_results(dir, options), a.metrics, BASELINE, min_replicates);
+  const std::vector<AdviseOptionRuns> results = read_results(dir, options);
+  AdviseAnalysis an = analyse_advice(results, a.metrics, BASELINE, min_replicates);
   // The jobs the baseline does not complete, with the reasons its run gives (a job too large for the
   // platform, a GPU type it does not have, a job failed in the trace).
   const auto base = std::find_if(an.options.begin(), an.options.end(),
                                  [](const AdviseOptionStats& o) { return o.label == BASELINE; });
-  const bool none_completed =
-      base != an.options.end() && base->ok > 0 && base->jobs_read > 0 && base->jobs_completed == 0;
   if (base != an.options.end() && base->ok > 0 && base->jobs_completed < base->jobs_read) {
-    const std::string reasons = baseline_reasons(dir);
+    const std::string reasons =
+        baseline_reasons(dir, *std::find_if(results.begin(), results.end(),
+                                            [](const auto& r) { return r.label == BASELINE; }));
     if (!reasons.empty()) {
       an.recommendation += " Not completed under the baseline (" + reasons + ").";
       if (reasons.find("gpu_types") != std::string::npos && a.gpu_types == "honour")
@@ -1246,7 +1232,7 @@ int cmd_advise(const std::vector<std::string>& args, std::ostream& out)
         << an.recommendation << "\n\n  " << (dir / "report.html").string() << ", "
         << (dir / "advise.json").string() << " (runs: sweep.csv, run-NNNN/)\n";
   }
-  if (none_completed || an.recommended.empty()) { // no advice: nothing to compare with
+  if (an.recommended.empty()) { // no advice (the recommendation says why)
     std::cerr << "colocsim: advise: " << an.recommendation << "\n";
     return std::max(status, 1);
   }
