@@ -715,6 +715,9 @@ struct Outcome {
   bool bad_summary = false; ///< its summary.json is there but is not colocsim's (read_run_summary)
   bool infeasible = false;  ///< its combination cannot run (RunSpec::infeasible): skipped, not a failure
   bool deadline = false;    ///< not run: the deadline passed before it started or while it ran (stopped)
+  /// It failed or has not run (--collect): neither a result nor a run left out on purpose (infeasible,
+  /// deadline).
+  bool failed_or_missing() const { return !ok && !infeasible && !deadline; }
   double wall_s = 0;
   std::string message;
   std::vector<std::pair<std::string, double>> numbers;
@@ -1054,12 +1057,22 @@ void prepare_sweep_dir(const SweepSpec& spec, const std::vector<RunSpec>& runs, 
 /// Removes what run `id` left in `dir` when the deadline stopped it: its run directory and any staging
 /// directory (".run-NNNN.partial-PID", sim/Outputs.hpp), so that the folder holds no partial run and
 /// --resume runs it again from nothing.
+/// The staging directories a run `id` left in `dir` (".run-NNNN.partial-PID", sim/Outputs.hpp).
+std::vector<fs::path> staging_dirs(const fs::path& dir, const std::string& id)
+{
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind("." + id + ".partial-", 0) == 0) found.push_back(e.path());
+  return found;
+}
+
 void remove_stopped_run(const fs::path& dir, const std::string& id)
 {
   std::error_code ec;
   fs::remove_all(dir / id, ec);
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().filename().string().rfind("." + id + ".partial-", 0) == 0) fs::remove_all(e.path(), ec);
+  for (const auto& p : staging_dirs(dir, id))
+    fs::remove_all(p, ec);
 }
 
 /// Runs every run with `exe`, at most `a.jobs` children at a time, in run order (with --resume, a run whose
@@ -1176,13 +1189,12 @@ std::vector<Outcome> run_sweep(const SweepSpec& spec, const std::vector<RunSpec>
       // A run killed before it finished (the sweep and its runs stopped by SIGKILL, a crash) left its staging
       // directory next to its run directory (".run-NNNN.partial-PID", sim/Outputs.hpp): it goes before the
       // run runs again, so that every run has one directory and the sweep's folder holds no partial file.
-      for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.path().filename().string().rfind("." + runs[i].id() + ".partial-", 0) == 0) {
-          std::cerr << "colocsim: note: removed " << e.path().string() << ", the staging directory "
-                    << runs[i].id() << " left unfinished when an earlier sweep's process ended; "
-                    << runs[i].id() << " runs again\n";
-          fs::remove_all(e.path(), ec);
-        }
+      for (const auto& p : staging_dirs(dir, runs[i].id())) {
+        std::cerr << "colocsim: note: removed " << p.string() << ", the staging directory " << runs[i].id()
+                  << " left unfinished when an earlier sweep's process ended; " << runs[i].id()
+                  << " runs again\n";
+        fs::remove_all(p, ec);
+      }
       fs::create_directories(rdir, ec);
       const pid_t pid = spawn_logged(exe, run_args(spec, runs[i], rdir, consent), rdir / "log.txt");
       running[pid] = {i, Clock::now()};
@@ -1374,7 +1386,7 @@ void print_sweep_table(std::ostream& out, const SweepSpec& spec, const std::vect
       baseline ? parse_baseline(spec, *baseline) : std::vector<std::size_t>{};
   std::size_t failed = 0, skipped = 0, missing = 0, infeasible = 0, deadline = 0;
   for (const auto& o : outcomes) {
-    failed += o.ok || o.missing || o.infeasible || o.deadline ? 0 : 1;
+    failed += o.failed_or_missing() && !o.missing ? 1 : 0;
     deadline += o.deadline ? 1 : 0;
     skipped += o.skipped ? 1 : 0;
     missing += o.missing ? 1 : 0;
@@ -1504,14 +1516,12 @@ int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>
   if (deadline > 0)
     std::cerr << "colocsim: " << deadline << " of " << runs.size()
               << " runs not run: the deadline passed first (sweep.csv: deadline; --resume runs them)\n";
-  const auto failed =
-      static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) {
-        return !o.ok && !o.infeasible && !o.deadline;
-      }));
+  const auto failed = static_cast<std::size_t>(std::count_if(
+      outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.failed_or_missing(); }));
   if (failed == 0) return 0;
   std::cerr << "colocsim: " << failed << " of " << runs.size() << " runs failed or did not run:";
   for (std::size_t i = 0; i < runs.size(); ++i)
-    if (!outcomes[i].ok && !outcomes[i].infeasible && !outcomes[i].deadline)
+    if (outcomes[i].failed_or_missing())
       std::cerr << " " << runs[i].id() << (outcomes[i].missing ? " (not run)" : "");
   const auto bad = static_cast<std::size_t>(
       std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return o.bad_summary; }));
@@ -1521,7 +1531,7 @@ int report_failures(const std::vector<RunSpec>& runs, const std::vector<Outcome>
               << "not run again while it is there; remove the run's directory to run it again\n";
   if (with_messages)
     for (std::size_t i = 0; i < runs.size(); ++i)
-      if (!outcomes[i].ok && !outcomes[i].missing && !outcomes[i].infeasible && !outcomes[i].deadline)
+      if (outcomes[i].failed_or_missing() && !outcomes[i].missing)
         std::cerr << "colocsim: " << runs[i].id() << " failed: " << outcomes[i].message << "\n";
   return 1;
 }
