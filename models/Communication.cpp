@@ -58,6 +58,10 @@ double collective_time(Collective c, double bytes, const CommPlacement& at, cons
     throw std::invalid_argument("collective_time: nodes and per_node must be >= 1");
   if (at.switches < 1 || at.switches > at.nodes)
     throw std::invalid_argument("collective_time: switches must be in [1, nodes]");
+  const int even = (at.nodes + at.switches - 1) / at.switches;
+  if (at.per_leaf != 0 && (at.per_leaf < even || at.per_leaf > at.nodes - at.switches + 1))
+    throw std::invalid_argument("collective_time: per_leaf must be in [ceil(nodes / switches), nodes - switches "
+                                "+ 1], or 0");
   check_tier(tiers.fabric, "fabric");
   check_tier(tiers.nic, "nic");
   if (at.switches > 1 && !tiers.spine)
@@ -67,7 +71,8 @@ double collective_time(Collective c, double bytes, const CommPlacement& at, cons
   const double k = at.nodes, g = at.per_node, n = k * g;
   if (n == 1) return 0.0;
   const double a_f = tiers.fabric.alpha.value, b_f = tiers.fabric.beta.value;
-  double a_x = tiers.nic.alpha.value, b_x = tiers.nic.beta.value;
+  const double b_nic = tiers.nic.beta.value;
+  double a_x = tiers.nic.alpha.value, b_x = b_nic;
   if (at.switches > 1) {
     a_x += tiers.spine->alpha.value;
     b_x = std::max(b_x, tiers.spine->beta.value);
@@ -86,7 +91,12 @@ double collective_time(Collective c, double bytes, const CommPlacement& at, cons
   case Collective::ALL_TO_ALL: {
     const double alpha = at.nodes > 1 ? a_x : a_f;
     const double intra = (g - 1) / n * bytes * b_f;
-    const double inter = g * (k - 1) / k * bytes * b_x;
+    double inter = g * (k - 1) / k * bytes * b_nic;
+    if (at.switches > 1) {
+      // The fullest leaf's m nodes each send (k−m)/k of their g devices' S out of it.
+      const double m = at.per_leaf != 0 ? at.per_leaf : even;
+      inter = std::max(inter, m * (k - m) / k * g * bytes * tiers.spine->beta.value);
+    }
     return alpha + std::max(intra, inter);
   }
   }

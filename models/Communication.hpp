@@ -9,9 +9,14 @@
 //   nic     the node's network adapters together: β = 1 / the busbw a ring across nodes reaches (NCCL runs
 //           one ring per channel, each channel on its own NIC, so all of a node's NICs carry the ring's
 //           inter-node hop: the busbw across nodes is the node's total NIC bandwidth, nccl-tests issue 119);
-//   spine   optional: the leaf switches' uplinks, one node's share (oversubscription), crossed when a job's
-//           nodes hang off more than one leaf switch: the inter-node hop then costs α_nic + α_spine and
-//           max(β_nic, β_spine).
+//   spine   optional: a leaf switch's uplinks together (β = 1 / their bandwidth one way), crossed when a
+//           job's nodes hang off more than one leaf switch: the inter-node hop then costs α_nic + α_spine.
+//           A ring over the job's nodes in order leaves each leaf once and enters it once, so its uplinks
+//           carry one node's bytes each way, as a NIC does: the ring's (and the tree's) inter-node β is
+//           max(β_nic, β_spine). An all-to-all sends from every node to every other: the m nodes of the
+//           job under its fullest leaf send m (k−m)/k · g S across its uplinks.
+//           This is a job alone on its links; jobs that share uplinks share their bandwidth in SimGrid's
+//           network model (docs/architecture.md, Network), not here.
 //
 // The formulas follow NCCL's own cost model (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel, at
 // commit 01afd20; latency terms as there, bandwidth as its busBw · ratio), with x the inter-node tier
@@ -22,8 +27,8 @@
 //   tree all-reduce  2 ((g−1) α_fabric + ⌊log2 k⌋ α_x) + 2 S β_b
 //                    (a chain inside each node, a double binary tree across nodes; NCCL's algorithm
 //                    bandwidth is half its bus bandwidth: every rank sends S up and S down)
-//   all-to-all       α + max((g−1)/n · S · β_fabric, g (k−1)/k · S · β_x), α = α_x across nodes, else
-//   α_fabric
+//   all-to-all       α + max((g−1)/n · S · β_fabric, g (k−1)/k · S · β_nic, m (k−m)/k · g S · β_spine),
+//                    α = α_x across nodes, else α_fabric, the last term over several switches only
 //                    (the n − 1 sends of a rank go out together; a node's NICs carry the (k−1)/k · S that
 //                    each of its g devices sends off the node)
 // Plain C++ on base/; no SimGrid.
@@ -47,20 +52,22 @@ struct CommTier {
 struct CommTiers {
   CommTier fabric;               ///< intra-node (per device)
   CommTier nic;                  ///< a node's NICs together
-  std::optional<CommTier> spine; ///< a node's share of the leaf uplinks (used when switches > 1)
+  std::optional<CommTier> spine; ///< a leaf switch's uplinks together (used when switches > 1)
 };
 
 /// Where a collective's ranks sit: `nodes` nodes × `per_node` devices, the nodes under `switches` leaf
-/// switches.
+/// switches, at most `per_leaf` of them under one (0: as evenly as the switches allow, ⌈nodes / switches⌉).
 struct CommPlacement {
   int nodes = 1;
   int per_node = 1;
   int switches = 1;
+  int per_leaf = 0;
 };
 
 /// The time in seconds of one collective of `bytes` bytes per rank (the buffer nccl-tests calls size)
 /// over the placement (formulas above; 0 for one rank). Throws std::invalid_argument on bytes < 0 or not
-/// finite, nodes or per_node < 1, switches < 1 or > nodes, a negative α or β, or switches > 1 without a
+/// finite, nodes or per_node < 1, switches < 1 or > nodes, a per_leaf that the switches cannot hold (below
+/// ⌈nodes / switches⌉ or above nodes − switches + 1, 0 aside), a negative α or β, or switches > 1 without a
 /// spine tier.
 double collective_time(Collective c, double bytes, const CommPlacement& at, const CommTiers& tiers);
 

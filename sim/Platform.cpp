@@ -48,8 +48,9 @@ CommPlacement Network::placement_of(std::span<const std::uint32_t> node_of_devic
   // Small gangs: count per node in a sorted copy (no map).
   std::vector<std::uint32_t> nodes(node_of_devices.begin(), node_of_devices.end());
   std::sort(nodes.begin(), nodes.end());
-  CommPlacement at{0, 0, 0};
+  CommPlacement at{0, 0, 0, 0};
   std::uint32_t last_leaf = 0;
+  int in_leaf = 0;
   for (std::size_t i = 0; i < nodes.size();) {
     std::size_t j = i;
     while (j < nodes.size() && nodes[j] == nodes[i])
@@ -57,7 +58,11 @@ CommPlacement Network::placement_of(std::span<const std::uint32_t> node_of_devic
     ++at.nodes;
     at.per_node = std::max(at.per_node, static_cast<int>(j - i));
     const std::uint32_t leaf = nodes_per_leaf == 0 ? 0 : nodes[i] / nodes_per_leaf;
-    if (at.switches == 0 || leaf != last_leaf) ++at.switches; // nodes sorted: leaves ascend
+    if (at.switches == 0 || leaf != last_leaf) { // nodes sorted: leaves ascend
+      ++at.switches;
+      in_leaf = 0;
+    }
+    at.per_leaf = std::max(at.per_leaf, ++in_leaf);
     last_leaf = leaf;
     i = j;
   }
@@ -65,10 +70,17 @@ CommPlacement Network::placement_of(std::span<const std::uint32_t> node_of_devic
   return at;
 }
 
-int Network::switches_for(int nodes) const
+CommPlacement Network::packed(CommPlacement at) const
 {
-  if (nodes_per_leaf == 0) return 1;
-  return static_cast<int>((static_cast<std::uint32_t>(nodes) + nodes_per_leaf - 1) / nodes_per_leaf);
+  if (nodes_per_leaf == 0 || static_cast<std::uint32_t>(at.nodes) <= nodes_per_leaf) {
+    at.switches = 1;
+    at.per_leaf = at.nodes;
+    return at;
+  }
+  const auto k = static_cast<std::uint32_t>(at.nodes);
+  at.switches = static_cast<int>((k + nodes_per_leaf - 1) / nodes_per_leaf);
+  at.per_leaf = static_cast<int>(nodes_per_leaf);
+  return at;
 }
 
 std::string requirement_mismatch(const Platform& platform, const PolicyRequirements& r)

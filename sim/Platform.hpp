@@ -55,10 +55,12 @@ struct Network {
   std::uint32_t nodes_per_leaf = 0;
   /// The placement of a job on `devices` (of `platform`): k distinct nodes, g the most devices on one node
   /// (a gang spread unevenly is costed as if every node held that many: its slowest rank sets the step), the
-  /// leaf switches its nodes hang off. Empty devices: one rank on one node.
+  /// leaf switches its nodes hang off and the most of its nodes under one. Empty devices: one rank on one
+  /// node.
   CommPlacement placement_of(std::span<const std::uint32_t> node_of_devices) const;
-  /// The leaf switches that `nodes` nodes packed from node 0 hang off (1 without a spine).
-  int switches_for(int nodes) const;
+  /// `at`'s nodes packed from node 0: `at` with the leaf switches they hang off (1 without a spine) and the
+  /// most of them under one.
+  CommPlacement packed(CommPlacement at) const;
 };
 
 struct Platform {

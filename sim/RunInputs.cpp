@@ -83,7 +83,7 @@ struct PlatformPreset {
 
 /// `network:` of a platform file (docs/formats/platform.md, Network): the fabric tier (latency, bus
 /// bandwidth), the NICs of a node (count, bandwidth and latency of one: the nic tier is all of them
-/// together) and optionally a spine (nodes per leaf switch, a leaf's uplink bandwidth shared by its nodes,
+/// together) and optionally a spine (nodes per leaf switch, the bandwidth of a leaf's uplinks together,
 /// latency). Every problem goes to sink.
 std::optional<Network> read_network(const YAML::Node& net, const std::string& file, bool plain_ok,
                                     DiagnosticSink& sink, std::vector<std::string>& user_supplied)
@@ -169,7 +169,8 @@ std::optional<Network> read_network(const YAML::Node& net, const std::string& fi
     const Sourced alpha = sourced(sp, "network.spine", "latency", Unit::SECONDS, 0, MAX_LAT);
     if (ok) {
       out.tiers.spine =
-          CommTier{alpha, beta_of(bw, per_leaf, "shared by " + number_text(per_leaf) + " nodes of a leaf")};
+          CommTier{alpha, beta_of(bw, 1.0, "a leaf's uplinks together, one link shared by the flows of its " +
+                                               number_text(per_leaf) + " nodes that leave or enter it")};
       out.nodes_per_leaf = static_cast<std::uint32_t>(per_leaf);
     }
   }

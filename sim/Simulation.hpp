@@ -319,18 +319,23 @@ private:
   bool flows_done(JobIndex j);    ///< its device work ended now: whether its flows have too
   void wait_for(double next);     ///< the controller waits in SimGrid until next or a flow ends
   void sync_simgrid_clock();      ///< SimGrid's clock brought up to the engine's
+  /// The nodes' hosts and links, and with a spine each leaf switch's zone and uplink, in `root`.
+  void build_network(sg4::NetZone* root, std::size_t node_count);
   /// timeseries.csv's busiest link (TimePoint::link_util_s): the bytes each flow moved since the last
-  /// measurement, at `t`, give each NIC half's mean load since then; the busiest one's utilisation times the
-  /// time since then is added to link_util_s_. Flows keep their rates between two wake-ups of the controller,
-  /// so this integrates the busiest link's utilisation exactly.
+  /// measurement, at `t`, give each link half's mean load since then (NICs, and uplinks between leaves); the
+  /// busiest one's utilisation times the time since then is added to link_util_s_. Flows keep their rates
+  /// between two wake-ups of the controller, so this integrates the busiest link's utilisation exactly.
   void measure_links(double t);
   bool link_outputs_ = false; ///< the run can communicate and its time points are wanted
   double link_util_s_ = 0;    ///< ∫ of the busiest link's utilisation from 0 to links_measured_at_
   double links_measured_at_ = 0;
-  double nic_bytes_per_s_ = 0;     ///< each NIC half's capacity
+  /// Each link half's capacity in bytes/s: node n's NICs 2n (UP) and 2n + 1 (DOWN), then leaf l's uplinks
+  /// 2N + 2l and 2N + 2l + 1 (N nodes).
+  std::vector<double> link_capacity_;
+  std::uint32_t uplink_nodes_ = 0; ///< nodes per leaf when leaves have uplinks (SimGrid links); else 0
   bool flow_woke_ = false;         ///< the last wait ended with a flow, before the engine's next event
-  std::vector<double> link_bytes_; ///< bytes through each NIC half (2n: UP, 2n + 1: DOWN) since then
-  std::vector<std::uint32_t> links_loaded_; ///< the NIC halves with bytes in link_bytes_
+  std::vector<double> link_bytes_; ///< bytes through each link half (as link_capacity_) since then
+  std::vector<std::uint32_t> links_loaded_; ///< the link halves with bytes in link_bytes_
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first
   /// job of each id (the one an id names), and only when the workload may have dependencies.

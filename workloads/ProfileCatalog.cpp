@@ -386,12 +386,10 @@ std::optional<Profile> read_profile(const std::string& name, const YAML::Node& n
 
 } // namespace
 
-CommProfile ProfileCommunication::resolve(const CommTiers& tiers, int at_switches) const
+CommProfile ProfileCommunication::resolve(const CommTiers& tiers, const CommPlacement& placed) const
 {
   if (compute_s) return CommProfile{collective, bytes.value, compute_s->value};
-  CommPlacement where = at;
-  where.switches = at_switches;
-  return comm_profile_from_fraction(collective, bytes.value, fraction->value, where, tiers);
+  return comm_profile_from_fraction(collective, bytes.value, fraction->value, placed, tiers);
 }
 
 double interpolate_log_batch(const std::vector<std::pair<double, double>>& points, double batch)

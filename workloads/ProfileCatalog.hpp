@@ -28,10 +28,10 @@ struct ProfileCommunication {
   Sourced bytes;                    ///< bytes_per_step
   std::optional<Sourced> compute_s; ///< compute_s_per_step (else fraction and at)
   std::optional<Sourced> fraction;  ///< fraction of a step communicating at `at`
-  CommPlacement at;                 ///< nodes × per_node of the fraction (switches: set by resolve)
-  /// The step profile on a network of `tiers`, the fraction's placement under `at_switches` leaf switches
-  /// (models/Communication.hpp comm_profile_from_fraction).
-  CommProfile resolve(const CommTiers& tiers, int at_switches) const;
+  CommPlacement at;                 ///< nodes × per_node of the fraction (its switches: set by resolve)
+  /// The step profile on a network of `tiers`, the fraction's placement being `placed`: `at` with the leaf
+  /// switches the platform puts it under (models/Communication.hpp comm_profile_from_fraction).
+  CommProfile resolve(const CommTiers& tiers, const CommPlacement& placed) const;
 };
 
 struct Profile {

@@ -466,7 +466,7 @@ DevicePhysics::CommAt DevicePhysics::comm_at(const JobPhysics& job,
   std::vector<std::uint32_t> nodes(devices.size());
   for (std::size_t i = 0; i < devices.size(); ++i)
     nodes[i] = platform_.devices[devices[i]].node;
-  return {net.placement_of(nodes), job.comm->resolve(net.tiers, net.switches_for(job.comm->at.nodes))};
+  return {net.placement_of(nodes), job.comm->resolve(net.tiers, net.packed(job.comm->at))};
 }
 
 double DevicePhysics::comm_efficiency(const JobPhysics& job, std::span<const DeviceIndex> devices) const

@@ -101,6 +101,28 @@ TEST_CASE("a job over two leaf switches pays the spine", "[communication]")
              WithinRel(116e-6 + 2080374784.0 / 96e9, 1e-12));
 }
 
+TEST_CASE("an all-to-all over leaf switches pays what its fullest leaf sends across", "[communication]")
+{
+  CommTiers t = two_tiers();
+  t.spine = tier(5e-6, 1 / 48e9);
+  // 4 nodes × 8 over 2 switches, 3 nodes under one: each rank sends S/32 to each other rank. Out of the
+  // fullest leaf: 3 nodes × 8 devices × 8 ranks elsewhere × S/32 = 6 S over 48 GB/s (S / 8e9 s); a node's
+  // NICs carry 8 × 24/32 S = 6 S over 96 GB/s (S / 16e9 s); the fabric 7/32 S over 232 GB/s. α: 10 + 5 µs.
+  CHECK_THAT(collective_time(Collective::ALL_TO_ALL, GIB, {4, 8, 2, 3}, t),
+             WithinRel(15e-6 + 1073741824.0 / 8e9, 1e-12));
+  // 2 + 2 (per_leaf 0: as even as 2 switches allow): 2 × 8 × 16 × S/32 = 8 S out of a leaf, S / 6e9 s.
+  CHECK_THAT(collective_time(Collective::ALL_TO_ALL, GIB, {4, 8, 2}, t),
+             WithinRel(15e-6 + 1073741824.0 / 6e9, 1e-12));
+  CHECK(collective_time(Collective::ALL_TO_ALL, GIB, {4, 8, 2, 2}, t) ==
+        collective_time(Collective::ALL_TO_ALL, GIB, {4, 8, 2}, t));
+  // A ring's uplinks carry one node's bytes whatever the split.
+  CHECK(collective_time(Collective::RING_ALL_REDUCE, GIB, {4, 8, 2, 3}, t) ==
+        collective_time(Collective::RING_ALL_REDUCE, GIB, {4, 8, 2}, t));
+  // Two switches cannot hold 4 nodes with at most 1 under one, nor with 4 under one.
+  CHECK_THROWS_AS(collective_time(Collective::ALL_TO_ALL, GIB, {4, 8, 2, 1}, t), std::invalid_argument);
+  CHECK_THROWS_AS(collective_time(Collective::ALL_TO_ALL, GIB, {4, 8, 2, 4}, t), std::invalid_argument);
+}
+
 TEST_CASE("bus_bandwidth reproduces a row printed by nccl-tests", "[communication]")
 {
   // NVIDIA/nccl issue 527 (p4dn.24xlarge, 8 A100, one node): 1073741824 B all-reduce in 8142.6 µs,

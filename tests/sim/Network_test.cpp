@@ -101,7 +101,7 @@ TEST_CASE("network: the platform file's tiers, and the bundled DGX presets'", "[
                   .platform.network);
 }
 
-TEST_CASE("network: a spine's share and the leaf switches of a placement", "[network]")
+TEST_CASE("network: a spine's uplinks and the leaf switches of a placement", "[network]")
 {
   const auto dir = scratch("spine");
   build_with_platform(dir, PLATFORM_HEAD + FABRIC + NIC +
@@ -112,18 +112,24 @@ TEST_CASE("network: a spine's share and the leaf switches of a placement", "[net
   REQUIRE(in.platform.network);
   const Network& net = *in.platform.network;
   REQUIRE(net.tiers.spine);
-  // A leaf's 4 GB/s of uplinks shared by its 2 nodes: 2 GB/s each, β = 5e-10 s/B.
-  CHECK_THAT(net.tiers.spine->beta.value, WithinRel(5e-10, 1e-12));
+  // A leaf's 4 GB/s of uplinks together (a ring crossing them alone gets all of it): β = 2.5e-10 s/B.
+  CHECK_THAT(net.tiers.spine->beta.value, WithinRel(2.5e-10, 1e-12));
   CHECK(net.tiers.spine->alpha.value == 2e-3);
   CHECK(net.nodes_per_leaf == 2);
   // Nodes 1 and 2 hang off leaves 0 and 1; nodes 0 and 1 off leaf 0. Devices on nodes {0, 0, 1}: k = 2 and
   // g = 2 (the most on one node).
   const auto at = net.placement_of(std::vector<std::uint32_t>{1, 2});
-  CHECK((at.nodes == 2 && at.per_node == 1 && at.switches == 2));
+  CHECK((at.nodes == 2 && at.per_node == 1 && at.switches == 2 && at.per_leaf == 1));
   const auto packed = net.placement_of(std::vector<std::uint32_t>{0, 1, 0});
-  CHECK((packed.nodes == 2 && packed.per_node == 2 && packed.switches == 1));
-  CHECK(net.switches_for(3) == 2);
-  CHECK(net.switches_for(2) == 1);
+  CHECK((packed.nodes == 2 && packed.per_node == 2 && packed.switches == 1 && packed.per_leaf == 2));
+  // Nodes 0, 1 (leaf 0) and 2 (leaf 1): 2 switches, 2 nodes under the fullest.
+  const auto three = net.placement_of(std::vector<std::uint32_t>{2, 0, 1});
+  CHECK((three.nodes == 3 && three.switches == 2 && three.per_leaf == 2));
+  // Packed from node 0: 3 nodes hang off 2 leaves, 2 under the first; 2 nodes off one.
+  const auto p3 = net.packed(CommPlacement{3, 4});
+  CHECK((p3.nodes == 3 && p3.per_node == 4 && p3.switches == 2 && p3.per_leaf == 2));
+  const auto p2 = net.packed(CommPlacement{2, 1});
+  CHECK((p2.switches == 1 && p2.per_leaf == 2));
   fs::remove_all(dir);
 }
 
@@ -198,7 +204,7 @@ TEST_CASE("network: a profile's communication is read with its sources, and chec
   CommTiers tiers;
   tiers.fabric = CommTier{Sourced{1e-3}, Sourced{1e-10}};
   tiers.nic = CommTier{Sourced{5e-3}, Sourced{1e-9}};
-  CHECK_THAT(f.resolve(tiers, 1).compute_s, WithinRel(3.03, 1e-12));
+  CHECK_THAT(f.resolve(tiers, CommPlacement{2, 1}).compute_s, WithinRel(3.03, 1e-12));
 
   auto fails = [&](const std::string& text, const std::string& message) {
     INFO(text);
@@ -380,6 +386,62 @@ TEST_CASE("network: two jobs whose rings share the NICs of their nodes get half 
   CHECK_FALSE(a4.link_contended);
 }
 
+TEST_CASE("network: two jobs whose rings cross the same leaf uplinks get half of them, alone all it needs",
+          "[network][engine][flows][spine]")
+{
+  // platform-net4-spine: NICs 10 GB/s (β_x = 1e-10), α_x 5 ms; leaves {0, 1} and {2, 3}, each leaf's
+  // uplinks 1 GB/s (β_s = 1e-9), α_s 2 ms. p and q fill node 0, so a and b (chatty: 0.5 s of compute and a
+  // 1 GB ring per step) each get one device on node 1 and one on node 2 (k = 2, g = 1, two switches):
+  // T = 2·(α_x + α_s) + S·max(β_x, β_s) = 0.014 + 1 = 1.014 s, so alone 100 s of work take
+  // 100 · 1.514 / 0.5 = 302.8 s; each node sends 1 GB a step, 200 steps: a flow of 2e11 B per node bounded
+  // at 2e11 / 302.8 B/s (0.66 GB/s), within a 1 GB/s uplink alone. The flows 1 → 2 of a and b both go up
+  // leaf 0's uplink (and down leaf 1's), those 2 → 1 up leaf 1's: 1.32 GB/s asked of 1 GB/s, so max-min
+  // gives each 0.5 GB/s and their 2e11 B take 400 s; the NICs (10 GB/s) carry them easily. comm_slowdown:
+  // 1.514 / 0.5 × 400 / 302.8 = 4. (A node's static share of the uplinks, 0.5 GB/s, would have made T
+  // 2.014 s and each job end at 502.8 s.)
+  const std::vector<std::string> sets = {"policy.placement=spread", "platform.preset=platform-net4-spine.yaml"};
+  const auto o = run_net("uplink.csv", sets);
+  const auto& a = o.jobs.at("a");
+  const auto& b = o.jobs.at("b");
+  INFO("a on " << a.devices.at(0) << "," << a.devices.at(1) << "; b on " << b.devices.at(0) << ","
+               << b.devices.at(1));
+  CHECK(o.jobs.at("p").devices == std::vector<DeviceIndex>{0});
+  CHECK(o.jobs.at("q").devices == std::vector<DeviceIndex>{1});
+  CHECK(a.devices == std::vector<DeviceIndex>{2, 4});
+  CHECK(b.devices == std::vector<DeviceIndex>{3, 5});
+  for (const auto* j : {&a, &b}) {
+    CHECK(j->nodes == 2);
+    CHECK_THAT(j->end_s, WithinRel(400.0, 1e-9));
+    CHECK_THAT(j->comm_slowdown, WithinRel(4.0, 1e-9));
+    CHECK(j->link_contended);
+  }
+  // a alone: its flows fit the uplinks, it ends at 302.8 s.
+  const auto dir = scratch("uplink-alone");
+  write_file(dir / "t.csv", "id,submit_s,duration_s,devices,profile\np,0,1000,1,quiet\nq,0,1000,1,quiet\n"
+                            "a,0,100,2,chatty\n");
+  const auto alone = run_net((dir / "t.csv").string(), sets);
+  CHECK(alone.jobs.at("a").devices == std::vector<DeviceIndex>{2, 4});
+  CHECK_THAT(alone.jobs.at("a").end_s, WithinRel(302.8, 1e-12));
+  CHECK_THAT(alone.jobs.at("a").comm_slowdown, WithinRel(3.028, 1e-12));
+  CHECK_FALSE(alone.jobs.at("a").link_contended);
+  // Under one leaf (nodes_per_leaf 4, the uplinks never crossed), a and b take the same devices and pay only
+  // their NICs: T = 2·α_x + S·β_x = 0.11 s, 100 · 0.61 / 0.5 = 122 s; their flows (2e11 / 122 B/s each,
+  // 3.28 GB/s for two) fit a 10 GB/s NIC half.
+  std::string one_leaf = slurp(NET + "platform-net4-spine.yaml");
+  one_leaf = replaced(one_leaf, "nodes_per_leaf: {value: 2,", "nodes_per_leaf: {value: 4,");
+  one_leaf = replaced(one_leaf, "device: ../device-test.yaml",
+                      "device: " + std::string(COLOCSIM_TEST_DATA) + "/sim/device-test.yaml");
+  write_file(dir / "one-leaf.yaml", one_leaf);
+  const auto inside =
+      run_net("uplink.csv", {"policy.placement=spread", "platform.preset=" + (dir / "one-leaf.yaml").string()});
+  for (const char* id : {"a", "b"}) {
+    INFO(id);
+    CHECK_THAT(inside.jobs.at(id).end_s, WithinRel(122.0, 1e-12));
+    CHECK_FALSE(inside.jobs.at(id).link_contended);
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("network: flows that fit in a link together do not slow each other (each at most at its own rate)",
           "[network][engine][flows]")
 {
@@ -507,6 +569,19 @@ TEST_CASE("network: timeseries.csv gives the busiest link's utilisation, alone a
     CHECK_THAT(rows[2].first, WithinAbs(1505.0, 1e-9));
     CHECK(rows[2].second == 0.0);
   }
+  // Between leaves (platform-net4-spine, the uplink test): a's and b's flows 1 → 2 share leaf 0's 1 GB/s
+  // uplink at 0.5 GB/s each, utilisation 1 until both end at 400 s, while the 10 GB/s NIC halves they cross
+  // are at 0.1; the quiet jobs end at 1000 s with nothing on the links.
+  {
+    const auto rows =
+        link_column(series_of(dir, "uplink.csv", {"platform.preset=" + NET + "platform-net4-spine.yaml"}));
+    REQUIRE(rows.size() >= 2);
+    CHECK(rows[0].first == 0.0);
+    CHECK_THAT(rows[0].second, WithinRel(1.0, 1e-9));
+    CHECK_THAT(rows[1].first, WithinRel(400.0, 1e-9));
+    for (std::size_t i = 1; i < rows.size(); ++i)
+      CHECK(rows[i].second == 0.0);
+  }
   // Without a network the file keeps its columns.
   const auto bare = series_of(dir, "two.csv", {"platform.preset=" + NET + "platform-nonet.yaml"});
   REQUIRE(!bare.empty());
@@ -596,10 +671,10 @@ TEST_CASE("network: the Aurora presets declare Slingshot-11 as NICs and dragonfl
     CHECK_THAT(net.tiers.nic.alpha.value, WithinRel(AURORA_NIC_ALPHA, 1e-12));
     CHECK_THAT(net.tiers.nic.beta.value, WithinRel(1 / (AURORA_NICS * AURORA_NIC_BW), 1e-12));
     REQUIRE(net.tiers.spine);
-    // A group's 64 nodes share its 8.31 TB/s of global links: 129.8 GB/s each, below their 192 GB/s of NICs.
-    CHECK_THAT(net.tiers.spine->beta.value, WithinRel(AURORA_GROUP_NODES / AURORA_GROUP_UPLINK, 1e-12));
+    // A group's 8.31 TB/s of global links one way, as one link its 64 nodes' flows share.
+    CHECK_THAT(net.tiers.spine->beta.value, WithinRel(1 / AURORA_GROUP_UPLINK, 1e-12));
     CHECK(net.tiers.spine->alpha.value == AURORA_GLOBAL_ALPHA);
-    CHECK(net.nodes_per_leaf == 64);
+    CHECK(net.nodes_per_leaf == AURORA_GROUP_NODES);
     // Every number is sourced, and the estimates say so.
     CHECK(net.tiers.nic.beta.evidence == Evidence::ESTIMATE);
     CHECK(net.tiers.nic.alpha.evidence == Evidence::ESTIMATE);
@@ -610,7 +685,7 @@ TEST_CASE("network: the Aurora presets declare Slingshot-11 as NICs and dragonfl
       build_run(load_scenario(NET + "base-net.yaml", {"platform.preset=aurora", "calibration=auto"}));
   CHECK(in.platform.network->placement_of(std::vector<std::uint32_t>{0, 63}).switches == 1);
   CHECK(in.platform.network->placement_of(std::vector<std::uint32_t>{63, 64}).switches == 2);
-  CHECK(in.platform.network->switches_for(10624) == 166);
+  CHECK(in.platform.network->packed(CommPlacement{10624, 12}).switches == 166);
 }
 
 TEST_CASE("network: on Aurora, a 2-node ring all-reduce crosses 8 Slingshot NICs, a 2-tile one Xe Link",
@@ -636,7 +711,7 @@ TEST_CASE("network: on Aurora, a 2-node ring all-reduce crosses 8 Slingshot NICs
   fs::remove_all(dir);
 }
 
-TEST_CASE("network: on Aurora, gangs that leave their dragonfly group pay a node's share of its global links",
+TEST_CASE("network: on Aurora, gangs that leave their dragonfly group cross its global links at their NICs' pace",
           "[network][aurora][engine]")
 {
   const auto dir = scratch("aurora-groups");
@@ -646,17 +721,18 @@ TEST_CASE("network: on Aurora, gangs that leave their dragonfly group pay a node
     return 2 * (k - 1) * alpha + 2.0 * (k - 1) / k * s * beta;
   };
   const double beta_nic = 1 / (AURORA_NICS * AURORA_NIC_BW);
-  const double beta_group = AURORA_GROUP_NODES / AURORA_GROUP_UPLINK;
+  const double beta_group = 1 / AURORA_GROUP_UPLINK;
   // 64 nodes, one group: the NICs set the pace.
   const auto inside = run_aurora(dir, 64, "a,0,100,64,talk\n");
   CHECK(inside.jobs.at("a").nodes == 64);
   CHECK_THAT(inside.jobs.at("a").end_s,
              WithinRel(100 * (2 + ring(64, AURORA_NIC_ALPHA, beta_nic)) / 2, 1e-12));
   // Two gangs of 65 tiles on 66 nodes, one tile per node: each spans both groups, so its inter-node hop takes
-  // α_nic + α_global and max(β_nic, β_group) = β_group, the 129.8 GB/s that is one node's share of the
-  // group's 8.31 TB/s. The share is static (docs/architecture.md, Network): it is what each node gets when
-  // every node of the group sends across at once, so both gangs cross group 0's links at that share, and
-  // their flows (about 1 GB/s per node each) fit their NICs together: neither slows the other further.
+  // α_nic + α_global, and its ring crosses each group's global links once each way: max(β_nic, β_group) =
+  // β_nic, 192 GB/s against 8.31 TB/s. Their four flows across the groups (about 1 GB/s each) are far
+  // within the links' 8.31 TB/s, and their flows fit their NICs together: neither slows the other. (A
+  // node's static share of the group's links, 8.31 TB/s / 64 = 129.8 GB/s, was charged before they were
+  // SimGrid links.)
   const double t_cross = ring(65, AURORA_NIC_ALPHA + AURORA_GLOBAL_ALPHA, std::max(beta_nic, beta_group));
   const auto both = run_aurora(dir, 66, "a,0,100,65,talk\nb,0,100,65,talk\n");
   for (const char* id : {"a", "b"}) {
