@@ -133,11 +133,15 @@ options:
                   (sim/scenarios/bench/platform-net.yaml: one 25 GB/s NIC per 2-tile node), and a share of the
                   jobs (--multi-node-share, default 0.05, Philly's) made 4-tile jobs of a profile that
                   communicates (sim/scenarios/bench/profiles-net.yaml: a ring all-reduce taking 0.2 of a step
-                  on 2 nodes), so that each spans 2 or more nodes and its flows go through SimGrid's network
-                  model; prints multi_node_jobs, jobs_communicating, comm_slowdown_mean (when a job
+                  on 2 nodes), so that each spans 2 or more nodes and its flows load the NICs (through
+                  SimGrid's network model where a link is overloaded); prints multi_node_jobs,
+                  jobs_communicating, comm_slowdown_mean (when a job
                   communicated) and jobs_link_contended too. The jobs chosen depend on the seed only.
   --multi-node-share F  with --network: the share of jobs made multi-node, 0..1 (0: the network platform
-                  with no multi-node job, the run to compare against)
+                  with no multi-node job)
+  --free-network  with --network: the same jobs on the same nodes, the platform's network left out, so
+                  that the multi-node jobs communicate for free and no flow goes through SimGrid: the run
+                  to compare against for what the network model itself costs
 )";
 
 std::string next_arg(const std::vector<std::string>& args, std::size_t& i)
@@ -465,6 +469,7 @@ struct BenchOptions {
   bool time_decisions = false;    // --time-decisions
   bool network = false;           // --network
   double multi_node_share = 0.05; // --multi-node-share
+  bool free_network = false;      // --free-network
 };
 
 /// The options of `colocsim bench`; nullopt after printing the help for --help.
@@ -512,6 +517,9 @@ std::optional<BenchOptions> parse_bench_args(const std::vector<std::string>& arg
       if (!x || !(*x >= 0 && *x <= 1))
         throw UsageError("option --multi-node-share expects a share of jobs, 0..1 (got '" + v + "')");
       o.multi_node_share = *x;
+      o.network = true;
+    } else if (s == "--free-network") {
+      o.free_network = true;
       o.network = true;
     } else
       throw UsageError("unknown option '" + s + "' (see colocsim bench --help)");
@@ -747,6 +755,7 @@ int cmd_bench(const std::vector<std::string>& args, std::ostream& out)
                                                   static_cast<std::uint64_t>(o.seed), p->sig.mem_bytes);
     multi = reader.get();
     inputs.reader = std::move(reader);
+    if (o.free_network) inputs.platform.network.reset(); // the same nodes and jobs, communication free
   }
   auto timed_owner = std::make_unique<TimedPolicy>();
   timed_owner->inner = std::move(inputs.policy);

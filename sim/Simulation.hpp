@@ -103,7 +103,9 @@ static_assert(sizeof(JobState) <= 520, "a job's state fits a 528-byte heap block
 
 /// The network flows of a running job that communicates across nodes (sim/README.md, Flows): one per node
 /// of its ring, node i → node i+1 (mod k), each carrying the bytes its NICs send over the whole attempt, at
-/// most at the rate it uses when it has its links to itself (bytes_per_work × its rate).
+/// most at the rate it uses when it has its links to itself (bytes_per_work × its rate). While no link they
+/// cross is asked more than it carries, each runs at that bound outside SimGrid (its bytes left at any time
+/// follow from `since`); otherwise they are SimGrid comms (`real`), shared by SimGrid's network model.
 struct JobFlows {
   std::vector<std::pair<sg4::Host*, sg4::Host*>> ring; ///< (from, to) of each flow
   std::vector<sg4::CommPtr> comms;  ///< the flows under way (their puts); null once done or stopped
@@ -117,6 +119,10 @@ struct JobFlows {
   std::vector<double> earliest_end;
   double bytes_per_work = 0;  ///< bytes a flow moves per work-second of the job
   double device_done_at = -1; ///< sim time its device work ended (held for its flows); -1 while it runs
+  double bound = 0;           ///< each flow's bound (bytes/s) since its last (re)start
+  double since = 0;           ///< engine time of that (re)start (outside SimGrid: left is the bytes then)
+  bool real = false;          ///< its flows are SimGrid comms (a link they cross is or was overloaded)
+  std::vector<std::uint8_t> loaded; ///< each flow's bound counts in its links' loads (it has bytes left)
 };
 
 enum class NoticeKind { FINISHED, OUT_OF_MEMORY, KILLED };
@@ -315,6 +321,30 @@ private:
   std::vector<std::uint32_t> nodes_of(std::span<const DeviceIndex> devices) const;
   void open_flows(JobIndex j);    ///< at a start: its ring, no flow under way until its rate is known
   void restart_flows(JobIndex j); ///< its rate changed: each flow goes on with its bytes left
+  /// Its flows stopped at now: the bytes left of each (read from SimGrid and cancelled there, or at their
+  /// bound), off their links' loads.
+  void take_flows(JobIndex j, JobFlows& f);
+  /// Flow i's bytes left at engine time t while it runs at its bound outside SimGrid.
+  static double free_flow_left(const JobFlows& f, std::size_t i, double t);
+  /// Adds a flow's bound to a link's load; whether that took the link over its capacity.
+  bool load_link(std::uint32_t link, double bound);
+  void unload_flow(JobFlows& f, std::size_t i); ///< flow i's bound off its links' loads (if on)
+  bool crosses_overloaded_link(const JobFlows& f) const; ///< a loaded flow's link asked more than it carries
+  void make_overloaded_links_real(); ///< jobs outside SimGrid that cross an overloaded link go into it
+  void start_real_flows(JobIndex j, JobFlows& f); ///< its loaded flows as SimGrid comms, from now
+  /// Calls fn with each link half flow i crosses: its source's NIC UP, its destination's DOWN, and between
+  /// leaves its source leaf's uplink UP and its destination leaf's DOWN (indices as link_capacity_).
+  template <class Fn> void for_flow_links(const JobFlows& f, std::size_t i, Fn&& fn) const
+  {
+    const std::uint32_t from = f.nodes[i], to = f.nodes[(i + 1) % f.nodes.size()];
+    fn(2 * from);
+    fn(2 * to + 1);
+    if (uplink_nodes_ != 0 && from / uplink_nodes_ != to / uplink_nodes_) {
+      const auto uplinks = static_cast<std::uint32_t>(node_hosts_.size() * 2);
+      fn(uplinks + 2 * (from / uplink_nodes_));
+      fn(uplinks + 2 * (to / uplink_nodes_) + 1);
+    }
+  }
   void close_flows(JobIndex j);   ///< it leaves its devices: its flows stop
   bool flows_done(JobIndex j);    ///< its device work ended now: whether its flows have too
   void wait_for(double next);     ///< the controller waits in SimGrid until next or a flow ends
@@ -332,6 +362,8 @@ private:
   /// Each link half's capacity in bytes/s: node n's NICs 2n (UP) and 2n + 1 (DOWN), then leaf l's uplinks
   /// 2N + 2l and 2N + 2l + 1 (N nodes).
   std::vector<double> link_capacity_;
+  std::vector<double> link_load_;          ///< each link half's load: the bounds of the flows on it
+  std::vector<std::uint32_t> link_flows_;  ///< how many flows are on each
   std::uint32_t uplink_nodes_ = 0; ///< nodes per leaf when leaves have uplinks (SimGrid links); else 0
   bool flow_woke_ = false;         ///< the last wait ended with a flow, before the engine's next event
   std::vector<double> link_bytes_; ///< bytes through each link half (as link_capacity_) since then

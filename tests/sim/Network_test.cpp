@@ -442,6 +442,33 @@ TEST_CASE("network: two jobs whose rings cross the same leaf uplinks get half of
   fs::remove_all(dir);
 }
 
+TEST_CASE("network: a job whose flows ran alone at their bound shares its links from the moment another "
+          "job overloads them",
+          "[network][engine][flows]")
+{
+  // a (chatty) alone on nodes 0 and 1 from 0 s: its flows run at their bound β = 2e11 / 302 B/s (0.662
+  // GB/s), within its 1 GB/s NIC halves, so they need not be in SimGrid. At 100 s b (chatty) takes the
+  // other devices of the same nodes: 2β asked of each NIC half, so both jobs' flows share it, 0.5 GB/s each.
+  // a has sent 100β and has 202β left: 202β / 5e8 s = 267.55 s, ending at 367.55 s (its device work ended
+  // at 302 s: held). b has then sent 202β too and goes on alone at β: 100β more take 100 s, so it ends at
+  // 467.55 s (its device work ended at 402 s). Left outside SimGrid after 100 s, a would end at 302 s and b
+  // at 402 s.
+  const double beta = 2e11 / 302;
+  const double a_end = 100 + 202 * beta / 5e8;
+  const auto o = run_net("late.csv", {"policy.placement=spread"});
+  const auto& a = o.jobs.at("a");
+  const auto& b = o.jobs.at("b");
+  CHECK(a.devices == std::vector<DeviceIndex>{0, 2});
+  CHECK(b.devices == std::vector<DeviceIndex>{1, 3});
+  CHECK_THAT(a.end_s, WithinRel(a_end, 1e-9));
+  CHECK_THAT(b.end_s, WithinRel(a_end + 100, 1e-9));
+  CHECK(a.link_contended);
+  CHECK(b.link_contended);
+  // comm_slowdown: 1.51 / 0.5 × (end − start) / (device work's end − start).
+  CHECK_THAT(a.comm_slowdown, WithinRel(3.02 * a_end / 302, 1e-9));
+  CHECK_THAT(b.comm_slowdown, WithinRel(3.02 * (a_end + 100 - 100) / 302, 1e-9));
+}
+
 TEST_CASE("network: flows that fit in a link together do not slow each other (each at most at its own rate)",
           "[network][engine][flows]")
 {
@@ -624,6 +651,13 @@ TEST_CASE("network: bench --network makes a share of the jobs multi-node and com
   CHECK_THAT(plain, !ContainsSubstring("multi_node_jobs"));
   CHECK(value(none, "makespan_s") == value(plain, "makespan_s"));
   CHECK(value(none, "energy_total_j") == value(plain, "energy_total_j"));
+  // --free-network: the same jobs (the same draws, so as many multi-node ones) on the same nodes, the network
+  // left out: none communicates.
+  const std::string free = with({"--network", "--free-network"});
+  CHECK(value(free, "multi_node_jobs") == multi);
+  CHECK(value(free, "jobs_completed") == 400);
+  CHECK(value(free, "jobs_communicating") == 0);
+  CHECK_THAT(free, !ContainsSubstring("comm_slowdown_mean"));
   const auto bad = cli({"bench", "--multi-node-share", "1.5"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, ContainsSubstring("--multi-node-share expects a share of jobs, 0..1 (got '1.5')"));
