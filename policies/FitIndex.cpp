@@ -22,17 +22,21 @@ void FitIndex::set(std::size_t i, double value)
 std::size_t FitIndex::find_first(double threshold, std::size_t from) const
 {
   if (from >= size_ || tree_[1] < threshold) return NONE;
-  return find_in(1, 0, leaves_, threshold, from);
-}
-
-std::size_t FitIndex::find_in(std::size_t node, std::size_t node_lo, std::size_t node_hi, double threshold,
-                              std::size_t from) const
-{
-  if (node_hi <= from || tree_[node] < threshold) return NONE;
-  if (node >= leaves_) return node - leaves_;
-  const std::size_t mid = (node_lo + node_hi) / 2;
-  if (auto r = find_in(2 * node, node_lo, mid, threshold, from); r != NONE) return r;
-  return find_in(2 * node + 1, mid, node_hi, threshold, from);
+  // Up from slot `from` to the nearest subtree to its right that holds a slot with enough, then down that
+  // subtree to its lowest such slot: O(log D), and O(1) when slot `from` itself has enough (a scan moving on
+  // to the next device). A node's value is the largest of its subtree, so a subtree holds a slot with
+  // enough exactly when its node has enough.
+  std::size_t n = leaves_ + from;
+  if (!(tree_[n] < threshold)) return from;
+  for (;;) {
+    if (n == 1) return NONE; // the root: nothing further right
+    if (n % 2 == 0 && !(tree_[n + 1] < threshold)) break;
+    n /= 2;
+  }
+  ++n; // the right sibling, which has one
+  while (n < leaves_)
+    n = tree_[2 * n] < threshold ? 2 * n + 1 : 2 * n;
+  return n - leaves_;
 }
 
 } // namespace colocsim

@@ -18,12 +18,10 @@ public:
   /// Sets the capacity of slot i (UNAVAILABLE: never matches).
   void set(std::size_t i, double value);
   double get(std::size_t i) const { return tree_[leaves_ + i]; }
-  /// Lowest i >= from with value(i) >= threshold, or NONE.
+  /// Lowest i >= from with value(i) >= threshold, or NONE: O(log D), O(1) when i = from.
   std::size_t find_first(double threshold, std::size_t from = 0) const;
 
 private:
-  std::size_t find_in(std::size_t node, std::size_t node_lo, std::size_t node_hi, double threshold,
-                      std::size_t from) const;
   std::size_t size_ = 0;
   std::size_t leaves_ = 1;
   std::vector<double> tree_;

@@ -1,6 +1,32 @@
 #include "policies/InterferenceAware.hpp"
 
+#include <bit>
+
 namespace colocsim {
+
+namespace {
+
+/// a and b equal field by field, bit for bit (so -0.0 differs from 0.0, and a NaN equals itself): a
+/// prediction can only depend on what differs.
+bool same_bits(const ResourceSignature& a, const ResourceSignature& b)
+{
+  static_assert(sizeof(ResourceSignature) == 144, "ResourceSignature changed: compare its new fields here");
+  static constexpr double ResourceSignature::*REALS[] = {
+      &ResourceSignature::duty_cycle,      &ResourceSignature::vec_util,
+      &ResourceSignature::xmx_util,        &ResourceSignature::bw_util,
+      &ResourceSignature::mem_bytes,       &ResourceSignature::freq_sensitive,
+      &ResourceSignature::compute_share,   &ResourceSignature::scaling_serial,
+      &ResourceSignature::scaling_exponent};
+  const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+  if (a.job_class != b.job_class) return false;
+  for (const auto field : REALS)
+    if (bits(a.*field) != bits(b.*field)) return false;
+  for (std::size_t g = 0; g < a.mig_speed.size(); ++g)
+    if (bits(a.mig_speed[g]) != bits(b.mig_speed[g])) return false;
+  return true;
+}
+
+} // namespace
 
 std::vector<ParamSpec> InterferenceAware::params()
 {
@@ -35,16 +61,44 @@ InterferenceAware::InterferenceAware(const ParamSet& p)
 {
 }
 
-bool InterferenceAware::accepts(const ClusterView& view, JobIndex j, DeviceIndex d) const
+void InterferenceAware::initialised(const ClusterView& view)
 {
-  const auto p = view.predict(j, std::span<const DeviceIndex>(&d, 1), placed_now(d));
-  return p.job_interference <= max_slowdown_ && p.max_corunner_interference <= max_slowdown_ &&
-         (!check_memory_ || p.fits_memory);
+  refusals_.assign(view.device_count(), Refusals{});
+}
+
+std::size_t InterferenceAware::signature_number(const ResourceSignature& s)
+{
+  for (std::size_t k = 0; k < signatures_.size(); ++k)
+    if (same_bits(signatures_[k], s)) return k;
+  if (signatures_.size() == NO_NUMBER) return NO_NUMBER;
+  signatures_.push_back(s);
+  return signatures_.size() - 1;
+}
+
+bool InterferenceAware::accepts(const ClusterView& view, JobIndex j, std::size_t sig, DeviceIndex d,
+                                const DeviceView& v)
+{
+  const auto also = placed_now(d);
+  // A prediction for j alone on d is a function of j's signature and of d while d's version stays the same
+  // (DeviceView::version; ClusterView::predict), except on a mig device, which the time changes too.
+  const bool remember = sig != NO_NUMBER && v.version != 0 && v.mode != SharingMode::MIG && also.empty();
+  const std::uint64_t bit = remember ? std::uint64_t{1} << sig : 0;
+  if (remember && refusals_[d].version == v.version && (refusals_[d].signatures & bit) != 0) return false;
+  const auto p = view.predict(j, std::span<const DeviceIndex>(&d, 1), also);
+  const bool ok = p.job_interference <= max_slowdown_ && p.max_corunner_interference <= max_slowdown_ &&
+                  (!check_memory_ || p.fits_memory);
+  if (remember && !ok) {
+    auto& r = refusals_[d];
+    if (r.version != v.version) r = Refusals{v.version, 0};
+    r.signatures |= bit;
+  }
+  return ok;
 }
 
 std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobIndex j, double mem)
 {
   GangPicker gang = gang_picker(view, j);
+  const std::size_t sig = signature_number(view.signature(j));
   bool done = false;
   std::size_t from = 0;
   // First-fit order over the devices with a free slot. `candidates` bounds the predictions that can refuse:
@@ -55,9 +109,10 @@ std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobI
     if (d == FitIndex::NONE) return gang.take();
     from = d + 1;
     const DeviceIndex dev = static_cast<DeviceIndex>(d);
-    if (!view.device(dev).available || !view.allows(j, dev)) continue;
+    const DeviceView v = view.device(dev);
+    if (!v.available || !view.allows(j, dev)) continue;
     const bool was_idle = idle(dev);
-    const bool ok = accepts(view, j, dev);
+    const bool ok = accepts(view, j, sig, dev, v);
     if (ok) done = gang.offer(dev, node_of(dev));
     if (!was_idle || !ok) ++examined;
   }
@@ -67,8 +122,9 @@ std::vector<DeviceIndex> InterferenceAware::choose(const ClusterView& view, JobI
     const std::size_t d = next_idle(view, j, mem, from);
     if (d == FitIndex::NONE) break;
     from = d + 1;
-    if (accepts(view, j, static_cast<DeviceIndex>(d)))
-      done = gang.offer(static_cast<DeviceIndex>(d), node_of(static_cast<DeviceIndex>(d)));
+    const DeviceIndex dev = static_cast<DeviceIndex>(d);
+    if (accepts(view, j, sig, dev, view.device(dev)))
+      done = gang.offer(dev, node_of(dev));
     else
       ++refused;
   }

@@ -13,7 +13,14 @@
 // devices (SlotPolicy::next_idle, O(log D) each). So a decision costs O(candidates · log D) whatever the
 // cluster size, and a job is never kept waiting by busy devices before an idle one (before this design the
 // window counted every device and a large cluster's idle devices past the first 64 were never used).
+// Refusals are remembered: a device that refused a job is not asked again for a job of the same signature
+// until its DeviceView::version changes (the prediction would be the same; see accepts()), which makes the
+// decisions after the first of a busy stretch cost a lookup per busy device examined instead of a
+// prediction.
 #include "policies/SlotPolicy.hpp"
+
+#include <cstdint>
+#include <vector>
 
 namespace colocsim {
 
@@ -24,10 +31,25 @@ public:
 
 private:
   std::vector<DeviceIndex> choose(const ClusterView& view, JobIndex j, double mem) override;
-  bool accepts(const ClusterView& view, JobIndex j, DeviceIndex d) const;
+  void initialised(const ClusterView& view) override;
+  /// Whether device d (`v`: view.device(d)) accepts job j, of signature number `sig` (signature_number()):
+  /// predicted, or a refusal remembered for that signature at d's current version.
+  bool accepts(const ClusterView& view, JobIndex j, std::size_t sig, DeviceIndex d, const DeviceView& v);
+  /// The number of signature s among those seen (equal bit for bit), from 0; NO_NUMBER past the 64 that
+  /// refusals_ can hold.
+  std::size_t signature_number(const ResourceSignature& s);
+  static constexpr std::size_t NO_NUMBER = 64;
+
   double max_slowdown_;
   std::size_t candidates_;
   bool check_memory_;
+  /// Per device: the signatures (bit k: signature number k) it refused while at `version`.
+  struct Refusals {
+    std::uint64_t version = 0;
+    std::uint64_t signatures = 0;
+  };
+  std::vector<Refusals> refusals_;
+  std::vector<ResourceSignature> signatures_; ///< by number
 };
 
 } // namespace colocsim

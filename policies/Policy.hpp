@@ -52,6 +52,13 @@ struct DeviceView {
   /// Speed relative to the platform's reference device type, on which trace durations are taken (1 on a
   /// single-type platform; 0.5 on a type half as fast). PlacementPrediction slowdowns leave it out.
   double speed = 1.0;
+  /// Changes, and never comes back, whenever anything ClusterView::predict reads of the device changes: its
+  /// residents, their memory, its mode and MIG instances, its effective frequency (also when the card's power
+  /// cap moves it, as the load of another device of the card changes) and its power. So a prediction for a
+  /// job on this device alone, with nothing placed before it in the same call (`also` empty), stays what it
+  /// was while `version` does, except on a `mig` device, where it also depends on the time (instances
+  /// becoming ready). 0: the view does not keep it (nothing may be concluded from it).
+  std::uint64_t version = 0;
 };
 
 /// One GPU instance of a device in `mig` mode, as policies see it.
@@ -96,6 +103,8 @@ public:
   /// Prediction for placing waiting job j on `devices` now (O(residents of those devices)). `also`: jobs
   /// the policy has already decided, in this same decide() call, to place on each of these devices (the
   /// engine applies decisions only after decide() returns, so they are not residents yet).
+  /// It depends on job j only through signature(j), except job_rate, which also depends on the device type
+  /// the job's duration was taken on and on its communication.
   virtual PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
                                       std::span<const JobIndex> also = {}) const = 0;
   /// Devices in `mig` mode: the GPU's MIG geometry (profiles, legal layouts and changes) and its current

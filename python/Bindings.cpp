@@ -541,7 +541,8 @@ PYBIND11_MODULE(_core, m)
       .def_readonly("freq_min_hz", &DeviceView::freq_min_hz, policy_docs::DeviceView_freq_min_hz)
       .def_readonly("freq_max_hz", &DeviceView::freq_max_hz)
       .def_readonly("type", &DeviceView::type, policy_docs::DeviceView_type)
-      .def_readonly("speed", &DeviceView::speed, policy_docs::DeviceView_speed);
+      .def_readonly("speed", &DeviceView::speed, policy_docs::DeviceView_speed)
+      .def_readonly("version", &DeviceView::version, policy_docs::DeviceView_version);
 
   py::class_<MigInstance>(m, "MigInstance", policy_docs::MigInstance)
       .def(py::init<std::size_t, unsigned>(), py::arg("profile"), py::arg("start"))

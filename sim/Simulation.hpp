@@ -156,7 +156,8 @@ public:
                       pd.spec->freq_min_hz.value,
                       pd.spec->freq_max_hz.value,
                       pd.type,
-                      setup_.platform->types[pd.type].speed};
+                      setup_.platform->types[pd.type].speed,
+                      phys_.version(d)};
   }
   const Job& job(JobIndex j) const override { return jobs_[j].job; }
   std::span<const JobIndex> residents(DeviceIndex d) const override

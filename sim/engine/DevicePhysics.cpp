@@ -68,6 +68,7 @@ bool DevicePhysics::join(std::uint32_t slot, std::uint32_t pos)
   const DeviceIndex d = rj.devices[pos];
   listener_.device_changing(d);
   auto& ds = devices_[d];
+  ++ds.version;
   ds.residents.push_back(rj.job);
   ds.refs.push_back(ResidentRef{slot, pos});
   ds.share_w.push_back(0);
@@ -93,6 +94,7 @@ void DevicePhysics::leave(std::uint32_t slot, std::uint32_t pos)
   const auto it =
       std::find_if(ds.refs.begin(), ds.refs.end(), [slot](const ResidentRef& r) { return r.slot == slot; });
   const auto i = it - ds.refs.begin();
+  ++ds.version;
   if (ds.mode == SharingMode::MIG) gi(d).vacate(rj.instances[pos]);
   ds.residents.erase(ds.residents.begin() + i);
   ds.refs.erase(it);
@@ -143,6 +145,7 @@ void DevicePhysics::set_frequency(DeviceIndex d, double freq_hz)
   auto& ds = devices_[d];
   if (freq_hz == ds.freq_set_hz) return;
   listener_.device_changing(d);
+  ++ds.version;
   ds.freq_set_hz = freq_hz;
   auto& dirty = dirty_;
   dirty.clear();
@@ -157,7 +160,7 @@ void DevicePhysics::set_frequency(DeviceIndex d, double freq_hz)
 void DevicePhysics::set_powered(DeviceIndex d, bool powered)
 {
   devices_[d].powered = powered;
-  refresh_power(d);
+  refresh_power(d); // a new power, a new version
 }
 
 void DevicePhysics::begin_repartition(DeviceIndex d, SharingMode mode)
@@ -177,11 +180,13 @@ void DevicePhysics::begin_repartition(DeviceIndex d, SharingMode mode)
   }
   ds.mode = mode;
   ds.repartitioning = true;
+  ++ds.version;
 }
 
 void DevicePhysics::reconfigure_mig(DeviceIndex d, const MigChange& change, double now)
 {
   auto& ds = devices_[d];
+  ++ds.version;
   const auto remap = gi(d).reconfigure(*type(d).mig, change, now);
   for (const auto& ref : ds.refs) {
     auto& i = jobs_[ref.slot].instances[ref.pos];
@@ -305,6 +310,7 @@ void DevicePhysics::refresh_power(DeviceIndex d)
   ds.power_w = ds.powered ? device_power(type(d).power, loads_, freq_ratio(d)).total_w : 0.0;
   attribute_power(type(d).power, loads_, freq_ratio(d), ds.share_w);
   total_power_w_ += ds.power_w - old;
+  if (ds.power_w != old) ++ds.version; // what predict() subtracts from the power afterwards
 }
 
 void DevicePhysics::settle(std::vector<DeviceIndex>& dirty)
@@ -384,6 +390,7 @@ void DevicePhysics::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex
     if (eff == ds.freq_hz) continue;
     listener_.device_changing(d);
     ds.freq_hz = eff;
+    ++ds.version;        // a sibling's load moved this device's frequency: its predictions change too
     recompute(d, dirty); // the residents' time factors changed
   }
 }

@@ -65,6 +65,13 @@ public:
   double total_power_w() const { return total_power_w_; } ///< Σ over devices
   double mem_used_bytes(DeviceIndex d) const { return devices_[d].mem_used_bytes; }
   bool repartitioning(DeviceIndex d) const { return devices_[d].repartitioning; }
+  /// A count that changes, and never comes back, whenever anything predict() reads of device d changes: its
+  /// residents and their memory, its mode and MIG instances, its effective frequency (also when the card's
+  /// power cap moves it, as a sibling tile's load changes) and its power (so also when it is switched on
+  /// or off). At least 1. Not counted: the time, on which a mig device's prediction also depends (instances
+  /// becoming ready). Two predictions for the same job on a non-mig device d with nothing placed before it
+  /// (`also` empty) are equal while version(d) is.
+  std::uint64_t version(DeviceIndex d) const { return devices_[d].version; }
   std::span<const JobIndex> residents(DeviceIndex d) const { return devices_[d].residents; }
   /// The power attributed to each resident, in residents() order (models/PowerModel.hpp attribute_power).
   std::span<const double> share_w(DeviceIndex d) const { return devices_[d].share_w; }
@@ -165,6 +172,7 @@ private:
     double mem_used_bytes = 0;  ///< real footprints of the residents
     double freq_set_hz = 0;     ///< the policy's frequency (default: the device's default)
     double freq_hz = 0;         ///< effective: freq_set_hz lowered by the card power cap
+    std::uint64_t version = 1;  ///< version(): bumped by every change of what predict() reads
     std::uint32_t mig = NO_MIG; ///< index into migs_; NO_MIG if never in mig mode
     SharingMode mode = SharingMode::EXCLUSIVE;
     bool repartitioning = false;

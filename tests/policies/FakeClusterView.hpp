@@ -4,7 +4,8 @@
 // footprints; set_type() gives a device a type, speed and power (predict() then reports the power a job
 // adds); decide() hands events to a policy and applies its Place decisions as residents, checking them as
 // the engine does (exactly job.devices distinct devices, the sharing mode's resident limit, a waiting job)
-// and, optionally, that no device's Σ gpu_milli exceeds 1000.
+// and, optionally, that no device's Σ gpu_milli exceeds 1000. Each device's DeviceView::version changes with
+// every change made through the view (residents, type, frequency); predict_calls counts the predictions.
 #pragma once
 #include "models/Interference.hpp"
 #include "models/Placement.hpp"
@@ -70,8 +71,9 @@ inline std::unique_ptr<Policy> make_policy(const std::string& spec)
 class FakeClusterView final : public ClusterView {
 public:
   double now_s = 0;
-  bool check_milli = false;             ///< also refuse placements that exceed a device's 1000 milli-GPU
-  mutable std::size_t allows_calls = 0; ///< allows() calls so far: how many devices policies looked at
+  bool check_milli = false;              ///< also refuse placements that exceed a device's 1000 milli-GPU
+  mutable std::size_t allows_calls = 0;  ///< allows() calls so far: how many devices policies looked at
+  mutable std::size_t predict_calls = 0; ///< predict() calls so far
   TimeSliceParams time_slice{Sourced{1.0}, Sourced{0.0}};
 
   DeviceIndex add_device(SharingMode mode = SharingMode::TIME_SLICE, std::uint32_t node = 0,
@@ -86,6 +88,7 @@ public:
     d.freq_min_hz = 0.8e9; // A100-like range (models/devices/a100-40gb.yaml rounds to these)
     d.freq_max_hz = 1.4e9;
     d.freq_hz = d.freq_max_hz;
+    d.version = 1;
     devices_.push_back(d);
     on_device_.emplace_back();
     return d.index;
@@ -98,6 +101,7 @@ public:
     v.type = type;
     v.speed = speed;
     v.power_w = idle_w;
+    ++v.version;
     job_power_w_.resize(devices_.size());
     job_power_w_[d] = job_w;
   }
@@ -113,8 +117,10 @@ public:
   /// Job j already runs on `devices` when the policy first looks (it never sees its submission).
   void run_before(JobIndex j, const std::vector<DeviceIndex>& devices)
   {
-    for (auto d : devices)
+    for (auto d : devices) {
       on_device_[d].push_back(j);
+      ++devices_[d].version;
+    }
     placed_[j] = devices;
   }
 
@@ -129,6 +135,7 @@ public:
         if (f->freq_hz < dev.freq_min_hz || f->freq_hz > dev.freq_max_hz)
           throw std::logic_error(describe(Decision{*f}) + ": outside the device's range");
         dev.freq_hz = f->freq_hz;
+        ++dev.version;
       }
     }
     return decisions;
@@ -150,8 +157,10 @@ public:
   {
     const auto devices = placed_.at(j);
     if (devices.empty()) throw std::logic_error("job " + std::to_string(j) + " is not running");
-    for (auto d : devices)
+    for (auto d : devices) {
       std::erase(on_device_[d], j);
+      ++devices_[d].version;
+    }
     placed_[j].clear();
     std::vector<Event> events{JobCompleted{j, devices}};
     events.insert(events.end(), also.begin(), also.end());
@@ -190,6 +199,7 @@ public:
   PlacementPrediction predict(JobIndex j, std::span<const DeviceIndex> devices,
                               std::span<const JobIndex> also) const override
   {
+    ++predict_calls;
     PlacementPrediction p;
     double rate = std::numeric_limits<double>::infinity();
     for (const DeviceIndex d : devices) {
@@ -235,8 +245,10 @@ private:
       if (check_milli && milli_used(d) + jobs_[p.job].gpu_milli > 1000) fail("more than 1000 milli-GPU");
     }
     waiting_.erase(w);
-    for (auto d : p.devices)
+    for (auto d : p.devices) {
       on_device_[d].push_back(p.job);
+      ++devices_[d].version;
+    }
     placed_[p.job] = p.devices;
   }
 

@@ -87,3 +87,54 @@ TEST_CASE("interference-aware refuses a device where the job is fine but a co-ru
   auto policy = make_policy("interference-aware:max_slowdown=1.1");
   CHECK(placements(view.submit(*policy, {j})) == std::map<JobIndex, Devices>{{j, {1}}});
 }
+
+TEST_CASE("interference-aware asks a device that refused a job again only once the device has changed",
+          "[policies][interference-aware]")
+{
+  // Time-slice, θ = 1, ε = 0: factor_i = max(1, Σd, 1 + d_i·(Σd − d_i)). Device 0 runs a (duty 1) and l
+  // (duty 0.25), device 1 runs b (duty 1). A job of duty 1 would have max(2.25, 1 + 1.25) = 2.25 on device
+  // 0 and max(2, 1 + 1) = 2 on device 1, both over 1.5: c waits, after two predictions.
+  FakeClusterView view;
+  view.add_device();
+  view.add_device();
+  const auto a = view.add_job(make_job(), busy_signature());
+  const auto l = view.add_job(make_job(), light_signature());
+  const auto b = view.add_job(make_job(), busy_signature());
+  view.run_before(a, {0});
+  view.run_before(l, {0});
+  view.run_before(b, {1});
+  const auto c = view.add_job(make_job(), busy_signature());
+  auto policy = make_policy("interference-aware:max_slowdown=1.5");
+  CHECK(placements(view.submit(*policy, {c})).empty());
+  CHECK(view.predict_calls == 2);
+  // d (duty 1 too, its own copy of the signature) queues behind c; neither device changed, so c is refused
+  // again without a prediction.
+  const auto d = view.add_job(make_job(), busy_signature());
+  CHECK(placements(view.submit(*policy, {d})).empty());
+  CHECK(view.predict_calls == 2);
+  // a ends: device 0 has changed and is asked again. Next to l alone, c has max(1.25, 1 + 1·0.25) = 1.25
+  // and l 1 + 0.25·1 = 1.25: c goes there. d would have 2.25 there (predicted: c was placed on it in this
+  // call) and is refused by device 1 as c was, from what c was told (device 1 has not changed): it waits.
+  CHECK(placements(view.complete(*policy, a)) == std::map<JobIndex, Devices>{{c, {0}}});
+  CHECK(view.predict_calls == 4);
+}
+
+TEST_CASE("interference-aware remembers a refusal for the job's signature only",
+          "[policies][interference-aware]")
+{
+  // Device 0 runs a (duty 1); device 1 is empty. c (duty 1) is refused by device 0 (2 > 1.5) and goes to
+  // device 1. e (duty 0.25) next to a: max(1.25, 1 + 0.25·1) = 1.25 and a: 1 + 1·0.25 = 1.25, so device 0,
+  // unchanged since it refused c, is asked again for e's signature and takes it.
+  FakeClusterView view;
+  view.add_device();
+  view.add_device();
+  const auto a = view.add_job(make_job(), busy_signature());
+  view.run_before(a, {0});
+  const auto c = view.add_job(make_job(), busy_signature());
+  const auto e = view.add_job(make_job(), light_signature());
+  auto policy = make_policy("interference-aware:max_slowdown=1.5");
+  CHECK(placements(view.submit(*policy, {c})) == std::map<JobIndex, Devices>{{c, {1}}});
+  CHECK(view.predict_calls == 2);
+  CHECK(placements(view.submit(*policy, {e})) == std::map<JobIndex, Devices>{{e, {0}}});
+  CHECK(view.predict_calls == 3);
+}

@@ -9,8 +9,10 @@
 
 #include "sim/engine/DevicePhysics.hpp"
 
+#include <bit>
 #include <cmath>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -280,4 +282,121 @@ TEST_CASE("device physics: a gang that communicates, its rate and its prediction
   DevicePhysics bare(platform, false, rec);
   CHECK(bare.comm_efficiency(talk, across) == 1.0);
   CHECK_THAT(bare.predict(talk, across, {}, 0).job_rate, WithinRel(1.0, 1e-12));
+}
+
+TEST_CASE("device physics: a tile throttled by its card sibling's load has a new version",
+          "[engine][physics]")
+{
+  // Card limit 400 W. Tile 0 stays empty, drawing 100 W at any clock (the idle clock, idle_fmax = idle);
+  // a saturating job on tile 1 draws 120 + 200 r² at clock ratio r, so the card holds its 400 W at r² = 0.9
+  // and throttles both tiles to 1.6 GHz · √0.9. Nothing of tile 0 but its clock changes, and with it what a
+  // job would see there (β = 1: slowdown 1/√0.9 instead of 1): its version must change.
+  const Platform platform = two_tiles(400);
+  Recorder rec;
+  DevicePhysics phys(platform, false, rec);
+  rec.phys = &phys;
+  const auto probe = job(1.0, 0.5);
+  const auto before = phys.version(0);
+  CHECK(phys.predict(JobPhysics{&probe, 1.0}, std::vector<DeviceIndex>{0}, {}, 0).job_slowdown == 1.0);
+  const auto hot = job(1.0, 1.0);
+  start(phys, rec, 0, hot, {1});
+  CHECK_THAT(phys.freq_hz(0), WithinRel(1.6e9 * std::sqrt(0.9), 2e-6));
+  CHECK(phys.power_w(0) == 100.0);
+  CHECK_THAT(phys.predict(JobPhysics{&probe, 1.0}, std::vector<DeviceIndex>{0}, {}, 0).job_slowdown,
+             WithinRel(1.0 / std::sqrt(0.9), 2e-6));
+  CHECK(phys.version(0) != before);
+}
+
+TEST_CASE("device physics: a device's predictions stay the same while its version does (random changes)",
+          "[engine][physics]")
+{
+  // Two cards of two tiles, each card limited to 400 W: a saturating job on one tile (320 W) throttles its
+  // card, the empty sibling included (100 W). 3,000 random changes from a fixed seed: jobs of four signatures
+  // start on one tile or as gangs of two (across cards too) and end, tiles get a clock of their own, empty
+  // tiles are switched off and on or change their sharing mode. After each, every field of the prediction for
+  // three probe jobs alone on each tile is compared, bit for bit, with the one made after the last change at
+  // which the tile's version was the same. The prediction itself is the reference: no change may alter it
+  // without changing the version.
+  Platform platform = two_tiles(400);
+  platform.add_nodes(0, 1, 1, SharingMode::TIME_SLICE, 0);
+  REQUIRE(platform.devices.size() == 4);
+  Recorder rec;
+  DevicePhysics phys(platform, false, rec);
+  rec.phys = &phys;
+  auto gang = job(0.6, 0.6, 12);
+  gang.scaling_serial = 0.1;
+  const std::vector<ResourceSignature> kinds{job(1.0, 1.0, 20), job(0.3, 0.2, 5), job(0.7, 0.5, 30), gang};
+  const std::vector<ResourceSignature> probes{job(1.0, 0.5, 10), job(0.2, 0.1, 1), job(0.5, 1.0, 40)};
+  std::mt19937 rng(20261129);
+  auto pick = [&rng](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  struct Running {
+    std::uint32_t slot;
+    std::vector<DeviceIndex> devices;
+  };
+  std::vector<Running> running;
+  std::vector<bool> powered(4, true);
+  JobIndex next = 0;
+  const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+  auto same = [&](const PlacementPrediction& a, const PlacementPrediction& b) {
+    return bits(a.job_slowdown) == bits(b.job_slowdown) &&
+           bits(a.max_corunner_slowdown) == bits(b.max_corunner_slowdown) &&
+           bits(a.job_interference) == bits(b.job_interference) &&
+           bits(a.max_corunner_interference) == bits(b.max_corunner_interference) &&
+           bits(a.added_power_w) == bits(b.added_power_w) && bits(a.job_rate) == bits(b.job_rate) &&
+           a.fits_memory == b.fits_memory;
+  };
+  std::vector<std::uint64_t> seen_version(4, 0);
+  std::vector<std::vector<PlacementPrediction>> seen(4, std::vector<PlacementPrediction>(probes.size()));
+  std::size_t kept = 0, throttled = 0, mismatches = 0;
+  for (int step = 0; step < 3000; ++step) {
+    const std::size_t op = pick(10);
+    if (op < 4 && running.size() < 12) { // a job starts on one tile, or a gang on two
+      const auto& sig = kinds[pick(kinds.size())];
+      std::vector<DeviceIndex> on{static_cast<DeviceIndex>(pick(4))};
+      if (&sig == &kinds.back()) on.push_back(static_cast<DeviceIndex>((on[0] + 1 + pick(3)) % 4));
+      bool all_on = true;
+      for (auto d : on)
+        all_on = all_on && powered[d];
+      if (!all_on) continue;
+      const auto slot = start(phys, rec, next++, sig, on);
+      running.push_back({slot, on});
+    } else if (op < 7 && !running.empty()) { // one ends
+      const auto i = pick(running.size());
+      for (std::uint32_t pos = 0; pos < running[i].devices.size(); ++pos)
+        phys.leave(running[i].slot, pos);
+      phys.update(running[i].slot);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+    } else if (op < 9) { // a tile's own clock: the minimum, the maximum or between
+      const double f[] = {0.8e9, 1.2e9, 1.6e9};
+      phys.set_frequency(static_cast<DeviceIndex>(pick(4)), f[pick(3)]);
+    } else { // an empty tile is switched off or on, or changes between time-slice and ccs-2
+      const auto d = static_cast<DeviceIndex>(pick(4));
+      if (!phys.residents(d).empty()) continue;
+      if (pick(2) == 0) {
+        powered[d] = !powered[d];
+        phys.set_powered(d, powered[d]);
+      } else {
+        phys.begin_repartition(d, phys.mode(d) == SharingMode::TIME_SLICE ? SharingMode::CCS_2
+                                                                          : SharingMode::TIME_SLICE);
+        phys.end_repartition(d);
+      }
+    }
+    for (DeviceIndex d = 0; d < 4; ++d) {
+      throttled += phys.freq_hz(d) < phys.freq_set_hz(d) ? 1 : 0;
+      const bool same_version = phys.version(d) == seen_version[d];
+      for (std::size_t k = 0; k < probes.size(); ++k) {
+        const auto p = phys.predict(JobPhysics{&probes[k], 1.0}, std::vector<DeviceIndex>{d}, {}, 0);
+        if (same_version) {
+          ++kept;
+          if (!same(p, seen[d][k])) ++mismatches;
+        }
+        seen[d][k] = p;
+      }
+      seen_version[d] = phys.version(d);
+    }
+  }
+  CHECK(mismatches == 0);
+  // The walk covered what it is for: predictions compared at an unchanged version, and throttled cards.
+  CHECK(kept > 1000);
+  CHECK(throttled > 100);
 }
