@@ -27,6 +27,9 @@ int Node::fully_free() const
 
 namespace {
 
+/// The node-scoring rule of a run, resolved once from Options::policy (in policy_names() order).
+enum class Scorer { RANDOM, DOT_PRODUCT, GPU_CLUSTERING, GPU_PACKING, BEST_FIT, FGD };
+
 /// Independent streams from one seed (splitmix64), so that tune, shuffle, tie order and the random policy
 /// do not share draws.
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream)
@@ -119,13 +122,15 @@ public:
       : nodes_(std::move(nodes)), options_(o), typical_(typical_pods(originals, o.typical))
   {
     const auto& names = policy_names();
-    if (std::find(names.begin(), names.end(), o.policy) == names.end()) {
+    const auto named = std::find(names.begin(), names.end(), o.policy);
+    if (named == names.end()) {
       std::string all;
       for (const auto& n : names)
         all += (all.empty() ? "" : ", ") + n;
       throw InputError(SourceLocation{"packing options", 0, 0}, "policy",
                        "unknown packing policy '" + o.policy + "'; expected " + all);
     }
+    scorer_ = static_cast<Scorer>(named - names.begin());
     for (const auto& n : nodes_) {
       if (!model_id_.count(n.model)) model_id_.emplace(n.model, static_cast<int>(model_id_.size()));
       frag_.push_back(node_fragmentation(n, typical_));
@@ -221,9 +226,8 @@ private:
   Scored score(std::size_t ni, const Pod& p)
   {
     const Node& n = nodes_[ni];
-    const std::string& pol = options_.policy;
     Scored s;
-    if (pol == "fgd") {
+    if (scorer_ == Scorer::FGD) {
       const double before = frag_[ni];
       if (p.gpus == 1 && p.milli < MILLI) {
         std::vector<int> left = n.gpu_left;
@@ -245,20 +249,20 @@ private:
       return s;
     }
     s.gpus = sub_choice(n.gpu_left, p);
-    if (pol == "dot-product") { // dimension method "merge", normalisation "max", as the authors ran it
+    if (scorer_ == Scorer::DOT_PRODUCT) { // dimension method "merge", normalisation "max", as the authors ran it
       const double dot =
           (double(n.cpu_left) / MAX_SPEC_CPU) * (double(p.cpu) / MAX_SPEC_CPU) +
           (double(n.gpu_left_total()) / MAX_SPEC_GPU) * (double(p.total_milli()) / MAX_SPEC_GPU);
       s.score = static_cast<long long>(100.0 * (1.0 - dot / 2.0));
       return s;
     }
-    if (pol == "best-fit") {
+    if (scorer_ == Scorer::BEST_FIT) {
       const double left = 0.5 * double(n.cpu_left - p.cpu) / MAX_SPEC_CPU +
                           0.5 * double(n.gpu_left_total() - p.total_milli()) / MAX_SPEC_GPU;
       s.score = static_cast<long long>((1.0 - left) * 100.0);
-    } else if (pol == "gpu-packing") {
+    } else if (scorer_ == Scorer::GPU_PACKING) {
       s.score = packing_score(n, p);
-    } else if (pol == "gpu-clustering") {
+    } else if (scorer_ == Scorer::GPU_CLUSTERING) {
       const int tag = affinity_tag(p);
       if (tag < 0) {
         s.score = 0;
@@ -302,7 +306,7 @@ private:
     }
     std::size_t chosen = feasible.front();
     std::vector<int> gpus;
-    if (options_.policy == "random") {
+    if (scorer_ == Scorer::RANDOM) {
       chosen = feasible[draw(random_, feasible.size())];
       if (p.gpus == 1 && p.milli < MILLI) { // a share: a GPU drawn among those that fit
         std::vector<int> fit;
@@ -317,7 +321,7 @@ private:
       scores.reserve(feasible.size());
       for (const std::size_t ni : feasible)
         scores.push_back(score(ni, p));
-      if (options_.policy == "best-fit") { // NormalizeScore: min-max onto 0..100 in integers
+      if (scorer_ == Scorer::BEST_FIT) { // NormalizeScore: min-max onto 0..100 in integers
         long long lo = std::numeric_limits<long long>::max(), hi = std::numeric_limits<long long>::min();
         for (const auto& s : scores) {
           lo = std::min(lo, s.score);
@@ -348,6 +352,7 @@ private:
 
   std::vector<Node> nodes_;
   Options options_;
+  Scorer scorer_ = Scorer::FGD;
   std::vector<TypicalPod> typical_;
   std::vector<double> frag_;
   double total_frag_ = 0;
@@ -427,6 +432,7 @@ double node_fragmentation(const Node& n, const std::vector<TypicalPod>& typical)
 
 const std::vector<std::string>& policy_names()
 {
+  // In the order of Scorer.
   static const std::vector<std::string> names{"random",      "dot-product", "gpu-clustering",
                                               "gpu-packing", "best-fit",    "fgd"};
   return names;
