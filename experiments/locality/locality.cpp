@@ -6,7 +6,8 @@
 // trainings that ring-all-reduce their gradients each step (profiles.yaml: ResNet-50 and BERT-large, step
 // time and gradient bytes from published sources); durations are compute time with perfect scaling, so each
 // placement adds the communication its layout costs. Each placement rule runs on the DGX A100's network
-// (8 HDR NICs per node) and on a what-if with one NIC per node (dgx-a100-1nic.yaml).
+// (8 HDR NICs per node), on a what-if with one NIC per node (dgx-a100-1nic.yaml) and on that node under 4:1
+// oversubscribed leaf switches of 4 nodes (dgx-a100-1nic-leaves.yaml, full mode only).
 //
 // Checked (--check, independent numbers; the full table by the command without --check):
 //  (a) a hand-made trace (tiny.csv, 2 nodes x 8 GPUs, jobs of 6, 6 and 4 GPUs): where each job runs under
@@ -316,7 +317,9 @@ int driver_main(int argc, char** argv)
   if (!args->check) {
     std::vector<Result> results;
     for (const auto& [network, sets] : std::vector<std::pair<std::string, std::vector<std::string>>>{
-             {"dgx-a100", {}}, {"1-nic", {"platform.preset=dgx-a100-1nic.yaml"}}})
+             {"dgx-a100", {}},
+             {"1-nic", {"platform.preset=dgx-a100-1nic.yaml"}},
+             {"1nic-4:1", {"platform.preset=dgx-a100-1nic-leaves.yaml"}}})
       for (const auto& placement : placements)
         results.push_back(run(network, placement, sets));
     // How the node count changes the picture (README.md, "Why 16 nodes"): pack and any only (spread takes
