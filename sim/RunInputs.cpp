@@ -169,8 +169,9 @@ std::optional<Network> read_network(const YAML::Node& net, const std::string& fi
     const Sourced alpha = sourced(sp, "network.spine", "latency", Unit::SECONDS, 0, MAX_LAT);
     if (ok) {
       out.tiers.spine =
-          CommTier{alpha, beta_of(bw, 1.0, "a leaf's uplinks together, one link shared by the flows of its " +
-                                               number_text(per_leaf) + " nodes that leave or enter it")};
+          CommTier{alpha, beta_of(bw, 1.0,
+                                  "a leaf's uplinks together, one link shared by the flows of its " +
+                                      number_text(per_leaf) + " nodes that leave or enter it")};
       out.nodes_per_leaf = static_cast<std::uint32_t>(per_leaf);
     }
   }

@@ -329,7 +329,7 @@ private:
   static double free_flow_left(const JobFlows& f, std::size_t i, double t);
   /// Adds a flow's bound to a link's load; whether that took the link over its capacity.
   bool load_link(std::uint32_t link, double bound);
-  void unload_flow(JobFlows& f, std::size_t i); ///< flow i's bound off its links' loads (if on)
+  void unload_flow(JobFlows& f, std::size_t i);          ///< flow i's bound off its links' loads (if on)
   bool crosses_overloaded_link(const JobFlows& f) const; ///< a loaded flow's link asked more than it carries
   void make_overloaded_links_real(); ///< jobs outside SimGrid that cross an overloaded link go into it
   void start_real_flows(JobIndex j, JobFlows& f); ///< its loaded flows as SimGrid comms, from now
@@ -346,10 +346,10 @@ private:
       fn(uplinks + 2 * (to / uplink_nodes_) + 1);
     }
   }
-  void close_flows(JobIndex j);   ///< it leaves its devices: its flows stop
-  bool flows_done(JobIndex j);    ///< its device work ended now: whether its flows have too
-  void wait_for(double next);     ///< the controller waits in SimGrid until next or a flow ends
-  void sync_simgrid_clock();      ///< SimGrid's clock brought up to the engine's
+  void close_flows(JobIndex j); ///< it leaves its devices: its flows stop
+  bool flows_done(JobIndex j);  ///< its device work ended now: whether its flows have too
+  void wait_for(double next);   ///< the controller waits in SimGrid until next or a flow ends
+  void sync_simgrid_clock();    ///< SimGrid's clock brought up to the engine's
   /// The nodes' hosts and links, and with a spine each leaf switch's zone and uplink, in `root`.
   void build_network(sg4::NetZone* root, std::size_t node_count);
   /// timeseries.csv's busiest link (TimePoint::link_util_s): the bytes each flow moved since the last
@@ -363,11 +363,11 @@ private:
   /// Each link half's capacity in bytes/s: node n's NICs 2n (UP) and 2n + 1 (DOWN), then leaf l's uplinks
   /// 2N + 2l and 2N + 2l + 1 (N nodes).
   std::vector<double> link_capacity_;
-  std::vector<double> link_load_;          ///< each link half's load: the bounds of the flows on it
-  std::vector<std::uint32_t> link_flows_;  ///< how many flows are on each
-  std::uint32_t uplink_nodes_ = 0; ///< nodes per leaf when leaves have uplinks (SimGrid links); else 0
-  bool flow_woke_ = false;         ///< the last wait ended with a flow, before the engine's next event
-  std::vector<double> link_bytes_; ///< bytes through each link half (as link_capacity_) since then
+  std::vector<double> link_load_;         ///< each link half's load: the bounds of the flows on it
+  std::vector<std::uint32_t> link_flows_; ///< how many flows are on each
+  std::uint32_t uplink_nodes_ = 0;        ///< nodes per leaf when leaves have uplinks (SimGrid links); else 0
+  bool flow_woke_ = false;                ///< the last wait ended with a flow, before the engine's next event
+  std::vector<double> link_bytes_;        ///< bytes through each link half (as link_capacity_) since then
   std::vector<std::uint32_t> links_loaded_; ///< the link halves with bytes in link_bytes_
   void resolve_dependencies(JobIndex j, std::vector<Event>& batch);
   /// What a job that depends on an ended job reads of it, kept once its state is freed: only for the first

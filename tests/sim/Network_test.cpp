@@ -399,7 +399,8 @@ TEST_CASE("network: two jobs whose rings cross the same leaf uplinks get half of
   // gives each 0.5 GB/s and their 2e11 B take 400 s; the NICs (10 GB/s) carry them easily. comm_slowdown:
   // 1.514 / 0.5 × 400 / 302.8 = 4. (A node's static share of the uplinks, 0.5 GB/s, would have made T
   // 2.014 s and each job end at 502.8 s.)
-  const std::vector<std::string> sets = {"policy.placement=spread", "platform.preset=platform-net4-spine.yaml"};
+  const std::vector<std::string> sets = {"policy.placement=spread",
+                                         "platform.preset=platform-net4-spine.yaml"};
   const auto o = run_net("uplink.csv", sets);
   const auto& a = o.jobs.at("a");
   const auto& b = o.jobs.at("b");
@@ -432,8 +433,8 @@ TEST_CASE("network: two jobs whose rings cross the same leaf uplinks get half of
   one_leaf = replaced(one_leaf, "device: ../device-test.yaml",
                       "device: " + std::string(COLOCSIM_TEST_DATA) + "/sim/device-test.yaml");
   write_file(dir / "one-leaf.yaml", one_leaf);
-  const auto inside =
-      run_net("uplink.csv", {"policy.placement=spread", "platform.preset=" + (dir / "one-leaf.yaml").string()});
+  const auto inside = run_net(
+      "uplink.csv", {"policy.placement=spread", "platform.preset=" + (dir / "one-leaf.yaml").string()});
   for (const char* id : {"a", "b"}) {
     INFO(id);
     CHECK_THAT(inside.jobs.at(id).end_s, WithinRel(122.0, 1e-12));
@@ -745,8 +746,9 @@ TEST_CASE("network: on Aurora, a 2-node ring all-reduce crosses 8 Slingshot NICs
   fs::remove_all(dir);
 }
 
-TEST_CASE("network: on Aurora, gangs that leave their dragonfly group cross its global links at their NICs' pace",
-          "[network][aurora][engine]")
+TEST_CASE(
+    "network: on Aurora, gangs that leave their dragonfly group cross its global links at their NICs' pace",
+    "[network][aurora][engine]")
 {
   const auto dir = scratch("aurora-groups");
   const double s = 1e9;
