@@ -61,8 +61,7 @@ double collective_time(Collective c, double bytes, const CommPlacement& at, cons
   const int even = (at.nodes + at.switches - 1) / at.switches;
   if (at.per_leaf != 0 && (at.per_leaf < even || at.per_leaf > at.nodes - at.switches + 1))
     throw std::invalid_argument(
-        "collective_time: per_leaf must be in [ceil(nodes / switches), nodes - switches "
-        "+ 1], or 0");
+        "collective_time: per_leaf must be in [ceil(nodes / switches), nodes - switches + 1], or 0");
   check_tier(tiers.fabric, "fabric");
   check_tier(tiers.nic, "nic");
   if (at.switches > 1 && !tiers.spine)

@@ -772,8 +772,6 @@ void Simulation::open_flows(JobIndex j)
   const std::vector<std::uint32_t> nodes = nodes_of(js.devices);
   JobFlows f;
   f.bytes_per_work = per_work;
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    f.ring.emplace_back(node_hosts_[nodes[i]], node_hosts_[nodes[(i + 1) % nodes.size()]]);
   f.comms.resize(nodes.size());
   f.gets.resize(nodes.size());
   f.left.assign(nodes.size(), per_work * js.remaining);
@@ -823,8 +821,7 @@ void Simulation::take_flows(JobIndex j, JobFlows& f)
     }
     f.real = false;
   } else {
-    for (std::size_t i = 0; i < f.left.size(); ++i)
-      if (f.loaded[i]) f.left[i] = free_flow_left(f, i, now_);
+    bring_free_flows_to_now(f);
   }
   for (std::size_t i = 0; i < f.left.size(); ++i)
     unload_flow(f, i);
@@ -833,6 +830,13 @@ void Simulation::take_flows(JobIndex j, JobFlows& f)
 double Simulation::free_flow_left(const JobFlows& f, std::size_t i, double t)
 {
   return std::max(0.0, f.left[i] - f.bound * (t - f.since));
+}
+
+void Simulation::bring_free_flows_to_now(JobFlows& f) const
+{
+  for (std::size_t i = 0; i < f.left.size(); ++i)
+    if (f.loaded[i]) f.left[i] = free_flow_left(f, i, now_);
+  f.since = now_;
 }
 
 bool Simulation::load_link(std::uint32_t link, double bound)
@@ -869,9 +873,7 @@ void Simulation::make_overloaded_links_real()
   // fit their links (none at all in `colocsim bench --network`), so the running jobs are scanned.
   for (auto& [j, f] : flows_)
     if (!f.real && crosses_overloaded_link(f)) {
-      for (std::size_t i = 0; i < f.left.size(); ++i)
-        if (f.loaded[i]) f.left[i] = free_flow_left(f, i, now_);
-      f.since = now_;
+      bring_free_flows_to_now(f);
       start_real_flows(j, f);
     }
 }
@@ -1006,9 +1008,7 @@ bool Simulation::flows_done(JobIndex j)
     }
     // Not expected (a flow at its bound ends with the device work), but exact all the same: the rest goes
     // through SimGrid and the job is held for it.
-    for (std::size_t i = 0; i < f.left.size(); ++i)
-      if (f.loaded[i]) f.left[i] = free_flow_left(f, i, now_);
-    f.since = now_;
+    bring_free_flows_to_now(f);
     start_real_flows(j, f);
   }
   sync_simgrid_clock(); // its flows are read at the engine's now

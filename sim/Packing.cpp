@@ -249,8 +249,8 @@ private:
       return s;
     }
     s.gpus = sub_choice(n.gpu_left, p);
-    if (scorer_ ==
-        Scorer::DOT_PRODUCT) { // dimension method "merge", normalisation "max", as the authors ran it
+    // dot-product: dimension method "merge", normalisation "max", as the authors ran it
+    if (scorer_ == Scorer::DOT_PRODUCT) {
       const double dot =
           (double(n.cpu_left) / MAX_SPEC_CPU) * (double(p.cpu) / MAX_SPEC_CPU) +
           (double(n.gpu_left_total()) / MAX_SPEC_GPU) * (double(p.total_milli()) / MAX_SPEC_GPU);

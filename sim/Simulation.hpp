@@ -107,7 +107,6 @@ static_assert(sizeof(JobState) <= 520, "a job's state fits a 528-byte heap block
 /// cross is asked more than it carries, each runs at that bound outside SimGrid (its bytes left at any time
 /// follow from `since`); otherwise they are SimGrid comms (`real`), shared by SimGrid's network model.
 struct JobFlows {
-  std::vector<std::pair<sg4::Host*, sg4::Host*>> ring; ///< (from, to) of each flow
   std::vector<sg4::CommPtr> comms;  ///< the flows under way (their puts); null once done or stopped
   std::vector<sg4::CommPtr> gets;   ///< the receiving side of each (kept while it runs)
   std::vector<double> left;         ///< bytes left of each when it was last (re)started
@@ -327,6 +326,8 @@ private:
   void take_flows(JobIndex j, JobFlows& f);
   /// Flow i's bytes left at engine time t while it runs at its bound outside SimGrid.
   static double free_flow_left(const JobFlows& f, std::size_t i, double t);
+  /// The bytes left of each of its flows outside SimGrid brought up to now, from which they go on (since).
+  void bring_free_flows_to_now(JobFlows& f) const;
   /// Adds a flow's bound to a link's load; whether that took the link over its capacity.
   bool load_link(std::uint32_t link, double bound);
   void unload_flow(JobFlows& f, std::size_t i);          ///< flow i's bound off its links' loads (if on)
