@@ -24,6 +24,17 @@ std::string write(const fs::path& dir, const std::string& name, const std::strin
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
+
+/// `colocsim validate` of a one-job scenario on the platform file `platform` (written to DIR/p.yaml).
+auto validate_platform(const fs::path& dir, const std::string& platform)
+{
+  write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
+  write(dir, "p.yaml", platform);
+  const auto s = write(dir, "s.yaml",
+                       "name: t\nplatform:\n  preset: p.yaml\nworkload:\n  trace: t.csv\n"
+                       "policy: first-fit\n");
+  return cli({"validate", s});
+}
 } // namespace
 
 TEST_CASE("summary.json never holds inf or nan", "[cli][outputs]")
@@ -98,15 +109,10 @@ TEST_CASE("a platform file without name or device exits 2 with the file, not a y
           "[cli][errors]")
 {
   const auto dir = scratch_dir("platform");
-  write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
   // Without `name:` (optional: the file's name stands in) and without `device:` (required).
-  write(dir, "p.yaml",
-        "format: colocsim-platform/1\nnodes: {value: 1, tag: estimate, source: test}\n"
-        "cards_per_node: {value: 1, tag: estimate, source: test}\n");
-  const auto s = write(dir, "s.yaml",
-                       "name: t\nplatform:\n  preset: p.yaml\nworkload:\n  trace: t.csv\n"
-                       "policy: first-fit\n");
-  const auto r = cli({"validate", s});
+  const auto r =
+      validate_platform(dir, "format: colocsim-platform/1\nnodes: {value: 1, tag: estimate, source: test}\n"
+                             "cards_per_node: {value: 1, tag: estimate, source: test}\n");
   CHECK(r.status == 2);
   CHECK_THAT(r.err,
              ContainsSubstring("p.yaml:1:1: device: missing required key; expected a device catalog name"));
@@ -117,16 +123,10 @@ TEST_CASE("a platform file without name or device exits 2 with the file, not a y
 TEST_CASE("a platform's node and card counts must be whole numbers", "[cli][errors]")
 {
   const auto dir = scratch_dir("fraction");
-  write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
   // cards_per_node 2.5 and nodes 1.5 were cut to 2 and 1 without a word.
-  write(dir, "p.yaml",
-        "format: colocsim-platform/1\nname: frac\ndevice: a100-40gb\n"
-        "nodes: 1.5\n"
-        "cards_per_node: {value: 2.5, tag: estimate, source: test}\n");
-  const auto s = write(dir, "s.yaml",
-                       "name: t\nplatform:\n  preset: p.yaml\nworkload:\n  trace: t.csv\n"
-                       "policy: first-fit\n");
-  const auto r = cli({"validate", s});
+  const auto r = validate_platform(dir, "format: colocsim-platform/1\nname: frac\ndevice: a100-40gb\n"
+                                        "nodes: 1.5\n"
+                                        "cards_per_node: {value: 2.5, tag: estimate, source: test}\n");
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("p.yaml:4:8: nodes: not a whole number (got 1.5); expected a count"));
   CHECK_THAT(r.err, ContainsSubstring(
@@ -158,16 +158,10 @@ TEST_CASE("a scenario path that is a directory exits 2", "[cli][errors]")
 TEST_CASE("a platform of more than 2^22 devices exits 2 before allocating them", "[cli][errors]")
 {
   const auto dir = scratch_dir("huge-platform");
-  write(dir, "t.csv", "id,submit_s,duration_s,profile\na,0,10,resnet50-infer-bs1\n");
   // 10^6 nodes x 64 cards x 1 device = 6.4e7 devices (4 GB of device rows before the cap; the fuzzer's seed).
-  write(dir, "p.yaml",
-        "format: colocsim-platform/1\nname: huge\ndevice: a100-40gb\n"
-        "nodes: {value: 1000000, tag: estimate, source: test}\n"
-        "cards_per_node: {value: 64, tag: estimate, source: test}\n");
-  const auto s = write(dir, "s.yaml",
-                       "name: t\nplatform:\n  preset: p.yaml\nworkload:\n  trace: t.csv\n"
-                       "policy: first-fit\n");
-  const auto r = cli({"validate", s});
+  const auto r = validate_platform(dir, "format: colocsim-platform/1\nname: huge\ndevice: a100-40gb\n"
+                                        "nodes: {value: 1000000, tag: estimate, source: test}\n"
+                                        "cards_per_node: {value: 64, tag: estimate, source: test}\n");
   CHECK(r.status == 2);
   CHECK_THAT(r.err, ContainsSubstring("p.yaml: nodes: the platform has 64000000 devices"));
   CHECK_THAT(r.err, ContainsSubstring("expected at most 4194304"));
