@@ -263,8 +263,11 @@ void Simulation::controller()
       if (auto* js = jobs_.find(j)) js->launched = true;
     started_in_pass_.clear();
     take_due_ends(sim_now());
-    std::vector<Event> events;
-    std::vector<Notice> notices;
+    // The pass's buffers keep their capacity from pass to pass (no allocation per pass).
+    auto& events = pass_events_;
+    auto& notices = pass_notices_;
+    events.clear();
+    notices.clear();
     notices.swap(notices_);
     std::sort(notices.begin(), notices.end(), [](const Notice& a, const Notice& b) { return a.job < b.job; });
     for (const auto& n : notices)
@@ -317,7 +320,7 @@ void Simulation::controller()
       nodes_.clear_powered_off();
     }
     if (!events.empty())
-      call_policy(std::move(events));
+      call_policy(events);
     else if (flow_woke_ && link_outputs_)
       emit_timepoint(); // a flow ended: the others' rates change, and the busiest link's load with them
     flow_woke_ = false;
@@ -353,7 +356,8 @@ void Simulation::controller()
 
 void Simulation::handle_arrivals(std::vector<Event>& events)
 {
-  std::vector<Event> batch;
+  auto& batch = arrival_batch_; // keeps its capacity from pass to pass
+  batch.clear();
   double batch_time = 0;
   while (read_next_job()) {
     const double t = lookahead_->submit_s - origin_;
@@ -365,8 +369,7 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
       batch.clear();
     }
     batch_time = t;
-    Job job = std::move(*lookahead_);
-    lookahead_.reset();
+    Job& job = *lookahead_;
     ++totals_.jobs_read;
     if (job.profile.empty()) job.profile = setup_.default_profile;
     if (job.profile.empty())
@@ -379,6 +382,7 @@ void Simulation::handle_arrivals(std::vector<Event>& events)
                        "expected at least 1 device (got " + std::to_string(job.devices) + ")");
     auto [j, js] = jobs_.add();
     js.job = std::move(job);
+    lookahead_.reset();
     js.sig = &profile.sig;
     js.comm = profile.communication ? &*profile.communication : nullptr;
     if (js.job.batch_size > 0 && profile.depends_on_batch()) {
@@ -533,8 +537,9 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
 {
   ++totals_.engine_events;
   auto& js = jobs_[n.job];
-  const auto devs = js.devices;
   remove_job(n.job);
+  // The event's copy of its devices; record_end then takes js.devices itself (the job's attempt is over).
+  const auto& devs = js.devices;
   if (n.kind == NoticeKind::KILLED) {
     // Killed at its requested time, as a resource manager does: it ends for good, and jobs that depend on
     // it are cancelled.
@@ -542,9 +547,9 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
     js.end = sim_now();
     js.reason = reason_id("killed at its requested time (workload.estimates)");
     ++totals_.killed;
-    record_end(n.job); // its run time into the user's history, its dependents cancelled (JOB_ENDED)
     events.emplace_back(std::in_place_type<JobFailed>,
                         JobFailed{n.job, devs, "killed at its requested time", false});
+    record_end(n.job); // its run time into the user's history, its dependents cancelled (JOB_ENDED)
     return;
   }
   if (n.kind == NoticeKind::FINISHED) {
@@ -561,6 +566,7 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
   }
   ++totals_.oom_events;
   const bool requeue = js.attempts <= setup_.max_retries;
+  events.emplace_back(std::in_place_type<JobFailed>, JobFailed{n.job, devs, "out of memory", requeue});
   if (requeue) {
     js.status = JobStatus::WAITING;
     add_waiting(n.job);
@@ -572,10 +578,9 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
     ++totals_.failed;
     record_end(n.job); // its dependents cancelled (JOB_ENDED)
   }
-  events.emplace_back(std::in_place_type<JobFailed>, JobFailed{n.job, devs, "out of memory", requeue});
 }
 
-void Simulation::call_policy(std::vector<Event> events)
+void Simulation::call_policy(std::vector<Event>& events)
 {
   events_.policy_calling(PolicyCalling{*this, events, waiting_, running_});
   const auto decisions = setup_.policy->decide(*this, events);
@@ -1157,7 +1162,6 @@ void Simulation::record_end(JobIndex j)
   r.start_s = js.first_start < 0 ? -1 : trace_time(origin_, js.first_start, r.submit_s);
   r.last_start_s = js.attempt_start < 0 ? -1 : trace_time(origin_, js.attempt_start, r.start_s);
   r.end_s = js.end < 0 ? -1 : trace_time(origin_, js.end, std::max(r.last_start_s, r.submit_s));
-  r.devices = js.devices;
   r.energy_j = meters_.job_energy_j(j);
   r.attempts = js.attempts;
   r.reason = reasons_.text(js.reason);
@@ -1170,16 +1174,16 @@ void Simulation::record_end(JobIndex j)
     }
     r.comm_outputs = true;
   }
+  // The job has ended for good: nothing reads its per-attempt devices again, so the record takes them (their
+  // heap block goes back once the record is written, not at the end of the run).
+  r.devices = std::move(js.devices);
+  js.devices = {};
   if (js.status == JobStatus::COMPLETED && js.job.duration_s > 0)
     r.slowdown = (js.end - js.attempt_start) / js.job.duration_s;
   // The run time the system saw (a killed job's: its limit), for the user's history.
   const double run_s = js.attempt_start < 0 || js.end < 0 ? 0.0 : js.end - js.attempt_start;
   events_.job_ended(JobEnded{j, sim_now(), r, run_s, *this});
   ended_.push_back(j);
-  // The job has ended for good: nothing reads its per-attempt vectors again (r.devices was a copy, and so is
-  // handle_notice's). Their heap blocks go back now, not at the end of the run: every JobState lives as long
-  // as the run (jobs are indexed by JobIndex), 96 bytes of blocks per single-device job (BENCHMARKS.md).
-  std::vector<DeviceIndex>().swap(js.devices);
 }
 
 /// The jobs ended in this pass: the policy call that reported their ends has returned (a job rejected when

@@ -16,6 +16,7 @@
 #include "sim/engine/NodePower.hpp"
 #include "sim/engine/ReasonTable.hpp"
 #include "sim/engine/RunReporters.hpp"
+#include "sim/engine/TimeSlack.hpp"
 #include "sim/engine/UserRunHistory.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -42,24 +43,6 @@ namespace sg4 = simgrid::s4u;
 /// Policy calls in a row at one instant for something the policy made due at that instant (WakeAt(now))
 /// before the run fails with DecisionError: a policy that asks for one every time never lets time advance.
 constexpr std::uint32_t SAME_INSTANT_ROUNDS_MAX = 1000;
-
-/// Arrivals, wake-ups, boots, repartitions and releases closer than this to an instant happen at it: 1e-9
-/// relative (1e-9 s below 1 s), far above the rounding of the times the engine computes (an ulp of t is
-/// 2.2e-16 · t), so rounding never splits one instant in two.
-inline double time_slack(double t)
-{
-  return 1e-9 * std::max(1.0, std::abs(t));
-}
-
-/// Job ends closer than this to an instant happen at it: 1e-9 s (SimGrid's surf/precision, within which the
-/// first engine's SimGrid activities ended together), or 8 ulps of t once that is larger (t from 2^20 s,
-/// about 12 days: long traces), so that two ends computed along different paths never fall apart by
-/// rounding. Ends are not merged over time_slack's 1e-9 · t: at t = 1e6 s that would move an end by 1 ms.
-inline double end_slack(double t)
-{
-  const double a = std::abs(t);
-  return std::max(1e-9, 8 * (std::nextafter(a, HUGE_VAL) - a));
-}
 
 struct JobState {
   // Ordered by size (8-byte members, then 4-byte, then 1-byte) so that no padding sits between them: up to
@@ -199,7 +182,7 @@ private:
   bool read_next_job();
   void handle_arrivals(std::vector<Event>& events);
   void handle_notice(const Notice& n, std::vector<Event>& events);
-  void call_policy(std::vector<Event> events);
+  void call_policy(std::vector<Event>& events);
   /// Before one more round at the sim time `sim_t` for something due at it (WakeAt(now)): counts such
   /// rounds and throws DecisionError after SAME_INSTANT_ROUNDS_MAX in a row at one instant.
   void check_same_instant_rounds(double sim_t);
@@ -407,6 +390,9 @@ public:
 private:
   std::set<std::pair<double, DeviceIndex>> repartitions_; ///< (sim time ready, device), in time order
   std::vector<Notice> notices_;                           ///< ends due at the current instant (take_due_ends)
+  std::vector<Notice> pass_notices_; ///< the controller pass's notices (kept for its capacity)
+  std::vector<Event> pass_events_;   ///< the controller pass's events (kept for its capacity)
+  std::vector<Event> arrival_batch_; ///< handle_arrivals' submissions at one trace time
   /// The end heap: the next end of every running job whose end is not yet taken, earliest first (then by job
   /// index), one entry per job, moved in place when its rate changes (sim/engine/EndHeap.hpp).
   EndHeap<NoticeKind> ends_;

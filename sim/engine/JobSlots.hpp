@@ -13,6 +13,7 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -29,7 +30,13 @@ public:
     if (next_ == std::numeric_limits<JobIndex>::max())
       throw std::length_error("more than " + std::to_string(next_) + " jobs: JobIndex is 32-bit");
     const JobIndex j = next_++;
-    auto& state = *slots_.emplace_back(std::make_unique<State>());
+    std::unique_ptr<State> block;
+    if (!POOLED || spare_.empty()) {
+      block = std::make_unique<State>();
+    } else { // a freed job's block, its state destroyed at release(): one allocation less per job
+      block.reset(::new (spare_.pop()) State());
+    }
+    auto& state = *slots_.emplace_back(std::move(block));
     ++live_;
     peak_ = std::max(peak_, live_);
     return {j, state};
@@ -53,7 +60,13 @@ public:
   void release(JobIndex j)
   {
     if (j < base_ || j >= next_ || !slots_[j - base_]) return;
-    slots_[j - base_].reset();
+    if constexpr (POOLED) {
+      State* state = slots_[j - base_].release();
+      state->~State();
+      spare_.push(state);
+    } else {
+      slots_[j - base_].reset();
+    }
     --live_;
     while (!slots_.empty() && !slots_.front()) { // the window starts at the oldest job kept
       slots_.pop_front();
@@ -89,6 +102,52 @@ private:
   /// Jobs base_ .. next_ - 1, null where freed: a window from the oldest job kept (8 bytes a slot, so a job
   /// that waits for ever keeps 8 bytes per later job, not their states).
   std::deque<std::unique_ptr<State>> slots_;
+  /// Blocks of freed states (destroyed, not deallocated), reused by add(): never more than the most states
+  /// kept at once, so they add nothing to the peak. A list threaded through the blocks themselves (each
+  /// holds the next one's address), so that keeping them costs no memory of its own.
+  /// A block can hold the list's link (the engine's states can; a JobSlots<int> in a test keeps no spares).
+  static constexpr bool POOLED = sizeof(State) >= sizeof(void*) && alignof(State) >= alignof(void*);
+  class SpareBlocks {
+  public:
+    SpareBlocks() = default;
+    SpareBlocks(const SpareBlocks&) = delete;
+    SpareBlocks& operator=(const SpareBlocks&) = delete;
+    SpareBlocks(SpareBlocks&& o) noexcept : head_(std::exchange(o.head_, nullptr)) {}
+    SpareBlocks& operator=(SpareBlocks&& o) noexcept
+    {
+      if (this != &o) {
+        free_all();
+        head_ = std::exchange(o.head_, nullptr);
+      }
+      return *this;
+    }
+    ~SpareBlocks() { free_all(); }
+    bool empty() const { return head_ == nullptr; }
+    void push(void* block)
+    {
+      ::new (block) Link{head_};
+      head_ = static_cast<Link*>(block);
+    }
+    void* pop()
+    {
+      Link* block = head_;
+      head_ = block->next;
+      block->~Link();
+      return block;
+    }
+
+  private:
+    struct Link {
+      Link* next;
+    };
+    void free_all()
+    {
+      while (!empty())
+        ::operator delete(pop(), sizeof(State));
+    }
+    Link* head_ = nullptr;
+  };
+  SpareBlocks spare_;
   JobIndex base_ = 0, next_ = 0;
   std::size_t live_ = 0, peak_ = 0;
 };
