@@ -16,6 +16,7 @@
 #include "sim/Platform.hpp"
 #include "sim/engine/MigInstances.hpp"
 #include "sim/engine/ModelError.hpp"
+#include "sim/engine/SmallVec.hpp"
 #include "workloads/ProfileCatalog.hpp"
 
 #include <cstdint>
@@ -165,9 +166,10 @@ private:
   /// One device (a platform may have 127,488). The GPU instances of a device that has been in mig mode are in
   /// migs_, by index.
   struct Device {
-    std::vector<JobIndex> residents; ///< in placement order
-    std::vector<ResidentRef> refs;   ///< of residents[i]
-    std::vector<double> share_w;     ///< power attributed to residents[i]
+    // In place up to 2 residents (SmallVec.hpp): reading a device's residents reads its record only.
+    SmallVec<JobIndex, 2> residents; ///< in placement order
+    SmallVec<ResidentRef, 2> refs;   ///< of residents[i]
+    SmallVec<double, 2> share_w;     ///< power attributed to residents[i]
     double power_w = 0;
     double mem_used_bytes = 0;  ///< real footprints of the residents
     double freq_set_hz = 0;     ///< the policy's frequency (default: the device's default)
