@@ -14,9 +14,16 @@ FitIndex::FitIndex(std::size_t size) : size_(size)
 void FitIndex::set(std::size_t i, double value)
 {
   std::size_t n = leaves_ + i;
+  if (tree_[n] == value) return;
   tree_[n] = value;
-  for (n /= 2; n >= 1; n /= 2)
-    tree_[n] = std::max(tree_[2 * n], tree_[2 * n + 1]);
+  // Up to the first node whose largest value does not change: the nodes above it do not change either.
+  // Most changes stop within a level or two (a sibling subtree holds as much), instead of walking all
+  // log2(D) levels every time (FitIndex::set was 3.5 % of a million-job run).
+  for (n /= 2; n >= 1; n /= 2) {
+    const double largest = std::max(tree_[2 * n], tree_[2 * n + 1]);
+    if (tree_[n] == largest) break;
+    tree_[n] = largest;
+  }
 }
 
 std::size_t FitIndex::find_first(double threshold, std::size_t from) const

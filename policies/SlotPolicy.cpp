@@ -46,6 +46,7 @@ void SlotPolicy::init(const ClusterView& view)
   capacity_.resize(n);
   mem_free_.resize(n);
   milli_used_.assign(n, 0);
+  placed_entry_.assign(n, 0);
   type_.resize(n);
   for (DeviceIndex d = 0; d < n; ++d) {
     const auto dv = view.device(d);
@@ -144,10 +145,30 @@ void SlotPolicy::node_powered(const NodePowered& e)
   }
 }
 
+void SlotPolicy::note_placed(DeviceIndex d, JobIndex j)
+{
+  std::uint32_t& e = placed_entry_.at(d);
+  if (e == 0) {
+    if (placed_devices_ == placed_now_.size()) placed_now_.emplace_back();
+    auto& entry = placed_now_[placed_devices_++];
+    entry.device = d;
+    entry.jobs.clear();
+    e = static_cast<std::uint32_t>(placed_devices_);
+  }
+  placed_now_[e - 1].jobs.push_back(j);
+}
+
+void SlotPolicy::clear_placed()
+{
+  for (std::size_t i = 0; i < placed_devices_; ++i)
+    placed_entry_[placed_now_[i].device] = 0;
+  placed_devices_ = 0;
+}
+
 std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<const Event> events)
 {
   if (!initialised_) init(view);
-  placed_now_.clear();
+  clear_placed();
   std::vector<Decision> out;
   for (const auto& e : events)
     if (const auto* s = std::get_if<JobSubmitted>(&e)) on_submitted(view, s->job);
@@ -188,7 +209,7 @@ std::vector<Decision> SlotPolicy::decide(const ClusterView& view, std::span<cons
     }
     occupy(view, j, devices, +1);
     for (auto d : devices)
-      placed_now_[d].push_back(j);
+      note_placed(d, j);
     queue_.erase(j);
     out.push_back(Place{j, std::move(devices), thread_share(view, j)});
   }

@@ -84,8 +84,8 @@ protected:
   /// Jobs placed on device d earlier in the current decide() call (not yet residents in the view).
   std::span<const JobIndex> placed_now(DeviceIndex d) const
   {
-    auto it = placed_now_.find(d);
-    return it == placed_now_.end() ? std::span<const JobIndex>() : std::span<const JobIndex>(it->second);
+    const std::uint32_t e = d < placed_entry_.size() ? placed_entry_[d] : 0;
+    return e == 0 ? std::span<const JobIndex>() : std::span<const JobIndex>(placed_now_[e - 1].jobs);
   }
   double mem_free(DeviceIndex d) const { return mem_free_[d]; }
   std::size_t device_count() const { return slots_.size(); }
@@ -132,11 +132,22 @@ private:
   MemoryNotion memory_;
   bool initialised_ = false;
   FcfsQueue queue_;
-  std::vector<std::uint32_t> slots_;                        ///< jobs this policy has placed per device
-  std::vector<std::uint32_t> capacity_;                     ///< slots per device
-  std::vector<double> mem_free_;                            ///< by the memory notion
-  std::vector<int> milli_used_;                             ///< Σ gpu_milli of the jobs on each device
-  std::map<DeviceIndex, std::vector<JobIndex>> placed_now_; ///< this decide() call's placements
+  std::vector<std::uint32_t> slots_;    ///< jobs this policy has placed per device
+  std::vector<std::uint32_t> capacity_; ///< slots per device
+  std::vector<double> mem_free_;        ///< by the memory notion
+  std::vector<int> milli_used_;         ///< Σ gpu_milli of the jobs on each device
+  /// This decide() call's placements: per device placed on, its jobs in the order placed. The first
+  /// `placed_devices_` entries are this call's; the others keep their capacity for later calls, so that a
+  /// placement allocates nothing once the policy has run a while.
+  struct PlacedOn {
+    DeviceIndex device = 0;
+    std::vector<JobIndex> jobs;
+  };
+  std::vector<PlacedOn> placed_now_;
+  std::size_t placed_devices_ = 0;
+  std::vector<std::uint32_t> placed_entry_; ///< per device: 1 + its entry in placed_now_, 0 if none
+  void note_placed(DeviceIndex d, JobIndex j);
+  void clear_placed();
   double max_memory_ = 0;
   /// Per device type: its largest device memory and one device of it (to ask ClusterView::allows), so that a
   /// job that names GPU types is refused when none of its types can hold it instead of blocking the queue.
