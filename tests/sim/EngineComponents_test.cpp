@@ -11,6 +11,7 @@
 #include "sim/engine/MigInstances.hpp"
 #include "sim/engine/NodePower.hpp"
 #include "sim/engine/ReasonTable.hpp"
+#include "sim/engine/SmallVec.hpp"
 #include "sim/engine/TimeSlack.hpp"
 #include "sim/engine/UserRunHistory.hpp"
 
@@ -20,6 +21,7 @@
 #include <limits>
 #include <random>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -554,6 +556,55 @@ TEST_CASE(
         ++differ;
   }
   CHECK(differ == 0);
+}
+
+TEST_CASE("SmallVec: in place up to N, on the heap past it, order kept by erase, copies and moves whole",
+          "[engine][components]")
+{
+  SmallVec<std::uint32_t, 2> v;
+  CHECK(v.empty());
+  CHECK(v.capacity() == 2);
+  v.push_back(7);
+  v.push_back(8);
+  const auto* in_place = v.data();
+  CHECK(v.capacity() == 2); // still in place
+  v.push_back(v[0]);        // an element of its own, pushed as it grows onto the heap
+  CHECK(v.data() != in_place);
+  CHECK(v.capacity() == 4);
+  v.push_back(10);
+  v.push_back(11); // grows again: 8
+  CHECK(v.capacity() == 8);
+  CHECK(std::vector<std::uint32_t>(v.begin(), v.end()) == std::vector<std::uint32_t>{7, 8, 7, 10, 11});
+  // erase keeps the order of the others and returns the position after the erased one
+  CHECK(*v.erase(v.begin() + 1) == 7);
+  v.erase(v.end() - 1);
+  CHECK(std::vector<std::uint32_t>(v.begin(), v.end()) == std::vector<std::uint32_t>{7, 7, 10});
+  const std::span<const std::uint32_t> view = v; // what DevicePhysics::residents returns
+  CHECK(view.size() == 3);
+  CHECK(view[2] == 10);
+  // copies: a heap one into an in-place one and back; moves take the heap block or copy the in-place values
+  SmallVec<std::uint32_t, 2> small;
+  small.push_back(1);
+  SmallVec<std::uint32_t, 2> copy = v;
+  CHECK(std::vector<std::uint32_t>(copy.begin(), copy.end()) == std::vector<std::uint32_t>{7, 7, 10});
+  copy = small;
+  CHECK(copy.size() == 1);
+  CHECK(copy[0] == 1);
+  const auto* heap = v.data();
+  SmallVec<std::uint32_t, 2> moved = std::move(v);
+  CHECK(moved.data() == heap);
+  CHECK(v.empty()); // NOLINT(bugprone-use-after-move): a moved-from SmallVec is empty and in place
+  CHECK(v.capacity() == 2);
+  SmallVec<std::uint32_t, 2> moved_small = std::move(small);
+  CHECK(moved_small.size() == 1);
+  CHECK(moved_small[0] == 1);
+  moved = std::move(moved_small); // frees moved's heap block (the sanitizers would see a leak)
+  CHECK(moved.size() == 1);
+  CHECK(moved.capacity() == 2);
+  // down to nothing by erase, then in place again only through a move or a copy of a small one
+  while (!copy.empty())
+    copy.erase(copy.begin());
+  CHECK(copy.empty());
 }
 
 namespace {
