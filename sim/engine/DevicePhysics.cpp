@@ -29,9 +29,25 @@ DevicePhysics::DevicePhysics(const Platform& platform, bool durations_include_sc
     }
     ds.power_w = device_power(type(d).power, {}, freq_ratio(d)).total_w;
     total_power_w_ += ds.power_w;
-    const auto card = platform.devices[d].card;
-    if (card >= cards_.size()) cards_.resize(card + 1);
-    cards_[card].push_back(d);
+    ds.card = platform.devices[d].card;
+  }
+  // The cards' devices in one array, card by card (card_start_[c] .. card_start_[c + 1]), and each card's cap
+  // beside them: the check after every event reads two arrays, not a vector per card and the device's spec.
+  std::vector<std::uint32_t> count;
+  for (const auto& ds : devices_) {
+    if (ds.card >= count.size()) count.resize(ds.card + std::size_t{1}, 0);
+    ++count[ds.card];
+  }
+  card_start_.assign(count.size() + 1, 0);
+  for (std::size_t c = 0; c < count.size(); ++c)
+    card_start_[c + 1] = card_start_[c] + count[c];
+  card_devices_.resize(devices_.size());
+  card_cap_w_.assign(count.size(), 0.0);
+  auto next = card_start_;
+  for (DeviceIndex d = 0; d < devices_.size(); ++d) {
+    const auto c = devices_[d].card;
+    if (next[c] == card_start_[c]) card_cap_w_[c] = platform.devices[d].spec->card_tdp_w.value; // its first
+    card_devices_[next[c]++] = d;
   }
 }
 
@@ -324,7 +340,7 @@ void DevicePhysics::settle(std::vector<DeviceIndex>& dirty)
   auto& cards = cards_touched_;
   cards.clear();
   for (auto d : dirty)
-    cards.push_back(platform_.devices[d].card);
+    cards.push_back(devices_[d].card);
   std::sort(cards.begin(), cards.end());
   cards.erase(std::unique(cards.begin(), cards.end()), cards.end());
   auto& more = more_;
@@ -342,9 +358,9 @@ void DevicePhysics::settle(std::vector<DeviceIndex>& dirty)
 
 void DevicePhysics::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex>& dirty)
 {
-  const auto& devs = cards_[card];
-  const auto& spec = *platform_.devices[devs.front()].spec;
-  const double cap_w = spec.card_tdp_w.value;
+  const std::span<const DeviceIndex> devs(card_devices_.data() + card_start_[card],
+                                          card_start_[card + 1] - card_start_[card]);
+  const double cap_w = card_cap_w_[card];
   // Fast path (almost every event): nothing on the card is throttled and its power is within the cap.
   double card_w = 0;
   bool throttled = false;
@@ -376,6 +392,7 @@ void DevicePhysics::enforce_card_cap(std::uint32_t card, std::vector<DeviceIndex
   if (card_power(f_hi) > cap_w) {
     // Throttle (exceeding the card's power limit throttles its frequency): the highest f that fits the cap,
     // never below the device minimum.
+    const auto& spec = *platform_.devices[devs.front()].spec;
     double lo = spec.freq_min_hz.value, hi = f_hi;
     if (card_power(lo) > cap_w) hi = lo;
     for (int it = 0; it < 60 && hi - lo > 1e-6 * hi; ++it) {

@@ -176,6 +176,7 @@ private:
     double freq_hz = 0;         ///< effective: freq_set_hz lowered by the card power cap
     std::uint64_t version = 1;  ///< version(): bumped by every change of what predict() reads
     std::uint32_t mig = NO_MIG; ///< index into migs_; NO_MIG if never in mig mode
+    std::uint32_t card = 0;     ///< its card (platform.devices[d].card, here beside what an event reads)
     SharingMode mode = SharingMode::EXCLUSIVE;
     bool repartitioning = false;
     bool powered = true;
@@ -248,9 +249,11 @@ private:
   PhysicsListener& listener_;
   ModelError model_error_;
   std::vector<Device> devices_;
-  std::vector<MigInstances> migs_; ///< the GPU instances of the devices that have been in mig mode
-  std::vector<std::vector<DeviceIndex>> cards_; ///< devices of each card (they share its power cap)
-  std::vector<RunningJob> jobs_;                ///< by run slot
+  std::vector<MigInstances> migs_;        ///< the GPU instances of the devices that have been in mig mode
+  std::vector<std::uint32_t> card_start_; ///< card c's devices: card_devices_[card_start_[c] .. [c + 1])
+  std::vector<DeviceIndex> card_devices_; ///< devices card by card (a card's devices share its power cap)
+  std::vector<double> card_cap_w_;        ///< each card's power cap (its devices' card_tdp_w)
+  std::vector<RunningJob> jobs_;          ///< by run slot
   std::vector<std::uint32_t> free_slots_;
   double total_power_w_ = 0;
   // scratch, reused so that an update or a prediction allocates nothing (neither is ever nested)
