@@ -1,8 +1,8 @@
-// `colocsim pack`: FGD's packing study (sim/Packing.hpp) on a node table and a pod list: pods arrive one by
+// `colocsim pack`: FGD's packing study (packing/Packing.hpp) on a node table and a pod list: pods arrive one by
 // one, never leave, and are dropped (counted, with the reason) when they fit nowhere; the allocation and
 // fragmentation curve against the arrived workload goes to a CSV.
 #include "cli/CliCommands.hpp"
-#include "sim/Packing.hpp"
+#include "packing/Packing.hpp"
 
 #include "base/Errors.hpp"
 #include "workloads/NodeInventory.hpp"

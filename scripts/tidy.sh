@@ -15,7 +15,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jobs="${COLOCSIM_JOBS:-$(nproc)}"
 tidy=$(command -v run-clang-tidy-14 || command -v run-clang-tidy || true)
 [[ -n "$tidy" ]] || { echo "scripts/tidy.sh: run-clang-tidy not found (Debian package clang-tidy)" >&2; exit 3; }
-dirs='(base|models|workloads|policies|sim|cli|calibration)'
+dirs='(base|models|workloads|policies|packing|sim|cli|calibration)'
 # Configured every time (a few seconds once cached), so that source files added since the last run are in the
 # compile database: a stale database silently skipped them.
 cmake -S "$root" -B "$root/build-tidy" -DCMAKE_BUILD_TYPE=Release -DCOLOCSIM_TESTS=ON >/dev/null

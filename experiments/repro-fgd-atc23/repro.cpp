@@ -1,6 +1,6 @@
 // FGD's workload-inflation study (Weng et al., USENIX ATC'23, §6) on the openb traces (README.md): the
 // 1,213-node openb cluster, the pods of a pod list tuned to 1.3 x the cluster's GPUs and shuffled per seed,
-// arriving one by one and never leaving (sim/Packing.hpp); six policies x seeds x the 17 pod lists of the
+// arriving one by one and never leaving (packing/Packing.hpp); six policies x seeds x the 17 pod lists of the
 // paper. Prints one row per (pod list, policy): the means over seeds of the allocation ratio at 130 %
 // arrived, the fragmentation ratio at 50/80/90 % arrived, the unallocated GPUs and the dropped pods.
 //
@@ -11,7 +11,7 @@
 // The pod lists are read from data/openb_pod_list_NAME.csv.gz (or NAME.csv, for a list put there by hand).
 // COLOCSIM_EXPERIMENT_SET="tune=X" or "shuffle=false" changes every run's workload (to see the checks fail).
 #include "experiments/Driver.hpp"
-#include "sim/Packing.hpp"
+#include "packing/Packing.hpp"
 #include "workloads/NodeInventory.hpp"
 
 #include <algorithm>

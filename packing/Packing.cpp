@@ -1,4 +1,4 @@
-#include "sim/Packing.hpp"
+#include "packing/Packing.hpp"
 
 #include "base/Units.hpp"
 #include "models/GpuTypes.hpp"
