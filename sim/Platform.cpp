@@ -1,7 +1,5 @@
 #include "sim/Platform.hpp"
 
-#include "policies/PolicyRegistry.hpp"
-
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
@@ -81,32 +79,6 @@ CommPlacement Network::packed(CommPlacement at) const
   at.switches = static_cast<int>((k + nodes_per_leaf - 1) / nodes_per_leaf);
   at.per_leaf = static_cast<int>(nodes_per_leaf);
   return at;
-}
-
-std::string requirement_mismatch(const Platform& platform, const PolicyRequirements& r)
-{
-  // Each device type once, with the mode its devices are in.
-  std::vector<std::pair<std::uint16_t, SharingMode>> seen;
-  for (const auto& d : platform.devices)
-    if (std::find(seen.begin(), seen.end(), std::pair{d.type, d.mode}) == seen.end())
-      seen.emplace_back(d.type, d.mode);
-  std::vector<std::string> wrong;
-  for (const auto& [type, mode] : seen) {
-    const DeviceType& t = platform.types[type];
-    const bool mode_ok =
-        r.sharing.empty() || std::find(r.sharing.begin(), r.sharing.end(), mode) != r.sharing.end();
-    const bool type_ok =
-        r.device_types.empty() || std::any_of(r.device_types.begin(), r.device_types.end(),
-                                              [&](const std::string& name) { return t.answers_to(name); });
-    if (mode_ok && type_ok) continue;
-    std::string modes;
-    for (const auto m : t.spec->sharing_modes)
-      modes += (modes.empty() ? "" : ", ") + std::string(to_string(m));
-    wrong.push_back(t.spec->name + " devices in " + std::string(to_string(mode)) + " (that device supports " +
-                    modes + ")");
-  }
-  if (wrong.empty()) return "";
-  return "platform '" + platform.name + "' has " + join(wrong, "; ");
 }
 
 } // namespace colocsim

@@ -84,11 +84,4 @@ struct Platform {
 /// t4 (0.26x), ..." with their speeds.
 std::string device_types(const Platform& p);
 
-struct PolicyRequirements; // policies/PolicyRegistry.hpp
-
-/// Whether `platform` meets a policy's requirements (PolicyInfo::requirements): "" if it does, else what the
-/// platform has instead, e.g. "platform 'aurora-node' has max1550-aurora-tile devices in time-slice (that
-/// device supports exclusive, time-slice, ccs-2, ccs-4)".
-std::string requirement_mismatch(const Platform& platform, const PolicyRequirements& requirements);
-
 } // namespace colocsim

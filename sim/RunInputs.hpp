@@ -35,4 +35,11 @@ struct RunInputs {
 /// Resolves and loads the scenario's files (device, calibration, platform, profiles, trace, policy).
 RunInputs build_run(const Scenario& scenario);
 
+struct PolicyRequirements; // policies/PolicyRegistry.hpp
+
+/// Whether `platform` meets a policy's requirements (PolicyInfo::requirements): "" if it does, else what the
+/// platform has instead, e.g. "platform 'aurora-node' has max1550-aurora-tile devices in time-slice (that
+/// device supports exclusive, time-slice, ccs-2, ccs-4)".
+std::string requirement_mismatch(const Platform& platform, const PolicyRequirements& requirements);
+
 } // namespace colocsim

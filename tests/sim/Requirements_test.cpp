@@ -9,6 +9,7 @@
 #include "cli/Cli.hpp"
 #include "policies/PolicyRegistry.hpp"
 #include "sim/Platform.hpp"
+#include "sim/RunInputs.hpp"
 
 #include <filesystem>
 #include <fstream>
