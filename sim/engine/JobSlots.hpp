@@ -143,7 +143,7 @@ private:
     void free_all()
     {
       while (!empty())
-        ::operator delete(pop(), sizeof(State));
+        ::operator delete(pop()); // the block of a `new State` (unsized: clang's default)
     }
     Link* head_ = nullptr;
   };

@@ -21,10 +21,6 @@ template <class T, std::uint32_t N> class SmallVec {
                 "SmallVec holds trivially copyable values, at least one in place");
 
 public:
-  using value_type = T;
-  using iterator = T*;
-  using const_iterator = const T*;
-
   SmallVec() = default;
   SmallVec(const SmallVec& o) { append(o.begin(), o.size_); }
   SmallVec(SmallVec&& o) noexcept { take(o); }
@@ -99,7 +95,7 @@ private:
   }
   void release()
   {
-    if (on_heap()) ::operator delete(u_.heap, static_cast<std::size_t>(cap_) * sizeof(T));
+    if (on_heap()) ::operator delete(u_.heap); // unsized: clang without -fsized-deallocation has no other
     cap_ = N;
   }
   /// Takes o's elements (its heap block, or a copy of its in-place ones); o is left empty.
