@@ -102,11 +102,12 @@ private:
   /// Jobs base_ .. next_ - 1, null where freed: a window from the oldest job kept (8 bytes a slot, so a job
   /// that waits for ever keeps 8 bytes per later job, not their states).
   std::deque<std::unique_ptr<State>> slots_;
+  /// A block can hold the spare list's link (the engine's states can; a JobSlots<int> in a test keeps no
+  /// spares).
+  static constexpr bool POOLED = sizeof(State) >= sizeof(void*) && alignof(State) >= alignof(void*);
   /// Blocks of freed states (destroyed, not deallocated), reused by add(): never more than the most states
   /// kept at once, so they add nothing to the peak. A list threaded through the blocks themselves (each
   /// holds the next one's address), so that keeping them costs no memory of its own.
-  /// A block can hold the list's link (the engine's states can; a JobSlots<int> in a test keeps no spares).
-  static constexpr bool POOLED = sizeof(State) >= sizeof(void*) && alignof(State) >= alignof(void*);
   class SpareBlocks {
   public:
     SpareBlocks() = default;
