@@ -1,5 +1,5 @@
-// `colocsim pack`: FGD's packing study (packing/Packing.hpp) on a node table and a pod list: pods arrive one by
-// one, never leave, and are dropped (counted, with the reason) when they fit nowhere; the allocation and
+// `colocsim pack`: FGD's packing study (packing/Packing.hpp) on a node table and a pod list: pods arrive one
+// by one, never leave, and are dropped (counted, with the reason) when they fit nowhere; the allocation and
 // fragmentation curve against the arrived workload goes to a CSV.
 #include "cli/CliCommands.hpp"
 #include "packing/Packing.hpp"

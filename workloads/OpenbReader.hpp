@@ -7,8 +7,8 @@
 // Mapping: id ← name; submit ← creation_time; duration ← deletion_time − scheduled_time; devices ← num_gpu;
 // gpu_milli ← gpu_milli (per device); gpu_types ← gpu_spec (checked against the known GPU types); qos ← qos.
 // cpus ← cpu_milli / 1000; host_mem_bytes ← memory_mib (the engine does not read them; the packing study,
-// packing/Packing.hpp, does); the trace has no GPU memory request. Rules (counted in warnings()): CPU-only pods
-// (num_gpu = 0) are skipped; pending pods (no scheduled_time) follow OpenbPendingRule; the re-sampled
+// packing/Packing.hpp, does); the trace has no GPU memory request. Rules (counted in warnings()): CPU-only
+// pods (num_gpu = 0) are skipped; pending pods (no scheduled_time) follow OpenbPendingRule; the re-sampled
 // variants are not sorted by creation_time and are put in order within a reorder window (every openb file
 // fits in the default window).
 #include "workloads/CsvLines.hpp"
@@ -36,9 +36,9 @@ struct OpenbOptions {
   /// Accepted gpu_spec names (the openb node list's models).
   std::vector<std::string> gpu_types{"A10", "G2", "G3", "P100", "T4", "V100M16", "V100M32"};
   std::size_t reorder_window = DEFAULT_REORDER_WINDOW;
-  /// Requests only (the FGD packing study, packing/Packing.hpp): every row becomes a job in file order (submit =
-  /// row number − 1, run time untimed_duration_s), CPU-only pods included (devices 0, gpu_milli 0), pending
-  /// and zero-run-time pods kept; times are still checked when the file has them.
+  /// Requests only (the FGD packing study, packing/Packing.hpp): every row becomes a job in file order
+  /// (submit = row number − 1, run time untimed_duration_s), CPU-only pods included (devices 0, gpu_milli 0),
+  /// pending and zero-run-time pods kept; times are still checked when the file has them.
   bool requests_only = false;
 };
 

@@ -1,11 +1,12 @@
-// The FGD packing study (packing/Packing.hpp): FGD's target workload and node fragmentation, the six node-scoring
-// policies, drops at arrival with their reason, workload tuning and the curve, on hand-computed cases.
+// The FGD packing study (packing/Packing.hpp): FGD's target workload and node fragmentation, the six
+// node-scoring policies, drops at arrival with their reason, workload tuning and the curve, on hand-computed
+// cases.
 #include "tests/CatchCompat.hpp"
 #include "tests/sim/CliTestSupport.hpp"
 
+#include "packing/Packing.hpp"
 #include "sim/Metrics.hpp"
 #include "sim/Outputs.hpp"
-#include "packing/Packing.hpp"
 #include "workloads/NodeInventory.hpp"
 
 #include <chrono>
