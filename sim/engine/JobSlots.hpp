@@ -113,16 +113,11 @@ private:
     SpareBlocks() = default;
     SpareBlocks(const SpareBlocks&) = delete;
     SpareBlocks& operator=(const SpareBlocks&) = delete;
-    SpareBlocks(SpareBlocks&& o) noexcept : head_(std::exchange(o.head_, nullptr)) {}
-    SpareBlocks& operator=(SpareBlocks&& o) noexcept
+    ~SpareBlocks()
     {
-      if (this != &o) {
-        free_all();
-        head_ = std::exchange(o.head_, nullptr);
-      }
-      return *this;
+      while (!empty())
+        ::operator delete(pop()); // the block of a `new State` (unsized: clang's default)
     }
-    ~SpareBlocks() { free_all(); }
     bool empty() const { return head_ == nullptr; }
     void push(void* block)
     {
@@ -141,11 +136,6 @@ private:
     struct Link {
       Link* next;
     };
-    void free_all()
-    {
-      while (!empty())
-        ::operator delete(pop()); // the block of a `new State` (unsized: clang's default)
-    }
     Link* head_ = nullptr;
   };
   SpareBlocks spare_;

@@ -73,7 +73,6 @@ public:
     --size_;
     return it;
   }
-  void clear() { size_ = 0; }
 
 private:
   bool on_heap() const { return cap_ > N; }
