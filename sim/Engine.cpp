@@ -580,7 +580,7 @@ void Simulation::handle_notice(const Notice& n, std::vector<Event>& events)
   }
 }
 
-void Simulation::call_policy(std::vector<Event>& events)
+void Simulation::call_policy(const std::vector<Event>& events)
 {
   events_.policy_calling(PolicyCalling{*this, events, waiting_, running_});
   const auto decisions = setup_.policy->decide(*this, events);

@@ -182,7 +182,7 @@ private:
   bool read_next_job();
   void handle_arrivals(std::vector<Event>& events);
   void handle_notice(const Notice& n, std::vector<Event>& events);
-  void call_policy(std::vector<Event>& events);
+  void call_policy(const std::vector<Event>& events);
   /// Before one more round at the sim time `sim_t` for something due at it (WakeAt(now)): counts such
   /// rounds and throws DecisionError after SAME_INSTANT_ROUNDS_MAX in a row at one instant.
   void check_same_instant_rounds(double sim_t);
